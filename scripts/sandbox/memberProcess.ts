@@ -1,0 +1,94 @@
+/** One member JVM: launch, signal its process group, wait for it to exit. */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import { trackGroup, untrackGroup } from './reaper.js';
+
+const SETPRIV = '/usr/bin/setpriv';
+
+export interface LaunchSpec {
+  java: string;
+  classpath: string;
+  configPath: string;
+  logPath: string;
+}
+
+export interface MemberProcess {
+  pid: number;
+  /** Resolves with a description ("code 0", "signal SIGKILL") once the JVM is gone. */
+  exited: Promise<string>;
+  hasExited(): boolean;
+}
+
+export function javaArgs(spec: LaunchSpec): string[] {
+  return [
+    '-Xmx128m',
+    '-XX:+UseSerialGC',
+    // Timestamps in member-N.log make the logs comparable with test output.
+    '-Dorg.slf4j.simpleLogger.showDateTime=true',
+    '-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS',
+    '-cp',
+    spec.classpath,
+    'org.apache.zookeeper.server.quorum.QuorumPeerMain',
+    spec.configPath,
+  ];
+}
+
+export function launchMember(spec: LaunchSpec): MemberProcess {
+  const logFd = fs.openSync(spec.logPath, 'a');
+  fs.writeSync(logFd, `\n=== keeper sandbox: launching at ${new Date().toISOString()} ===\n`);
+  // setpriv execs java with PR_SET_PDEATHSIG=KILL: the kernel kills the JVM if the
+  // launcher dies without running any handler (kill -9, OOM). pid stays the JVM's pid.
+  const [cmd, args] = fs.existsSync(SETPRIV)
+    ? [SETPRIV, ['--pdeathsig', 'KILL', '--', spec.java, ...javaArgs(spec)]]
+    : [spec.java, javaArgs(spec)];
+  let child;
+  try {
+    // detached: own process group, so signals reach the JVM and nothing else of ours.
+    child = spawn(cmd, args, { detached: true, stdio: ['ignore', logFd, logFd] });
+  } finally {
+    fs.closeSync(logFd);
+  }
+  // Without a listener a spawn failure (ENOENT) would be thrown from the event loop.
+  child.on('error', () => {});
+  const pid = child.pid;
+  if (pid === undefined) throw new Error(`could not launch ${cmd}`);
+  trackGroup(pid);
+  // The JVM must not keep the launcher's event loop alive; the reaper covers exit.
+  child.unref();
+  let done = false;
+  const exited = new Promise<string>((resolve) => {
+    child.once('exit', (code, signal) => {
+      done = true;
+      untrackGroup(pid);
+      resolve(signal ? `signal ${signal}` : `code ${code}`);
+    });
+  });
+  return { pid, exited, hasExited: () => done };
+}
+
+/** Signals the member's whole process group; a group already gone is not an error. */
+export function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ESRCH') throw err;
+  }
+}
+
+/** SIGTERM (or SIGKILL), escalating to SIGKILL after graceMs. Resumes a paused JVM first. */
+export async function terminate(proc: MemberProcess, signal: 'SIGTERM' | 'SIGKILL', graceMs = 5000): Promise<void> {
+  if (proc.hasExited()) return;
+  // A stopped process keeps SIGTERM pending until it is continued.
+  signalGroup(proc.pid, 'SIGCONT');
+  signalGroup(proc.pid, signal);
+  let timer: NodeJS.Timeout | undefined;
+  const escalate = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      signalGroup(proc.pid, 'SIGKILL');
+      resolve();
+    }, graceMs);
+  });
+  await Promise.race([proc.exited, escalate]);
+  clearTimeout(timer);
+  await proc.exited;
+}

@@ -1,0 +1,33 @@
+/** "Is this member serving, and as what?" asked the way operators ask: srvr's Mode line. */
+import { fourLetterWord, parseSrvrMode } from './fourLetterWord.js';
+
+export interface ProbeTarget {
+  host: string;
+  clientPort: number;
+}
+
+/**
+ * The member's Mode (leader/follower/...), or null when it is down, hung or outside a
+ * quorum. srvr cannot be switched off: ZooKeeper adds it to any 4lw whitelist.
+ */
+export async function memberMode(t: ProbeTarget, timeoutMs = 1500): Promise<string | null> {
+  try {
+    return parseSrvrMode(await fourLetterWord(t.host, t.clientPort, 'srvr', timeoutMs));
+  } catch {
+    return null;
+  }
+}
+
+/** Polls until check() returns a non-null value; throws describe() after the deadline. */
+export async function pollUntil<T>(
+  check: () => Promise<T | null>,
+  opts: { timeoutMs: number; intervalMs?: number; describe: () => string | Promise<string> },
+): Promise<T> {
+  const deadline = Date.now() + opts.timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== null) return value;
+    if (Date.now() >= deadline) throw new Error(await opts.describe());
+    await new Promise((r) => setTimeout(r, opts.intervalMs ?? 100));
+  }
+}

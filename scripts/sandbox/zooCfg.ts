@@ -1,0 +1,52 @@
+/** The zoo.cfg of one sandbox member: loopback only, quorum mode even for one member. */
+import { memberPorts } from './ports.js';
+
+export interface ZooCfgParams {
+  id: number;
+  size: number;
+  portOffset: number;
+  dataDir: string;
+  tickTime: number;
+  /** extraConfig then memberConfig(id); later keys win over the defaults below. */
+  overrides: Record<string, string>[];
+}
+
+export function zooCfgEntries(p: ZooCfgParams): Map<string, string> {
+  const own = memberPorts(p.id, p.portOffset);
+  const entries = new Map<string, string>([
+    ['tickTime', String(p.tickTime)],
+    ['initLimit', '10'],
+    ['syncLimit', '5'],
+    ['dataDir', p.dataDir],
+    // A one-member sandbox is still a quorum, so it behaves like the 3-member one.
+    ['standaloneEnabled', 'false'],
+    ['4lw.commands.whitelist', '*'],
+    ['admin.enableServer', 'true'],
+    ['admin.serverAddress', '127.0.0.1'],
+    ['admin.serverPort', String(own.adminPort)],
+    // Every test client comes from 127.0.0.1: the default cap of 60 per IP is too low.
+    ['maxClientCnxns', '0'],
+    // `npm start` keeps its data between runs: keep the disk use bounded.
+    ['autopurge.snapRetainCount', '3'],
+    ['autopurge.purgeInterval', '1'],
+  ]);
+  for (let n = 1; n <= p.size; n++) {
+    const q = memberPorts(n, p.portOffset);
+    entries.set(`server.${n}`, `127.0.0.1:${q.peerPort}:${q.electionPort}:participant;127.0.0.1:${q.clientPort}`);
+  }
+  for (const layer of p.overrides) {
+    for (const [key, value] of Object.entries(layer)) entries.set(key, value);
+  }
+  return entries;
+}
+
+export function renderZooCfg(p: ZooCfgParams): string {
+  const lines = ['# Written by scripts/sandbox on every start; edits are lost.'];
+  for (const [key, value] of zooCfgEntries(p)) {
+    if (/[\r\n=]/.test(key) || /[\r\n]/.test(value) || key.trim() !== key || key === '') {
+      throw new Error(`invalid zoo.cfg entry ${JSON.stringify(key)}=${JSON.stringify(value)}`);
+    }
+    lines.push(`${key}=${value}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

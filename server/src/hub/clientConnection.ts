@@ -1,0 +1,185 @@
+/**
+ * One browser's WebSocket: the hello handshake, its subscriptions (each a listener on the
+ * gateway's shared watch registry), and its outbox. Nothing a browser sends can do more than
+ * earn an error reply; state lives in the gateways, so a reconnecting browser just re-subscribes.
+ */
+import type { WebSocket } from 'ws';
+import type { Logger } from 'pino';
+import {
+  CLOSE_NO_HELLO,
+  CLOSE_PROTOCOL_MISMATCH,
+  PROTOCOL_VERSION,
+  checkPath,
+  parseClientMessage,
+  type ClientMessage,
+  type ErrorCode,
+  type ServerEvent,
+  type ServerMessage,
+} from '@keeper/shared';
+import type { ZkGateway } from '../zk/gateway.js';
+import type { WatchListener } from '../zk/watchRegistry.js';
+import { Outbox } from './outbox.js';
+
+export interface ConnectionLimits {
+  maxSubscriptions: number;
+  helloTimeoutMs: number;
+  /** Past this many unsent bytes the browser is too slow: close, it will reconnect and resync. */
+  maxBufferedBytes: number;
+  batchIntervalMs: number;
+}
+
+interface Subscription {
+  unsubscribe: () => void;
+  sentFullChildren: boolean;
+}
+
+export interface HubContext {
+  gateways: ReadonlyMap<string, ZkGateway>;
+  serverVersion: string;
+  log: Logger;
+  limits: ConnectionLimits;
+}
+
+export class ClientConnection {
+  private ready = false;
+  private readonly subscriptions = new Map<string, Subscription>();
+  private readonly outbox: Outbox;
+  private readonly helloTimer: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(
+    private readonly socket: WebSocket,
+    private readonly ctx: HubContext,
+  ) {
+    this.outbox = new Outbox((events) => this.send({ type: 'batch', events }), ctx.limits.batchIntervalMs);
+    this.helloTimer = setTimeout(() => this.socket.close(CLOSE_NO_HELLO, 'no hello received'), ctx.limits.helloTimeoutMs);
+    socket.on('message', (data, isBinary) => this.onFrame(data, isBinary));
+    socket.on('close', () => this.dispose());
+    socket.on('error', (error) => {
+      ctx.log.debug({ err: error }, 'websocket error');
+      this.dispose();
+    });
+  }
+
+  get isReady(): boolean {
+    return this.ready;
+  }
+
+  /** Session changes of every ensemble reach every ready browser. */
+  pushEvent(event: ServerEvent): void {
+    if (this.ready && !this.closed) this.outbox.push(event);
+  }
+
+  dispose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.helloTimer);
+    this.outbox.close();
+    for (const sub of this.subscriptions.values()) sub.unsubscribe();
+    this.subscriptions.clear();
+  }
+
+  private onFrame(data: unknown, isBinary: boolean): void {
+    try {
+      if (isBinary) return this.replyError('malformed', 'binary frames are not part of the protocol');
+      const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+      const parsed = parseClientMessage(text);
+      if (!parsed.ok) return this.replyError(parsed.code, parsed.message, parsed.id);
+      this.handle(parsed.message);
+    } catch (error) {
+      // Whatever went wrong, this one browser gets an error; the server carries on.
+      this.ctx.log.error({ err: error }, 'failed to handle a client frame');
+      this.replyError('malformed', 'the server could not handle this message');
+    }
+  }
+
+  private handle(message: ClientMessage): void {
+    if (!this.ready && message.type !== 'hello') {
+      return this.replyError('notHello', 'send hello first', message.id);
+    }
+    switch (message.type) {
+      case 'hello':
+        return this.onHello(message.protocolVersion);
+      case 'subscribe':
+        return this.onSubscribe(message.ensemble, message.path, message.id);
+      case 'unsubscribe':
+        return this.onUnsubscribe(message.ensemble, message.path, message.id);
+      case 'ping':
+        return this.send({ type: 'pong', at: Date.now(), ...(message.id ? { id: message.id } : {}) });
+      default: {
+        const never: never = message;
+        return never;
+      }
+    }
+  }
+
+  private onHello(version: number): void {
+    if (version !== PROTOCOL_VERSION) {
+      this.replyError('protocolMismatch', `server speaks protocol ${PROTOCOL_VERSION}, browser sent ${version}: reload the page`);
+      this.socket.close(CLOSE_PROTOCOL_MISMATCH, 'protocol version mismatch');
+      return;
+    }
+    clearTimeout(this.helloTimer);
+    this.ready = true;
+    const ensembles = [...this.ctx.gateways.values()].map((g) => ({ name: g.name, connectionString: g.connectionString, session: g.session }));
+    this.send({ type: 'welcome', protocolVersion: PROTOCOL_VERSION, serverVersion: this.ctx.serverVersion, ensembles });
+  }
+
+  private onSubscribe(ensemble: string, path: string, id?: string): void {
+    const gateway = this.ctx.gateways.get(ensemble);
+    if (!gateway) return this.replyError('unknownEnsemble', `no ensemble named ${JSON.stringify(ensemble)}`, id);
+    const check = checkPath(path);
+    if (!check.ok) return this.replyError('invalidPath', `invalid path ${JSON.stringify(path)}: ${check.reason}`, id);
+    const key = `${ensemble}\0${path}`;
+    const existing = this.subscriptions.get(key);
+    if (existing) {
+      // Already subscribed: re-subscribing replays the current state (a fresh listener joins the cached entry).
+      existing.unsubscribe();
+      this.subscriptions.delete(key);
+    } else if (this.subscriptions.size >= this.ctx.limits.maxSubscriptions) {
+      return this.replyError('tooManySubscriptions', `at most ${this.ctx.limits.maxSubscriptions} subscriptions per browser`, id);
+    }
+    const sub: Subscription = { unsubscribe: () => undefined, sentFullChildren: false };
+    const listener: WatchListener = {
+      onNode: (node) => this.outbox.push({ type: 'znode', ensemble, path, node, at: Date.now() }),
+      onChildren: ({ names, diff }) => {
+        if (!sub.sentFullChildren || !diff) {
+          sub.sentFullChildren = true;
+          this.outbox.push({ type: 'children', ensemble, path, mode: 'full', names: [...names], total: names.length });
+        } else {
+          this.outbox.push({ type: 'children', ensemble, path, mode: 'diff', added: diff.added, removed: diff.removed, total: names.length });
+        }
+      },
+      onWatchEvent: (event, at) => this.outbox.push({ type: 'watchEvent', ensemble, path, event, at }),
+      onError: (error, retrying) => this.outbox.push({ type: 'subscriptionError', ensemble, path, message: error.message, retrying }),
+    };
+    this.subscriptions.set(key, sub);
+    sub.unsubscribe = gateway.watches.watch(path, listener);
+    if (id) this.send({ type: 'ack', id });
+  }
+
+  private onUnsubscribe(ensemble: string, path: string, id?: string): void {
+    const key = `${ensemble}\0${path}`;
+    const sub = this.subscriptions.get(key);
+    if (sub) {
+      sub.unsubscribe();
+      this.subscriptions.delete(key);
+    }
+    if (id) this.send({ type: 'ack', id });
+  }
+
+  private replyError(code: ErrorCode, message: string, id?: string): void {
+    this.send({ type: 'error', code, message, ...(id ? { id } : {}) });
+  }
+
+  private send(message: ServerMessage): void {
+    if (this.closed || this.socket.readyState !== this.socket.OPEN) return;
+    if (this.socket.bufferedAmount > this.ctx.limits.maxBufferedBytes) {
+      this.ctx.log.warn({ buffered: this.socket.bufferedAmount }, 'browser too slow: closing its socket');
+      this.socket.close(1013, 'too slow: reconnect and resync');
+      this.dispose();
+      return;
+    }
+    this.socket.send(JSON.stringify(message));
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * Per-browser batching of server events (the tldraw pattern): after a quiet spell the
+ * first event goes out at once (next tick, so a synchronous burst still shares a frame);
+ * while busy, events are flushed together every `intervalMs`. The latest `znode` and
+ * `session` event for the same key replaces an unsent earlier one: only the current state matters.
+ */
+import type { ServerEvent } from '@keeper/shared';
+
+export class Outbox {
+  private events: ServerEvent[] = [];
+  private replaceable = new Map<string, number>();
+  private timer: NodeJS.Timeout | null = null;
+  private immediate: NodeJS.Immediate | null = null;
+  private lastFlushAt = 0;
+
+  constructor(
+    private readonly flush: (events: ServerEvent[]) => void,
+    private readonly intervalMs = 25,
+  ) {}
+
+  push(event: ServerEvent): void {
+    const key = replaceKey(event);
+    if (key !== null) {
+      const index = this.replaceable.get(key);
+      if (index !== undefined) {
+        this.events[index] = event;
+        return;
+      }
+      this.replaceable.set(key, this.events.length);
+    }
+    this.events.push(event);
+    this.schedule();
+  }
+
+  close(): void {
+    if (this.timer) clearTimeout(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
+    this.timer = null;
+    this.immediate = null;
+    this.events = [];
+    this.replaceable.clear();
+  }
+
+  private schedule(): void {
+    if (this.timer || this.immediate) return;
+    const sinceLast = Date.now() - this.lastFlushAt;
+    if (sinceLast >= this.intervalMs) {
+      this.immediate = setImmediate(() => this.drain());
+    } else {
+      this.timer = setTimeout(() => this.drain(), this.intervalMs - sinceLast);
+    }
+  }
+
+  private drain(): void {
+    this.timer = null;
+    this.immediate = null;
+    if (this.events.length === 0) return;
+    const events = this.events;
+    this.events = [];
+    this.replaceable.clear();
+    this.lastFlushAt = Date.now();
+    this.flush(events);
+  }
+}
+
+function replaceKey(event: ServerEvent): string | null {
+  switch (event.type) {
+    case 'znode':
+      return `znode\0${event.ensemble}\0${event.path}`;
+    case 'session':
+      return `session\0${event.ensemble}`;
+    case 'children':
+    case 'watchEvent':
+    case 'subscriptionError':
+      return null;
+    default: {
+      const never: never = event;
+      return never;
+    }
+  }
+}

@@ -1,0 +1,10 @@
+/** Structured logs (pino). Credentials are redacted wherever they might appear. */
+import { pino, type Logger } from 'pino';
+
+export function createLogger(level = process.env.KEEPER_LOG_LEVEL ?? 'info'): Logger {
+  return pino({
+    level,
+    base: { app: 'keeper' },
+    redact: { paths: ['auth', '*.auth', 'credential', '*.credential', 'password', '*.password'], censor: '[redacted]' },
+  });
+}

@@ -1,0 +1,268 @@
+/**
+ * The ZooKeeper gateway for one ensemble: ONE session shared by every browser and API call.
+ * It knows nothing of HTTP or sockets. It owns:
+ *  - the console's session state machine and timeline (shared/consoleSession.ts);
+ *  - replacing a dead handle after expiry (or presumed expiry while partitioned) and
+ *    re-establishing every watch on the new session;
+ *  - deadlines on every call, a cap on requests in flight, and retries with jittered
+ *    back-off for idempotent reads only;
+ *  - the watch registry (one ZooKeeper watch per znode, whatever the number of subscribers).
+ */
+import { EventEmitter } from 'node:events';
+import type { Logger } from 'pino';
+import type zookeeper from 'node-zookeeper-client';
+import { applySessionEvent, checkPath, initialSessionSnapshot, type ConsoleSessionSnapshot, type SessionEvent, type ZnodeStat } from '@keeper/shared';
+import { ZkConnection } from './connection.js';
+import { ZkError, toZkError } from './errors.js';
+import { RequestLimiter } from './requestLimiter.js';
+import { backoffDelay, sleep } from './backoff.js';
+import { toZnodeStat } from './stat.js';
+import { WatchRegistry, type ZkWatchEvent } from './watchRegistry.js';
+
+export interface GatewayOptions {
+  name: string;
+  connectionString: string;
+  auth?: { scheme: 'digest'; credential: string }[];
+  /** Requested session timeout; the ensemble may grant less or more (2..20 ticks). */
+  sessionTimeoutMs?: number;
+  /** Default deadline for one call, retries included. */
+  requestDeadlineMs?: number;
+  maxInFlight?: number;
+  maxQueued?: number;
+  logger: Logger;
+}
+
+export interface CallOptions {
+  /** Overrides the default deadline (ms from now). */
+  deadlineMs?: number;
+  /** Arm a ZooKeeper watch that reports to the watch registry. */
+  watch?: boolean;
+}
+
+interface GatewayEvents {
+  session: [snapshot: ConsoleSessionSnapshot];
+}
+
+type Invoke<T> = (client: zookeeper.Client, watcher: ((event: ZkWatchEvent) => void) | undefined, done: (error: unknown, value?: T) => void) => void;
+
+export class ZkGateway extends EventEmitter<GatewayEvents> {
+  readonly name: string;
+  readonly watches: WatchRegistry;
+  private readonly log: Logger;
+  private readonly limiter: RequestLimiter;
+  private readonly deadlineMs: number;
+  private snapshot: ConsoleSessionSnapshot;
+  private connection: ZkConnection | null = null;
+  private connectedWaiters = new Set<() => void>();
+  private closed = false;
+  private reopenAttempts = 0;
+  /** One function for every watch, so the client library and ZooKeeper both dedupe per path. */
+  private readonly dispatchWatch = (event: ZkWatchEvent) => this.watches.onZkEvent(event);
+
+  constructor(private readonly options: GatewayOptions) {
+    super();
+    this.name = options.name;
+    this.log = options.logger.child({ ensemble: options.name });
+    this.deadlineMs = options.requestDeadlineMs ?? 10_000;
+    this.limiter = new RequestLimiter(options.maxInFlight ?? 64, options.maxQueued ?? 5_000);
+    this.snapshot = initialSessionSnapshot(Date.now(), options.sessionTimeoutMs ?? 30_000);
+    this.watches = new WatchRegistry(this, this.log);
+  }
+
+  get session(): ConsoleSessionSnapshot {
+    return this.snapshot;
+  }
+
+  get connectionString(): string {
+    return this.options.connectionString;
+  }
+
+  get outstandingRequests(): number {
+    return this.limiter.outstanding;
+  }
+
+  /** The live session's id and password, for fault-injection tests (the FAQ's forced expiry); never sent anywhere. */
+  sessionCredentials(): { sessionId: Buffer; password: Buffer } | null {
+    const client = this.connection?.isConnected ? this.connection.client : null;
+    return client ? { sessionId: client.getSessionId(), password: client.getSessionPassword() } : null;
+  }
+
+  start(): void {
+    this.openSession();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.connection?.close();
+    this.connection = null;
+    this.transition({ kind: 'closed', at: Date.now() });
+    for (const wake of this.connectedWaiters) wake();
+    this.connectedWaiters.clear();
+    this.watches.clear();
+  }
+
+  // ---- reads (idempotent: retried with back-off within the deadline) ----
+
+  exists(path: string, opts: CallOptions = {}): Promise<ZnodeStat | null> {
+    return this.read<ZnodeStat | null>('exists', path, opts, (client, watcher, done) => {
+      const cb = (error: unknown, stat?: zookeeper.Stat) => done(error, stat ? toZnodeStat(stat) : null);
+      if (watcher) client.exists(path, watcher, cb);
+      else client.exists(path, cb);
+    });
+  }
+
+  getData(path: string, opts: CallOptions = {}): Promise<{ data: Buffer; stat: ZnodeStat }> {
+    return this.read('getData', path, opts, (client, watcher, done) => {
+      const cb = (error: unknown, data?: Buffer, stat?: zookeeper.Stat) =>
+        error ? done(error) : done(null, { data: data ?? Buffer.alloc(0), stat: toZnodeStat(stat as zookeeper.Stat) });
+      if (watcher) client.getData(path, watcher, cb);
+      else client.getData(path, cb);
+    });
+  }
+
+  getChildren(path: string, opts: CallOptions = {}): Promise<{ children: string[]; stat: ZnodeStat }> {
+    return this.read('getChildren', path, opts, (client, watcher, done) => {
+      const cb = (error: unknown, children?: string[], stat?: zookeeper.Stat) =>
+        error ? done(error) : done(null, { children: children ?? [], stat: toZnodeStat(stat as zookeeper.Stat) });
+      if (watcher) client.getChildren(path, watcher, cb);
+      else client.getChildren(path, cb);
+    });
+  }
+
+  // ---- the call machinery ----
+
+  private async read<T>(op: string, path: string, opts: CallOptions, invoke: Invoke<T>): Promise<T> {
+    const check = checkPath(path);
+    if (!check.ok) throw new ZkError('INVALID_PATH', `invalid path ${JSON.stringify(path)}: ${check.reason}`, path);
+    const deadlineAt = Date.now() + (opts.deadlineMs ?? this.deadlineMs);
+    const watcher = opts.watch ? this.dispatchWatch : undefined;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.limiter.run(deadlineAt, () => this.attempt(op, path, deadlineAt, watcher, invoke));
+      } catch (error) {
+        const zkError = toZkError(error, path);
+        const delay = backoffDelay(attempt);
+        if (!zkError.transient || this.closed || Date.now() + delay >= deadlineAt) throw zkError;
+        await sleep(delay);
+      }
+    }
+  }
+
+  /** One try: wait for a live session (never queue in the library while disconnected), then call with a deadline. */
+  private async attempt<T>(op: string, path: string, deadlineAt: number, watcher: ((event: ZkWatchEvent) => void) | undefined, invoke: Invoke<T>): Promise<T> {
+    const connection = await this.whenConnected(deadlineAt);
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const timer = setTimeout(
+        () => {
+          settled = true;
+          reject(new ZkError('DEADLINE_EXCEEDED', `${op} ${path}: no answer within the deadline`, path));
+        },
+        Math.max(0, deadlineAt - Date.now()),
+      );
+      try {
+        invoke(connection.client, watcher, (error, value) => {
+          if (settled) return; // the deadline already answered; a late reply is dropped
+          settled = true;
+          clearTimeout(timer);
+          if (error) reject(toZkError(error, path));
+          else resolve(value as T);
+        });
+      } catch (error) {
+        settled = true;
+        clearTimeout(timer);
+        reject(toZkError(error, path));
+      }
+    });
+  }
+
+  private whenConnected(deadlineAt: number): Promise<ZkConnection> {
+    const ready = () => (this.connection && this.connection.isConnected ? this.connection : null);
+    const now = ready();
+    if (now) return Promise.resolve(now);
+    if (this.closed) return Promise.reject(new ZkError('CLOSED', `ensemble ${this.name} is closed`));
+    return new Promise((resolve, reject) => {
+      const wake = () => {
+        const connection = ready();
+        if (connection) {
+          cleanup();
+          resolve(connection);
+        } else if (this.closed) {
+          cleanup();
+          reject(new ZkError('CLOSED', `ensemble ${this.name} is closed`));
+        }
+      };
+      const timer = setTimeout(
+        () => {
+          cleanup();
+          const seconds = ((Date.now() - this.snapshot.since) / 1000).toFixed(1);
+          reject(new ZkError('NOT_CONNECTED', `not connected to ensemble ${this.name} (${this.snapshot.state} for ${seconds} s)`));
+        },
+        Math.max(0, deadlineAt - Date.now()),
+      );
+      const cleanup = () => {
+        clearTimeout(timer);
+        this.connectedWaiters.delete(wake);
+      };
+      this.connectedWaiters.add(wake);
+    });
+  }
+
+  // ---- session lifecycle ----
+
+  private openSession(): void {
+    if (this.closed) return;
+    const connection = new ZkConnection({
+      connectionString: this.options.connectionString,
+      sessionTimeoutMs: this.options.sessionTimeoutMs ?? 30_000,
+      ...(this.options.auth ? { auth: this.options.auth } : {}),
+    });
+    this.connection = connection;
+    // Events from a handle we have abandoned are ignored: only the current one speaks.
+    const current = () => this.connection === connection && !this.closed;
+    connection.on('connected', (info) => {
+      if (!current()) return;
+      this.reopenAttempts = 0;
+      const previous = this.snapshot.sessionId;
+      const isNewSession = this.snapshot.sessionsOpened > 0 && info.sessionId !== previous;
+      this.transition({ kind: 'connected', at: Date.now(), ...info });
+      for (const wake of [...this.connectedWaiters]) wake();
+      if (isNewSession) {
+        this.log.warn({ sessionId: info.sessionId }, 'new session: re-establishing watches');
+        this.watches.rearmAll();
+      }
+    });
+    connection.on('disconnected', ({ note }) => {
+      if (current()) this.transition({ kind: 'disconnected', at: Date.now(), note });
+    });
+    connection.on('expired', ({ note }) => {
+      if (!current()) return;
+      this.transition({ kind: 'expired', at: Date.now(), note });
+      this.replaceSession(0);
+    });
+    connection.on('authFailed', ({ note }) => {
+      if (!current()) return;
+      this.transition({ kind: 'authFailed', at: Date.now(), note });
+      // Credentials rarely fix themselves: try again slowly rather than hammer the ensemble.
+      this.replaceSession(Math.max(5_000, backoffDelay(this.reopenAttempts++, { initialDelayMs: 5_000, maxDelayMs: 60_000, multiplier: 2 })));
+    });
+    connection.on('contained', ({ what, error }) => this.log.warn({ err: error }, `zookeeper client: ${what}`));
+    this.transition({ kind: 'connecting', at: Date.now() });
+    connection.connect();
+  }
+
+  private replaceSession(delayMs: number): void {
+    this.connection?.close();
+    const delay = delayMs || backoffDelay(this.reopenAttempts++, { initialDelayMs: 100, maxDelayMs: 5_000, multiplier: 2 });
+    setTimeout(() => this.openSession(), delay).unref();
+  }
+
+  private transition(event: SessionEvent): void {
+    const next = applySessionEvent(this.snapshot, event);
+    if (next === this.snapshot) return;
+    this.snapshot = next;
+    this.log.info({ state: next.state, sessionId: next.sessionId, member: next.member, note: 'note' in event ? event.note : undefined }, 'session state');
+    this.emit('session', next);
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * A real 3-member ensemble for one test file, on ports apart from the sandbox's defaults
+ * (so a running `npm start` never collides with `npm test`). tickTime 500 lets sessions be
+ * as short as 1 s, which keeps fault tests fast.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SandboxEnsemble } from '../../../scripts/sandbox/index.js';
+
+export async function startTestEnsemble(portOffset: number): Promise<SandboxEnsemble & { dispose(): Promise<void> }> {
+  const stateDir = mkdtempSync(join(tmpdir(), 'keeper-it-'));
+  const ensemble = await SandboxEnsemble.start({ stateDir, portOffset, tickTime: 500 });
+  return Object.assign(ensemble, {
+    async dispose() {
+      await ensemble.close();
+      rmSync(stateDir, { recursive: true, force: true });
+    },
+  });
+}

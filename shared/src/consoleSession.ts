@@ -1,0 +1,112 @@
+/**
+ * The console's own ZooKeeper session for one ensemble, as a state machine with a timeline.
+ * Pure: the server feeds it client events, the browser renders what it produces.
+ */
+
+export const CONSOLE_SESSION_STATES = [
+  'connecting',
+  'connected',
+  'readOnly',
+  'disconnected',
+  'expired',
+  'authFailed',
+  'closed',
+] as const;
+
+export type ConsoleSessionState = (typeof CONSOLE_SESSION_STATES)[number];
+
+export interface SessionTimelineEntry {
+  /** Epoch milliseconds. */
+  at: number;
+  state: ConsoleSessionState;
+  sessionId: string | null;
+  /** host:port of the member the console is connected to, when connected. */
+  member: string | null;
+  /** Why, in the operator's words ("no answer from 127.0.0.1:2191 for 6.7 s"). */
+  note?: string;
+}
+
+export interface ConsoleSessionSnapshot {
+  state: ConsoleSessionState;
+  sessionId: string | null;
+  member: string | null;
+  /** When the current state began (epoch ms). */
+  since: number;
+  /** Negotiated session timeout in ms (what the ensemble granted). */
+  timeoutMs: number;
+  /** Sessions opened so far by this console for this ensemble (1 + expiries). */
+  sessionsOpened: number;
+  timeline: SessionTimelineEntry[];
+}
+
+export type SessionEvent =
+  | { kind: 'connecting'; at: number; note?: string }
+  | { kind: 'connected'; at: number; sessionId: string; member: string | null; timeoutMs: number; readOnly?: boolean }
+  | { kind: 'disconnected'; at: number; note?: string }
+  | { kind: 'expired'; at: number; note?: string }
+  | { kind: 'authFailed'; at: number; note?: string }
+  | { kind: 'closed'; at: number };
+
+export const TIMELINE_LIMIT = 200;
+
+export function initialSessionSnapshot(at: number, timeoutMs: number): ConsoleSessionSnapshot {
+  return {
+    state: 'connecting',
+    sessionId: null,
+    member: null,
+    since: at,
+    timeoutMs,
+    sessionsOpened: 0,
+    timeline: [{ at, state: 'connecting', sessionId: null, member: null }],
+  };
+}
+
+function nextState(event: SessionEvent): ConsoleSessionState {
+  switch (event.kind) {
+    case 'connecting':
+      return 'connecting';
+    case 'connected':
+      return event.readOnly ? 'readOnly' : 'connected';
+    case 'disconnected':
+      return 'disconnected';
+    case 'expired':
+      return 'expired';
+    case 'authFailed':
+      return 'authFailed';
+    case 'closed':
+      return 'closed';
+    default: {
+      const never: never = event;
+      throw new Error(`unhandled session event ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** Applies one event. Repeats of the same state with the same session and member are ignored. */
+export function applySessionEvent(snap: ConsoleSessionSnapshot, event: SessionEvent): ConsoleSessionSnapshot {
+  if (snap.state === 'closed') return snap;
+  const state = nextState(event);
+  const isNewSession = event.kind === 'connected' && event.sessionId !== snap.sessionId;
+  const sessionId =
+    event.kind === 'connected' ? event.sessionId : event.kind === 'expired' || event.kind === 'closed' ? null : snap.sessionId;
+  const member = event.kind === 'connected' ? event.member : null;
+  const timeoutMs = event.kind === 'connected' ? event.timeoutMs : snap.timeoutMs;
+  if (state === snap.state && sessionId === snap.sessionId && member === snap.member) return snap;
+  const note = 'note' in event ? event.note : undefined;
+  const entry: SessionTimelineEntry = { at: event.at, state, sessionId, member, ...(note ? { note } : {}) };
+  const timeline = [...snap.timeline, entry].slice(-TIMELINE_LIMIT);
+  return {
+    state,
+    sessionId,
+    member,
+    since: event.at,
+    timeoutMs,
+    sessionsOpened: snap.sessionsOpened + (isNewSession ? 1 : 0),
+    timeline,
+  };
+}
+
+/** Whether data shown while in this state is live or only "as of" the last update. */
+export function isLive(state: ConsoleSessionState): boolean {
+  return state === 'connected' || state === 'readOnly';
+}

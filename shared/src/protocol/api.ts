@@ -1,0 +1,36 @@
+/** JSON shapes of the HTTP API (GET /api/...), shared so scripts, tests and the web agree. */
+import { z } from 'zod';
+import { encodedDataSchema, ensembleSummarySchema, statSchema } from './schemas.js';
+
+export const healthSchema = z.object({
+  status: z.enum(['ok', 'degraded']),
+  version: z.string(),
+  uptimeSeconds: z.number(),
+  ensembles: z.array(z.object({ name: z.string(), state: z.string() })),
+});
+export type HealthResponse = z.infer<typeof healthSchema>;
+
+export const ensemblesResponseSchema = z.object({ ensembles: z.array(ensembleSummarySchema) });
+
+export const znodeResponseSchema = z.object({
+  ensemble: z.string(),
+  path: z.string(),
+  stat: statSchema,
+  data: encodedDataSchema,
+  children: z.object({
+    total: z.number(),
+    offset: z.number(),
+    limit: z.number(),
+    /** Sorted in natural order, so pages are stable. */
+    names: z.array(z.string()),
+  }),
+});
+export type ZnodeResponse = z.infer<typeof znodeResponseSchema>;
+
+export const apiErrorSchema = z.object({
+  error: z.object({ code: z.string(), message: z.string() }),
+});
+export type ApiError = z.infer<typeof apiErrorSchema>;
+
+export const MAX_CHILDREN_PAGE = 10_000;
+export const DEFAULT_CHILDREN_PAGE = 1_000;

@@ -1,0 +1,168 @@
+/**
+ * The WebSocket protocol between browser and server: one source for both sides.
+ * Every message is a zod schema in a discriminated union on `type`; both ends safeParse.
+ */
+import { z } from 'zod';
+import { CONSOLE_SESSION_STATES } from '../consoleSession.js';
+
+/** Bumped on any incompatible change; checked in the hello handshake. */
+export const PROTOCOL_VERSION = 1;
+
+/** WebSocket close code for a protocol version the server does not speak (4000-4999 is for applications). */
+export const CLOSE_PROTOCOL_MISMATCH = 4001;
+export const CLOSE_NO_HELLO = 4002;
+
+/** Largest client frame the server accepts; anything bigger is refused unread. */
+export const MAX_CLIENT_FRAME_BYTES = 64 * 1024;
+
+const ensembleName = z.string().min(1).max(100);
+const znodePath = z.string().min(1).max(4096);
+const requestId = z.string().max(100).optional();
+
+export const clientMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('hello'), protocolVersion: z.number().int(), id: requestId }),
+  z.object({ type: z.literal('subscribe'), ensemble: ensembleName, path: znodePath, id: requestId }),
+  z.object({ type: z.literal('unsubscribe'), ensemble: ensembleName, path: znodePath, id: requestId }),
+  z.object({ type: z.literal('ping'), id: requestId }),
+]);
+export type ClientMessage = z.infer<typeof clientMessageSchema>;
+
+export const statSchema = z.object({
+  czxid: z.string(),
+  mzxid: z.string(),
+  pzxid: z.string(),
+  ctime: z.number(),
+  mtime: z.number(),
+  version: z.number(),
+  cversion: z.number(),
+  aversion: z.number(),
+  /** '0x0' for persistent nodes, else the owning session id. */
+  ephemeralOwner: z.string(),
+  dataLength: z.number(),
+  numChildren: z.number(),
+});
+export type ZnodeStat = z.infer<typeof statSchema>;
+
+export const encodedDataSchema = z.object({
+  encoding: z.enum(['utf8', 'json', 'base64']),
+  value: z.string(),
+  size: z.number(),
+  truncated: z.boolean(),
+});
+
+const timelineEntrySchema = z.object({
+  at: z.number(),
+  state: z.enum(CONSOLE_SESSION_STATES),
+  sessionId: z.string().nullable(),
+  member: z.string().nullable(),
+  note: z.string().optional(),
+});
+
+export const sessionSnapshotSchema = z.object({
+  state: z.enum(CONSOLE_SESSION_STATES),
+  sessionId: z.string().nullable(),
+  member: z.string().nullable(),
+  since: z.number(),
+  timeoutMs: z.number(),
+  sessionsOpened: z.number(),
+  timeline: z.array(timelineEntrySchema),
+});
+
+export const ensembleSummarySchema = z.object({
+  name: z.string(),
+  /** Connection string without credentials. */
+  connectionString: z.string(),
+  session: sessionSnapshotSchema,
+});
+export type EnsembleSummary = z.infer<typeof ensembleSummarySchema>;
+
+export const WATCH_EVENT_TYPES = ['created', 'deleted', 'dataChanged', 'childrenChanged'] as const;
+export type WatchEventType = (typeof WATCH_EVENT_TYPES)[number];
+
+export const ERROR_CODES = [
+  'malformed',
+  'unknownType',
+  'protocolMismatch',
+  'notHello',
+  'invalidPath',
+  'unknownEnsemble',
+  'tooManySubscriptions',
+  'zookeeper',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** A znode as one subscriber sees it; `exists: false` when it is absent (and watched for creation). */
+export const znodeStateSchema = z.discriminatedUnion('exists', [
+  z.object({ exists: z.literal(true), stat: statSchema, data: encodedDataSchema }),
+  z.object({ exists: z.literal(false) }),
+]);
+export type ZnodeState = z.infer<typeof znodeStateSchema>;
+
+/** Everything inside a batch: the events the server streams. */
+export const serverEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('session'), ensemble: z.string(), session: sessionSnapshotSchema }),
+  z.object({ type: z.literal('znode'), ensemble: z.string(), path: z.string(), node: znodeStateSchema, at: z.number() }),
+  z.object({
+    type: z.literal('children'),
+    ensemble: z.string(),
+    path: z.string(),
+    /** 'full' replaces the list; 'diff' applies added/removed to the last list. */
+    mode: z.enum(['full', 'diff']),
+    names: z.array(z.string()).optional(),
+    added: z.array(z.string()).optional(),
+    removed: z.array(z.string()).optional(),
+    total: z.number(),
+  }),
+  z.object({
+    type: z.literal('watchEvent'),
+    ensemble: z.string(),
+    path: z.string(),
+    event: z.enum(WATCH_EVENT_TYPES),
+    at: z.number(),
+  }),
+  z.object({
+    type: z.literal('subscriptionError'),
+    ensemble: z.string(),
+    path: z.string(),
+    message: z.string(),
+    /** The server keeps retrying with back-off; this says the view is stale meanwhile. */
+    retrying: z.boolean(),
+  }),
+]);
+export type ServerEvent = z.infer<typeof serverEventSchema>;
+
+export const serverMessageSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('welcome'),
+    protocolVersion: z.number(),
+    serverVersion: z.string(),
+    ensembles: z.array(ensembleSummarySchema),
+  }),
+  z.object({ type: z.literal('batch'), events: z.array(serverEventSchema) }),
+  z.object({ type: z.literal('error'), code: z.enum(ERROR_CODES), message: z.string(), id: z.string().optional() }),
+  z.object({ type: z.literal('ack'), id: z.string() }),
+  z.object({ type: z.literal('pong'), id: z.string().optional(), at: z.number() }),
+]);
+export type ServerMessage = z.infer<typeof serverMessageSchema>;
+
+/** Parses a raw frame into a client message, or says precisely why it is not one. */
+export function parseClientMessage(raw: string): { ok: true; message: ClientMessage } | { ok: false; code: ErrorCode; message: string; id?: string } {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return { ok: false, code: 'malformed', message: 'frame is not valid JSON' };
+  }
+  const id = typeof json === 'object' && json !== null && typeof (json as { id?: unknown }).id === 'string' ? (json as { id: string }).id : undefined;
+  const type = typeof json === 'object' && json !== null ? (json as { type?: unknown }).type : undefined;
+  const known = clientMessageSchema.options.some((o) => o.shape.type.value === type);
+  if (!known) {
+    return { ok: false, code: 'unknownType', message: `unknown message type ${JSON.stringify(type ?? null)}`, ...(id ? { id } : {}) };
+  }
+  const parsed = clientMessageSchema.safeParse(json);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    return { ok: false, code: 'malformed', message: `invalid ${String(type)} message: ${detail}`, ...(id ? { id } : {}) };
+  }
+  return { ok: true, message: parsed.data };
+}

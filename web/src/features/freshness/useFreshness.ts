@@ -1,0 +1,8 @@
+import { useConnectionStatus, useSessionEntry } from '../../socket/hooks';
+import { computeFreshness, type Freshness } from './freshness';
+
+export function useFreshness(ensemble: string, entryEpoch?: number): Freshness {
+  const status = useConnectionStatus();
+  const session = useSessionEntry(ensemble);
+  return computeFreshness(status, session, entryEpoch);
+}

@@ -1,0 +1,207 @@
+import { describe, expect, it } from 'vitest';
+import { CLOSE_PROTOCOL_MISMATCH, PROTOCOL_VERSION, type ClientMessage } from '@keeper/shared';
+import { RELEASE_GRACE_MS, SocketClient, type SocketEnv, type SocketHandlers, type SocketLike } from './SocketClient';
+import type { ConnectionStatus } from './connectionStatus';
+
+class FakeSocket implements SocketLike {
+  readyState = 0;
+  sent: ClientMessage[] = [];
+  closed = false;
+  onopen: ((ev: unknown) => void) | null = null;
+  onmessage: ((ev: { data: unknown }) => void) | null = null;
+  onclose: ((ev: { code: number; reason: string }) => void) | null = null;
+  onerror: ((ev: unknown) => void) | null = null;
+  send(data: string): void {
+    this.sent.push(JSON.parse(data) as ClientMessage);
+  }
+  close(): void {
+    this.closed = true;
+    this.readyState = 3;
+  }
+  open(): void {
+    this.readyState = 1;
+    this.onopen?.({});
+  }
+  receive(message: unknown): void {
+    this.onmessage?.({ data: JSON.stringify(message) });
+  }
+  drop(code = 1006, reason = ''): void {
+    this.readyState = 3;
+    this.onclose?.({ code, reason });
+  }
+}
+
+/** A manual clock: timers fire only when the test advances time. */
+function harness(visible = true) {
+  let now = 1_000;
+  let timers: { at: number; fn: () => void; id: number }[] = [];
+  let nextId = 1;
+  const sockets: FakeSocket[] = [];
+  const statuses: ConnectionStatus[] = [];
+  const released: string[] = [];
+  const welcomes: number[] = [];
+  const env: SocketEnv = {
+    createSocket: () => {
+      const s = new FakeSocket();
+      sockets.push(s);
+      return s;
+    },
+    now: () => now,
+    random: () => 0.5,
+    isVisible: () => visible,
+    onWakeUp: () => () => {},
+    setTimeout: (fn, ms) => {
+      const id = nextId++;
+      timers.push({ at: now + ms, fn, id });
+      return id;
+    },
+    clearTimeout: (id) => {
+      timers = timers.filter((t) => t.id !== id);
+    },
+  };
+  const handlers: SocketHandlers = {
+    onStatus: (s) => statuses.push(s),
+    onWelcome: (_m, epoch) => welcomes.push(epoch),
+    onBatch: () => {},
+    onError: () => {},
+    onReleased: (t) => released.push(`${t.ensemble}:${t.path}`),
+  };
+  const client = new SocketClient('ws://test/ws', env, handlers);
+  const advance = (ms: number) => {
+    const until = now + ms;
+    for (;;) {
+      const due = timers.filter((t) => t.at <= until).sort((a, b) => a.at - b.at)[0];
+      if (!due) break;
+      timers = timers.filter((t) => t !== due);
+      now = due.at;
+      due.fn();
+    }
+    now = until;
+  };
+  const last = () => sockets[sockets.length - 1]!;
+  const welcome = () =>
+    last().receive({ type: 'welcome', protocolVersion: PROTOCOL_VERSION, serverVersion: 't', ensembles: [] });
+  return { client, sockets, statuses, released, welcomes, advance, last, welcome };
+}
+
+describe('SocketClient', () => {
+  it('says hello first and goes live on welcome', () => {
+    const h = harness();
+    h.client.start();
+    h.last().open();
+    expect(h.last().sent).toEqual([{ type: 'hello', protocolVersion: PROTOCOL_VERSION }]);
+    h.welcome();
+    expect(h.client.getStatus().phase).toBe('live');
+    expect(h.welcomes).toEqual([1]);
+  });
+
+  it('sends one subscribe for two holders and unsubscribes after the last release and a grace period', () => {
+    const h = harness();
+    h.client.start();
+    h.last().open();
+    h.welcome();
+    const a = h.client.subscribe('prod', '/x');
+    const b = h.client.subscribe('prod', '/x');
+    expect(h.last().sent.filter((m) => m.type === 'subscribe')).toHaveLength(1);
+    a();
+    a(); // idempotent
+    b();
+    expect(h.last().sent.filter((m) => m.type === 'unsubscribe')).toHaveLength(0);
+    h.advance(RELEASE_GRACE_MS + 1);
+    expect(h.last().sent.filter((m) => m.type === 'unsubscribe')).toEqual([{ type: 'unsubscribe', ensemble: 'prod', path: '/x' }]);
+    expect(h.released).toEqual(['prod:/x']);
+  });
+
+  it('re-acquiring during the grace period costs nothing on the wire', () => {
+    const h = harness();
+    h.client.start();
+    h.last().open();
+    h.welcome();
+    h.client.subscribe('prod', '/x')();
+    h.client.subscribe('prod', '/x');
+    h.advance(RELEASE_GRACE_MS * 2);
+    const kinds = h.last().sent.map((m) => m.type);
+    expect(kinds).toEqual(['hello', 'subscribe']);
+    expect(h.released).toEqual([]);
+  });
+
+  it('subscribes made before welcome are sent after it, and again after a reconnect', () => {
+    const h = harness();
+    h.client.subscribe('prod', '/a');
+    h.client.start();
+    h.last().open();
+    expect(h.last().sent.map((m) => m.type)).toEqual(['hello']);
+    h.welcome();
+    expect(h.last().sent.map((m) => m.type)).toEqual(['hello', 'subscribe']);
+
+    h.last().drop();
+    const waiting = h.client.getStatus();
+    expect(waiting.phase).toBe('waiting');
+    expect(waiting.lostAt).not.toBeNull();
+    expect(waiting.retryAt! - waiting.since).toBe(500);
+    h.advance(500);
+    expect(h.sockets).toHaveLength(2);
+    h.last().open();
+    h.welcome();
+    expect(h.last().sent).toMatchObject([{ type: 'hello' }, { type: 'subscribe', ensemble: 'prod', path: '/a' }]);
+    expect(h.welcomes).toEqual([1, 2]);
+  });
+
+  it('backs off to 2 s while visible and much longer while hidden', () => {
+    const visible = harness(true);
+    visible.client.start();
+    for (let i = 0; i < 5; i++) {
+      visible.last().drop();
+      const s = visible.client.getStatus();
+      visible.advance(s.retryAt! - s.since);
+    }
+    const s = visible.client.getStatus();
+    expect(s.phase).toBe('connecting');
+    visible.last().drop();
+    const after = visible.client.getStatus();
+    expect(after.retryAt! - after.since).toBe(2000);
+
+    const hidden = harness(false);
+    hidden.client.start();
+    for (let i = 0; i < 8; i++) {
+      hidden.last().drop();
+      const st = hidden.client.getStatus();
+      hidden.advance(st.retryAt! - st.since);
+    }
+    hidden.last().drop();
+    const h2 = hidden.client.getStatus();
+    expect(h2.retryAt! - h2.since).toBeGreaterThan(10_000);
+  });
+
+  it('stops retrying on a protocol mismatch', () => {
+    const h = harness();
+    h.client.start();
+    h.last().open();
+    h.last().drop(CLOSE_PROTOCOL_MISMATCH, 'want 2');
+    expect(h.client.getStatus().phase).toBe('fatal');
+    h.advance(60_000);
+    expect(h.sockets).toHaveLength(1);
+  });
+
+  it('releases pending subscriptions when the socket drops', () => {
+    const h = harness();
+    h.client.start();
+    h.last().open();
+    h.welcome();
+    h.client.subscribe('prod', '/gone')();
+    h.last().drop();
+    expect(h.released).toEqual(['prod:/gone']);
+    h.advance(500);
+    h.last().open();
+    h.welcome();
+    expect(h.last().sent.map((m) => m.type)).toEqual(['hello']);
+  });
+
+  it('ignores frames that do not match the protocol', () => {
+    const h = harness();
+    h.client.start();
+    h.last().open();
+    h.last().receive({ type: 'nonsense' });
+    expect(h.client.getStatus().phase).toBe('handshaking');
+  });
+});

@@ -1,0 +1,337 @@
+/**
+ * The one WebSocket to the Keeper server, without React: connect, hello, reconnect with back-off,
+ * ref-counted subscriptions re-sent after every reconnect (the server keeps nothing per browser
+ * across sockets), and a heartbeat that notices half-open connections. SocketProvider wires it to
+ * the query cache; tests drive it with a fake socket and fake timers.
+ */
+import {
+  CLOSE_PROTOCOL_MISMATCH,
+  PROTOCOL_VERSION,
+  serverMessageSchema,
+  type ClientMessage,
+  type ServerEvent,
+  type ServerMessage,
+} from '@keeper/shared';
+import { reconnectDelay, VISIBLE_MAX_MS } from './backoff';
+import { initialConnectionStatus, type ConnectionStatus } from './connectionStatus';
+import { parseSubscriptionKey, SubscriptionRegistry, subscriptionKey, type SubscriptionTarget } from './subscriptionRegistry';
+
+/** The part of the browser WebSocket this client uses, so tests can pass a fake. */
+export interface SocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  onclose: ((ev: { code: number; reason: string }) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+}
+
+export interface SocketEnv {
+  createSocket(url: string): SocketLike;
+  now(): number;
+  random(): number;
+  isVisible(): boolean;
+  /** Calls back when the tab becomes visible again (or the network comes back); returns an unsubscribe. */
+  onWakeUp(callback: () => void): () => void;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+type WelcomeMessage = Extract<ServerMessage, { type: 'welcome' }>;
+type ErrorMessage = Extract<ServerMessage, { type: 'error' }>;
+
+export interface SocketHandlers {
+  onStatus(status: ConnectionStatus): void;
+  onWelcome(message: WelcomeMessage, epoch: number): void;
+  /** All events of one server batch, to be applied as one render. */
+  onBatch(events: ServerEvent[], epoch: number): void;
+  /** A server error; `target` is set when it answers one of our subscribe messages. */
+  onError(message: ErrorMessage, target: SubscriptionTarget | null): void;
+  /** Nobody shows this path any more: its cached data will not be kept up to date. */
+  onReleased(target: SubscriptionTarget): void;
+}
+
+/** A collapsed tree node re-expanded within this time costs no unsubscribe/subscribe round trip (and React StrictMode's double mount costs nothing). */
+export const RELEASE_GRACE_MS = 1_500;
+export const PING_INTERVAL_MS = 15_000;
+/** No frame at all for this long (pongs included) means the connection is dead even if TCP has not noticed. */
+export const SILENCE_LIMIT_MS = 40_000;
+
+const OPEN = 1;
+
+export class SocketClient {
+  private readonly registry = new SubscriptionRegistry();
+  private readonly pendingRelease = new Map<string, unknown>();
+  private readonly requestTargets = new Map<string, string>();
+  private socket: SocketLike | null = null;
+  private status: ConnectionStatus;
+  private retryTimer: unknown = null;
+  private pingTimer: unknown = null;
+  private lastFrameAt = 0;
+  private nextRequestId = 1;
+  private stopWake: (() => void) | null = null;
+
+  constructor(
+    private readonly url: string,
+    private readonly env: SocketEnv,
+    private readonly handlers: SocketHandlers,
+  ) {
+    this.status = initialConnectionStatus(env.now());
+  }
+
+  getStatus(): ConnectionStatus {
+    return this.status;
+  }
+
+  start(): void {
+    this.stopWake = this.env.onWakeUp(() => this.wakeUp());
+    this.connect();
+  }
+
+  stop(): void {
+    this.stopWake?.();
+    this.stopWake = null;
+    this.clearTimers();
+    for (const handle of this.pendingRelease.values()) this.env.clearTimeout(handle);
+    this.pendingRelease.clear();
+    const socket = this.detachSocket();
+    socket?.close(1000, 'page closed');
+    this.setStatus({ phase: 'stopped', since: this.env.now(), retryAt: null });
+  }
+
+  /** Holds a subscription until the returned function is called (idempotent). */
+  subscribe(ensemble: string, path: string): () => void {
+    const key = subscriptionKey(ensemble, path);
+    const first = this.registry.acquire(key);
+    if (first) {
+      const pending = this.pendingRelease.get(key);
+      if (pending !== undefined) {
+        // Still subscribed on the server: taking it back costs nothing.
+        this.env.clearTimeout(pending);
+        this.pendingRelease.delete(key);
+      } else if (this.status.phase === 'live') {
+        this.sendSubscribe(key);
+      }
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (this.registry.release(key)) this.scheduleRelease(key);
+    };
+  }
+
+  /** How many holders a path has; for tests and debugging. */
+  holders(ensemble: string, path: string): number {
+    return this.registry.count(subscriptionKey(ensemble, path));
+  }
+
+  private scheduleRelease(key: string): void {
+    const handle = this.env.setTimeout(() => {
+      this.pendingRelease.delete(key);
+      if (this.registry.has(key)) return;
+      const target = parseSubscriptionKey(key);
+      if (this.status.phase === 'live') this.send({ type: 'unsubscribe', ensemble: target.ensemble, path: target.path });
+      this.handlers.onReleased(target);
+    }, RELEASE_GRACE_MS);
+    this.pendingRelease.set(key, handle);
+  }
+
+  private connect(): void {
+    this.retryTimer = null;
+    this.setStatus({ phase: 'connecting', since: this.env.now(), retryAt: null });
+    let socket: SocketLike;
+    try {
+      socket = this.env.createSocket(this.url);
+    } catch (err) {
+      this.handleDrop(`cannot open socket: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    this.socket = socket;
+    socket.onopen = () => {
+      this.lastFrameAt = this.env.now();
+      this.setStatus({ phase: 'handshaking', since: this.env.now() });
+      this.send({ type: 'hello', protocolVersion: PROTOCOL_VERSION });
+    };
+    socket.onmessage = (ev) => this.handleFrame(ev.data);
+    socket.onclose = (ev) => {
+      if (ev.code === CLOSE_PROTOCOL_MISMATCH) {
+        this.fail(`the server speaks another protocol version (${ev.reason || 'closed 4001'}); reload the page`);
+        return;
+      }
+      this.handleDrop(`connection closed (${ev.code}${ev.reason ? `: ${ev.reason}` : ''})`);
+    };
+    // An error is always followed by close, which does the work.
+    socket.onerror = () => {};
+  }
+
+  private handleFrame(raw: unknown): void {
+    this.lastFrameAt = this.env.now();
+    if (typeof raw !== 'string') return;
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      console.warn('keeper: ignoring a frame that is not JSON');
+      return;
+    }
+    const parsed = serverMessageSchema.safeParse(json);
+    if (!parsed.success) {
+      console.warn('keeper: ignoring a frame that does not match the protocol', parsed.error.issues);
+      return;
+    }
+    this.handleMessage(parsed.data);
+  }
+
+  private handleMessage(message: ServerMessage): void {
+    switch (message.type) {
+      case 'welcome': {
+        if (message.protocolVersion !== PROTOCOL_VERSION) {
+          this.fail(`the server speaks protocol ${message.protocolVersion}, this page ${PROTOCOL_VERSION}; reload the page`);
+          return;
+        }
+        const epoch = this.status.epoch + 1;
+        this.setStatus({
+          phase: 'live',
+          since: this.env.now(),
+          epoch,
+          downSince: null,
+          attempt: 0,
+          retryAt: null,
+          lastError: null,
+          serverVersion: message.serverVersion,
+        });
+        this.handlers.onWelcome(message, epoch);
+        for (const key of this.registry.keys()) this.sendSubscribe(key);
+        this.startHeartbeat();
+        return;
+      }
+      case 'batch':
+        this.handlers.onBatch(message.events, this.status.epoch);
+        return;
+      case 'error': {
+        if (message.code === 'protocolMismatch') {
+          this.fail(`${message.message}; reload the page`);
+          return;
+        }
+        const key = message.id === undefined ? undefined : this.requestTargets.get(message.id);
+        if (message.id !== undefined) this.requestTargets.delete(message.id);
+        this.handlers.onError(message, key === undefined ? null : parseSubscriptionKey(key));
+        return;
+      }
+      case 'ack':
+        this.requestTargets.delete(message.id);
+        return;
+      case 'pong':
+        return;
+      default: {
+        const never: never = message;
+        console.warn('keeper: unhandled server message', never);
+      }
+    }
+  }
+
+  private sendSubscribe(key: string): void {
+    const { ensemble, path } = parseSubscriptionKey(key);
+    const id = `s${this.nextRequestId++}`;
+    this.requestTargets.set(id, key);
+    this.send({ type: 'subscribe', ensemble, path, id });
+  }
+
+  private send(message: ClientMessage): void {
+    if (this.socket?.readyState !== OPEN) return;
+    this.socket.send(JSON.stringify(message));
+  }
+
+  private startHeartbeat(): void {
+    if (this.pingTimer !== null) this.env.clearTimeout(this.pingTimer);
+    this.pingTimer = this.env.setTimeout(() => {
+      this.pingTimer = null;
+      if (this.status.phase !== 'live') return;
+      if (this.env.now() - this.lastFrameAt > SILENCE_LIMIT_MS) {
+        const socket = this.detachSocket();
+        socket?.close(4000, 'no frames from server');
+        this.handleDrop(`no answer from the server for ${Math.round(SILENCE_LIMIT_MS / 1000)} s`);
+        return;
+      }
+      this.send({ type: 'ping' });
+      this.startHeartbeat();
+    }, PING_INTERVAL_MS);
+  }
+
+  /** Detaches handlers first so a late close event from an abandoned socket cannot schedule a second retry. */
+  private detachSocket(): SocketLike | null {
+    const socket = this.socket;
+    this.socket = null;
+    if (socket) {
+      socket.onopen = null;
+      socket.onmessage = null;
+      socket.onclose = null;
+      socket.onerror = null;
+    }
+    return socket;
+  }
+
+  private handleDrop(reason: string): void {
+    this.detachSocket();
+    if (this.status.phase === 'stopped' || this.status.phase === 'fatal') return;
+    const wasLive = this.status.phase === 'live';
+    this.clearTimers();
+    this.requestTargets.clear();
+    // The server forgot every subscription with the socket: pending releases are done.
+    for (const [key, handle] of this.pendingRelease) {
+      this.env.clearTimeout(handle);
+      this.handlers.onReleased(parseSubscriptionKey(key));
+    }
+    this.pendingRelease.clear();
+    const now = this.env.now();
+    const delay = reconnectDelay(this.status.attempt, this.env.isVisible(), this.env.random());
+    this.setStatus({
+      phase: 'waiting',
+      since: now,
+      lostAt: wasLive ? now : this.status.lostAt,
+      downSince: wasLive ? now : (this.status.downSince ?? now),
+      retryAt: now + delay,
+      attempt: this.status.attempt + 1,
+      lastError: reason,
+    });
+    this.retryTimer = this.env.setTimeout(() => this.connect(), delay);
+  }
+
+  /** The tab came back into view: a retry scheduled with the hidden-tab back-off is brought forward. */
+  private wakeUp(): void {
+    if (this.status.phase !== 'waiting' || this.status.retryAt === null) return;
+    if (this.status.retryAt - this.env.now() <= VISIBLE_MAX_MS) return;
+    if (this.retryTimer !== null) this.env.clearTimeout(this.retryTimer);
+    const delay = reconnectDelay(0, true, this.env.random());
+    this.setStatus({ retryAt: this.env.now() + delay });
+    this.retryTimer = this.env.setTimeout(() => this.connect(), delay);
+  }
+
+  private fail(reason: string): void {
+    this.clearTimers();
+    const socket = this.detachSocket();
+    socket?.close(1000, 'protocol mismatch');
+    this.setStatus({
+      phase: 'fatal',
+      since: this.env.now(),
+      lostAt: this.status.phase === 'live' ? this.env.now() : this.status.lostAt,
+      downSince: this.status.downSince ?? this.env.now(),
+      retryAt: null,
+      fatalReason: reason,
+    });
+  }
+
+  private clearTimers(): void {
+    if (this.retryTimer !== null) this.env.clearTimeout(this.retryTimer);
+    if (this.pingTimer !== null) this.env.clearTimeout(this.pingTimer);
+    this.retryTimer = null;
+    this.pingTimer = null;
+  }
+
+  private setStatus(patch: Partial<ConnectionStatus>): void {
+    this.status = { ...this.status, ...patch };
+    this.handlers.onStatus(this.status);
+  }
+}

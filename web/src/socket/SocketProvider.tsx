@@ -1,0 +1,102 @@
+/**
+ * Owns the one SocketClient of the page and feeds what it hears into the TanStack Query cache.
+ * Components never touch the socket: they hold subscriptions (useSubscription) and read the cache.
+ */
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { notifyManager, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { EnsembleSummary } from '@keeper/shared';
+import { createStore, type Store } from '../lib/store';
+import { createWatchEventStore, type WatchEventStore } from '../features/watchEvents/watchEventStore';
+import { applyServerEvents, markReleased } from './applyServerEvents';
+import type { ConnectionStatus } from './connectionStatus';
+import { queryKeys } from './queryKeys';
+import type { SessionEntry } from './sessionEntry';
+import { SocketClient, type SocketEnv, type SocketLike } from './SocketClient';
+
+export interface SocketContextValue {
+  client: SocketClient;
+  status: Store<ConnectionStatus>;
+  watchEvents: WatchEventStore;
+}
+
+const SocketContext = createContext<SocketContextValue | null>(null);
+
+function socketUrl(): string {
+  const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
+  return `${scheme}://${window.location.host}/ws`;
+}
+
+const browserEnv: SocketEnv = {
+  // WebSocket's handler types name DOM event classes; SocketLike keeps only the fields used, so tests need no DOM.
+  createSocket: (url) => new WebSocket(url) as unknown as SocketLike,
+  now: () => Date.now(),
+  random: () => Math.random(),
+  isVisible: () => document.visibilityState === 'visible',
+  onWakeUp(callback) {
+    const onVisibility = () => {
+      if (document.visibilityState === 'visible') callback();
+    };
+    document.addEventListener('visibilitychange', onVisibility);
+    window.addEventListener('online', callback);
+    return () => {
+      document.removeEventListener('visibilitychange', onVisibility);
+      window.removeEventListener('online', callback);
+    };
+  },
+  setTimeout: (fn, ms) => window.setTimeout(fn, ms),
+  clearTimeout: (handle) => window.clearTimeout(handle as number),
+};
+
+function createSocketContext(queryClient: QueryClient): SocketContextValue {
+  const watchEvents = createWatchEventStore();
+  let status: Store<ConnectionStatus> | null = null;
+  const client = new SocketClient(socketUrl(), browserEnv, {
+    onStatus: (s) => status?.set(s),
+    onWelcome(message, epoch) {
+      notifyManager.batch(() => {
+        queryClient.setQueryData<EnsembleSummary[]>(queryKeys.ensembles(), message.ensembles);
+        for (const e of message.ensembles) {
+          queryClient.setQueryData<SessionEntry>(queryKeys.session(e.name), { snapshot: e.session, epoch });
+        }
+      });
+    },
+    onBatch(events, epoch) {
+      let watched: ReturnType<typeof applyServerEvents> = [];
+      notifyManager.batch(() => {
+        watched = applyServerEvents(queryClient, events, epoch, Date.now());
+      });
+      watchEvents.append(watched);
+    },
+    onError(message, target) {
+      if (target) {
+        queryClient.setQueryData(queryKeys.subscriptionError(target.ensemble, target.path), {
+          message: message.message,
+          retrying: false,
+          at: Date.now(),
+          epoch: client.getStatus().epoch,
+        });
+        return;
+      }
+      console.warn(`keeper: server error ${message.code}: ${message.message}`);
+    },
+    onReleased: (target) => markReleased(queryClient, target.ensemble, target.path),
+  });
+  status = createStore(client.getStatus());
+  return { client, status, watchEvents };
+}
+
+export function SocketProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [value] = useState(() => createSocketContext(queryClient));
+  useEffect(() => {
+    value.client.start();
+    return () => value.client.stop();
+  }, [value]);
+  return <SocketContext.Provider value={value}>{children}</SocketContext.Provider>;
+}
+
+export function useSocket(): SocketContextValue {
+  const value = useContext(SocketContext);
+  if (value === null) throw new Error('useSocket must be used inside <SocketProvider>');
+  return value;
+}

@@ -1,0 +1,47 @@
+/** The browser's link to the Keeper server, separate from each ensemble's ZooKeeper session. */
+export type ConnectionPhase =
+  /** Opening the WebSocket. */
+  | 'connecting'
+  /** Open, hello sent, waiting for welcome. */
+  | 'handshaking'
+  /** Welcomed: events flow. */
+  | 'live'
+  /** Dropped; a retry is scheduled at retryAt. */
+  | 'waiting'
+  /** The server speaks another protocol version: only a reload helps, so retrying stops. */
+  | 'fatal'
+  /** Stopped by the app (unmount). */
+  | 'stopped';
+
+export interface ConnectionStatus {
+  phase: ConnectionPhase;
+  /** When this phase began (browser time). */
+  since: number;
+  /** Counts welcomes: cache entries from an older epoch came over a previous socket and are stale. */
+  epoch: number;
+  /** When the link was last lost after being live; "as of" time for everything on screen. */
+  lostAt: number | null;
+  /** Since when the link has not been live (null while live): "server unreachable for 12 s". */
+  downSince: number | null;
+  retryAt: number | null;
+  attempt: number;
+  /** Why the last attempt ended, for the operator ("closed 1006"). */
+  lastError: string | null;
+  fatalReason: string | null;
+  serverVersion: string | null;
+}
+
+export function initialConnectionStatus(now: number): ConnectionStatus {
+  return {
+    phase: 'connecting',
+    since: now,
+    epoch: 0,
+    lostAt: null,
+    downSince: now,
+    retryAt: null,
+    attempt: 0,
+    lastError: null,
+    fatalReason: null,
+    serverVersion: null,
+  };
+}
