@@ -1,11 +1,12 @@
-/** What the server needs to run: where to listen and which ensembles to serve. */
+/** What the server is started with (built by cli.ts, consumed by startKeeper in app.ts). */
+
 export interface EnsembleConfig {
+  /** Unique, URL-safe: it appears in Keeper's URLs and API paths. */
   name: string;
-  /** host:port,host:port[/chroot] */
+  /** `host:port,...[/chroot]`, normalised: every host has its port, no spaces. */
   connectionString: string;
-  /** Digest credentials; they never leave the server. */
   auth?: { scheme: 'digest'; credential: string }[];
-  /** Members for 4lw/AdminServer polling when they differ from the connection string. */
+  /** Members for 4lw/AdminServer polling; when absent, the hosts of the connection string. */
   members?: { host: string; clientPort: number; adminPort?: number }[];
   sessionTimeoutMs?: number;
 }
@@ -14,6 +15,5 @@ export interface KeeperOptions {
   host: string;
   port: number;
   ensembles: EnsembleConfig[];
-  /** Built web app to serve (web/dist); omitted in API-only tests. */
   webDist?: string;
 }

@@ -58,7 +58,7 @@ function describeLive(snap: ConsoleSessionSnapshot, now: number): SessionDescrip
       // Within the session timeout the session (and its ephemerals and watches) can still be saved.
       const left = snap.timeoutMs - elapsed;
       return left > 0
-        ? { tone: 'degraded', headline: `disconnected ${formatDuration(elapsed)}`, details: [`session ${id ?? ''} expires in ≤ ${formatDuration(left)}`.replace('  ', ' ')] }
+        ? { tone: 'degraded', headline: `disconnected ${formatDuration(elapsed)}`, details: [`session ${id ? `${id} ` : ''}expires in ≤ ${formatDuration(left)}`] }
         : { tone: 'lost', headline: `disconnected ${formatDuration(elapsed)}`, details: ['past the session timeout: likely expired'] };
     }
     case 'expired':

@@ -1,0 +1,149 @@
+/**
+ * `npm start` arguments and environment -> what to start. Precedence: command line, then
+ * environment, then the config file, then defaults. With no ensemble given anywhere,
+ * the plan asks for the local sandbox ensemble (started by scripts/start.ts).
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseConnectionString } from './connectionString.js';
+import { ConfigError } from './errors.js';
+import { ENSEMBLE_NAME, ENSEMBLE_NAME_RULE, loadFileConfig, type FileConfig } from './fileConfig.js';
+import type { KeeperOptions } from './types.js';
+
+export { ConfigError } from './errors.js';
+
+export type Env = Record<string, string | undefined>;
+
+export interface SandboxPlan {
+  portOffset: number;
+  /** Absolute. Outside the repository: ${XDG_STATE_HOME:-$HOME/.local/state}/keeper/sandbox. */
+  stateDir: string;
+  ensembleName: string;
+}
+
+export type StartPlan =
+  | { kind: 'help'; text: string }
+  /** keeper.ensembles is empty exactly when sandbox is set: the launcher adds it once started. */
+  | { kind: 'run'; keeper: KeeperOptions; sandbox: SandboxPlan | null };
+
+export const DEFAULT_PORT = 8080;
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_ENSEMBLE_NAME = 'default';
+
+export const START_USAGE = `Usage: npm start -- [options]
+
+Starts Keeper. Without --zk or --config it launches a local 3-member ZooKeeper
+sandbox (ports 2191-2193 + offset) and connects to it.
+
+Options:
+  --zk <host:port,...[/chroot]>  an existing ensemble          (env KEEPER_ZK)
+  --name <name>                  its name in Keeper             (default "${DEFAULT_ENSEMBLE_NAME}")
+  --config <file.json>           ensembles, auth, host, port    (env KEEPER_CONFIG)
+  --port <n>                     HTTP port, 0 = any free one    (env PORT, default ${DEFAULT_PORT})
+  --host <addr>                  HTTP bind address              (env HOST, default ${DEFAULT_HOST})
+  --sandbox-port-offset <n>      move the sandbox's ports       (default 0)
+  --state-dir <dir>              sandbox data and logs
+                                 (default \${XDG_STATE_HOME:-~/.local/state}/keeper/sandbox)
+  --help                         this text
+
+Config file:
+  { "ensembles": [ { "name": "prod", "connectionString": "zk1:2181,zk2:2181/app",
+                     "auth": [ { "scheme": "digest", "credential": "user:pass" } ],
+                     "members": [ { "host": "zk1", "clientPort": 2181, "adminPort": 8080 } ],
+                     "sessionTimeoutMs": 30000 } ],
+    "host": "127.0.0.1", "port": 8080 }
+`;
+
+const OPTIONS = {
+  zk: { type: 'string' },
+  name: { type: 'string' },
+  config: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'sandbox-port-offset': { type: 'string' },
+  'state-dir': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+function intOption(label: string, text: string, min: number, max: number): number {
+  const n = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
+  if (!(n >= min && n <= max)) throw new ConfigError(`${label} must be an integer from ${min} to ${max}, got "${text}"`);
+  return n;
+}
+
+function nonEmpty(label: string, text: string): string {
+  if (text.trim() === '') throw new ConfigError(`${label} must not be empty`);
+  return text.trim();
+}
+
+function parseArgv(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values;
+  } catch (err) {
+    // node:util's messages are good ("Unknown option '--prot'"); add where to look.
+    throw new ConfigError(`${(err as Error).message.replace(/\.?$/, '.')} See --help.`);
+  }
+}
+
+export function defaultStateDir(env: Env): string {
+  const stateHome = env.XDG_STATE_HOME || path.join(env.HOME || '/tmp', '.local', 'state');
+  return path.join(stateHome, 'keeper', 'sandbox');
+}
+
+/** The ensemble source: one of --zk / --config, else one of KEEPER_ZK / KEEPER_CONFIG. */
+function pickSource(values: ReturnType<typeof parseArgv>, env: Env) {
+  if (values.zk !== undefined && values.config !== undefined) throw new ConfigError('give either --zk or --config, not both');
+  if (values.zk !== undefined) return { zk: values.zk, label: '--zk' };
+  if (values.config !== undefined) return { config: values.config, label: '--config' };
+  if (env.KEEPER_ZK && env.KEEPER_CONFIG) throw new ConfigError('set either KEEPER_ZK or KEEPER_CONFIG, not both');
+  if (env.KEEPER_ZK) return { zk: env.KEEPER_ZK, label: 'KEEPER_ZK' };
+  if (env.KEEPER_CONFIG) return { config: env.KEEPER_CONFIG, label: 'KEEPER_CONFIG' };
+  return null;
+}
+
+export function parseStartArgs(argv: string[], env: Env, cwd: string = process.cwd()): StartPlan {
+  const values = parseArgv(argv);
+  if (values.help) return { kind: 'help', text: START_USAGE };
+
+  const name = values.name === undefined ? DEFAULT_ENSEMBLE_NAME : values.name;
+  if (!ENSEMBLE_NAME.test(name)) throw new ConfigError(`--name must be ${ENSEMBLE_NAME_RULE}, got "${name}"`);
+
+  const source = pickSource(values, env);
+  let file: FileConfig | null = null;
+  let sandbox: SandboxPlan | null = null;
+  const ensembles: KeeperOptions['ensembles'] = [];
+
+  if (source?.zk !== undefined) {
+    const parsed = parseConnectionString(source.zk);
+    if (!parsed.ok) throw new ConfigError(`${source.label}: ${parsed.reason}`);
+    ensembles.push({ name, connectionString: parsed.value.normalized });
+  } else if (source?.config !== undefined) {
+    if (values.name !== undefined) throw new ConfigError('--name names the --zk or sandbox ensemble; name ensembles in the config file');
+    file = loadFileConfig(path.resolve(cwd, nonEmpty(source.label, source.config)));
+    ensembles.push(...file.ensembles);
+  }
+
+  const sandboxFlag = values['sandbox-port-offset'] !== undefined ? '--sandbox-port-offset' : values['state-dir'] !== undefined ? '--state-dir' : null;
+  if (source === null) {
+    sandbox = {
+      portOffset: values['sandbox-port-offset'] === undefined ? 0 : intOption('--sandbox-port-offset', values['sandbox-port-offset'], 0, 57000),
+      stateDir: path.resolve(cwd, values['state-dir'] === undefined ? defaultStateDir(env) : nonEmpty('--state-dir', values['state-dir'])),
+      ensembleName: name,
+    };
+  } else if (sandboxFlag !== null) {
+    throw new ConfigError(`${sandboxFlag} is for the local sandbox; it has no effect with ${source.label}`);
+  }
+
+  const port =
+    values.port !== undefined
+      ? intOption('--port', values.port, 0, 65535)
+      : env.PORT
+        ? intOption('PORT', env.PORT, 0, 65535)
+        : (file?.port ?? DEFAULT_PORT);
+  const host =
+    values.host !== undefined ? nonEmpty('--host', values.host) : env.HOST ? env.HOST.trim() : (file?.host ?? DEFAULT_HOST);
+
+  const keeper: KeeperOptions = { host, port, ensembles };
+  if (file?.webDist !== undefined) keeper.webDist = file.webDist;
+  return { kind: 'run', keeper, sandbox };
+}

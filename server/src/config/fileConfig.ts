@@ -1,0 +1,96 @@
+/**
+ * The JSON config file (--config / KEEPER_CONFIG), validated with zod so a mistake is
+ * reported with the path of the bad field ("ensembles[1].auth[0].credential: ...").
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { parseConnectionString } from './connectionString.js';
+import { ConfigError } from './errors.js';
+import type { EnsembleConfig } from './types.js';
+
+export const ENSEMBLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+export const ENSEMBLE_NAME_RULE = '1-63 letters, digits, ".", "_" or "-", starting with a letter or digit';
+
+const port = z.number().int().min(1).max(65535);
+
+const connectionString = z.string().transform((value, ctx) => {
+  const parsed = parseConnectionString(value);
+  if (parsed.ok) return parsed.value.normalized;
+  ctx.addIssue({ code: 'custom', message: parsed.reason });
+  return z.NEVER;
+});
+
+const ensemble = z.strictObject({
+  name: z.string().regex(ENSEMBLE_NAME, `must be ${ENSEMBLE_NAME_RULE}`),
+  connectionString,
+  auth: z
+    .array(
+      z.strictObject({
+        scheme: z.literal('digest'),
+        credential: z.string().regex(/^[^:]+:.*$/, 'must be "user:password"'),
+      }),
+    )
+    .optional(),
+  members: z
+    .array(z.strictObject({ host: z.string().min(1), clientPort: port, adminPort: port.optional() }))
+    .min(1)
+    .optional(),
+  // ZooKeeper clamps it to 2..20 ticks; this only refuses what cannot be meant.
+  sessionTimeoutMs: z.number().int().min(100).max(3_600_000).optional(),
+});
+
+export const fileConfigSchema = z.strictObject({
+  ensembles: z
+    .array(ensemble)
+    .min(1, 'must list at least one ensemble')
+    .superRefine((list, ctx) => {
+      const seen = new Set<string>();
+      list.forEach((e, i) => {
+        if (seen.has(e.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate name "${e.name}"` });
+        seen.add(e.name);
+      });
+    }),
+  host: z.string().min(1).optional(),
+  port: z.number().int().min(0).max(65535).optional(),
+  webDist: z.string().min(1).optional(),
+});
+
+export interface FileConfig {
+  ensembles: EnsembleConfig[];
+  host?: string;
+  port?: number;
+  webDist?: string;
+}
+
+/** ensembles[1].auth[0].credential */
+function issuePath(p: readonly PropertyKey[]): string {
+  return p.reduce<string>((acc, k) => (typeof k === 'number' ? `${acc}[${k}]` : acc ? `${acc}.${String(k)}` : String(k)), '');
+}
+
+export function parseFileConfig(json: unknown, source: string): FileConfig {
+  const result = fileConfigSchema.safeParse(json);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `  ${issuePath(i.path) || '(top level)'}: ${i.message}`);
+    throw new ConfigError(`invalid config ${source}:\n${problems.join('\n')}`);
+  }
+  const { webDist, ...rest } = result.data;
+  // A relative webDist is relative to the config file, not to wherever Keeper was started.
+  return webDist === undefined ? rest : { ...rest, webDist: path.resolve(path.dirname(source), webDist) };
+}
+
+export function loadFileConfig(file: string): FileConfig {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`cannot read config ${file}: ${(err as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`config ${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  return parseFileConfig(json, file);
+}

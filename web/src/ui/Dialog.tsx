@@ -1,0 +1,52 @@
+/**
+ * A native <dialog> opened modally: focus trap, Esc to close and the backdrop come from the browser.
+ */
+import { useEffect, useRef, type ReactNode } from 'react';
+import { Close } from './icons';
+import './dialog.css';
+
+export function Dialog({
+  open,
+  onClose,
+  title,
+  children,
+  className = '',
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  children: ReactNode;
+  className?: string;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) d.showModal();
+    if (!open && d.open) d.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      className={`dialog ${className}`}
+      aria-label={title}
+      onClose={onClose}
+      onClick={(e) => {
+        // A click on the backdrop lands on the <dialog> itself.
+        if (e.target === ref.current) onClose();
+      }}
+    >
+      {open && (
+        <div className="dialog__body">
+          <header className="dialog__header">
+            <h2>{title}</h2>
+            <button type="button" className="btn btn--icon" aria-label="Close" onClick={onClose}>
+              <Close />
+            </button>
+          </header>
+          {children}
+        </div>
+      )}
+    </dialog>
+  );
+}
