@@ -7,6 +7,7 @@
 import { parseArgs } from 'node:util';
 import { defaultStateDir } from '../server/src/config/cli.js';
 import { fourLetterWord, memberPorts, parseSrvrMode, SandboxEnsemble } from './sandbox/index.js';
+import { onOrphaned } from './lib/parentWatch.js';
 import { isAlive } from './sandbox/procfs.js';
 import { readOwner, sandboxJvms } from './sandbox/stateLock.js';
 
@@ -69,6 +70,7 @@ async function start(): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  onOrphaned(() => void shutdown('parent process gone'));
 }
 
 async function stop(): Promise<void> {

@@ -32,10 +32,13 @@ function jvmsMentioning(text: string): number[] {
     .map(Number);
 }
 
+/** Polls fn until it returns non-null; a throw counts as "not yet". */
 async function eventually<T>(fn: () => Promise<T | null> | T | null, timeoutMs: number): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const v = await fn();
+    const v = await Promise.resolve()
+      .then(fn)
+      .catch(() => null);
     if (v !== null) return v;
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 50));

@@ -122,6 +122,13 @@ export class SocketClient {
     };
   }
 
+  /** The operator pressed "retry now": skip the rest of the back-off. */
+  reconnectNow(): void {
+    if (this.status.phase !== 'waiting') return;
+    if (this.retryTimer !== null) this.env.clearTimeout(this.retryTimer);
+    this.connect();
+  }
+
   /** How many holders a path has; for tests and debugging. */
   holders(ensemble: string, path: string): number {
     return this.registry.count(subscriptionKey(ensemble, path));

@@ -17,6 +17,16 @@ describe('appendWatchEvents', () => {
       ['/a', 1],
     ]);
   });
+  it('drops the echo of one change reported by two watches', () => {
+    const log = appendWatchEvents([], [ev('/a', 'deleted')], 1);
+    const next = appendWatchEvents(log, [{ ...ev('/a', 'deleted'), at: 20 }, ev('/a', 'created')], 2);
+    expect(next.map((r) => [r.event, r.seq])).toEqual([
+      ['created', 2],
+      ['deleted', 1],
+    ]);
+    const later = appendWatchEvents(next, [{ ...ev('/a', 'created'), at: 5_000 }], 3);
+    expect(later).toHaveLength(3);
+  });
   it('caps the log', () => {
     let log = appendWatchEvents([], [ev('/a'), ev('/b'), ev('/c')], 1, 2);
     expect(log.map((r) => r.path)).toEqual(['/c', '/b']);

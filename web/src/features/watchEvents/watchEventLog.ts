@@ -23,15 +23,32 @@ export interface WatchEventFilter {
   types: ReadonlySet<WatchEventType>;
 }
 
-/** Prepends incoming events (given oldest first) and keeps the newest `limit`. */
+/**
+ * ZooKeeper fires one event per watch kind: a deleted znode that had both a data and a child watch
+ * reports "deleted" twice within milliseconds. One change is one line for the operator.
+ */
+export const DUPLICATE_WINDOW_MS = 250;
+
+function isEcho(a: Omit<WatchEventRecord, 'seq'>, b: Omit<WatchEventRecord, 'seq'> | undefined): boolean {
+  return b !== undefined && a.ensemble === b.ensemble && a.path === b.path && a.event === b.event && Math.abs(a.at - b.at) <= DUPLICATE_WINDOW_MS;
+}
+
+/** Prepends incoming events (given oldest first), dropping echoes, and keeps the newest `limit`. Returns the records added. */
 export function appendWatchEvents(
   log: readonly WatchEventRecord[],
   incoming: readonly Omit<WatchEventRecord, 'seq'>[],
   firstSeq: number,
   limit = WATCH_EVENT_LIMIT,
 ): WatchEventRecord[] {
-  const fresh = incoming.map((e, i) => ({ ...e, seq: firstSeq + i })).reverse();
-  return [...fresh, ...log].slice(0, limit);
+  const fresh: WatchEventRecord[] = [];
+  let seq = firstSeq;
+  for (const e of incoming) {
+    // Compare with the last few records: echoes arrive close together, possibly across batches.
+    const recent = [...fresh.slice(-4), ...log.slice(0, 4)];
+    if (recent.some((r) => isEcho(e, r))) continue;
+    fresh.push({ ...e, seq: seq++ });
+  }
+  return [...fresh.reverse(), ...log].slice(0, limit);
 }
 
 export function matchesFilter(record: WatchEventRecord, filter: WatchEventFilter): boolean {

@@ -15,8 +15,10 @@ export function createWatchEventStore(): WatchEventStore {
     ...store,
     append(events) {
       if (events.length === 0) return;
-      store.set(appendWatchEvents(store.get(), events, nextSeq));
-      nextSeq += events.length;
+      const before = store.get();
+      const after = appendWatchEvents(before, events, nextSeq);
+      nextSeq = (after[0]?.seq ?? nextSeq - 1) + 1;
+      if (after !== before && after[0] !== before[0]) store.set(after);
     },
     lastSeq: () => nextSeq - 1,
   };

@@ -1,0 +1,54 @@
+/**
+ * A bench's own world: a 3-member sandbox ensemble (state in the OS temp dir) and a Keeper
+ * serving it as ensemble "bench", both torn down by the scope's cleanup stack.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { SandboxEnsemble, fourLetterWord } from '../../scripts/sandbox/index.js';
+import { startKeeper, type RunningKeeper } from '../../server/src/app.js';
+import type { ZkGateway } from '../../server/src/zk/gateway.js';
+import { until, type Scope } from './lifecycle.js';
+
+export const ENSEMBLE = 'bench';
+
+export interface BenchEnv {
+  ensemble: SandboxEnsemble;
+  keeper: RunningKeeper;
+  gateway: ZkGateway;
+  /** host:port of the member Keeper's session is on (raw baselines connect there too). */
+  keeperMember: string;
+  /** As srvr tells it, e.g. "3.8.0". */
+  zookeeperVersion: string;
+}
+
+/**
+ * Port offsets for the benches: every port of one (client 2191+, peer 2881+, election 3881+,
+ * admin 8091+, plus the offset) is apart from the others', from the integration tests'
+ * (21000-23000, 30000) and below Linux's ephemeral range (32768+).
+ */
+export const PORT_OFFSETS = { fanout: 16_300, latency: 16_400, children: 16_500 } as const;
+
+export async function startBenchEnv(scope: Scope, portOffset: number): Promise<BenchEnv> {
+  const stateDir = mkdtempSync(join(tmpdir(), 'keeper-bench-'));
+  scope.defer('remove state dir', () => rmSync(stateDir, { recursive: true, force: true }));
+  scope.log(`starting a 3-member ensemble (port offset ${portOffset}, state in ${stateDir})`);
+  const ensemble = await SandboxEnsemble.start({ stateDir, portOffset, tickTime: 2000 });
+  scope.defer('close ensemble', () => ensemble.close());
+
+  const keeper = await startKeeper(
+    { host: '127.0.0.1', port: 0, ensembles: [{ name: ENSEMBLE, connectionString: ensemble.connectionString }] },
+    { logger: pino({ level: process.env.KEEPER_BENCH_LOG ?? 'silent' }) },
+  );
+  scope.defer('close keeper', () => keeper.close());
+  const gateway = keeper.gateways.get(ENSEMBLE);
+  if (!gateway) throw new Error('keeper has no gateway for the bench ensemble');
+  await until(() => gateway.session.state === 'connected', 'keeper to connect', { timeoutMs: 30_000, signal: scope.signal });
+  const keeperMember = gateway.session.member ?? ensemble.connectionString.split(',')[0]!;
+  scope.log(`keeper serving on ${keeper.url}, session on member ${keeperMember}`);
+  const first = ensemble.members[0]!;
+  const srvr = await fourLetterWord(first.host, first.clientPort, 'srvr', 5_000);
+  const zookeeperVersion = /^Zookeeper version: ([^-,\s]+)/m.exec(srvr)?.[1] ?? 'unknown';
+  return { ensemble, keeper, gateway, keeperMember, zookeeperVersion };
+}

@@ -1,0 +1,103 @@
+/**
+ * `npm start` after setup (scripts/start.sh): parse the options, start the local
+ * sandbox ensemble when no ensemble was given, serve Keeper, and on SIGINT/SIGTERM close
+ * the server first (so browsers see a clean close), then the sandbox. Exits 0, leaving
+ * no process behind.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startKeeper } from '../server/src/app.js';
+import { ConfigError, parseStartArgs, type SandboxPlan } from '../server/src/config/cli.js';
+import type { EnsembleConfig, KeeperOptions } from '../server/src/config/types.js';
+import { onOrphaned } from './lib/parentWatch.js';
+import { SandboxEnsemble } from './sandbox/index.js';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function die(message: string, code: number): never {
+  console.error(`keeper: ${message}`);
+  process.exit(code);
+}
+
+function sandboxEnsemble(plan: SandboxPlan, sandbox: SandboxEnsemble): EnsembleConfig {
+  return {
+    name: plan.ensembleName,
+    connectionString: sandbox.connectionString,
+    members: sandbox.members.map((m) => ({ host: m.host, clientPort: m.clientPort, adminPort: m.adminPort })),
+  };
+}
+
+/** Resolves after fn, or after the deadline: a stuck close must not keep the JVMs alive. */
+async function within(ms: number, what: string, fn: () => Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      console.error(`keeper: ${what} did not finish within ${ms} ms; going on`);
+      resolve();
+    }, ms);
+  });
+  await Promise.race([fn().catch((err: Error) => console.error(`keeper: ${what} failed: ${err.message}`)), deadline]);
+  clearTimeout(timer);
+}
+
+async function main(): Promise<void> {
+  let plan;
+  try {
+    plan = parseStartArgs(process.argv.slice(2), process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) die(err.message, 2);
+    throw err;
+  }
+  if (plan.kind === 'help') {
+    console.log(plan.text);
+    return;
+  }
+
+  let sandbox: SandboxEnsemble | null = null;
+  const options: KeeperOptions = { ...plan.keeper, webDist: plan.keeper.webDist ?? path.join(REPO, 'web', 'dist') };
+  if (plan.sandbox) {
+    console.log(`Starting the ZooKeeper sandbox (3 members) in ${plan.sandbox.stateDir} ...`);
+    try {
+      sandbox = await SandboxEnsemble.start({
+        stateDir: plan.sandbox.stateDir,
+        portOffset: plan.sandbox.portOffset,
+        log: (line) => console.log(`[sandbox] ${line}`),
+      });
+    } catch (err) {
+      die(`could not start the sandbox: ${(err as Error).message}`, 1);
+    }
+    options.ensembles = [sandboxEnsemble(plan.sandbox, sandbox)];
+  }
+
+  let keeper;
+  try {
+    keeper = await startKeeper(options);
+  } catch (err) {
+    await sandbox?.close();
+    die((err as Error).message, 1);
+  }
+
+  const described = sandbox
+    ? `ensemble sandbox: ${sandbox.connectionString}`
+    : options.ensembles.map((e) => `ensemble ${e.name}: ${e.connectionString}`).join('; ');
+  console.log(`Keeper is serving ${keeper.url} (${described})`);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) {
+      // A second Ctrl-C: leave now; the sandbox's exit hook still kills the JVMs.
+      die(`${signal} again: exiting without waiting`, 1);
+    }
+    stopping = true;
+    console.log(`${signal}: stopping Keeper${sandbox ? ' and the sandbox' : ''} ...`);
+    await within(SHUTDOWN_GRACE_MS, 'closing the server', () => keeper.close());
+    if (sandbox) await within(SHUTDOWN_GRACE_MS, 'stopping the sandbox', () => sandbox.close());
+    console.log('stopped');
+    process.exit(0);
+  };
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, (s) => void shutdown(s));
+  onOrphaned(() => void shutdown('parent process gone'));
+}
+
+await main();

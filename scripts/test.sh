@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# npm test: setup for tests, then every check in order, stopping at the first failure:
+# typecheck, lint, unit + integration tests (vitest, real ZooKeeper), web build, e2e
+# (Playwright with Debian's Chromium). Ends with one summary line.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+export CI="${CI:-}" DEBIAN_FRONTEND=noninteractive
+
+results=()
+began=$SECONDS
+
+summary() {
+  local verdict=$1
+  local IFS=','
+  echo
+  echo "test.sh: ${verdict} in $((SECONDS - began))s:${results[*]}"
+}
+
+step() {
+  local name=$1
+  shift
+  local t0=$SECONDS
+  echo
+  echo "==> ${name}: $*"
+  "$@" </dev/null
+  local rc=$?
+  if ((rc != 0)); then
+    results+=(" ${name} FAILED (exit ${rc})")
+    summary "FAILED at ${name}"
+    exit "$rc"
+  fi
+  results+=(" ${name} ok $((SECONDS - t0))s")
+}
+
+skip() {
+  echo
+  echo "==> $1: skipped ($2)"
+  results+=(" $1 skipped")
+}
+
+step setup bash scripts/setup.sh --for-tests
+step typecheck npm run typecheck
+if [[ -f eslint.config.js ]]; then step lint npm run lint; else skip lint "no eslint.config.js yet"; fi
+step vitest npx vitest run
+step build-web npm run build -w web
+if [[ ! -f playwright.config.ts ]]; then
+  skip e2e "no playwright.config.ts yet"
+elif [[ -z "$(find e2e -name '*.spec.ts' -print -quit 2>/dev/null)" ]]; then
+  skip e2e "no e2e/**/*.spec.ts yet"
+else
+  step e2e npx playwright test
+fi
+
+summary PASSED

@@ -1,0 +1,34 @@
+import { Link } from 'react-router-dom';
+import { EnsembleSwitcher } from './EnsembleSwitcher';
+import { ThemeToggle } from './ThemeToggle';
+import { SessionBadge } from '../session/SessionBadge';
+import { Keyboard, Menu } from '../../ui/icons';
+
+export function TopBar({
+  ensemble,
+  onMenu,
+  onShortcuts,
+}: {
+  ensemble: string;
+  onMenu: () => void;
+  onShortcuts: () => void;
+}) {
+  return (
+    <header className="topbar">
+      <button type="button" className="btn btn--icon topbar__menu" aria-label="Open navigation" onClick={onMenu}>
+        <Menu />
+      </button>
+      <Link to="/" className="topbar__brand" aria-label="Keeper home">
+        <img src="/favicon.svg" alt="" width={20} height={20} />
+        <span>Keeper</span>
+      </Link>
+      <EnsembleSwitcher current={ensemble} />
+      <SessionBadge ensemble={ensemble} />
+      <span className="topbar__spacer" />
+      <button type="button" className="btn btn--icon topbar__shortcuts" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onClick={onShortcuts}>
+        <Keyboard />
+      </button>
+      <ThemeToggle />
+    </header>
+  );
+}

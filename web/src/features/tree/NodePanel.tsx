@@ -1,0 +1,66 @@
+/**
+ * The selected znode: stat and data, live. Deleted while shown, it stays on screen greyed under a
+ * banner, and comes back to life if the path is created again (the subscription keeps watching).
+ */
+import { useSessionEntry, useSubscription, useSubscriptionError, useZnodeEntry } from '../../socket/hooks';
+import { formatAbsolute, formatClock } from '../../lib/time';
+import { useFreshness } from '../freshness/useFreshness';
+import { DataViewer } from './DataViewer';
+import { StatTable } from './StatTable';
+
+export function NodePanel({ ensemble, path }: { ensemble: string; path: string }) {
+  useSubscription(ensemble, path);
+  const entry = useZnodeEntry(ensemble, path);
+  const error = useSubscriptionError(ensemble, path);
+  const freshness = useFreshness(ensemble, entry?.epoch);
+  const consoleSessionId = useSessionEntry(ensemble)?.snapshot.sessionId ?? null;
+
+  const errorNote = error && (
+    <p className="node-panel__error" role="alert">
+      <span className="status tone-lost">cannot read</span> {error.message}
+      {error.retrying ? ' — Keeper keeps retrying; what is shown may be old.' : ''}
+    </p>
+  );
+
+  if (entry === undefined) {
+    return (
+      <div className="node-panel">
+        {errorNote ?? (
+          <p className="node-panel__loading muted" aria-busy="true">
+            Reading <span className="mono">{path}</span>…
+          </p>
+        )}
+      </div>
+    );
+  }
+
+  const content = entry.node.exists ? { stat: entry.node.stat, data: entry.node.data } : entry.last;
+  const deleted = !entry.node.exists;
+  const stale = !freshness.live || deleted;
+
+  return (
+    <div className={`node-panel${stale ? ' is-stale' : ''}`}>
+      {errorNote}
+      {deleted &&
+        (entry.deletedAt !== null ? (
+          <div className="deleted-banner" role="status">
+            <strong>
+              deleted at <time title={formatAbsolute(entry.deletedAt)}>{formatClock(entry.deletedAt)}</time> — this node no longer exists
+            </strong>
+            <span className="muted">The last data seen is kept below, greyed. It comes back here live if the node is created again.</span>
+          </div>
+        ) : (
+          <div className="deleted-banner deleted-banner--absent" role="status">
+            <strong>No znode at this path</strong>
+            <span className="muted">Keeper is watching it: it appears here live if it is created.</span>
+          </div>
+        ))}
+      {content && (
+        <div className="node-panel__content">
+          <DataViewer key={path} data={content.data} />
+          <StatTable stat={content.stat} consoleSessionId={consoleSessionId} />
+        </div>
+      )}
+    </div>
+  );
+}
