@@ -4,6 +4,7 @@
  * outlives the run. The body's result is printed and, under run-all, written as JSON.
  */
 import { writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { printResult, type BenchResult } from './report.js';
 
 export interface Scope {
@@ -60,8 +61,11 @@ export async function runBench(name: string, opts: { timeoutMs: number }, body: 
   process.on('SIGTERM', onSignal);
   const overrun = setTimeout(() => void stop(`time budget of ${opts.timeoutMs / 1000} s exceeded: aborting`, 1), opts.timeoutMs);
 
+  // Other work on the machine skews the figures (both sides alike, but noisier): say how busy it was.
+  const loadAtStart = loadavg()[0]!;
   try {
     const result = await body(scope);
+    result.lines.push(`load average (1 min) at start ${loadAtStart.toFixed(2)}, at end ${loadavg()[0]!.toFixed(2)}, on ${cpus().length} cores`);
     clearTimeout(overrun);
     await cleanup();
     printResult(result);

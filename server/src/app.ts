@@ -57,6 +57,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   const server: Server = createServer(app);
   const hub = new SocketHub({
     gateways,
+    health: new Map(),
     serverVersion: SERVER_VERSION,
     log,
     limits: { maxSubscriptions: 5_000, helloTimeoutMs: 10_000, maxBufferedBytes: 32 * 1024 * 1024, batchIntervalMs: 25 },

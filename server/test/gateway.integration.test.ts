@@ -3,8 +3,9 @@
  * describes: leader loss, the whole ensemble restarted within the session timeout,
  * a forced expiry, and a hung member (SIGSTOP).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ZkGateway } from '../src/zk/gateway.js';
+import { ZkMutations } from '../src/zk/mutations.js';
 import { startTestEnsemble } from './support/testEnsemble.js';
 import { connectRaw, forceExpire, type RawClient } from './support/rawClient.js';
 import { RecordingListener } from './support/recordingListener.js';
@@ -87,6 +88,13 @@ describe('reads and live watches', () => {
 });
 
 describe('faults', () => {
+  // The raw test client has none of the gateway's fault handling: a member paused or killed
+  // by the previous test may have left it stuck, so every test gets a fresh one.
+  beforeEach(async () => {
+    other.close();
+    other = await connectRaw(ensemble.connectionString);
+  });
+
   it('survives the leader being killed: same session, watches still fire', async () => {
     const listener = new RecordingListener();
     await other.create('/it/leader', 'before');
@@ -125,8 +133,6 @@ describe('faults', () => {
   }, 90_000);
 
   it('opens a new session after a forced expiry, re-arms watches and records it', async () => {
-    other.close();
-    other = await connectRaw(ensemble.connectionString);
     const listener = new RecordingListener();
     await other.create('/it/expiry', 'before');
     const stop = gateway.watches.watch('/it/expiry', listener);
@@ -174,4 +180,38 @@ describe('faults', () => {
       stop();
     }
   }, 60_000);
+
+  it('checks the outcome of a write whose reply was lost to a hung member, and applies it exactly once', async () => {
+    const mutations = new ZkMutations(gateway);
+    await other.create('/it/lost-reply', 'v0');
+    // Another session's write reaches the console's member a moment later (no sync in the client).
+    const before = await waitFor(() => gateway.getData('/it/lost-reply'), { what: 'node visible to the console' });
+    const hung = memberId(gateway.session.member);
+    ensemble.pauseMember(hung);
+    try {
+      const outcome = await mutations.setData('/it/lost-reply', Buffer.from('v1'), before.stat.version);
+      expect(outcome.confirmedDirectly).toBe(false);
+      expect(outcome.note).toMatch(/reply lost/);
+      expect(outcome.value.version).toBe(before.stat.version + 1);
+    } finally {
+      ensemble.resumeMember(hung);
+    }
+    // An independent client agrees: applied once, not twice.
+    const check = await connectRaw(ensemble.connectionString);
+    expect(await check.get('/it/lost-reply')).toBe('v1');
+    const after = await gateway.getData('/it/lost-reply');
+    expect(after.stat.version).toBe(before.stat.version + 1);
+    check.close();
+  }, 60_000);
+
+  it('refuses a stale version without changing anything', async () => {
+    const mutations = new ZkMutations(gateway);
+    await other.create('/it/stale', 'kept');
+    await other.set('/it/stale', 'kept-2');
+    await waitFor(async () => (await gateway.getData('/it/stale')).stat.version === 1, { what: 'write visible to the console' });
+    await expect(mutations.setData('/it/stale', Buffer.from('lost'), 0)).rejects.toMatchObject({ code: 'BAD_VERSION' });
+    await expect(mutations.remove('/it/stale', 0)).rejects.toMatchObject({ code: 'BAD_VERSION' });
+    expect(await other.get('/it/stale')).toBe('kept-2');
+  });
 });
+

@@ -6,3 +6,4 @@ export * from './childrenDiff.js';
 export * from './protocol/schemas.js';
 export * from './protocol/api.js';
 export * from './childOrder.js';
+export * from './ensemble/types.js';

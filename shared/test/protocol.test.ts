@@ -3,6 +3,8 @@ import { applySessionEvent, initialSessionSnapshot } from '../src/consoleSession
 import {
   type ClientMessage,
   clientMessageSchema,
+  type ServerEvent,
+  serverEventSchema,
   ERROR_CODES,
   MAX_CLIENT_FRAME_BYTES,
   parseClientMessage,
@@ -44,6 +46,13 @@ describe('parseClientMessage: valid messages', () => {
       id: 's1',
     });
     expect(ok('{"type":"unsubscribe","ensemble":"prod","path":"/"}')).toEqual({ type: 'unsubscribe', ensemble: 'prod', path: '/' });
+  });
+
+  it('parses watchEnsemble and unwatchEnsemble', () => {
+    expect(ok('{"type":"watchEnsemble","ensemble":"prod","id":"w1"}')).toEqual({ type: 'watchEnsemble', ensemble: 'prod', id: 'w1' });
+    expect(ok('{"type":"unwatchEnsemble","ensemble":"prod"}')).toEqual({ type: 'unwatchEnsemble', ensemble: 'prod' });
+    expect(refused('{"type":"watchEnsemble"}')).toMatchObject({ code: 'malformed' });
+    expect(refused('{"type":"unwatchEnsemble","ensemble":""}')).toMatchObject({ code: 'malformed' });
   });
 
   it('parses ping with and without id', () => {
@@ -167,7 +176,8 @@ describe('parseClientMessage: refusals', () => {
 // ---------------------------------------------------------------------------------------------
 // Fuzz: ~2,400 random and mutated frames, checked against an independent oracle.
 
-const KNOWN_TYPES = ['hello', 'subscribe', 'unsubscribe', 'ping'] as const;
+/** The oracle knows each client message type's rules; a new type must be taught to it (see the first fuzz test). */
+const KNOWN_TYPES = ['hello', 'subscribe', 'unsubscribe', 'watchEnsemble', 'unwatchEnsemble', 'ping'] as const;
 
 interface Expectation {
   code: 'ok' | 'malformed' | 'unknownType';
@@ -201,6 +211,9 @@ function oracle(raw: string): Expectation {
     valid &&= str(obj!.ensemble, 1, 100) && str(obj!.path, 1, 4096);
     message.ensemble = obj!.ensemble;
     message.path = obj!.path;
+  } else if (type === 'watchEnsemble' || type === 'unwatchEnsemble') {
+    valid &&= str(obj!.ensemble, 1, 100);
+    message.ensemble = obj!.ensemble;
   }
   return valid ? { code: 'ok', id: typeof rawId === 'string' ? rawId : undefined, message } : { code: 'malformed', id };
 }
@@ -240,10 +253,10 @@ function validMessage(random: () => number): Record<string, unknown> {
   const type = pick(random, KNOWN_TYPES);
   const m: Record<string, unknown> = { type };
   if (type === 'hello') m.protocolVersion = pick(random, [0, 1, 2, -1, PROTOCOL_VERSION, 123456]);
-  if (type === 'subscribe' || type === 'unsubscribe') {
+  if (type === 'subscribe' || type === 'unsubscribe' || type === 'watchEnsemble' || type === 'unwatchEnsemble') {
     m.ensemble = randomString(random, 'abz-_0', 10) || 'e';
-    m.path = `/${randomString(random, 'ab/.-', 20)}`;
   }
+  if (type === 'subscribe' || type === 'unsubscribe') m.path = `/${randomString(random, 'ab/.-', 20)}`;
   if (random() < 0.7) m.id = randomString(random, 'abc123-', 12) || 'id';
   return m;
 }
@@ -342,7 +355,13 @@ describe('parseClientMessage: fuzz', () => {
   const SEED = 20250101;
   const frames = generateFrames(SEED, 2400);
 
-  it('the generator covers every outcome', () => {
+  it('the oracle knows every client message type in the schema', () => {
+    expect([...KNOWN_TYPES].sort()).toEqual(clientMessageSchema.options.map((o) => o.shape.type.value).sort());
+  });
+
+  it('the generator covers every outcome and every type', () => {
+    const accepted = new Set(frames.map((f) => parseClientMessage(f)).flatMap((r) => (r.ok ? [r.message.type] : [])));
+    expect([...accepted].sort()).toEqual([...KNOWN_TYPES].sort());
     const codes = new Set(frames.map((f) => oracle(f).code));
     expect([...codes].sort()).toEqual(['malformed', 'ok', 'unknownType']);
     expect(frames.filter((f) => oracle(f).code === 'ok').length).toBeGreaterThan(200);
@@ -426,6 +445,43 @@ describe('serverMessageSchema', () => {
     numChildren: 0,
   };
 
+  const health: Extract<ServerEvent, { type: 'ensembleHealth' }>['health'] = {
+    ensemble: 'prod',
+    polledAt: 2000,
+    pollIntervalMs: 5000,
+    members: [],
+    quorum: {
+      voters: 3,
+      votersServing: 3,
+      observers: 0,
+      observersServing: 0,
+      quorumSize: 2,
+      hasQuorum: true,
+      tolerates: 1,
+      canLoseNow: 1,
+      sentence: '3 of 3 voters serving; tolerates 1 failure',
+    },
+    alerts: [],
+  };
+
+  const events: ServerEvent[] = [
+    { type: 'session', ensemble: 'prod', session: snapshot },
+    { type: 'znode', ensemble: 'prod', path: '/a', node: { exists: true, stat, data: encodeZnodeData(new TextEncoder().encode('{"a":1}')) }, at: 5 },
+    { type: 'znode', ensemble: 'prod', path: '/bin', node: { exists: true, stat, data: encodeZnodeData(new Uint8Array([0, 1, 2])) }, at: 5 },
+    { type: 'znode', ensemble: 'prod', path: '/gone', node: { exists: false }, at: 6 },
+    { type: 'children', ensemble: 'prod', path: '/', mode: 'full', names: ['a', 'b'], total: 2 },
+    { type: 'children', ensemble: 'prod', path: '/', mode: 'diff', added: ['c'], removed: ['a'], total: 2 },
+    ...WATCH_EVENT_TYPES.map((event) => ({ type: 'watchEvent' as const, ensemble: 'prod', path: '/a', event, at: 7 })),
+    { type: 'ensembleHealth', ensemble: 'prod', health },
+    { type: 'memberHistory', ensemble: 'prod', mode: 'full', history: {} },
+    { type: 'subscriptionError', ensemble: 'prod', path: '/a', message: 'NO_AUTH', retrying: false },
+    { type: 'subscriptionError', ensemble: 'prod', path: '/a', message: 'CONNECTION_LOSS', retrying: true },
+  ];
+
+  it('has an example of every server event type', () => {
+    expect(new Set(events.map((e) => e.type))).toEqual(new Set(serverEventSchema.options.map((o) => o.shape.type.value)));
+  });
+
   const examples: ServerMessage[] = [
     { type: 'welcome', protocolVersion: PROTOCOL_VERSION, serverVersion: '0.1.0', ensembles: [] },
     {
@@ -435,20 +491,8 @@ describe('serverMessageSchema', () => {
       ensembles: [{ name: 'prod', connectionString: '127.0.0.1:2181,127.0.0.1:2182/app', session: snapshot }],
     },
     { type: 'batch', events: [] },
-    {
-      type: 'batch',
-      events: [
-        { type: 'session', ensemble: 'prod', session: snapshot },
-        { type: 'znode', ensemble: 'prod', path: '/a', node: { exists: true, stat, data: encodeZnodeData(new TextEncoder().encode('{"a":1}')) }, at: 5 },
-        { type: 'znode', ensemble: 'prod', path: '/bin', node: { exists: true, stat, data: encodeZnodeData(new Uint8Array([0, 1, 2])) }, at: 5 },
-        { type: 'znode', ensemble: 'prod', path: '/gone', node: { exists: false }, at: 6 },
-        { type: 'children', ensemble: 'prod', path: '/', mode: 'full', names: ['a', 'b'], total: 2 },
-        { type: 'children', ensemble: 'prod', path: '/', mode: 'diff', added: ['c'], removed: ['a'], total: 2 },
-        ...WATCH_EVENT_TYPES.map((event) => ({ type: 'watchEvent' as const, ensemble: 'prod', path: '/a', event, at: 7 })),
-        { type: 'subscriptionError', ensemble: 'prod', path: '/a', message: 'NO_AUTH', retrying: false },
-        { type: 'subscriptionError', ensemble: 'prod', path: '/a', message: 'CONNECTION_LOSS', retrying: true },
-      ],
-    },
+    { type: 'batch', events },
+    ...events.map((event): ServerMessage => ({ type: 'batch', events: [event] })),
     ...ERROR_CODES.map((code) => ({ type: 'error' as const, code, message: `because ${code}` })),
     { type: 'error', code: 'unknownEnsemble', message: 'no such ensemble', id: 'r1' },
     { type: 'ack', id: 'r1' },
@@ -463,7 +507,7 @@ describe('serverMessageSchema', () => {
     });
   });
 
-  it('covers every server message type', () => {
+  it('has an example of every server message type', () => {
     expect(new Set(examples.map((m) => m.type))).toEqual(new Set(serverMessageSchema.options.map((o) => o.shape.type.value)));
   });
 

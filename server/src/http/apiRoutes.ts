@@ -60,14 +60,14 @@ export function apiRoutes(ctx: ApiContext): Router {
     if (!page.success) return sendError(res, 400, 'INVALID_QUERY', page.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
     try {
       const [node, children] = await Promise.all([gateway.getData(path), gateway.getChildren(path)]);
-      const sorted = pageCache.sorted(`${gateway.name}\0${path}`, children.stat.pzxid, children.children);
       const { offset, limit } = page.data;
+      const names = pageCache.page(`${gateway.name}\0${path}`, children.stat.pzxid, children.children, offset, limit);
       const body: ZnodeResponse = {
         ensemble: gateway.name,
         path,
         stat: node.stat,
         data: encodeZnodeData(node.data),
-        children: { total: sorted.length, offset, limit, names: sorted.slice(offset, offset + limit) },
+        children: { total: children.children.length, offset, limit, names },
       };
       res.json(body);
     } catch (error) {

@@ -19,6 +19,7 @@ import {
 import type { ZkGateway } from '../zk/gateway.js';
 import type { WatchListener } from '../zk/watchRegistry.js';
 import { Outbox } from './outbox.js';
+import type { HealthFeed } from './healthFeed.js';
 
 export interface ConnectionLimits {
   maxSubscriptions: number;
@@ -35,6 +36,8 @@ interface Subscription {
 
 export interface HubContext {
   gateways: ReadonlyMap<string, ZkGateway>;
+  /** Member pollers by ensemble name; an ensemble without one has no health view. */
+  health: ReadonlyMap<string, HealthFeed>;
   serverVersion: string;
   log: Logger;
   limits: ConnectionLimits;
@@ -43,6 +46,7 @@ export interface HubContext {
 export class ClientConnection {
   private ready = false;
   private readonly subscriptions = new Map<string, Subscription>();
+  private readonly healthWatches = new Map<string, () => void>();
   private readonly outbox: Outbox;
   private readonly helloTimer: NodeJS.Timeout;
   private closed = false;
@@ -77,6 +81,8 @@ export class ClientConnection {
     this.outbox.close();
     for (const sub of this.subscriptions.values()) sub.unsubscribe();
     this.subscriptions.clear();
+    for (const stop of this.healthWatches.values()) stop();
+    this.healthWatches.clear();
   }
 
   private onFrame(data: unknown, isBinary: boolean): void {
@@ -104,6 +110,13 @@ export class ClientConnection {
         return this.onSubscribe(message.ensemble, message.path, message.id);
       case 'unsubscribe':
         return this.onUnsubscribe(message.ensemble, message.path, message.id);
+      case 'watchEnsemble':
+        return this.onWatchEnsemble(message.ensemble, message.id);
+      case 'unwatchEnsemble':
+        this.healthWatches.get(message.ensemble)?.();
+        this.healthWatches.delete(message.ensemble);
+        if (message.id) this.send({ type: 'ack', id: message.id });
+        return;
       case 'ping':
         return this.send({ type: 'pong', at: Date.now(), ...(message.id ? { id: message.id } : {}) });
       default: {
@@ -155,6 +168,25 @@ export class ClientConnection {
     };
     this.subscriptions.set(key, sub);
     sub.unsubscribe = gateway.watches.watch(path, listener);
+    if (id) this.send({ type: 'ack', id });
+  }
+
+  private onWatchEnsemble(ensemble: string, id?: string): void {
+    const feed = this.ctx.health.get(ensemble);
+    if (!feed) {
+      const known = this.ctx.gateways.has(ensemble);
+      return this.replyError('unknownEnsemble', known ? `no member poller for ${JSON.stringify(ensemble)}` : `no ensemble named ${JSON.stringify(ensemble)}`, id);
+    }
+    this.healthWatches.get(ensemble)?.();
+    // History first, then the current state: the browser draws charts and cards from one batch.
+    this.outbox.push({ type: 'memberHistory', ensemble, mode: 'full', history: feed.history() });
+    const current = feed.current();
+    if (current) this.outbox.push({ type: 'ensembleHealth', ensemble, health: current });
+    const stop = feed.subscribe((health, appended) => {
+      this.outbox.push({ type: 'memberHistory', ensemble, mode: 'append', history: appended });
+      this.outbox.push({ type: 'ensembleHealth', ensemble, health });
+    });
+    this.healthWatches.set(ensemble, stop);
     if (id) this.send({ type: 'ack', id });
   }
 

@@ -3,6 +3,8 @@
  * first event goes out at once (next tick, so a synchronous burst still shares a frame);
  * while busy, events are flushed together every `intervalMs`. The latest `znode` and
  * `session` event for the same key replaces an unsent earlier one: only the current state matters.
+ * A `watchEvent` is never urgent on its own: the new state it announces follows a read
+ * later, and must not be held back by a flush the bare notification used up.
  */
 import type { ServerEvent } from '@keeper/shared';
 
@@ -10,6 +12,7 @@ export class Outbox {
   private events: ServerEvent[] = [];
   private replaceable = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
+  private timerDueAt = 0;
   private immediate: NodeJS.Immediate | null = null;
   private lastFlushAt = 0;
 
@@ -29,7 +32,7 @@ export class Outbox {
       this.replaceable.set(key, this.events.length);
     }
     this.events.push(event);
-    this.schedule();
+    this.schedule(event.type !== 'watchEvent');
   }
 
   close(): void {
@@ -41,14 +44,22 @@ export class Outbox {
     this.replaceable.clear();
   }
 
-  private schedule(): void {
-    if (this.timer || this.immediate) return;
-    const sinceLast = Date.now() - this.lastFlushAt;
-    if (sinceLast >= this.intervalMs) {
+  private schedule(urgent: boolean): void {
+    if (this.immediate) return;
+    const now = Date.now();
+    const wait = Math.max(0, this.intervalMs - (now - this.lastFlushAt));
+    if (urgent && wait === 0) {
+      if (this.timer) clearTimeout(this.timer);
+      this.timer = null;
       this.immediate = setImmediate(() => this.drain());
-    } else {
-      this.timer = setTimeout(() => this.drain(), this.intervalMs - sinceLast);
+      return;
     }
+    // A lone watchEvent waits at most one interval; an urgent event may pull a timer earlier.
+    const dueAt = now + (urgent ? wait : this.intervalMs);
+    if (this.timer && this.timerDueAt <= dueAt) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerDueAt = dueAt;
+    this.timer = setTimeout(() => this.drain(), dueAt - now);
   }
 
   private drain(): void {
@@ -69,6 +80,9 @@ function replaceKey(event: ServerEvent): string | null {
       return `znode\0${event.ensemble}\0${event.path}`;
     case 'session':
       return `session\0${event.ensemble}`;
+    case 'ensembleHealth':
+      return `health\0${event.ensemble}`;
+    case 'memberHistory':
     case 'children':
     case 'watchEvent':
     case 'subscriptionError':

@@ -132,6 +132,17 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
 
   // ---- the call machinery ----
 
+  /**
+   * One attempt, never retried: for mutations, whose outcome after CONNECTION_LOSS must be
+   * checked rather than assumed (zk/mutations.ts does that).
+   */
+  async callOnce<T>(op: string, path: string, invoke: (client: zookeeper.Client, done: (error: unknown, value?: T) => void) => void, opts: CallOptions = {}): Promise<T> {
+    const check = checkPath(path);
+    if (!check.ok) throw new ZkError('INVALID_PATH', `invalid path ${JSON.stringify(path)}: ${check.reason}`, path);
+    const deadlineAt = Date.now() + (opts.deadlineMs ?? this.deadlineMs);
+    return this.limiter.run(deadlineAt, () => this.attempt<T>(op, path, deadlineAt, undefined, (client, _watcher, done) => invoke(client, done)));
+  }
+
   private async read<T>(op: string, path: string, opts: CallOptions, invoke: Invoke<T>): Promise<T> {
     const check = checkPath(path);
     if (!check.ok) throw new ZkError('INVALID_PATH', `invalid path ${JSON.stringify(path)}: ${check.reason}`, path);

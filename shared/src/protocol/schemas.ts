@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { CONSOLE_SESSION_STATES } from '../consoleSession.js';
+import { ensembleHealthSchema, memberHistorySchema } from '../ensemble/types.js';
 
 /** Bumped on any incompatible change; checked in the hello handshake. */
 export const PROTOCOL_VERSION = 1;
@@ -23,6 +24,9 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('hello'), protocolVersion: z.number().int(), id: requestId }),
   z.object({ type: z.literal('subscribe'), ensemble: ensembleName, path: znodePath, id: requestId }),
   z.object({ type: z.literal('unsubscribe'), ensemble: ensembleName, path: znodePath, id: requestId }),
+  /** Member health for the ensemble view: the poller's result, pushed after every poll. */
+  z.object({ type: z.literal('watchEnsemble'), ensemble: ensembleName, id: requestId }),
+  z.object({ type: z.literal('unwatchEnsemble'), ensemble: ensembleName, id: requestId }),
   z.object({ type: z.literal('ping'), id: requestId }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
@@ -119,6 +123,14 @@ export const serverEventSchema = z.discriminatedUnion('type', [
     path: z.string(),
     event: z.enum(WATCH_EVENT_TYPES),
     at: z.number(),
+  }),
+  z.object({ type: z.literal('ensembleHealth'), ensemble: z.string(), health: ensembleHealthSchema }),
+  z.object({
+    type: z.literal('memberHistory'),
+    ensemble: z.string(),
+    /** 'full' on watchEnsemble (~15 min), then 'append' with each poll's new points. */
+    mode: z.enum(['full', 'append']),
+    history: memberHistorySchema,
   }),
   z.object({
     type: z.literal('subscriptionError'),

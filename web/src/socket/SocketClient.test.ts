@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CLOSE_PROTOCOL_MISMATCH, PROTOCOL_VERSION, type ClientMessage } from '@keeper/shared';
 import { RELEASE_GRACE_MS, SocketClient, type SocketEnv, type SocketHandlers, type SocketLike } from './SocketClient';
 import type { ConnectionStatus } from './connectionStatus';
@@ -64,7 +64,7 @@ function harness(visible = true) {
     onWelcome: (_m, epoch) => welcomes.push(epoch),
     onBatch: () => {},
     onError: () => {},
-    onReleased: (t) => released.push(`${t.ensemble}:${t.path}`),
+    onReleased: (t) => released.push(t.kind === 'znode' ? `${t.ensemble}:${t.path}` : `${t.ensemble}:health`),
   };
   const client = new SocketClient('ws://test/ws', env, handlers);
   const advance = (ms: number) => {
@@ -88,6 +88,7 @@ describe('SocketClient', () => {
   it('says hello first and goes live on welcome', () => {
     const h = harness();
     h.client.start();
+    h.advance(0);
     h.last().open();
     expect(h.last().sent).toEqual([{ type: 'hello', protocolVersion: PROTOCOL_VERSION }]);
     h.welcome();
@@ -98,6 +99,7 @@ describe('SocketClient', () => {
   it('sends one subscribe for two holders and unsubscribes after the last release and a grace period', () => {
     const h = harness();
     h.client.start();
+    h.advance(0);
     h.last().open();
     h.welcome();
     const a = h.client.subscribe('prod', '/x');
@@ -115,6 +117,7 @@ describe('SocketClient', () => {
   it('re-acquiring during the grace period costs nothing on the wire', () => {
     const h = harness();
     h.client.start();
+    h.advance(0);
     h.last().open();
     h.welcome();
     h.client.subscribe('prod', '/x')();
@@ -129,6 +132,7 @@ describe('SocketClient', () => {
     const h = harness();
     h.client.subscribe('prod', '/a');
     h.client.start();
+    h.advance(0);
     h.last().open();
     expect(h.last().sent.map((m) => m.type)).toEqual(['hello']);
     h.welcome();
@@ -150,6 +154,7 @@ describe('SocketClient', () => {
   it('backs off to 2 s while visible and much longer while hidden', () => {
     const visible = harness(true);
     visible.client.start();
+    visible.advance(0);
     for (let i = 0; i < 5; i++) {
       visible.last().drop();
       const s = visible.client.getStatus();
@@ -163,6 +168,7 @@ describe('SocketClient', () => {
 
     const hidden = harness(false);
     hidden.client.start();
+    hidden.advance(0);
     for (let i = 0; i < 8; i++) {
       hidden.last().drop();
       const st = hidden.client.getStatus();
@@ -176,6 +182,7 @@ describe('SocketClient', () => {
   it('stops retrying on a protocol mismatch', () => {
     const h = harness();
     h.client.start();
+    h.advance(0);
     h.last().open();
     h.last().drop(CLOSE_PROTOCOL_MISMATCH, 'want 2');
     expect(h.client.getStatus().phase).toBe('fatal');
@@ -186,6 +193,7 @@ describe('SocketClient', () => {
   it('releases pending subscriptions when the socket drops', () => {
     const h = harness();
     h.client.start();
+    h.advance(0);
     h.last().open();
     h.welcome();
     h.client.subscribe('prod', '/gone')();
@@ -197,11 +205,34 @@ describe('SocketClient', () => {
     expect(h.last().sent.map((m) => m.type)).toEqual(['hello']);
   });
 
-  it('ignores frames that do not match the protocol', () => {
+  it('watches an ensemble with its own messages, re-sent after a reconnect', () => {
     const h = harness();
     h.client.start();
+    h.advance(0);
+    h.last().open();
+    h.welcome();
+    const release = h.client.watchEnsemble('prod');
+    expect(h.last().sent.at(-1)).toMatchObject({ type: 'watchEnsemble', ensemble: 'prod' });
+    h.last().drop();
+    h.advance(500);
+    h.last().open();
+    h.welcome();
+    expect(h.last().sent.at(-1)).toMatchObject({ type: 'watchEnsemble', ensemble: 'prod' });
+    release();
+    h.advance(RELEASE_GRACE_MS + 1);
+    expect(h.last().sent.at(-1)).toEqual({ type: 'unwatchEnsemble', ensemble: 'prod' });
+    expect(h.released).toEqual(['prod:health']);
+  });
+
+  it('ignores frames that do not match the protocol', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const h = harness();
+    h.client.start();
+    h.advance(0);
     h.last().open();
     h.last().receive({ type: 'nonsense' });
     expect(h.client.getStatus().phase).toBe('handshaking');
+    expect(warn).toHaveBeenCalledOnce();
+    warn.mockRestore();
   });
 });

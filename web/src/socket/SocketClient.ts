@@ -14,7 +14,14 @@ import {
 } from '@keeper/shared';
 import { reconnectDelay, VISIBLE_MAX_MS } from './backoff';
 import { initialConnectionStatus, type ConnectionStatus } from './connectionStatus';
-import { parseSubscriptionKey, SubscriptionRegistry, subscriptionKey, type SubscriptionTarget } from './subscriptionRegistry';
+import {
+  parseTargetKey,
+  subscribeMessage,
+  SubscriptionRegistry,
+  targetKey,
+  unsubscribeMessage,
+  type SubscriptionTarget,
+} from './subscriptionRegistry';
 
 /** The part of the browser WebSocket this client uses, so tests can pass a fake. */
 export interface SocketLike {
@@ -48,7 +55,7 @@ export interface SocketHandlers {
   onBatch(events: ServerEvent[], epoch: number): void;
   /** A server error; `target` is set when it answers one of our subscribe messages. */
   onError(message: ErrorMessage, target: SubscriptionTarget | null): void;
-  /** Nobody shows this path any more: its cached data will not be kept up to date. */
+  /** Nobody shows this target any more: its cached data will not be kept up to date. */
   onReleased(target: SubscriptionTarget): void;
 }
 
@@ -86,7 +93,9 @@ export class SocketClient {
 
   start(): void {
     this.stopWake = this.env.onWakeUp(() => this.wakeUp());
-    this.connect();
+    // Deferred one tick: React StrictMode starts, stops and restarts effects at once in development,
+    // and a socket opened and closed in the same tick only produces a browser warning.
+    this.retryTimer = this.env.setTimeout(() => this.connect(), 0);
   }
 
   stop(): void {
@@ -100,9 +109,18 @@ export class SocketClient {
     this.setStatus({ phase: 'stopped', since: this.env.now(), retryAt: null });
   }
 
-  /** Holds a subscription until the returned function is called (idempotent). */
+  /** Holds a znode subscription (its state and children) until the returned function is called (idempotent). */
   subscribe(ensemble: string, path: string): () => void {
-    const key = subscriptionKey(ensemble, path);
+    return this.hold({ kind: 'znode', ensemble, path });
+  }
+
+  /** Holds an ensemble watch (member health and history) until the returned function is called. */
+  watchEnsemble(ensemble: string): () => void {
+    return this.hold({ kind: 'ensemble', ensemble });
+  }
+
+  private hold(target: SubscriptionTarget): () => void {
+    const key = targetKey(target);
     const first = this.registry.acquire(key);
     if (first) {
       const pending = this.pendingRelease.get(key);
@@ -131,15 +149,15 @@ export class SocketClient {
 
   /** How many holders a path has; for tests and debugging. */
   holders(ensemble: string, path: string): number {
-    return this.registry.count(subscriptionKey(ensemble, path));
+    return this.registry.count(targetKey({ kind: 'znode', ensemble, path }));
   }
 
   private scheduleRelease(key: string): void {
     const handle = this.env.setTimeout(() => {
       this.pendingRelease.delete(key);
       if (this.registry.has(key)) return;
-      const target = parseSubscriptionKey(key);
-      if (this.status.phase === 'live') this.send({ type: 'unsubscribe', ensemble: target.ensemble, path: target.path });
+      const target = parseTargetKey(key);
+      if (this.status.phase === 'live') this.send(unsubscribeMessage(target));
       this.handlers.onReleased(target);
     }, RELEASE_GRACE_MS);
     this.pendingRelease.set(key, handle);
@@ -224,7 +242,7 @@ export class SocketClient {
         }
         const key = message.id === undefined ? undefined : this.requestTargets.get(message.id);
         if (message.id !== undefined) this.requestTargets.delete(message.id);
-        this.handlers.onError(message, key === undefined ? null : parseSubscriptionKey(key));
+        this.handlers.onError(message, key === undefined ? null : parseTargetKey(key));
         return;
       }
       case 'ack':
@@ -240,10 +258,9 @@ export class SocketClient {
   }
 
   private sendSubscribe(key: string): void {
-    const { ensemble, path } = parseSubscriptionKey(key);
     const id = `s${this.nextRequestId++}`;
     this.requestTargets.set(id, key);
-    this.send({ type: 'subscribe', ensemble, path, id });
+    this.send(subscribeMessage(parseTargetKey(key), id));
   }
 
   private send(message: ClientMessage): void {
@@ -289,7 +306,7 @@ export class SocketClient {
     // The server forgot every subscription with the socket: pending releases are done.
     for (const [key, handle] of this.pendingRelease) {
       this.env.clearTimeout(handle);
-      this.handlers.onReleased(parseSubscriptionKey(key));
+      this.handlers.onReleased(parseTargetKey(key));
     }
     this.pendingRelease.clear();
     const now = this.env.now();

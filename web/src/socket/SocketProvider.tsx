@@ -68,7 +68,7 @@ function createSocketContext(queryClient: QueryClient): SocketContextValue {
       watchEvents.append(watched);
     },
     onError(message, target) {
-      if (target) {
+      if (target?.kind === 'znode') {
         queryClient.setQueryData(queryKeys.subscriptionError(target.ensemble, target.path), {
           message: message.message,
           retrying: false,
@@ -79,7 +79,7 @@ function createSocketContext(queryClient: QueryClient): SocketContextValue {
       }
       console.warn(`keeper: server error ${message.code}: ${message.message}`);
     },
-    onReleased: (target) => markReleased(queryClient, target.ensemble, target.path),
+    onReleased: (target) => markReleased(queryClient, target),
   });
   status = createStore(client.getStatus());
   return { client, status, watchEvents };

@@ -4,9 +4,19 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import type { ServerEvent } from '@keeper/shared';
-import { reduceChildren, reduceZnode, type ChildrenEntry, type SubscriptionErrorEntry, type ZnodeEntry } from './cacheEntries';
+import {
+  reduceChildren,
+  reduceMemberHistory,
+  reduceZnode,
+  type ChildrenEntry,
+  type HealthEntry,
+  type MemberHistoryEntry,
+  type SubscriptionErrorEntry,
+  type ZnodeEntry,
+} from './cacheEntries';
 import { queryKeys } from './queryKeys';
 import type { SessionEntry } from './sessionEntry';
+import type { SubscriptionTarget } from './subscriptionRegistry';
 import type { WatchEventRecord } from '../features/watchEvents/watchEventLog';
 
 /** Returns the watch events of the batch (oldest first) for the event log. */
@@ -35,6 +45,12 @@ export function applyServerEvents(
       case 'watchEvent':
         watchEvents.push({ ensemble: event.ensemble, path: event.path, event: event.event, at: event.at });
         break;
+      case 'ensembleHealth':
+        client.setQueryData<HealthEntry>(queryKeys.health(event.ensemble), { health: event.health, epoch });
+        break;
+      case 'memberHistory':
+        client.setQueryData<MemberHistoryEntry>(queryKeys.memberHistory(event.ensemble), (prev) => reduceMemberHistory(prev, event, epoch));
+        break;
       case 'subscriptionError':
         client.setQueryData<SubscriptionErrorEntry>(queryKeys.subscriptionError(event.ensemble, event.path), {
           message: event.message,
@@ -60,9 +76,13 @@ function clearSubscriptionError(client: QueryClient, ensemble: string, path: str
 /** Epoch given to entries nobody subscribes to any more: never equal to a live connection's epoch. */
 export const RELEASED_EPOCH = -1;
 
-/** Marks the cached state of a path as no longer followed, so nothing shows it as live. */
-export function markReleased(client: QueryClient, ensemble: string, path: string): void {
-  for (const key of [queryKeys.znode(ensemble, path), queryKeys.children(ensemble, path)]) {
+/** Marks the cached state of a target as no longer followed, so nothing shows it as live. */
+export function markReleased(client: QueryClient, target: SubscriptionTarget): void {
+  const keys =
+    target.kind === 'znode'
+      ? [queryKeys.znode(target.ensemble, target.path), queryKeys.children(target.ensemble, target.path)]
+      : [queryKeys.health(target.ensemble), queryKeys.memberHistory(target.ensemble)];
+  for (const key of keys) {
     client.setQueryData<{ epoch: number }>(key, (prev) => (prev === undefined ? prev : { ...prev, epoch: RELEASED_EPOCH }));
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ServerEvent } from '@keeper/shared';
-import { reduceChildren, reduceZnode } from './cacheEntries';
+import { reduceChildren, reduceMemberHistory, reduceZnode } from './cacheEntries';
 
 const stat = {
   czxid: '0x1', mzxid: '0x2', pzxid: '0x3', ctime: 1, mtime: 2, version: 0, cversion: 0, aversion: 0,
@@ -67,5 +67,16 @@ describe('reduceChildren', () => {
     const next = reduceChildren(full, children({ mode: 'diff', added, total: 200 }), 1, 6);
     expect(next?.names[0]).toBe('c-0');
     expect(next?.names[199]).toBe('c-199');
+  });
+});
+
+describe('reduceMemberHistory', () => {
+  const point = (at: number) => ({ at, latencyAvg: 1, latencyMax: 2, outstanding: 0, connections: 3, znodeCount: 10, serving: true });
+  it('replaces on full and appends per member', () => {
+    const full = reduceMemberHistory(undefined, { type: 'memberHistory', ensemble: 'e', mode: 'full', history: { a: [point(1)] } }, 1);
+    const next = reduceMemberHistory(full, { type: 'memberHistory', ensemble: 'e', mode: 'append', history: { a: [point(2)], b: [point(2)] } }, 1);
+    expect(next.history.a?.map((p) => p.at)).toEqual([1, 2]);
+    expect(next.history.b?.map((p) => p.at)).toEqual([2]);
+    expect(full.history.a).toHaveLength(1);
   });
 });

@@ -3,11 +3,12 @@
  * Every entry records the socket connection (`epoch`) it came from: after a reconnect, an entry from
  * the old connection is stale until the re-subscription refreshes it, and views must say so.
  */
-import { compareChildNames, type ServerEvent, type ZnodeState, type ZnodeStat } from '@keeper/shared';
+import { compareChildNames, type EnsembleHealth, type MemberHistory, type ServerEvent, type ZnodeState, type ZnodeStat } from '@keeper/shared';
 import type { EncodedData } from '@keeper/shared';
 
 type ZnodeEvent = Extract<ServerEvent, { type: 'znode' }>;
 type ChildrenEvent = Extract<ServerEvent, { type: 'children' }>;
+type MemberHistoryEvent = Extract<ServerEvent, { type: 'memberHistory' }>;
 
 export interface ZnodeContent {
   stat: ZnodeStat;
@@ -90,4 +91,27 @@ export function reduceChildren(
   const present = new Set(kept);
   const added = (event.added ?? []).filter((n) => !present.has(n));
   return { names: insertSorted(kept, added), total: event.total, updatedAt: now, epoch };
+}
+
+export interface HealthEntry {
+  health: EnsembleHealth;
+  epoch: number;
+}
+
+export interface MemberHistoryEntry {
+  history: MemberHistory;
+  epoch: number;
+}
+
+/** Points kept per member: the server sends ~15 min on watch; appends must not grow without bound in a tab left open for days. */
+export const MEMBER_HISTORY_LIMIT = 2_000;
+
+/** 'full' replaces the history; 'append' adds each member's new points (oldest first) and keeps the newest. */
+export function reduceMemberHistory(prev: MemberHistoryEntry | undefined, event: MemberHistoryEvent, epoch: number): MemberHistoryEntry {
+  if (event.mode === 'full' || prev === undefined) return { history: event.history, epoch };
+  const history: MemberHistory = { ...prev.history };
+  for (const [member, points] of Object.entries(event.history)) {
+    history[member] = [...(history[member] ?? []), ...points].slice(-MEMBER_HISTORY_LIMIT);
+  }
+  return { history, epoch };
 }

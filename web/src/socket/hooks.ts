@@ -4,7 +4,7 @@
  */
 import { useEffect, useSyncExternalStore } from 'react';
 import { skipToken, useQueries, useQuery } from '@tanstack/react-query';
-import type { ChildrenEntry, SubscriptionErrorEntry, ZnodeEntry } from './cacheEntries';
+import type { ChildrenEntry, HealthEntry, MemberHistoryEntry, SubscriptionErrorEntry, ZnodeEntry } from './cacheEntries';
 import type { ConnectionStatus } from './connectionStatus';
 import { queryKeys } from './queryKeys';
 import type { SessionEntry } from './sessionEntry';
@@ -22,6 +22,15 @@ export function useSubscription(ensemble: string | undefined, path: string | nul
     if (!ensemble || !path) return;
     return client.subscribe(ensemble, path);
   }, [client, ensemble, path]);
+}
+
+/** Watches an ensemble's member health while mounted; read it with useHealthEntry. */
+export function useEnsembleWatch(ensemble: string | undefined): void {
+  const { client } = useSocket();
+  useEffect(() => {
+    if (!ensemble) return;
+    return client.watchEnsemble(ensemble);
+  }, [client, ensemble]);
 }
 
 /**
@@ -51,6 +60,14 @@ export function useChildrenEntry(ensemble: string, path: string): ChildrenEntry 
 
 export function useSessionEntry(ensemble: string | undefined): SessionEntry | undefined {
   return useQuery<SessionEntry>({ queryKey: queryKeys.session(ensemble ?? ''), ...socketFed, enabled: !!ensemble }).data;
+}
+
+export function useHealthEntry(ensemble: string): HealthEntry | undefined {
+  return useQuery<HealthEntry>({ queryKey: queryKeys.health(ensemble), ...socketFed }).data;
+}
+
+export function useMemberHistoryEntry(ensemble: string): MemberHistoryEntry | undefined {
+  return useQuery<MemberHistoryEntry>({ queryKey: queryKeys.memberHistory(ensemble), ...socketFed }).data;
 }
 
 export function useSubscriptionError(ensemble: string, path: string): SubscriptionErrorEntry | null {

@@ -9,4 +9,7 @@ export const queryKeys = {
   znode: (name: string, path: string) => ['ensembles', name, 'znodes', path] as const,
   children: (name: string, path: string) => ['ensembles', name, 'children', path] as const,
   subscriptionError: (name: string, path: string) => ['ensembles', name, 'subscriptionError', path] as const,
+  /** Fed while something holds an ensemble watch (SocketClient.watchEnsemble). */
+  health: (name: string) => ['ensembles', name, 'health'] as const,
+  memberHistory: (name: string) => ['ensembles', name, 'memberHistory'] as const,
 };

@@ -1,21 +1,35 @@
 /**
- * Reference counts per (ensemble, path), so two components showing the same znode cost one
- * server subscription, and the wire only hears about the first acquire and the last release.
- * Pure bookkeeping; SocketClient decides when to send.
+ * Reference counts per subscription target, so two components showing the same znode (or the same
+ * ensemble's health) cost one server subscription, and the wire only hears about the first acquire
+ * and the last release. Pure bookkeeping; SocketClient decides when to send.
  */
-export interface SubscriptionTarget {
-  ensemble: string;
-  path: string;
-}
+import type { ClientMessage } from '@keeper/shared';
+
+/** What a browser can follow: a znode (its state and children) or an ensemble's member health. */
+export type SubscriptionTarget =
+  | { kind: 'znode'; ensemble: string; path: string }
+  | { kind: 'ensemble'; ensemble: string };
 
 // Ensemble names cannot contain NUL, and neither can ZooKeeper paths: a safe separator.
-export function subscriptionKey(ensemble: string, path: string): string {
-  return `${ensemble}\u0000${path}`;
+export function targetKey(target: SubscriptionTarget): string {
+  return target.kind === 'znode' ? `z\u0000${target.ensemble}\u0000${target.path}` : `e\u0000${target.ensemble}`;
 }
 
-export function parseSubscriptionKey(key: string): SubscriptionTarget {
-  const i = key.indexOf('\u0000');
-  return { ensemble: key.slice(0, i), path: key.slice(i + 1) };
+export function parseTargetKey(key: string): SubscriptionTarget {
+  const [kind, ensemble = '', ...rest] = key.split('\u0000');
+  return kind === 'z' ? { kind: 'znode', ensemble, path: rest.join('\u0000') } : { kind: 'ensemble', ensemble };
+}
+
+export function subscribeMessage(target: SubscriptionTarget, id: string): ClientMessage {
+  return target.kind === 'znode'
+    ? { type: 'subscribe', ensemble: target.ensemble, path: target.path, id }
+    : { type: 'watchEnsemble', ensemble: target.ensemble, id };
+}
+
+export function unsubscribeMessage(target: SubscriptionTarget): ClientMessage {
+  return target.kind === 'znode'
+    ? { type: 'unsubscribe', ensemble: target.ensemble, path: target.path }
+    : { type: 'unwatchEnsemble', ensemble: target.ensemble };
 }
 
 export class SubscriptionRegistry {

@@ -24,7 +24,7 @@ export function AppShell() {
 
   return (
     <div className="shell">
-      <TopBar ensemble={ensemble} onMenu={() => setNavOpen(true)} onShortcuts={() => setShortcutsOpen(true)} />
+      <TopBar ensemble={ensemble} known={known} onMenu={() => setNavOpen(true)} onShortcuts={() => setShortcutsOpen(true)} />
       <ConnectionBanner />
       <div className={`shell__nav${navOpen ? ' is-open' : ''}`}>
         <LeftNav ensemble={ensemble} onNavigate={() => setNavOpen(false)} />

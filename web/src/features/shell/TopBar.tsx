@@ -6,10 +6,13 @@ import { Keyboard, Menu } from '../../ui/icons';
 
 export function TopBar({
   ensemble,
+  known,
   onMenu,
   onShortcuts,
 }: {
   ensemble: string;
+  /** False for a URL naming an ensemble this server does not have: there is no session to show. */
+  known: boolean;
   onMenu: () => void;
   onShortcuts: () => void;
 }) {
@@ -23,7 +26,7 @@ export function TopBar({
         <span>Keeper</span>
       </Link>
       <EnsembleSwitcher current={ensemble} />
-      <SessionBadge ensemble={ensemble} />
+      {known && <SessionBadge ensemble={ensemble} />}
       <span className="topbar__spacer" />
       <button type="button" className="btn btn--icon topbar__shortcuts" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onClick={onShortcuts}>
         <Keyboard />

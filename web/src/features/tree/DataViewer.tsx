@@ -3,15 +3,14 @@ import { useMemo, useState } from 'react';
 import type { EncodedData } from '@keeper/shared';
 import { formatBytes } from '../../lib/bytes';
 import { CopyButton } from '../../ui/CopyButton';
-import { renderData, tokenizeJson, truncationNotice, viewModesFor, VIEW_LABELS, type DataViewMode } from './dataView';
+import { pickMode, renderData, tokenizeJson, truncationNotice, viewModesFor, VIEW_LABELS, type DataViewMode } from './dataView';
 
 const KIND_LABEL: Record<EncodedData['encoding'], string> = { json: 'JSON', utf8: 'UTF-8 text', base64: 'binary' };
 
 export function DataViewer({ data }: { data: EncodedData }) {
   const modes = viewModesFor(data);
   const [chosen, setChosen] = useState<DataViewMode | null>(null);
-  // A mode the current data does not offer (it changed from JSON to binary) falls back to the default.
-  const mode = chosen !== null && modes.includes(chosen) ? chosen : (modes[0] ?? 'text');
+  const mode = pickMode(data, chosen);
   const text = useMemo(() => renderData(data, mode), [data, mode]);
   // Prose and base64 read better wrapped; JSON and hex dumps are laid out in lines and columns.
   const [wrapChoice, setWrapChoice] = useState<boolean | null>(null);
@@ -20,7 +19,7 @@ export function DataViewer({ data }: { data: EncodedData }) {
   const empty = data.size === 0;
 
   return (
-    <section className="data-viewer" aria-label="Znode data">
+    <section className={`data-viewer${empty ? ' is-empty' : ''}`} aria-label="Znode data">
       <div className="data-viewer__bar">
         <div className="segmented" role="group" aria-label="Show data as">
           {modes.map((m) => (

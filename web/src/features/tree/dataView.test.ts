@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { encodeZnodeData } from '@keeper/shared';
-import { renderData, tokenizeJson, truncationNotice, viewModesFor } from './dataView';
+import { pickMode, renderData, tokenizeJson, truncationNotice, viewModesFor } from './dataView';
 
 describe('viewModesFor', () => {
   it('offers JSON first for JSON and hex first for binary', () => {
     expect(viewModesFor(encodeZnodeData(new TextEncoder().encode('{"a":1}')))[0]).toBe('json');
     expect(viewModesFor(encodeZnodeData(new Uint8Array([0, 1, 2])))).toEqual(['hex', 'base64']);
+  });
+});
+
+describe('pickMode', () => {
+  it('keeps a choice the data offers and falls back otherwise', () => {
+    const json = encodeZnodeData(new TextEncoder().encode('{"a":1}'));
+    const bin = encodeZnodeData(new Uint8Array([0, 1]));
+    expect(pickMode(json, 'hex')).toBe('hex');
+    expect(pickMode(bin, 'json')).toBe('hex');
+    expect(pickMode(json, null)).toBe('json');
   });
 });
 

@@ -25,6 +25,12 @@ export function viewModesFor(data: EncodedData): DataViewMode[] {
   }
 }
 
+/** The operator's chosen mode if this data offers it (it may have changed from JSON to binary), else the default. */
+export function pickMode(data: EncodedData, chosen: DataViewMode | null): DataViewMode {
+  const modes = viewModesFor(data);
+  return chosen !== null && modes.includes(chosen) ? chosen : (modes[0] ?? 'text');
+}
+
 export function dataBytes(data: EncodedData): Uint8Array {
   return data.encoding === 'base64' ? fromBase64(data.value) : new TextEncoder().encode(data.value);
 }

@@ -50,6 +50,10 @@ describe('treeKeyAction', () => {
     expect(treeKeyAction(rows, '/app', 'ArrowLeft')).toEqual({ type: 'collapse', path: '/app' });
     expect(treeKeyAction(rows, '/app/b', 'ArrowLeft')).toEqual({ type: 'focus', path: '/app' });
   });
+  it('left on an opened leaf goes straight to the parent', () => {
+    const opened = buildTreeRows(new Set(['/', '/app', '/app/a']), source);
+    expect(treeKeyAction(opened, '/app/a', 'ArrowLeft')).toEqual({ type: 'focus', path: '/app' });
+  });
   it('enter selects', () => {
     expect(treeKeyAction(rows, '/app/b', 'Enter')).toEqual({ type: 'select', path: '/app/b' });
   });

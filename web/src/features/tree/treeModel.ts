@@ -93,7 +93,8 @@ export function treeKeyAction(rows: readonly TreeRow[], focused: string, key: st
       if (row.expanded && rows[i + 1]?.depth === row.depth + 1) return at(i + 1);
       return { type: 'none' };
     case 'ArrowLeft': {
-      if (row.kind === 'node' && row.expanded && row.path !== '/') return { type: 'collapse', path: row.path };
+      // A leaf that was opened is in the expanded set (so children would appear live) but has nothing to collapse.
+      if (row.kind === 'node' && row.expanded && row.hasChildren !== false && row.path !== '/') return { type: 'collapse', path: row.path };
       const parent = row.kind === 'more' ? row.parent : parentPath(row.path);
       return parent === null ? { type: 'none' } : { type: 'focus', path: parent };
     }

@@ -89,8 +89,8 @@ export function WatchEventsPanel({ ensemble, open, onToggle }: { ensemble: strin
             />
           </>
         )}
-        <span className="watch-events__count muted">
-          {formatCount(shown.length)} {pausedAt === null ? '' : 'shown '}· last {WATCH_EVENT_LIMIT} kept
+        <span className="watch-events__count muted" title={`The newest ${WATCH_EVENT_LIMIT} events are kept`}>
+          {formatCount(shown.length)} {shown.length === 1 ? 'event' : 'events'}
         </span>
       </header>
       {open && (

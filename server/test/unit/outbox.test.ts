@@ -1,0 +1,279 @@
+import type { ServerEvent } from '@keeper/shared';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Outbox } from '../../src/hub/outbox.js';
+
+const znode = (path: string, version: number, ensemble = 'e'): ServerEvent => ({
+  type: 'znode',
+  ensemble,
+  path,
+  node: {
+    exists: true,
+    stat: {
+      czxid: '0x1',
+      mzxid: '0x2',
+      pzxid: '0x1',
+      ctime: 0,
+      mtime: 0,
+      version,
+      cversion: 0,
+      aversion: 0,
+      ephemeralOwner: '0x0',
+      dataLength: 0,
+      numChildren: 0,
+    },
+    data: { encoding: 'utf8', value: `v${version}`, size: 2, truncated: false },
+  },
+  at: version,
+});
+const gone = (path: string, ensemble = 'e'): ServerEvent => ({ type: 'znode', ensemble, path, node: { exists: false }, at: 0 });
+const session = (state: 'connected' | 'disconnected', ensemble = 'e'): ServerEvent => ({
+  type: 'session',
+  ensemble,
+  session: { state, sessionId: '0x1', member: null, since: 0, timeoutMs: 1, sessionsOpened: 1, timeline: [] },
+});
+const children = (path: string, names: string[]): ServerEvent => ({ type: 'children', ensemble: 'e', path, mode: 'full', names, total: names.length });
+const watch = (path: string, event: 'created' | 'deleted' | 'dataChanged' | 'childrenChanged'): ServerEvent => ({
+  type: 'watchEvent',
+  ensemble: 'e',
+  path,
+  event,
+  at: 0,
+});
+const health = (polledAt: number, ensemble = 'e'): ServerEvent => ({
+  type: 'ensembleHealth',
+  ensemble,
+  health: {
+    ensemble,
+    polledAt,
+    pollIntervalMs: 5000,
+    members: [],
+    quorum: { voters: 1, votersServing: 1, observers: 0, observersServing: 0, quorumSize: 1, hasQuorum: true, tolerates: 0, canLoseNow: 0, sentence: '' },
+    alerts: [],
+  },
+});
+const history = (mode: 'full' | 'append', member: string): ServerEvent => ({ type: 'memberHistory', ensemble: 'e', mode, history: { [member]: [] } });
+const subError = (path: string): ServerEvent => ({ type: 'subscriptionError', ensemble: 'e', path, message: 'x', retrying: true });
+
+/** A short label per event, so batches read as lists. */
+function label(e: ServerEvent): string {
+  switch (e.type) {
+    case 'znode':
+      return `znode ${e.ensemble}${e.path} ${e.node.exists ? `v${e.node.stat.version}` : 'gone'}`;
+    case 'session':
+      return `session ${e.ensemble} ${e.session.state}`;
+    case 'children':
+      return `children ${e.path} ${(e.names ?? []).join(',')}`;
+    case 'watchEvent':
+      return `watch ${e.path} ${e.event}`;
+    case 'subscriptionError':
+      return `error ${e.path}`;
+    case 'ensembleHealth':
+      return `health ${e.ensemble} ${e.health.polledAt}`;
+    case 'memberHistory':
+      return `history ${e.ensemble} ${e.mode} ${Object.keys(e.history).join(',')}`;
+    default:
+      return (e as { type: string }).type;
+  }
+}
+
+let batches: string[][];
+let outbox: Outbox;
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: 1_000_000 });
+  batches = [];
+  outbox = new Outbox((events) => batches.push(events.map(label)));
+});
+
+afterEach(() => {
+  outbox.close();
+  vi.useRealTimers();
+});
+
+describe('Outbox: timing', () => {
+  it('sends the first event after a quiet spell on the next tick, not synchronously', () => {
+    outbox.push(watch('/a', 'created'));
+    expect(batches).toEqual([]);
+    vi.advanceTimersByTime(0);
+    expect(batches).toEqual([['watch /a created']]);
+  });
+
+  it('lets a synchronous burst share one frame, in order', () => {
+    outbox.push(watch('/a', 'created'));
+    outbox.push(children('/', ['a']));
+    outbox.push(watch('/b', 'deleted'));
+    vi.advanceTimersByTime(0);
+    expect(batches).toEqual([['watch /a created', 'children / a', 'watch /b deleted']]);
+  });
+
+  it('batches events that arrive within intervalMs of the last flush and sends them at the interval', () => {
+    outbox.push(watch('/1', 'created'));
+    vi.advanceTimersByTime(0);
+    expect(batches).toHaveLength(1);
+
+    vi.advanceTimersByTime(5);
+    outbox.push(watch('/2', 'created'));
+    vi.advanceTimersByTime(0);
+    expect(batches).toHaveLength(1); // not immediately: the outbox is busy
+    vi.advanceTimersByTime(5);
+    outbox.push(watch('/3', 'created'));
+    vi.advanceTimersByTime(14); // 24 ms after the first flush
+    expect(batches).toHaveLength(1);
+    vi.advanceTimersByTime(1); // 25 ms
+    expect(batches).toEqual([['watch /1 created'], ['watch /2 created', 'watch /3 created']]);
+  });
+
+  it('keeps batching at the interval while events keep coming', () => {
+    const flushTimes: number[] = [];
+    const start = Date.now();
+    const timed = new Outbox(() => flushTimes.push(Date.now() - start), 25);
+    for (let t = 0; t < 100; t += 5) {
+      timed.push(watch(`/${t}`, 'dataChanged'));
+      vi.advanceTimersByTime(5);
+    }
+    timed.close();
+    expect(flushTimes[0]).toBe(0);
+    for (let i = 1; i < flushTimes.length; i++) expect(flushTimes[i]! - flushTimes[i - 1]!).toBeGreaterThanOrEqual(25);
+    expect(flushTimes.length).toBeGreaterThanOrEqual(4);
+  });
+
+  it('goes back to next-tick delivery after a quiet interval', () => {
+    outbox.push(watch('/1', 'created'));
+    vi.advanceTimersByTime(0);
+    vi.advanceTimersByTime(25);
+    outbox.push(watch('/2', 'created'));
+    vi.advanceTimersByTime(0);
+    expect(batches).toEqual([['watch /1 created'], ['watch /2 created']]);
+  });
+
+  it('honours a custom interval', () => {
+    const got: string[][] = [];
+    const slow = new Outbox((events) => got.push(events.map(label)), 100);
+    slow.push(watch('/1', 'created'));
+    vi.advanceTimersByTime(0);
+    vi.advanceTimersByTime(1);
+    slow.push(watch('/2', 'created'));
+    vi.advanceTimersByTime(98);
+    expect(got).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(got).toEqual([['watch /1 created'], ['watch /2 created']]);
+    slow.close();
+  });
+
+  it('never flushes an empty batch', () => {
+    vi.advanceTimersByTime(1000);
+    expect(batches).toEqual([]);
+  });
+});
+
+describe('Outbox: replacement', () => {
+  it('replaces an unsent znode event for the same ensemble and path in place', () => {
+    outbox.push(znode('/a', 1));
+    outbox.push(children('/', ['a']));
+    outbox.push(znode('/a', 2));
+    outbox.push(znode('/b', 1));
+    outbox.push(gone('/a'));
+    vi.advanceTimersByTime(0);
+    expect(batches).toEqual([['znode e/a gone', 'children / a', 'znode e/b v1']]);
+  });
+
+  it('replaces an unsent session event for the same ensemble in place', () => {
+    outbox.push(session('connected'));
+    outbox.push(watch('/a', 'created'));
+    outbox.push(session('disconnected'));
+    vi.advanceTimersByTime(0);
+    expect(batches).toEqual([['session e disconnected', 'watch /a created']]);
+  });
+
+  it('keys by ensemble: the same path or session on another ensemble is a different key', () => {
+    outbox.push(znode('/a', 1, 'e1'));
+    outbox.push(znode('/a', 1, 'e2'));
+    outbox.push(session('connected', 'e1'));
+    outbox.push(session('connected', 'e2'));
+    outbox.push(znode('/a', 2, 'e2'));
+    outbox.push(session('disconnected', 'e1'));
+    vi.advanceTimersByTime(0);
+    expect(batches).toEqual([['znode e1/a v1', 'znode e2/a v2', 'session e1 disconnected', 'session e2 connected']]);
+  });
+
+  it('does not confuse a znode and a session key', () => {
+    outbox.push(session('connected', 'e'));
+    outbox.push(znode('/', 1, 'e'));
+    vi.advanceTimersByTime(0);
+    expect(batches).toEqual([['session e connected', 'znode e/ v1']]);
+  });
+
+  it('keeps every children, watchEvent and subscriptionError event, in order', () => {
+    outbox.push(children('/', ['a']));
+    outbox.push(watch('/a', 'dataChanged'));
+    outbox.push(children('/', ['a', 'b']));
+    outbox.push(watch('/a', 'dataChanged'));
+    outbox.push(subError('/x'));
+    outbox.push(subError('/x'));
+    vi.advanceTimersByTime(0);
+    expect(batches).toEqual([['children / a', 'watch /a dataChanged', 'children / a,b', 'watch /a dataChanged', 'error /x', 'error /x']]);
+  });
+
+  it('replaces an unsent ensembleHealth event per ensemble, but keeps every memberHistory event', () => {
+    outbox.push(health(1, 'e1'));
+    outbox.push(history('full', 'm1'));
+    outbox.push(health(1, 'e2'));
+    outbox.push(history('append', 'm2'));
+    outbox.push(health(2, 'e1'));
+    vi.advanceTimersByTime(0);
+    expect(batches).toEqual([['health e1 2', 'history e full m1', 'health e2 1', 'history e append m2']]);
+  });
+
+  it('only replaces events not yet sent', () => {
+    outbox.push(znode('/a', 1));
+    vi.advanceTimersByTime(0);
+    outbox.push(znode('/a', 2));
+    outbox.push(znode('/a', 3));
+    vi.advanceTimersByTime(25);
+    expect(batches).toEqual([['znode e/a v1'], ['znode e/a v3']]);
+  });
+
+  it('replacement indices stay right after a flush (no stale index from the previous batch)', () => {
+    outbox.push(watch('/w', 'created'));
+    outbox.push(znode('/a', 1)); // index 1 in the first batch
+    vi.advanceTimersByTime(0);
+    outbox.push(znode('/a', 2)); // index 0 in the second batch
+    outbox.push(watch('/w', 'deleted'));
+    outbox.push(znode('/a', 3));
+    vi.advanceTimersByTime(25);
+    expect(batches).toEqual([
+      ['watch /w created', 'znode e/a v1'],
+      ['znode e/a v3', 'watch /w deleted'],
+    ]);
+  });
+});
+
+describe('Outbox: close', () => {
+  it('forgets what was pending: events pushed after close go out alone', () => {
+    outbox.push(watch('/old', 'created'));
+    outbox.push(znode('/a', 1));
+    outbox.close();
+    outbox.push(watch('/new', 'created'));
+    outbox.push(znode('/a', 2));
+    vi.advanceTimersByTime(1000);
+    expect(batches).toEqual([['watch /new created', 'znode e/a v2']]);
+  });
+
+  it('drops pending events waiting for the next tick', () => {
+    outbox.push(watch('/a', 'created'));
+    outbox.close();
+    vi.advanceTimersByTime(1000);
+    expect(batches).toEqual([]);
+  });
+
+  it('drops pending events waiting for the interval', () => {
+    outbox.push(watch('/a', 'created'));
+    vi.advanceTimersByTime(0);
+    outbox.push(watch('/b', 'created'));
+    outbox.push(znode('/c', 1));
+    outbox.close();
+    vi.advanceTimersByTime(1000);
+    expect(batches).toEqual([['watch /a created']]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});

@@ -1,0 +1,232 @@
+/**
+ * The ensemble's health as the member poller sees it: the contract between the server's
+ * poller (one per ensemble, never per browser), the JSON API and the web's ensemble,
+ * sessions and watches views. Zod schemas so both ends validate what crosses the wire.
+ */
+import { z } from 'zod';
+
+/**
+ * What a member is doing, in the operator's words (also the API's lower-case `role`):
+ * serving as leader/follower/observer/standalone; `not-serving` answers but has no quorum;
+ * `down` refused the connection (the FAQ's dead daemon); `unreachable` did not answer in
+ * time (a hung process or a partition); `not-whitelisted` answers but the command we need
+ * is not in 4lw.commands.whitelist and no AdminServer answered; `unknown` before the first poll.
+ */
+export const MEMBER_STATES = ['leader', 'follower', 'observer', 'standalone', 'not-serving', 'down', 'unreachable', 'not-whitelisted', 'unknown'] as const;
+export type MemberState = z.infer<typeof memberStateSchema>;
+export const memberStateSchema = z.enum(MEMBER_STATES);
+
+export const SERVING_STATES: readonly MemberState[] = ['leader', 'follower', 'observer', 'standalone'];
+
+export const memberMetricsSchema = z.object({
+  version: z.string().nullable(),
+  /** Last zxid as hex ("0x200000003"), from srvr (mntr has none). */
+  zxid: z.string().nullable(),
+  epoch: z.number().nullable(),
+  latencyMin: z.number().nullable(),
+  latencyAvg: z.number().nullable(),
+  latencyMax: z.number().nullable(),
+  connections: z.number().nullable(),
+  outstanding: z.number().nullable(),
+  znodeCount: z.number().nullable(),
+  watchCount: z.number().nullable(),
+  ephemerals: z.number().nullable(),
+  approximateDataSize: z.number().nullable(),
+  openFds: z.number().nullable(),
+  maxFds: z.number().nullable(),
+  /** Leader only. */
+  followers: z.number().nullable(),
+  syncedFollowers: z.number().nullable(),
+  pendingSyncs: z.number().nullable(),
+  /** Seconds, where the member reports it (AdminServer `uptime`). */
+  uptimeSeconds: z.number().nullable(),
+  packetsReceived: z.number().nullable(),
+  packetsSent: z.number().nullable(),
+});
+export type MemberMetrics = z.infer<typeof memberMetricsSchema>;
+
+export const memberStatusSchema = z.object({
+  /** Server id (myid) where known from the configuration, else null. */
+  id: z.number().nullable(),
+  host: z.string(),
+  clientPort: z.number(),
+  adminPort: z.number().nullable(),
+  /** host:clientPort, the member's stable key. */
+  address: z.string(),
+  state: memberStateSchema,
+  /** From the ensemble configuration: voting participant or observer; null when unknown. */
+  configuredRole: z.enum(['participant', 'observer']).nullable(),
+  /** Why, when not plainly serving: "connection refused", "no answer within 2 s", "mntr is not in 4lw.commands.whitelist: add it". */
+  detail: z.string().nullable(),
+  /** Where the figures came from this poll. */
+  source: z.enum(['admin', '4lw']).nullable(),
+  metrics: memberMetricsSchema,
+  polledAt: z.number(),
+  /** When it last answered as serving (epoch ms), for "down for 40 s". */
+  lastServingAt: z.number().nullable(),
+});
+export type MemberStatus = z.infer<typeof memberStatusSchema>;
+
+export const alertSchema = z.object({
+  /** Stable id so the UI can keep a dismissed alert dismissed: "even-voters", "behind:127.0.0.1:2192". */
+  id: z.string(),
+  severity: z.enum(['info', 'warning', 'critical']),
+  /** One line: "Followers not synced: 1 of 2". */
+  title: z.string(),
+  /** Why it matters, in the operator's terms. */
+  why: z.string(),
+  /** What to do. */
+  action: z.string(),
+  members: z.array(z.string()).default([]),
+});
+export type Alert = z.infer<typeof alertSchema>;
+
+export const quorumSummarySchema = z.object({
+  voters: z.number(),
+  votersServing: z.number(),
+  observers: z.number(),
+  observersServing: z.number(),
+  /** Voters needed for a quorum: floor(voters / 2) + 1. */
+  quorumSize: z.number(),
+  hasQuorum: z.boolean(),
+  /** Failures the configured voters tolerate: floor((voters - 1) / 2). */
+  tolerates: z.number(),
+  /** More voter failures it can take right now, given who is serving (0 = at the edge). */
+  canLoseNow: z.number(),
+  /** "3 of 3 voters serving; tolerates 1 failure". */
+  sentence: z.string(),
+});
+export type QuorumSummary = z.infer<typeof quorumSummarySchema>;
+
+/** One sample per member per poll, kept ~15 minutes, for charts. */
+export const historyPointSchema = z.object({
+  at: z.number(),
+  latencyAvg: z.number().nullable(),
+  latencyMax: z.number().nullable(),
+  outstanding: z.number().nullable(),
+  connections: z.number().nullable(),
+  znodeCount: z.number().nullable(),
+  serving: z.boolean(),
+});
+export type HistoryPoint = z.infer<typeof historyPointSchema>;
+
+export const ensembleHealthSchema = z.object({
+  ensemble: z.string(),
+  polledAt: z.number(),
+  pollIntervalMs: z.number(),
+  members: z.array(memberStatusSchema),
+  quorum: quorumSummarySchema,
+  alerts: z.array(alertSchema),
+});
+export type EnsembleHealth = z.infer<typeof ensembleHealthSchema>;
+
+/** address -> samples, oldest first. */
+export const memberHistorySchema = z.record(z.string(), z.array(historyPointSchema));
+export type MemberHistory = z.infer<typeof memberHistorySchema>;
+
+// ---- sizing ----
+
+export const sizingInputSchema = z.object({
+  voters: z.number().int().min(0).max(99),
+  observers: z.number().int().min(0).max(99),
+  /** Voters down now (maintenance or failure). */
+  votersDown: z.number().int().min(0).default(0),
+});
+export type SizingInput = z.infer<typeof sizingInputSchema>;
+
+export const sizingReportSchema = z.object({
+  input: sizingInputSchema,
+  quorumSize: z.number(),
+  tolerates: z.number(),
+  /** Can one voter be in maintenance and still survive one more failure? (why 5 is recommended) */
+  survivesMaintenancePlusFailure: z.boolean(),
+  hasQuorumNow: z.boolean(),
+  canLoseNow: z.number(),
+  /** Plain sentences from the ZooKeeper docs and FAQ: writes, reads, observers, even sizes. */
+  notes: z.array(z.string()),
+  recommendation: z.string(),
+});
+export type SizingReport = z.infer<typeof sizingReportSchema>;
+
+/** GET /api/ensembles/<name>/sizing[?down=<id or address>] */
+export const sizingResponseSchema = z.object({
+  ensemble: z.string(),
+  live: sizingReportSchema,
+  whatIf: z
+    .object({
+      down: z.string(),
+      /** Would the quorum hold if that member went down now? */
+      quorumHolds: z.boolean(),
+      canLoseAfter: z.number(),
+      sentence: z.string(),
+    })
+    .nullable(),
+});
+export type SizingResponse = z.infer<typeof sizingResponseSchema>;
+
+// ---- sessions (cons joined with dump) ----
+
+export const ensembleSessionSchema = z.object({
+  sessionId: z.string(),
+  /** ip:port of the client. */
+  client: z.string(),
+  /** host:clientPort of the member it is connected to. */
+  member: z.string(),
+  timeoutMs: z.number().nullable(),
+  establishedAt: z.number().nullable(),
+  lastResponseAt: z.number().nullable(),
+  latencyMin: z.number().nullable(),
+  latencyAvg: z.number().nullable(),
+  latencyMax: z.number().nullable(),
+  queued: z.number().nullable(),
+  received: z.number().nullable(),
+  sent: z.number().nullable(),
+  ephemeralCount: z.number(),
+  ephemerals: z.array(z.string()),
+  isConsole: z.boolean(),
+  flags: z.array(
+    z.object({
+      kind: z.enum(['long-timeout', 'silent-near-timeout']),
+      message: z.string(),
+    }),
+  ),
+});
+export type EnsembleSession = z.infer<typeof ensembleSessionSchema>;
+
+export const sessionsResponseSchema = z.object({
+  ensemble: z.string(),
+  gatheredAt: z.number().nullable(),
+  /** Members that could not be asked, with why (e.g. "cons is not in the 4lw whitelist"). */
+  gaps: z.array(z.object({ member: z.string(), reason: z.string() })),
+  sessions: z.array(ensembleSessionSchema),
+  /** Seconds until the next automatic gathering; gathering on demand is rate-limited per ensemble. */
+  nextGatherInSeconds: z.number(),
+});
+export type SessionsResponse = z.infer<typeof sessionsResponseSchema>;
+
+// ---- watches (wchs summary, wchp on demand) ----
+
+export const watchesResponseSchema = z.object({
+  ensemble: z.string(),
+  summary: z.array(
+    z.object({
+      member: z.string(),
+      connections: z.number().nullable(),
+      paths: z.number().nullable(),
+      watches: z.number().nullable(),
+      error: z.string().nullable(),
+    }),
+  ),
+  /** From wchp, only when asked for (`?byPath=true`): the paths with the most watchers. */
+  byPath: z
+    .object({
+      gatheredAt: z.number(),
+      paths: z.array(z.object({ path: z.string(), sessions: z.array(z.string()), watchers: z.number() })),
+      herds: z.array(z.object({ path: z.string(), watchers: z.number(), message: z.string() })),
+      gaps: z.array(z.object({ member: z.string(), reason: z.string() })),
+    })
+    .nullable(),
+  /** The ZooKeeper docs' warning about wchc/wchp cost, shown beside the button. */
+  costWarning: z.string(),
+});
+export type WatchesResponse = z.infer<typeof watchesResponseSchema>;
