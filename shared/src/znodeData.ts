@@ -17,20 +17,15 @@ export interface EncodedData {
 /** Bytes sent to a browser or API caller before truncation; znodes may hold up to ~1 MB. */
 export const DEFAULT_DATA_PREVIEW_BYTES = 64 * 1024;
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
-function decodeUtf8(bytes: Uint8Array): string | null {
+/**
+ * Strict UTF-8, so invalid bytes mean binary. When the value was cut at the preview limit,
+ * stream mode holds back only a genuinely incomplete last character instead of calling the
+ * whole value binary.
+ */
+function decodeUtf8(bytes: Uint8Array, truncated: boolean): string | null {
   try {
-    return strictUtf8.decode(bytes);
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: truncated });
   } catch {
-    // A cut in the middle of a multi-byte sequence is not binary: retry without the tail.
-    for (let cut = 1; cut <= 3 && cut < bytes.length; cut++) {
-      try {
-        return strictUtf8.decode(bytes.subarray(0, bytes.length - cut));
-      } catch {
-        /* keep trying shorter */
-      }
-    }
     return null;
   }
 }
@@ -75,7 +70,7 @@ export function encodeZnodeData(bytes: Uint8Array | null, limit = DEFAULT_DATA_P
   const all = bytes ?? new Uint8Array(0);
   const truncated = all.length > limit;
   const shown = truncated ? all.subarray(0, limit) : all;
-  const text = decodeUtf8(shown);
+  const text = decodeUtf8(shown, truncated);
   if (text !== null && looksLikeText(text)) {
     // Only a complete value can be recognised as JSON: a truncated one would not parse.
     const encoding: DataEncoding = !truncated && looksLikeJson(text) ? 'json' : 'utf8';

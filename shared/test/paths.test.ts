@@ -72,9 +72,8 @@ describe('checkPath: forbidden characters', () => {
     expect(checkPath(path)).toEqual({ ok: true, path });
   });
 
-  // BUG (reported): shared/src/paths.ts isForbiddenChar uses exclusive bounds (the
-  // ZooKeeper 3.4 code), so these are accepted although ZooKeeper 3.8 refuses them.
-  it.fails.each(inclusiveBoundaries.map((c): [string, number] => [hex(c), c]))('refuses the range boundary %s, as ZooKeeper does', (_label, code) => {
+  // ZooKeeper 3.8's ranges include their limits (3.4's did not).
+  it.each(inclusiveBoundaries.map((c): [string, number] => [hex(c), c]))('refuses the range boundary %s, as ZooKeeper does', (_label, code) => {
     const path = `/a${String.fromCharCode(code)}b`;
     expect(checkPath(path).ok).toBe(false);
   });
@@ -89,7 +88,7 @@ describe('checkPath: forbidden characters', () => {
   });
 
   it('agrees with ZooKeeper for every other BMP code unit', () => {
-    // ZooKeeper's inclusive ranges; the seven boundaries are covered by the it.fails above.
+    // ZooKeeper's inclusive ranges; the seven boundaries are covered above.
     const zkForbidden = (c: number) =>
       c === 0 || (c > 0 && c <= 0x1f) || (c >= 0x7f && c <= 0x9f) || (c >= 0xd800 && c <= 0xf8ff) || (c >= 0xfff0 && c <= 0xffff);
     const mismatches: string[] = [];

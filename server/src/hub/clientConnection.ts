@@ -118,7 +118,7 @@ export class ClientConnection {
         if (message.id) this.send({ type: 'ack', id: message.id });
         return;
       case 'ping':
-        return this.send({ type: 'pong', at: Date.now(), ...(message.id ? { id: message.id } : {}) });
+        return this.send({ type: 'pong', at: Date.now(), ...(message.id !== undefined ? { id: message.id } : {}) });
       default: {
         const never: never = message;
         return never;
@@ -201,7 +201,7 @@ export class ClientConnection {
   }
 
   private replyError(code: ErrorCode, message: string, id?: string): void {
-    this.send({ type: 'error', code, message, ...(id ? { id } : {}) });
+    this.send({ type: 'error', code, message, ...(id !== undefined ? { id } : {}) });
   }
 
   private send(message: ServerMessage): void {

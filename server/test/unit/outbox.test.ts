@@ -92,35 +92,35 @@ afterEach(() => {
 
 describe('Outbox: timing', () => {
   it('sends the first event after a quiet spell on the next tick, not synchronously', () => {
-    outbox.push(watch('/a', 'created'));
+    outbox.push(children('/a', ['x']));
     expect(batches).toEqual([]);
     vi.advanceTimersByTime(0);
-    expect(batches).toEqual([['watch /a created']]);
+    expect(batches).toEqual([['children /a x']]);
   });
 
   it('lets a synchronous burst share one frame, in order', () => {
-    outbox.push(watch('/a', 'created'));
+    outbox.push(children('/a', ['x']));
     outbox.push(children('/', ['a']));
-    outbox.push(watch('/b', 'deleted'));
+    outbox.push(children('/b', ['x']));
     vi.advanceTimersByTime(0);
-    expect(batches).toEqual([['watch /a created', 'children / a', 'watch /b deleted']]);
+    expect(batches).toEqual([['children /a x', 'children / a', 'children /b x']]);
   });
 
   it('batches events that arrive within intervalMs of the last flush and sends them at the interval', () => {
-    outbox.push(watch('/1', 'created'));
+    outbox.push(children('/1', ['x']));
     vi.advanceTimersByTime(0);
     expect(batches).toHaveLength(1);
 
     vi.advanceTimersByTime(5);
-    outbox.push(watch('/2', 'created'));
+    outbox.push(children('/2', ['x']));
     vi.advanceTimersByTime(0);
     expect(batches).toHaveLength(1); // not immediately: the outbox is busy
     vi.advanceTimersByTime(5);
-    outbox.push(watch('/3', 'created'));
+    outbox.push(children('/3', ['x']));
     vi.advanceTimersByTime(14); // 24 ms after the first flush
     expect(batches).toHaveLength(1);
     vi.advanceTimersByTime(1); // 25 ms
-    expect(batches).toEqual([['watch /1 created'], ['watch /2 created', 'watch /3 created']]);
+    expect(batches).toEqual([['children /1 x'], ['children /2 x', 'children /3 x']]);
   });
 
   it('keeps batching at the interval while events keep coming', () => {
@@ -128,7 +128,7 @@ describe('Outbox: timing', () => {
     const start = Date.now();
     const timed = new Outbox(() => flushTimes.push(Date.now() - start), 25);
     for (let t = 0; t < 100; t += 5) {
-      timed.push(watch(`/${t}`, 'dataChanged'));
+      timed.push(children(`/${t}`, ['x']));
       vi.advanceTimersByTime(5);
     }
     timed.close();
@@ -138,26 +138,45 @@ describe('Outbox: timing', () => {
   });
 
   it('goes back to next-tick delivery after a quiet interval', () => {
-    outbox.push(watch('/1', 'created'));
+    outbox.push(children('/1', ['x']));
     vi.advanceTimersByTime(0);
     vi.advanceTimersByTime(25);
-    outbox.push(watch('/2', 'created'));
+    outbox.push(children('/2', ['x']));
     vi.advanceTimersByTime(0);
-    expect(batches).toEqual([['watch /1 created'], ['watch /2 created']]);
+    expect(batches).toEqual([['children /1 x'], ['children /2 x']]);
   });
 
   it('honours a custom interval', () => {
     const got: string[][] = [];
     const slow = new Outbox((events) => got.push(events.map(label)), 100);
-    slow.push(watch('/1', 'created'));
+    slow.push(children('/1', ['x']));
     vi.advanceTimersByTime(0);
     vi.advanceTimersByTime(1);
-    slow.push(watch('/2', 'created'));
+    slow.push(children('/2', ['x']));
     vi.advanceTimersByTime(98);
     expect(got).toHaveLength(1);
     vi.advanceTimersByTime(1);
-    expect(got).toEqual([['watch /1 created'], ['watch /2 created']]);
+    expect(got).toEqual([['children /1 x'], ['children /2 x']]);
     slow.close();
+  });
+
+  it('holds a lone watch event for one interval: the new state it announces follows shortly', () => {
+    outbox.push(watch('/a', 'dataChanged'));
+    vi.advanceTimersByTime(0);
+    expect(batches).toEqual([]);
+    vi.advanceTimersByTime(25);
+    expect(batches).toEqual([['watch /a dataChanged']]);
+  });
+
+  it('sends a watch event and the state that follows it together, at once', () => {
+    outbox.push(watch('/a', 'dataChanged'));
+    vi.advanceTimersByTime(1);
+    outbox.push(children('/a', ['b']));
+    vi.advanceTimersByTime(0);
+    expect(batches).toEqual([['watch /a dataChanged', 'children /a b']]);
+    // Nothing left behind by the watch event's timer.
+    vi.advanceTimersByTime(100);
+    expect(batches).toHaveLength(1);
   });
 
   it('never flushes an empty batch', () => {
@@ -267,13 +286,13 @@ describe('Outbox: close', () => {
   });
 
   it('drops pending events waiting for the interval', () => {
-    outbox.push(watch('/a', 'created'));
+    outbox.push(children('/a', ['x']));
     vi.advanceTimersByTime(0);
     outbox.push(watch('/b', 'created'));
     outbox.push(znode('/c', 1));
     outbox.close();
     vi.advanceTimersByTime(1000);
-    expect(batches).toEqual([['watch /a created']]);
+    expect(batches).toEqual([['children /a x']]);
     expect(vi.getTimerCount()).toBe(0);
   });
 });

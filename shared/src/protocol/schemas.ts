@@ -157,6 +157,15 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
 
+/** A short description of any JSON value for an error message: never recursive, never long. */
+function describeValue(value: unknown): string {
+  if (value === undefined || value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object') return 'an object';
+  const text = JSON.stringify(value);
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+}
+
 /** Parses a raw frame into a client message, or says precisely why it is not one. */
 export function parseClientMessage(raw: string): { ok: true; message: ClientMessage } | { ok: false; code: ErrorCode; message: string; id?: string } {
   let json: unknown;
@@ -165,16 +174,18 @@ export function parseClientMessage(raw: string): { ok: true; message: ClientMess
   } catch {
     return { ok: false, code: 'malformed', message: 'frame is not valid JSON' };
   }
-  const id = typeof json === 'object' && json !== null && typeof (json as { id?: unknown }).id === 'string' ? (json as { id: string }).id : undefined;
+  const rawId = typeof json === 'object' && json !== null ? (json as { id?: unknown }).id : undefined;
+  // An id longer than the schema allows is not echoed: replies stay small whatever was sent.
+  const id = typeof rawId === 'string' && rawId.length <= 100 ? rawId : undefined;
   const type = typeof json === 'object' && json !== null ? (json as { type?: unknown }).type : undefined;
   const known = clientMessageSchema.options.some((o) => o.shape.type.value === type);
   if (!known) {
-    return { ok: false, code: 'unknownType', message: `unknown message type ${JSON.stringify(type ?? null)}`, ...(id ? { id } : {}) };
+    return { ok: false, code: 'unknownType', message: `unknown message type ${describeValue(type)}`, ...(id !== undefined ? { id } : {}) };
   }
   const parsed = clientMessageSchema.safeParse(json);
   if (!parsed.success) {
     const detail = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
-    return { ok: false, code: 'malformed', message: `invalid ${String(type)} message: ${detail}`, ...(id ? { id } : {}) };
+    return { ok: false, code: 'malformed', message: `invalid ${String(type)} message: ${detail}`, ...(id !== undefined ? { id } : {}) };
   }
   return { ok: true, message: parsed.data };
 }
