@@ -109,6 +109,8 @@ export class WatchRegistry {
     if (!entry) return;
     const type = EVENT_TYPES[event.name];
     if (!type) return;
+    // A deletion fires the data watch and the child watch together: report it once.
+    if (type === 'deleted' && entry.node?.exists === false) return;
     const at = Date.now();
     for (const listener of entry.listeners) listener.onWatchEvent(type, at);
     switch (type) {

@@ -64,6 +64,8 @@ export const memberStatusSchema = z.object({
   polledAt: z.number(),
   /** When it last answered as serving (epoch ms), for "down for 40 s". */
   lastServingAt: z.number().nullable(),
+  /** Added: when the poller asks it next; later than the next poll while a down member is backed off. */
+  nextPollAt: z.number().nullable().optional(),
 });
 export type MemberStatus = z.infer<typeof memberStatusSchema>;
 
@@ -161,6 +163,8 @@ export const sizingResponseSchema = z.object({
       sentence: z.string(),
     })
     .nullable(),
+  /** Added: the calculator (`?voters=&observers=[&votersDown=]`), independent of the live ensemble. */
+  calculator: sizingReportSchema.nullable().optional(),
 });
 export type SizingResponse = z.infer<typeof sizingResponseSchema>;
 
@@ -184,9 +188,18 @@ export const ensembleSessionSchema = z.object({
   ephemeralCount: z.number(),
   ephemerals: z.array(z.string()),
   isConsole: z.boolean(),
+  /**
+   * Added: false when the session exists on the ensemble (dump) but no member we asked holds a
+   * connection for it: a client that died or is partitioned, whose ephemerals live until it
+   * expires. `client` and `member` are then empty strings.
+   */
+  connected: z.boolean().optional(),
+  /** Added: when the leader will expire it if it stays silent (the leader's dump), epoch ms. */
+  expiresAt: z.number().nullable().optional(),
   flags: z.array(
     z.object({
-      kind: z.enum(['long-timeout', 'silent-near-timeout']),
+      /** 'no-connection' added: see `connected`. */
+      kind: z.enum(['long-timeout', 'silent-near-timeout', 'no-connection']),
       message: z.string(),
     }),
   ),
@@ -228,5 +241,7 @@ export const watchesResponseSchema = z.object({
     .nullable(),
   /** The ZooKeeper docs' warning about wchc/wchp cost, shown beside the button. */
   costWarning: z.string(),
+  /** Added: seconds until wchp may run again (it is rate-limited per ensemble); 0 = now. */
+  byPathNextInSeconds: z.number().optional(),
 });
 export type WatchesResponse = z.infer<typeof watchesResponseSchema>;

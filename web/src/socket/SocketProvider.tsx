@@ -2,24 +2,18 @@
  * Owns the one SocketClient of the page and feeds what it hears into the TanStack Query cache.
  * Components never touch the socket: they hold subscriptions (useSubscription) and read the cache.
  */
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { notifyManager, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { EnsembleSummary } from '@keeper/shared';
 import { createStore, type Store } from '../lib/store';
-import { createWatchEventStore, type WatchEventStore } from '../features/watchEvents/watchEventStore';
+import { createWatchEventStore } from '../features/watchEvents/watchEventStore';
+import { SocketContext, type SocketContextValue } from './socketContext';
 import { applyServerEvents, markReleased } from './applyServerEvents';
 import type { ConnectionStatus } from './connectionStatus';
 import { queryKeys } from './queryKeys';
 import type { SessionEntry } from './sessionEntry';
 import { SocketClient, type SocketEnv, type SocketLike } from './SocketClient';
 
-export interface SocketContextValue {
-  client: SocketClient;
-  status: Store<ConnectionStatus>;
-  watchEvents: WatchEventStore;
-}
-
-const SocketContext = createContext<SocketContextValue | null>(null);
 
 function socketUrl(): string {
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
@@ -93,10 +87,4 @@ export function SocketProvider({ children }: { children: ReactNode }) {
     return () => value.client.stop();
   }, [value]);
   return <SocketContext.Provider value={value}>{children}</SocketContext.Provider>;
-}
-
-export function useSocket(): SocketContextValue {
-  const value = useContext(SocketContext);
-  if (value === null) throw new Error('useSocket must be used inside <SocketProvider>');
-  return value;
 }

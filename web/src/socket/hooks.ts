@@ -8,7 +8,7 @@ import type { ChildrenEntry, HealthEntry, MemberHistoryEntry, SubscriptionErrorE
 import type { ConnectionStatus } from './connectionStatus';
 import { queryKeys } from './queryKeys';
 import type { SessionEntry } from './sessionEntry';
-import { useSocket } from './SocketProvider';
+import { useSocket } from './socketContext';
 
 export function useConnectionStatus(): ConnectionStatus {
   const { status } = useSocket();

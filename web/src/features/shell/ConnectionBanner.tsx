@@ -1,5 +1,5 @@
 import { useConnectionStatus } from '../../socket/hooks';
-import { useSocket } from '../../socket/SocketProvider';
+import { useSocket } from '../../socket/socketContext';
 import { formatAbsolute, formatClock, formatDuration } from '../../lib/time';
 import { useNow } from '../../lib/useNow';
 

@@ -25,11 +25,16 @@ export function NodePanel({ ensemble, path }: { ensemble: string; path: string }
   if (entry === undefined) {
     return (
       <div className="node-panel">
-        {errorNote ?? (
-          <p className="node-panel__loading muted" aria-busy="true">
-            Reading <span className="mono">{path}</span>…
-          </p>
-        )}
+        {errorNote ??
+          (freshness.live ? (
+            <p className="node-panel__loading muted" aria-busy="true">
+              Reading <span className="mono">{path}</span>…
+            </p>
+          ) : (
+            <p className="node-panel__loading muted" aria-busy="true">
+              Nothing read yet: {freshness.reason}. <span className="mono">{path}</span> appears here as soon as it can be read.
+            </p>
+          ))}
       </div>
     );
   }

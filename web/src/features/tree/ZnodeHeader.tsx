@@ -53,7 +53,8 @@ export function ZnodeHeader({ ensemble, path, onOpenTree }: { ensemble: string; 
           live
         </span>
       ) : (
-        <AsOf freshness={freshness} />
+        // Nothing read yet: there is no "as of" time to give, only the reason.
+        <AsOf freshness={entry === undefined ? { ...freshness, asOf: null } : freshness} />
       )}
     </header>
   );

@@ -5,11 +5,13 @@
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { WATCH_EVENT_TYPES, type WatchEventType } from '@keeper/shared';
-import { useSocket } from '../../socket/SocketProvider';
+import { useSocket } from '../../socket/socketContext';
 import { formatCount } from '../../lib/bytes';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { ChevronDown, ChevronRight, Pause, Play } from '../../ui/icons';
 import { znodeUrl } from '../tree/urls';
+import { AsOf } from '../freshness/AsOf';
+import { useFreshness } from '../freshness/useFreshness';
 import { useWatchEventLog } from './useWatchEvents';
 import { visibleWatchEvents, WATCH_EVENT_LIMIT } from './watchEventLog';
 import './watchEvents.css';
@@ -32,6 +34,8 @@ export function WatchEventsPanel({ ensemble, open, onToggle }: { ensemble: strin
   const filter = useMemo(() => ({ ensemble, text, types }), [ensemble, text, types]);
   const { shown, waiting } = useMemo(() => visibleWatchEvents(log, filter, pausedAt), [log, filter, pausedAt]);
   const newest = shown[0];
+  // While not live, changes happen unseen: say so rather than show a quiet list as if nothing moved.
+  const freshness = useFreshness(ensemble);
 
   const toggleType = (t: WatchEventType) =>
     setTypes((prev) => {
@@ -89,6 +93,7 @@ export function WatchEventsPanel({ ensemble, open, onToggle }: { ensemble: strin
             />
           </>
         )}
+        {!freshness.live && <AsOf freshness={freshness} />}
         <span className="watch-events__count muted" title={`The newest ${WATCH_EVENT_LIMIT} events are kept`}>
           {formatCount(shown.length)} {shown.length === 1 ? 'event' : 'events'}
         </span>

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { useSocket } from '../../socket/SocketProvider';
+import { useSocket } from '../../socket/socketContext';
 import type { WatchEventRecord } from './watchEventLog';
 
 export function useWatchEventLog(): readonly WatchEventRecord[] {

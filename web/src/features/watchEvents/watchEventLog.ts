@@ -25,9 +25,10 @@ export interface WatchEventFilter {
 
 /**
  * ZooKeeper fires one event per watch kind: a deleted znode that had both a data and a child watch
- * reports "deleted" twice within milliseconds. One change is one line for the operator.
+ * reports "deleted" twice, the same millisecond or the next. One change is one line for the operator.
+ * The window is tiny on purpose: two real changes a few milliseconds apart must stay two lines.
  */
-export const DUPLICATE_WINDOW_MS = 250;
+export const DUPLICATE_WINDOW_MS = 20;
 
 function isEcho(a: Omit<WatchEventRecord, 'seq'>, b: Omit<WatchEventRecord, 'seq'> | undefined): boolean {
   return b !== undefined && a.ensemble === b.ensemble && a.path === b.path && a.event === b.event && Math.abs(a.at - b.at) <= DUPLICATE_WINDOW_MS;

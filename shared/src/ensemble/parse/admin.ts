@@ -1,0 +1,130 @@
+/**
+ * The AdminServer's JSON (`GET http://host:adminPort/commands/<name>`), read into the same
+ * shapes as the four-letter words: `monitor` is mntr's keys without the zk_ prefix,
+ * `server_stats` carries what srvr prints (Mode, zxid, latency, node count). Validated with
+ * zod, leniently: unknown keys are kept, missing ones are null.
+ */
+import { z } from 'zod';
+import { normalizeZxid } from '../zxid.js';
+import { parseJsonLossless } from './losslessJson.js';
+import { toNumber } from './numbers.js';
+import { normalizeSessionId } from './sessionIds.js';
+import type { SrvrInfo } from './srvr.js';
+import type { ConsConnection } from './cons.js';
+
+/** Every command answers {command, error, ...}; error is a string when the member refused. */
+const commandEnvelope = z.looseObject({ command: z.string().optional(), error: z.string().nullable().optional() });
+
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const num = z.union([z.number(), z.string()]).nullable().optional();
+
+const serverStatsSchema = z.looseObject({
+  version: z.string().nullable().optional(),
+  server_stats: z
+    .looseObject({
+      packets_sent: num,
+      packets_received: num,
+      server_state: z.string().nullable().optional(),
+      outstanding_requests: num,
+      min_latency: num,
+      avg_latency: num,
+      max_latency: num,
+      last_processed_zxid: num,
+      num_alive_client_connections: num,
+      uptime: num,
+    })
+    .nullable()
+    .optional(),
+  node_count: num,
+});
+
+export type AdminAnswer<T> = { kind: 'ok'; value: T } | { kind: 'refused'; error: string } | { kind: 'invalid'; reason: string };
+
+/** Parses an AdminServer body; `refused` when it answered {error: "..."} (e.g. not serving). */
+export function readAdminBody(text: string): AdminAnswer<Record<string, unknown>> {
+  let parsed: unknown;
+  try {
+    parsed = parseJsonLossless(text);
+  } catch {
+    return { kind: 'invalid', reason: 'not JSON' };
+  }
+  const envelope = commandEnvelope.safeParse(parsed);
+  if (!envelope.success) return { kind: 'invalid', reason: 'not a command result' };
+  if (typeof envelope.data.error === 'string' && envelope.data.error !== '') return { kind: 'refused', error: envelope.data.error };
+  return { kind: 'ok', value: envelope.data as Record<string, unknown> };
+}
+
+/** `server_stats` as a srvr answer. */
+export function srvrFromServerStats(body: Record<string, unknown>): SrvrInfo | null {
+  const parsed = serverStatsSchema.safeParse(body);
+  if (!parsed.success || !parsed.data.server_stats) return null;
+  const stats = parsed.data.server_stats;
+  return {
+    version: parsed.data.version ?? null,
+    latencyMin: toNumber(stats.min_latency),
+    latencyAvg: toNumber(stats.avg_latency),
+    latencyMax: toNumber(stats.max_latency),
+    received: toNumber(stats.packets_received),
+    sent: toNumber(stats.packets_sent),
+    connections: toNumber(stats.num_alive_client_connections),
+    outstanding: toNumber(stats.outstanding_requests),
+    zxid: normalizeZxid(stats.last_processed_zxid ?? null),
+    mode: stats.server_state?.toLowerCase() ?? null,
+    nodeCount: toNumber(parsed.data.node_count),
+  };
+}
+
+/** `monitor` as mntr's map (values as text, like mntr's). */
+export function mntrFromMonitor(body: Record<string, unknown>): Map<string, string> {
+  const values = new Map<string, string>();
+  for (const [key, value] of Object.entries(body)) {
+    if (key === 'command' || key === 'error') continue;
+    const parsed = scalar.safeParse(value);
+    if (parsed.success && parsed.data !== null) values.set(key.toLowerCase(), String(parsed.data));
+  }
+  return values;
+}
+
+const connectionSchema = z.looseObject({
+  remote_socket_address: z.string().optional(),
+  outstanding_requests: num,
+  packets_received: num,
+  packets_sent: num,
+  session_id: z.union([z.number(), z.string()]).optional(),
+  last_operation: z.string().nullable().optional(),
+  established: z.union([z.number(), z.string()]).nullable().optional(),
+  session_timeout: num,
+  last_zxid: num,
+  last_response_time: num,
+  last_latency: num,
+  min_latency: num,
+  avg_latency: num,
+  max_latency: num,
+});
+const connectionsSchema = z.looseObject({ connections: z.array(connectionSchema).default([]) });
+
+/** `connections` as cons lines (the fallback when cons is not whitelisted). */
+export function consFromConnections(body: Record<string, unknown>): ConsConnection[] {
+  const parsed = connectionsSchema.safeParse(body);
+  if (!parsed.success) return [];
+  return parsed.data.connections.map((c) => {
+    const sessionId = c.session_id === undefined ? null : normalizeSessionId(c.session_id);
+    const zxid = c.last_zxid === null || c.last_zxid === undefined ? null : normalizeZxid(c.last_zxid);
+    return {
+      client: c.remote_socket_address ?? '',
+      queued: toNumber(c.outstanding_requests),
+      received: toNumber(c.packets_received),
+      sent: toNumber(c.packets_sent),
+      sessionId: sessionId === '0x0' ? null : sessionId,
+      lastOperation: c.last_operation ?? null,
+      establishedAt: typeof c.established === 'number' ? c.established : toNumber(c.established ?? null),
+      timeoutMs: toNumber(c.session_timeout),
+      lastZxid: zxid,
+      lastResponseMono: toNumber(c.last_response_time),
+      latencyLast: toNumber(c.last_latency),
+      latencyMin: toNumber(c.min_latency),
+      latencyAvg: toNumber(c.avg_latency),
+      latencyMax: toNumber(c.max_latency),
+    };
+  });
+}

@@ -1,0 +1,43 @@
+/**
+ * `conf` and the content of /zookeeper/config: "key=value" lines, with `membership:` and
+ * `server.N=` lines on quorum members and `version=<hex>` for the dynamic configuration.
+ * Servers whose client port is not in their line (3.4 style) get the top-level clientPort.
+ */
+import { toInteger } from './numbers.js';
+import { parseServerLine, type ServerSpec } from './serverLine.js';
+
+export interface ConfInfo {
+  settings: Map<string, string>;
+  /** This member's own id (conf's serverId); null in /zookeeper/config. */
+  serverId: number | null;
+  servers: ServerSpec[];
+  /** The dynamic configuration's version (hex, as printed), if any. */
+  configVersion: string | null;
+}
+
+export function parseConf(text: string): ConfInfo {
+  const settings = new Map<string, string>();
+  const servers: ServerSpec[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const eq = line.indexOf('=');
+    if (eq <= 0) continue; // "membership:" and anything else without a value
+    const key = line.slice(0, eq).trim();
+    const value = line.slice(eq + 1).trim();
+    const server = parseServerLine(key, value);
+    if (server) servers.push(server);
+    else settings.set(key, value);
+  }
+  const clientPort = toInteger(settings.get('clientPort'));
+  for (const server of servers) {
+    if (server.clientPort === null && clientPort !== null && clientPort > 0) server.clientPort = clientPort;
+  }
+  servers.sort((a, b) => a.id - b.id);
+  return {
+    settings,
+    serverId: toInteger(settings.get('serverId')),
+    servers,
+    configVersion: settings.get('version') ?? null,
+  };
+}

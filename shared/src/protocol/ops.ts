@@ -1,0 +1,92 @@
+/**
+ * Admin operations on znodes: the inputs (HTTP bodies and socket messages share them) and
+ * the jobs long operations run as. One source for the server, the web app and scripts.
+ */
+import { z } from 'zod';
+import { ACL_SCHEMES } from '../acl.js';
+
+/** ZooKeeper's default jute.maxbuffer: the largest value a znode can hold, in decoded bytes. */
+export const MAX_ZNODE_DATA_BYTES = 1_048_576;
+
+export const CREATE_MODES = ['persistent', 'persistent_sequential', 'ephemeral', 'ephemeral_sequential'] as const;
+export type CreateModeName = (typeof CREATE_MODES)[number];
+
+/** How `data` is written in a request: text as UTF-8, or bytes as base64. */
+export const INPUT_ENCODINGS = ['utf8', 'base64'] as const;
+export type InputEncoding = (typeof INPUT_ENCODINGS)[number];
+
+/** base64 of 1 MiB is 1,398,104 characters; the exact byte limit is checked after decoding. */
+const dataText = z.string().max(1_400_000);
+const version = z.number().int().min(0).max(2_147_483_647);
+
+/** One ACL entry as written by people: letters (`cdrwa`) or bits (`permissions`), exactly one of them. */
+export const aclEntryInputSchema = z.object({
+  scheme: z.enum(ACL_SCHEMES),
+  id: z.string().max(1024),
+  perms: z.string().max(5).optional(),
+  permissions: z.number().int().min(0).max(31).optional(),
+});
+export type AclEntryInput = z.infer<typeof aclEntryInputSchema>;
+
+/** One ACL entry as the server reports it: both forms. */
+export const aclEntrySchema = z.object({
+  scheme: z.string(),
+  id: z.string(),
+  perms: z.string(),
+  permissions: z.number(),
+});
+export type AclEntryView = z.infer<typeof aclEntrySchema>;
+
+export const createBodySchema = z.object({
+  data: dataText.optional(),
+  encoding: z.enum(INPUT_ENCODINGS).optional(),
+  mode: z.enum(CREATE_MODES).optional(),
+});
+export type CreateBody = z.infer<typeof createBodySchema>;
+
+export const setDataBodySchema = z.object({
+  data: dataText,
+  encoding: z.enum(INPUT_ENCODINGS).optional(),
+  version,
+});
+export type SetDataBody = z.infer<typeof setDataBodySchema>;
+
+export const setAclBodySchema = z.object({
+  acl: z.array(aclEntryInputSchema).min(1).max(100),
+  /** The ACL version (stat.aversion) the change was made against. */
+  version,
+});
+export type SetAclBody = z.infer<typeof setAclBodySchema>;
+
+export const JOB_KINDS = ['recursiveDelete', 'import'] as const;
+export const JOB_STATES = ['running', 'done', 'failed', 'cancelled'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+/** At most this many remaining paths are listed; `remainingTotal` has the full count. */
+export const MAX_REPORTED_REMAINING = 200;
+
+export const jobSnapshotSchema = z.object({
+  id: z.string(),
+  kind: z.enum(JOB_KINDS),
+  ensemble: z.string(),
+  path: z.string(),
+  state: z.enum(JOB_STATES),
+  /** Nodes handled so far and the total known so far (it grows if nodes are added meanwhile). */
+  done: z.number(),
+  total: z.number(),
+  /** The node being worked on, for a progress line. */
+  current: z.string().nullable(),
+  startedBy: z.string(),
+  startedAt: z.number(),
+  finishedAt: z.number().optional(),
+  cancelRequested: z.boolean(),
+  /** When the job did not complete: what is still there (capped at MAX_REPORTED_REMAINING). */
+  remaining: z.array(z.string()).optional(),
+  remainingTotal: z.number().optional(),
+  /** True when `remaining` was read back from ZooKeeper after stopping, false when it is the job's own bookkeeping. */
+  remainingVerified: z.boolean().optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+  /** Kind-specific counts (import: created, updated, skipped, conflicts). */
+  summary: z.record(z.string(), z.number()).optional(),
+});
+export type JobSnapshot = z.infer<typeof jobSnapshotSchema>;
