@@ -7,3 +7,7 @@ export * from './protocol/schemas.js';
 export * from './protocol/api.js';
 export * from './childOrder.js';
 export * from './ensemble/types.js';
+export * from './acl.js';
+export * from './protocol/ops.js';
+export * from './protocol/access.js';
+export * from './ensemble/index.js';

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseConnectionString } from './connectionString.js';
 import { ConfigError } from './errors.js';
-import type { EnsembleConfig } from './types.js';
+import type { AuthUserConfig, EnsembleConfig } from './types.js';
 
 export const ENSEMBLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 export const ENSEMBLE_NAME_RULE = '1-63 letters, digits, ".", "_" or "-", starting with a letter or digit';
@@ -54,13 +54,44 @@ export const fileConfigSchema = z.strictObject({
   host: z.string().min(1).optional(),
   port: z.number().int().min(0).max(65535).optional(),
   webDist: z.string().min(1).optional(),
+  auth: z
+    .strictObject({
+      users: z
+        .array(
+          z.strictObject({
+            name: z.string().regex(/^[A-Za-z0-9._@-]{1,64}$/, 'must be 1-64 letters, digits, ".", "_", "@" or "-"'),
+            passwordHash: z.string().regex(/^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/, 'must be a bcrypt hash (make one with `npm run hash-password`), never the password'),
+            role: z.enum(['admin', 'viewer']),
+          }),
+        )
+        .superRefine((list, ctx) => {
+          const seen = new Set<string>();
+          list.forEach((u, i) => {
+            if (seen.has(u.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate user "${u.name}"` });
+            seen.add(u.name);
+          });
+        })
+        .optional(),
+      allowedOrigins: z.array(z.url().regex(/^https?:\/\/[^/]+$/, 'must be an origin: scheme://host[:port], no path')).optional(),
+      stateDir: z.string().min(1).optional(),
+      sessionTtlMinutes: z.number().int().min(1).max(60 * 24 * 30).optional(),
+    })
+    .optional(),
 });
+
+export interface FileAuthConfig {
+  users?: AuthUserConfig[];
+  allowedOrigins?: string[];
+  stateDir?: string;
+  sessionTtlMinutes?: number;
+}
 
 export interface FileConfig {
   ensembles: EnsembleConfig[];
   host?: string;
   port?: number;
   webDist?: string;
+  auth?: FileAuthConfig;
 }
 
 /** ensembles[1].auth[0].credential */
@@ -74,9 +105,12 @@ export function parseFileConfig(json: unknown, source: string): FileConfig {
     const problems = result.error.issues.map((i) => `  ${issuePath(i.path) || '(top level)'}: ${i.message}`);
     throw new ConfigError(`invalid config ${source}:\n${problems.join('\n')}`);
   }
-  const { webDist, ...rest } = result.data;
-  // A relative webDist is relative to the config file, not to wherever Keeper was started.
-  return webDist === undefined ? rest : { ...rest, webDist: path.resolve(path.dirname(source), webDist) };
+  const { webDist, auth, ...rest } = result.data;
+  // Relative paths are relative to the config file, not to wherever Keeper was started.
+  const relative = (p: string) => path.resolve(path.dirname(source), p);
+  const config: FileConfig = webDist === undefined ? rest : { ...rest, webDist: relative(webDist) };
+  if (auth !== undefined) config.auth = auth.stateDir === undefined ? auth : { ...auth, stateDir: relative(auth.stateDir) };
+  return config;
 }
 
 export function loadFileConfig(file: string): FileConfig {

@@ -20,6 +20,9 @@ import type { ZkGateway } from '../zk/gateway.js';
 import type { WatchListener } from '../zk/watchRegistry.js';
 import { Outbox } from './outbox.js';
 import type { HealthFeed } from './healthFeed.js';
+import { OPEN_IDENTITY, type Identity } from '../auth/identity.js';
+import type { ZnodeOps } from '../ops/znodeOps.js';
+import { handleSocketMutation } from './socketMutations.js';
 
 export interface ConnectionLimits {
   maxSubscriptions: number;
@@ -41,6 +44,8 @@ export interface HubContext {
   serverVersion: string;
   log: Logger;
   limits: ConnectionLimits;
+  /** Admin operations; without it every mutation message is refused. */
+  ops?: ZnodeOps;
 }
 
 export class ClientConnection {
@@ -54,6 +59,9 @@ export class ClientConnection {
   constructor(
     private readonly socket: WebSocket,
     private readonly ctx: HubContext,
+    /** Who opened the socket, established at the upgrade (cookie, bearer or share session). */
+    readonly identity: Identity = OPEN_IDENTITY,
+    private readonly remoteAddress?: string,
   ) {
     this.outbox = new Outbox((events) => this.send({ type: 'batch', events }), ctx.limits.batchIntervalMs);
     this.helloTimer = setTimeout(() => this.socket.close(CLOSE_NO_HELLO, 'no hello received'), ctx.limits.helloTimeoutMs);
@@ -72,6 +80,13 @@ export class ClientConnection {
   /** Session changes of every ensemble reach every ready browser. */
   pushEvent(event: ServerEvent): void {
     if (this.ready && !this.closed) this.outbox.push(event);
+  }
+
+  /** Ends the socket because its identity ended (share link revoked, signed out, session expired). */
+  end(code: number, reason: string): void {
+    if (this.closed) return;
+    this.socket.close(code, reason.slice(0, 120));
+    this.dispose();
   }
 
   dispose(): void {
@@ -119,11 +134,29 @@ export class ClientConnection {
         return;
       case 'ping':
         return this.send({ type: 'pong', at: Date.now(), ...(message.id !== undefined ? { id: message.id } : {}) });
+      case 'create':
+      case 'setData':
+      case 'delete':
+      case 'setAcl':
+      case 'cancelJob':
+        return this.onMutation(message);
       default: {
         const never: never = message;
         return never;
       }
     }
+  }
+
+  private onMutation(message: Extract<ClientMessage, { type: 'create' | 'setData' | 'delete' | 'setAcl' | 'cancelJob' }>): void {
+    const ops = this.ctx.ops;
+    if (!ops) return this.replyError('forbidden', 'this server accepts no changes over the socket', message.id);
+    handleSocketMutation(message, this.identity, ops, this.remoteAddress).then(
+      (reply) => this.send(reply),
+      (error: unknown) => {
+        this.ctx.log.error({ err: error }, 'socket mutation failed unexpectedly');
+        this.replyError('zookeeper', 'the server could not complete this operation', message.id);
+      },
+    );
   }
 
   private onHello(version: number): void {

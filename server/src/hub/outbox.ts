@@ -82,6 +82,9 @@ function replaceKey(event: ServerEvent): string | null {
       return `session\0${event.ensemble}`;
     case 'ensembleHealth':
       return `health\0${event.ensemble}`;
+    case 'job':
+      // Only the latest progress of a job matters.
+      return `job\0${event.job.id}`;
     case 'memberHistory':
     case 'children':
     case 'watchEvent':

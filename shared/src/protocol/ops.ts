@@ -90,3 +90,51 @@ export const jobSnapshotSchema = z.object({
   summary: z.record(z.string(), z.number()).optional(),
 });
 export type JobSnapshot = z.infer<typeof jobSnapshotSchema>;
+
+/** Export and import: a subtree as JSON (GET .../export/<path>, POST .../import/<path>). */
+export const MAX_EXPORT_NODES = 10_000;
+
+export const exportNodeSchema = z.object({
+  /** Relative to the exported root: '' for the root itself, 'a/b' below it. */
+  rel: z.string().max(4096),
+  /** The bytes, base64. */
+  data: z.string().max(1_400_000),
+  /** How the console would show the value (utf8, json or base64): a hint for people reading the file. */
+  encoding: z.enum(['utf8', 'json', 'base64']),
+  acl: z.array(z.object({ scheme: z.enum(ACL_SCHEMES), id: z.string().max(1024), perms: z.string().max(5).optional(), permissions: z.number().int().min(0).max(31) })).max(100),
+  stat: z.object({
+    version: z.number(),
+    aversion: z.number(),
+    cversion: z.number(),
+    ctime: z.number(),
+    mtime: z.number(),
+    dataLength: z.number(),
+    numChildren: z.number(),
+    ephemeral: z.boolean(),
+  }),
+});
+export type ExportNode = z.infer<typeof exportNodeSchema>;
+
+export const exportDocumentSchema = z.object({
+  format: z.literal('keeper-export'),
+  version: z.literal(1),
+  ensemble: z.string(),
+  root: z.string(),
+  exportedAt: z.number(),
+  nodes: z.array(exportNodeSchema).min(1).max(MAX_EXPORT_NODES),
+});
+export type ExportDocument = z.infer<typeof exportDocumentSchema>;
+
+export const IMPORT_CONFLICT_REASONS = ['dataDiffers', 'ephemeralInExport', 'ephemeralInTarget', 'invalidPath', 'changedMeanwhile', 'createFailed'] as const;
+
+export const importPlanSchema = z.object({
+  root: z.string(),
+  /** Absent in the target: created (parents first), with the exported ACL. */
+  create: z.array(z.string()),
+  /** Present with other data, and overwrite=true: set, checked against the version read for this plan. */
+  update: z.array(z.object({ path: z.string(), version: z.number() })),
+  unchanged: z.array(z.string()),
+  /** Left alone; the reason says why (dataDiffers: pass overwrite=true to update it). */
+  conflicts: z.array(z.object({ path: z.string(), reason: z.enum(IMPORT_CONFLICT_REASONS) })),
+});
+export type ImportPlan = z.infer<typeof importPlanSchema>;

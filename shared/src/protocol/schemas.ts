@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { CONSOLE_SESSION_STATES } from '../consoleSession.js';
 import { ensembleHealthSchema, memberHistorySchema } from '../ensemble/types.js';
+import { CREATE_MODES, INPUT_ENCODINGS, aclEntryInputSchema, jobSnapshotSchema } from './ops.js';
 
 /** Bumped on any incompatible change; checked in the hello handshake. */
 export const PROTOCOL_VERSION = 1;
@@ -12,6 +13,8 @@ export const PROTOCOL_VERSION = 1;
 /** WebSocket close code for a protocol version the server does not speak (4000-4999 is for applications). */
 export const CLOSE_PROTOCOL_MISMATCH = 4001;
 export const CLOSE_NO_HELLO = 4002;
+/** The identity behind the socket ended: share link revoked or expired, signed out, session expired. */
+export const CLOSE_ACCESS_ENDED = 4003;
 
 /** Largest client frame the server accepts; anything bigger is refused unread. */
 export const MAX_CLIENT_FRAME_BYTES = 64 * 1024;
@@ -28,8 +31,51 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('watchEnsemble'), ensemble: ensembleName, id: requestId }),
   z.object({ type: z.literal('unwatchEnsemble'), ensemble: ensembleName, id: requestId }),
   z.object({ type: z.literal('ping'), id: requestId }),
+  // Admin operations (the same as the HTTP API's; a viewer gets an error with code `forbidden`).
+  // Each is answered by a `result` with the same id. Data travels in one frame, so over the
+  // socket it is limited by MAX_CLIENT_FRAME_BYTES; larger values go through the HTTP API.
+  z.object({
+    type: z.literal('create'),
+    ensemble: ensembleName,
+    path: znodePath,
+    data: z.string().max(MAX_CLIENT_FRAME_BYTES).optional(),
+    encoding: z.enum(INPUT_ENCODINGS).optional(),
+    mode: z.enum(CREATE_MODES).optional(),
+    id: requestId,
+  }),
+  z.object({
+    type: z.literal('setData'),
+    ensemble: ensembleName,
+    path: znodePath,
+    data: z.string().max(MAX_CLIENT_FRAME_BYTES),
+    encoding: z.enum(INPUT_ENCODINGS).optional(),
+    version: z.number().int().min(0).max(2_147_483_647),
+    id: requestId,
+  }),
+  /** `recursive: true` starts a job; the result carries its id and `job` events follow. */
+  z.object({
+    type: z.literal('delete'),
+    ensemble: ensembleName,
+    path: znodePath,
+    version: z.number().int().min(0).max(2_147_483_647),
+    recursive: z.boolean().optional(),
+    id: requestId,
+  }),
+  z.object({
+    type: z.literal('setAcl'),
+    ensemble: ensembleName,
+    path: znodePath,
+    acl: z.array(aclEntryInputSchema).min(1).max(100),
+    version: z.number().int().min(0).max(2_147_483_647),
+    id: requestId,
+  }),
+  z.object({ type: z.literal('cancelJob'), jobId: z.string().min(1).max(100), id: requestId }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
+
+/** Client messages that change something: refused (`forbidden`) unless the socket's identity is an admin. */
+export const MUTATION_MESSAGE_TYPES = ['create', 'setData', 'delete', 'setAcl', 'cancelJob'] as const;
+export type MutationMessage = Extract<ClientMessage, { type: (typeof MUTATION_MESSAGE_TYPES)[number] }>;
 
 export const statSchema = z.object({
   czxid: z.string(),
@@ -92,6 +138,8 @@ export const ERROR_CODES = [
   'unknownEnsemble',
   'tooManySubscriptions',
   'zookeeper',
+  /** The socket's identity may not do this (a viewer or share-link holder asking for a mutation). */
+  'forbidden',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -140,6 +188,8 @@ export const serverEventSchema = z.discriminatedUnion('type', [
     /** The server keeps retrying with back-off; this says the view is stale meanwhile. */
     retrying: z.boolean(),
   }),
+  /** Progress of a long operation (recursive delete, import); sent to admins' sockets. */
+  z.object({ type: z.literal('job'), job: jobSnapshotSchema }),
 ]);
 export type ServerEvent = z.infer<typeof serverEventSchema>;
 
@@ -154,6 +204,29 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('error'), code: z.enum(ERROR_CODES), message: z.string(), id: z.string().optional() }),
   z.object({ type: z.literal('ack'), id: z.string() }),
   z.object({ type: z.literal('pong'), id: z.string().optional(), at: z.number() }),
+  /**
+   * The answer to an admin operation. `ok: false` carries the same error the HTTP API gives
+   * (`BAD_VERSION`, `NO_NODE`, `DATA_TOO_LARGE`, ...) and, on a stale version, the current value.
+   */
+  z.object({
+    type: z.literal('result'),
+    id: z.string().optional(),
+    op: z.enum(MUTATION_MESSAGE_TYPES),
+    ok: z.boolean(),
+    ensemble: z.string().optional(),
+    path: z.string().optional(),
+    stat: statSchema.optional(),
+    /** create: the path created (differs from `path` for sequential modes). */
+    created: z.string().optional(),
+    /** delete with recursive: the job that does it. */
+    jobId: z.string().optional(),
+    /** Something the operator should know (an ephemeral node belongs to the console's session). */
+    warning: z.string().optional(),
+    /** What happened when the first reply was lost ("reply lost; read back: applied"). */
+    note: z.string().optional(),
+    error: z.object({ code: z.string(), message: z.string() }).optional(),
+    current: z.object({ stat: statSchema, data: encodedDataSchema }).optional(),
+  }),
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
 

@@ -1,0 +1,90 @@
+/**
+ * Identifies requests and sockets (bearer token, session cookie, share-link session) and ends
+ * access when it must end: sign-out, session expiry, share-link revocation or expiry. Whoever
+ * holds open sockets listens to 'ended' and closes the matching ones.
+ */
+import { EventEmitter } from 'node:events';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Credentials } from './credentials.js';
+import { readCookie } from './cookies.js';
+import { OPEN_IDENTITY, type Identity } from './identity.js';
+import type { Session, SessionStore } from './sessionStore.js';
+import type { ShareLinkStore } from './shareLinks.js';
+
+/** Which sockets to close: those of one session, or all bound to one share link. */
+export type AccessEnd = { sessionId: string } | { shareLinkId: string };
+
+interface AccessEvents {
+  ended: [end: AccessEnd, reason: string];
+}
+
+export type Identified = { identity: Identity; session: Session | null };
+export type IdentifyResult = { ok: true; value: Identified } | { ok: false; reason: string };
+
+const SWEEP_INTERVAL_MS = 1_000;
+
+export class AccessControl extends EventEmitter<AccessEvents> {
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    /** null: the open development mode, every caller is an admin. */
+    readonly credentials: Credentials | null,
+    readonly sessions: SessionStore,
+    readonly shareLinks: ShareLinkStore,
+    readonly allowedOrigins: readonly string[] = [],
+  ) {
+    super();
+    shareLinks.on('ended', (link, reason) => {
+      this.sessions.deleteForShareLink(link.id);
+      this.emit('ended', { shareLinkId: link.id }, `share link ${reason}`);
+    });
+    // Expiry must end sessions and sockets at once, not at the next request.
+    this.timer = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  get open(): boolean {
+    return this.credentials === null;
+  }
+
+  identify(headers: IncomingHttpHeaders): IdentifyResult {
+    if (this.credentials === null) return { ok: true, value: { identity: OPEN_IDENTITY, session: null } };
+    const auth = headers.authorization;
+    if (auth !== undefined) {
+      // A wrong Authorization header is an error even when a cookie would do: scripts want to know.
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(auth);
+      if (!match?.[1]) return { ok: false, reason: 'Authorization must be "Bearer <token>"' };
+      const principal = this.credentials.verifyToken(match[1]);
+      if (!principal) return { ok: false, reason: 'the bearer token is not valid' };
+      return { ok: true, value: { identity: { ...principal, via: 'bearer' }, session: null } };
+    }
+    const session = this.sessions.get(readCookie(headers.cookie));
+    if (!session) return { ok: false, reason: 'sign in first (POST /api/login, or open the sign-in URL Keeper printed)' };
+    if (session.shareLinkId !== undefined && !this.shareLinks.isActive(session.shareLinkId)) {
+      this.sessions.delete(session.id);
+      return { ok: false, reason: 'the share link has been revoked or has expired' };
+    }
+    const identity: Identity = {
+      name: session.name,
+      role: session.role,
+      via: session.via,
+      sessionId: session.id,
+      ...(session.shareLinkId !== undefined ? { shareLinkId: session.shareLinkId } : {}),
+    };
+    return { ok: true, value: { identity, session } };
+  }
+
+  endSession(sessionId: string, reason: string): void {
+    if (this.sessions.delete(sessionId)) this.emit('ended', { sessionId }, reason);
+  }
+
+  sweep(): void {
+    for (const id of this.sessions.sweep()) this.emit('ended', { sessionId: id }, 'session expired');
+    this.shareLinks.sweep();
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    this.removeAllListeners();
+  }
+}

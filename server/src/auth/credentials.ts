@@ -1,0 +1,59 @@
+/**
+ * The configured ways to prove who you are: an admin token, a viewer token (environment or
+ * config), and users with bcrypt password hashes (config). Tokens are compared in constant
+ * time; an unknown user name costs the same bcrypt work as a known one.
+ */
+import bcrypt from 'bcryptjs';
+import type { Role } from '@keeper/shared';
+import { safeEqual } from './secrets.js';
+
+export interface AuthUser {
+  name: string;
+  passwordHash: string;
+  role: Role;
+}
+
+export interface CredentialOptions {
+  adminToken?: string;
+  viewerToken?: string;
+  users?: AuthUser[];
+}
+
+export interface Principal {
+  name: string;
+  role: Role;
+}
+
+// A real hash of a random string: comparing against it takes as long as a real user's check.
+const DUMMY_HASH = '$2b$10$.RkkT/nwQYveAPjTgD4k0ORVgzPkDPACEABcibR5C.INbI0d04Q1C';
+
+export class Credentials {
+  constructor(private readonly options: CredentialOptions) {}
+
+  get configured(): boolean {
+    return Boolean(this.options.adminToken || this.options.viewerToken || this.options.users?.length);
+  }
+
+  verifyToken(token: string): Principal | null {
+    // Both compared every time, so which token matched does not show in the timing.
+    const admin = this.options.adminToken ? safeEqual(token, this.options.adminToken) : false;
+    const viewer = this.options.viewerToken ? safeEqual(token, this.options.viewerToken) : false;
+    if (admin) return { name: 'admin-token', role: 'admin' };
+    if (viewer) return { name: 'viewer-token', role: 'viewer' };
+    return null;
+  }
+
+  async verifyPassword(username: string, password: string): Promise<Principal | null> {
+    const user = this.options.users?.find((u) => u.name === username);
+    const ok = await bcrypt.compare(password, user?.passwordHash ?? DUMMY_HASH);
+    return ok && user ? { name: user.name, role: user.role } : null;
+  }
+}
+
+export function isBcryptHash(value: string): boolean {
+  return /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/.test(value);
+}
+
+export function hashPassword(password: string, rounds = 12): Promise<string> {
+  return bcrypt.hash(password, rounds);
+}

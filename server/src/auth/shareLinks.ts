@@ -1,0 +1,158 @@
+/**
+ * Read-only share links: an admin makes a link to one view; opening it gives a viewer session
+ * bound to the link. Only a hash of each token is stored (a leaked state file grants nothing),
+ * in a JSON file in the state directory so links survive restarts. Revocation and expiry are
+ * announced ('ended') so sessions and open sockets bound to the link end at once.
+ */
+import { EventEmitter } from 'node:events';
+import path from 'node:path';
+import { z } from 'zod';
+import type { ShareLinkView } from '@keeper/shared';
+import { randomToken, sha256Hex } from './secrets.js';
+import { ensureStateDir, readFileIfExists, writeFileAtomic } from './stateFiles.js';
+
+export const SHARE_LINKS_FILE = 'share-links.json';
+/** Ended links stay listed (as revoked/expired) this long, then are forgotten. */
+const KEEP_ENDED_MS = 7 * 24 * 3600_000;
+
+const storedLinkSchema = z.object({
+  id: z.string(),
+  tokenHash: z.string(),
+  path: z.string(),
+  createdBy: z.string(),
+  createdAt: z.number(),
+  expiresAt: z.number(),
+  revokedAt: z.number().optional(),
+  note: z.string().optional(),
+});
+type StoredLink = z.infer<typeof storedLinkSchema>;
+const fileSchema = z.object({ version: z.literal(1), links: z.array(storedLinkSchema) });
+
+export type EndReason = 'revoked' | 'expired';
+export type ResolveResult = { ok: true; link: ShareLinkView } | { ok: false; reason: 'unknown' | EndReason };
+
+interface ShareLinkEvents {
+  ended: [link: ShareLinkView, reason: EndReason];
+}
+
+function view(link: StoredLink): ShareLinkView {
+  const { tokenHash: _hash, ...rest } = link;
+  return rest;
+}
+
+export class ShareLinkStore extends EventEmitter<ShareLinkEvents> {
+  private readonly links = new Map<string, StoredLink>();
+  private readonly byHash = new Map<string, string>();
+  /** Links whose end was already announced (so expiry is announced once). */
+  private readonly announced = new Set<string>();
+  private readonly file: string | null;
+
+  /** stateDir null: in memory only (the open development mode). */
+  constructor(stateDir: string | null, private readonly now: () => number = Date.now) {
+    super();
+    this.file = stateDir === null ? null : path.join(stateDir, SHARE_LINKS_FILE);
+    if (stateDir !== null) ensureStateDir(stateDir);
+    this.load();
+  }
+
+  create(spec: { path: string; expiresInMinutes: number; createdBy: string; note?: string }): { link: ShareLinkView; token: string } {
+    const token = randomToken();
+    const at = this.now();
+    const link: StoredLink = {
+      id: randomToken(9),
+      tokenHash: sha256Hex(token),
+      path: spec.path,
+      createdBy: spec.createdBy,
+      createdAt: at,
+      expiresAt: at + spec.expiresInMinutes * 60_000,
+      ...(spec.note !== undefined ? { note: spec.note } : {}),
+    };
+    this.links.set(link.id, link);
+    this.byHash.set(link.tokenHash, link.id);
+    this.save();
+    return { link: view(link), token };
+  }
+
+  list(): ShareLinkView[] {
+    return [...this.links.values()].sort((a, b) => b.createdAt - a.createdAt).map(view);
+  }
+
+  get(id: string): ShareLinkView | null {
+    const link = this.links.get(id);
+    return link ? view(link) : null;
+  }
+
+  /** Revokes a link; null if there is none with that id. Revoking twice is harmless. */
+  revoke(id: string): ShareLinkView | null {
+    const link = this.links.get(id);
+    if (!link) return null;
+    if (link.revokedAt === undefined) {
+      link.revokedAt = this.now();
+      this.save();
+    }
+    this.announce(link, 'revoked');
+    return view(link);
+  }
+
+  resolve(token: string): ResolveResult {
+    const id = this.byHash.get(sha256Hex(token));
+    const link = id === undefined ? undefined : this.links.get(id);
+    if (!link) return { ok: false, reason: 'unknown' };
+    const ended = this.endReason(link);
+    return ended ? { ok: false, reason: ended } : { ok: true, link: view(link) };
+  }
+
+  isActive(id: string): boolean {
+    const link = this.links.get(id);
+    return link !== undefined && this.endReason(link) === null;
+  }
+
+  /** Announces links that expired since the last sweep, and forgets long-ended ones. */
+  sweep(): void {
+    const now = this.now();
+    let changed = false;
+    for (const link of this.links.values()) {
+      const reason = this.endReason(link);
+      if (reason) this.announce(link, reason);
+      const endedAt = link.revokedAt ?? link.expiresAt;
+      if (reason && now - endedAt > KEEP_ENDED_MS) {
+        this.links.delete(link.id);
+        this.byHash.delete(link.tokenHash);
+        this.announced.delete(link.id);
+        changed = true;
+      }
+    }
+    if (changed) this.save();
+  }
+
+  private endReason(link: StoredLink): EndReason | null {
+    if (link.revokedAt !== undefined) return 'revoked';
+    if (link.expiresAt <= this.now()) return 'expired';
+    return null;
+  }
+
+  private announce(link: StoredLink, reason: EndReason): void {
+    if (this.announced.has(link.id)) return;
+    this.announced.add(link.id);
+    this.emit('ended', view(link), reason);
+  }
+
+  private load(): void {
+    if (!this.file) return;
+    const text = readFileIfExists(this.file);
+    if (text === null) return;
+    const parsed = fileSchema.safeParse(JSON.parse(text));
+    if (!parsed.success) throw new Error(`${this.file} is not a share-link file Keeper wrote: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+    for (const link of parsed.data.links) {
+      this.links.set(link.id, link);
+      this.byHash.set(link.tokenHash, link.id);
+      // Already over before this start: nobody can be bound to it, nothing to announce.
+      if (this.endReason(link)) this.announced.add(link.id);
+    }
+  }
+
+  private save(): void {
+    if (!this.file) return;
+    writeFileAtomic(this.file, `${JSON.stringify({ version: 1, links: [...this.links.values()] }, null, 1)}\n`);
+  }
+}

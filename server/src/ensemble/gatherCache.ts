@@ -1,0 +1,106 @@
+/**
+ * Expensive gatherings (cons + dump on every member, wchp) shared by everyone who asks:
+ *  - one gathering at a time: concurrent callers wait for the same one;
+ *  - at most one start per `minIntervalMs` per ensemble, however many ask (a refresh
+ *    asked sooner gets the cached result and how long until the next one is allowed);
+ *  - a slow cadence while somebody has asked recently (InterestCadence), never per browser.
+ */
+export interface Gathered<T> {
+  value: T;
+  /** When the gathering that produced it started (epoch ms). */
+  at: number;
+}
+
+export class RateLimitedGather<T> {
+  private inFlight: Promise<Gathered<T>> | null = null;
+  private last: Gathered<T> | null = null;
+  private lastStartedAt: number | null = null;
+  /** Gatherings started so far (tests and benches read it). */
+  gatherings = 0;
+
+  constructor(
+    private readonly gather: () => Promise<T>,
+    readonly minIntervalMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get cached(): Gathered<T> | null {
+    return this.last;
+  }
+
+  /** Milliseconds until a new gathering may start (0 = now). */
+  nextAllowedInMs(): number {
+    if (this.lastStartedAt === null) return 0;
+    return Math.max(0, this.lastStartedAt + this.minIntervalMs - this.now());
+  }
+
+  /** The cached result, after a new gathering when there is none or `refresh` is asked and allowed. */
+  get(refresh: boolean): Promise<Gathered<T>> {
+    if (this.inFlight) return this.inFlight;
+    if (this.last && !(refresh && this.nextAllowedInMs() === 0)) return Promise.resolve(this.last);
+    if (!this.last && this.nextAllowedInMs() > 0 && this.lastStartedAt !== null) {
+      // The last gathering failed: do not retry faster than the rate allows.
+      return Promise.reject(new Error(`gathering failed; next try in ${Math.ceil(this.nextAllowedInMs() / 1000)} s`));
+    }
+    return this.start();
+  }
+
+  private start(): Promise<Gathered<T>> {
+    const at = this.now();
+    this.lastStartedAt = at;
+    this.gatherings++;
+    const run = (async () => {
+      try {
+        const value = await this.gather();
+        this.last = { value, at };
+        return this.last;
+      } finally {
+        this.inFlight = null;
+      }
+    })();
+    this.inFlight = run;
+    return run;
+  }
+}
+
+/**
+ * Calls `tick` every `cadenceMs` while `touch()` was called within the last `windowMs`;
+ * stops by itself when nobody has asked for a while, restarts on the next touch.
+ */
+export class InterestCadence {
+  private timer: NodeJS.Timeout | null = null;
+  private lastInterestAt = 0;
+  private closed = false;
+
+  constructor(
+    private readonly tick: () => void,
+    private readonly cadenceMs: number,
+    private readonly windowMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get running(): boolean {
+    return this.timer !== null;
+  }
+
+  touch(): void {
+    if (this.closed) return;
+    this.lastInterestAt = this.now();
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      if (this.now() - this.lastInterestAt > this.windowMs) return this.stop();
+      this.tick();
+    }, this.cadenceMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.stop();
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * One request to one member, over raw TCP (a four-letter word) or HTTP (the AdminServer),
+ * with a deadline on the WHOLE exchange: a SIGSTOPped member accepts the connection (the
+ * kernel does) and then never answers, so an idle timeout would not fire in time. Never
+ * rejects: every outcome is a value, and "refused" is told apart from "no answer" because
+ * the FAQ's two kinds of failure (dead daemon vs hung or partitioned) mean different things.
+ */
+import http from 'node:http';
+import net from 'node:net';
+
+export type WireFailureKind = 'refused' | 'timeout' | 'failed';
+
+export type WireResult = { ok: true; text: string; status?: number } | { ok: false; kind: WireFailureKind; message: string };
+
+/** Big enough for dump/wchp of a large ensemble; beyond it the answer is dropped, not buffered. */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+function failure(error: NodeJS.ErrnoException, what: string): WireResult {
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return { ok: false, kind: 'refused', message: `${what}: connection refused` };
+    case 'ETIMEDOUT':
+      return { ok: false, kind: 'timeout', message: `${what}: connect timed out` };
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return { ok: false, kind: 'failed', message: `${what}: host not found (${error.code})` };
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return { ok: false, kind: 'timeout', message: `${what}: no route to host (${error.code})` };
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return { ok: false, kind: 'failed', message: `${what}: connection reset before a full answer` };
+    default:
+      return { ok: false, kind: 'failed', message: `${what}: ${error.code ?? error.message}` };
+  }
+}
+
+/** Writes the word, reads until the member closes the connection (that is how 4lw answers end). */
+export function fourLetterWord(host: string, port: number, word: string, deadlineMs: number): Promise<WireResult> {
+  const what = `${word} to ${host}:${port}`;
+  if (!/^[a-z]{4}$/.test(word)) return Promise.resolve({ ok: false, kind: 'failed', message: `not a four-letter word: ${JSON.stringify(word)}` });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const socket = net.createConnection({ host, port });
+    const finish = (result: WireResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(result);
+    };
+    const timer = setTimeout(() => finish({ ok: false, kind: 'timeout', message: `${what}: no answer within ${deadlineMs} ms` }), deadlineMs);
+    socket.on('connect', () => socket.end(word));
+    socket.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_ANSWER_BYTES) return finish({ ok: false, kind: 'failed', message: `${what}: answer larger than ${MAX_ANSWER_BYTES} bytes` });
+      chunks.push(chunk);
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => finish(failure(error, what)));
+    socket.on('close', () => finish({ ok: true, text: Buffer.concat(chunks).toString('utf8') }));
+  });
+}
+
+/** GET /commands/<name> on the AdminServer; any status is an answer (a 500 page is one). */
+export function adminCommand(host: string, port: number, command: string, deadlineMs: number): Promise<WireResult> {
+  const what = `AdminServer ${command} on ${host}:${port}`;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: WireResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      request.destroy();
+      resolve(result);
+    };
+    const request = http.get({ host, port, path: `/commands/${encodeURIComponent(command)}`, agent: false, headers: { accept: 'application/json' } }, (response) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_ANSWER_BYTES) return finish({ ok: false, kind: 'failed', message: `${what}: answer larger than ${MAX_ANSWER_BYTES} bytes` });
+        chunks.push(chunk);
+      });
+      response.on('end', () => finish({ ok: true, status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', (error: NodeJS.ErrnoException) => finish(failure(error, what)));
+    });
+    const timer = setTimeout(() => finish({ ok: false, kind: 'timeout', message: `${what}: no answer within ${deadlineMs} ms` }), deadlineMs);
+    request.on('error', (error: NodeJS.ErrnoException) => finish(failure(error, what)));
+  });
+}

@@ -1,0 +1,49 @@
+/**
+ * The identity of each API request: found once (bearer token, session cookie, share session),
+ * kept in res.locals, and required everywhere under /api but a few public routes. Cookie writes
+ * must also carry the session's CSRF token.
+ */
+import type { Request, RequestHandler, Response } from 'express';
+import type { AccessControl, Identified } from '../auth/accessControl.js';
+import { checkCsrf } from '../auth/csrf.js';
+import { canMutate, type Identity } from '../auth/identity.js';
+import { sendError } from './apiErrors.js';
+
+/** Reachable without an identity (relative to /api). */
+const PUBLIC = new Set(['/health', '/login']);
+
+export function identified(res: Response): Identified {
+  const value = res.locals.identified as Identified | undefined;
+  if (!value) throw new Error('route mounted without requireIdentity');
+  return value;
+}
+
+export function identityOf(res: Response): Identity {
+  return identified(res).identity;
+}
+
+export function caller(req: Request, res: Response): { identity: Identity; remoteAddress?: string } {
+  return { identity: identityOf(res), ...(req.ip ? { remoteAddress: req.ip } : {}) };
+}
+
+export function requireIdentity(access: AccessControl): RequestHandler {
+  return (req, res, next) => {
+    if (PUBLIC.has(req.path)) return next();
+    const result = access.identify(req.headers);
+    if (!result.ok) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="keeper"');
+      return sendError(res, 401, 'UNAUTHENTICATED', result.reason);
+    }
+    res.locals.identified = result.value;
+    const csrf = checkCsrf(req.method, result.value.identity, result.value.session, req.headers['x-csrf-token']);
+    if (!csrf.ok) return sendError(res, 403, 'CSRF', csrf.reason);
+    next();
+  };
+}
+
+/** For admin-only routes that are not znode operations (share links, the audit trail). */
+export const requireAdmin: RequestHandler = (_req, res, next) => {
+  const identity = identityOf(res);
+  if (!canMutate(identity)) return sendError(res, 403, 'FORBIDDEN', `${identity.name} is a ${identity.role}: admins only`);
+  next();
+};

@@ -1,0 +1,85 @@
+/**
+ * Security headers (helmet) and rate limits. The Content Security Policy allows only this
+ * origin's scripts, plus the inline scripts of the built index.html by hash (the theme script
+ * that runs before first paint), so an injected script cannot run even if one got into a page.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { RequestHandler } from 'express';
+import helmet from 'helmet';
+import { rateLimit } from 'express-rate-limit';
+import { sendError } from './apiErrors.js';
+
+export interface RateLimits {
+  /** Failed sign-ins (password, token, share link) per IP per window. */
+  loginFailures: number;
+  /** API requests per IP per window. */
+  api: number;
+  windowMs: number;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimits = { loginFailures: 10, api: 1_200, windowMs: 60_000 };
+
+/** sha256 sources for every inline <script> in the built index.html. */
+export function inlineScriptHashes(webDist: string | undefined): string[] {
+  if (!webDist) return [];
+  let html: string;
+  try {
+    html = fs.readFileSync(path.join(webDist, 'index.html'), 'utf8');
+  } catch {
+    return [];
+  }
+  const hashes: string[] = [];
+  for (const match of html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)) {
+    hashes.push(`'sha256-${createHash('sha256').update(match[1] ?? '').digest('base64')}'`);
+  }
+  return hashes;
+}
+
+export function securityHeaders(webDist: string | undefined): RequestHandler {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'", ...inlineScriptHashes(webDist)],
+        // React sets style attributes; a few libraries add <style> elements.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        // 'self' covers ws:/wss: to this host in current browsers (CSP Level 3).
+        connectSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    // TLS is terminated in front of Keeper when there is any; HSTS belongs there.
+    strictTransportSecurity: false,
+    referrerPolicy: { policy: 'same-origin' },
+  });
+}
+
+export function loginLimiter(limits: RateLimits): RequestHandler {
+  return rateLimit({
+    windowMs: limits.windowMs,
+    limit: limits.loginFailures,
+    // Only failures count: a person signing in correctly is never locked out.
+    skipSuccessfulRequests: true,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    handler: (_req, res) => sendError(res, 429, 'RATE_LIMITED', 'too many failed sign-ins from this address; wait a minute'),
+  });
+}
+
+export function apiLimiter(limits: RateLimits): RequestHandler {
+  return rateLimit({
+    windowMs: limits.windowMs,
+    limit: limits.api,
+    standardHeaders: 'draft-8',
+    legacyHeaders: false,
+    handler: (_req, res) => sendError(res, 429, 'RATE_LIMITED', 'too many requests from this address; slow down'),
+  });
+}

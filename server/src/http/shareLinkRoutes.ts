@@ -1,0 +1,44 @@
+/** Read-only share links (admins only): create, list, revoke. */
+import { Router } from 'express';
+import { createShareLinkBodySchema, type ShareLinkView } from '@keeper/shared';
+import type { AccessControl } from '../auth/accessControl.js';
+import type { AuditLog } from '../audit/auditLog.js';
+import { actorOf } from '../auth/identity.js';
+import { sendError } from './apiErrors.js';
+import { jsonBody, parseOr400 } from './jsonBody.js';
+import { identityOf, requireAdmin } from './requestIdentity.js';
+
+export interface ShareLinkRouteContext {
+  access: AccessControl;
+  audit: AuditLog;
+  /** Open sockets bound to a link, for the list. */
+  socketsFor: (linkId: string) => number;
+}
+
+export function shareLinkRoutes(ctx: ShareLinkRouteContext): Router {
+  const router = Router();
+  const withSockets = (link: ShareLinkView): ShareLinkView => ({ ...link, activeSockets: ctx.socketsFor(link.id) });
+
+  router.post('/share-links', requireAdmin, ...jsonBody('16kb'), async (req, res) => {
+    const body = parseOr400(createShareLinkBodySchema, req.body, res);
+    if (!body) return;
+    const identity = identityOf(res);
+    const { link, token } = ctx.access.shareLinks.create({ ...body, createdBy: identity.name });
+    await ctx.audit.append({ action: 'shareLink.create', outcome: 'ok', actor: actorOf(identity), path: link.path, details: { linkId: link.id, expiresAt: link.expiresAt }, ...(req.ip ? { remoteAddress: req.ip } : {}) });
+    // The token is shown once, in this answer only; the server keeps its hash.
+    res.status(201).json({ ...withSockets(link), url: `${req.protocol}://${req.get('host') ?? 'localhost'}/share/${token}` });
+  });
+
+  router.get('/share-links', requireAdmin, (_req, res) => {
+    res.json({ links: ctx.access.shareLinks.list().map(withSockets) });
+  });
+
+  router.delete('/share-links/:id', requireAdmin, async (req, res) => {
+    const link = ctx.access.shareLinks.revoke(req.params.id as string);
+    if (!link) return sendError(res, 404, 'UNKNOWN_SHARE_LINK', `no share link ${JSON.stringify(req.params.id)}`);
+    await ctx.audit.append({ action: 'shareLink.revoke', outcome: 'ok', actor: actorOf(identityOf(res)), path: link.path, details: { linkId: link.id }, ...(req.ip ? { remoteAddress: req.ip } : {}) });
+    res.json(withSockets(link));
+  });
+
+  return router;
+}

@@ -1,0 +1,337 @@
+/**
+ * Admin operations on znodes, used by the HTTP routes and the socket alike, so both refuse
+ * and record exactly the same things. Every operation:
+ *  - refuses any identity that is not an admin (FORBIDDEN, and the refusal is audited);
+ *  - writes only through ZkMutations (outcome verified after a lost reply; its note surfaced);
+ *  - checks versions: a stale one changes nothing and answers BAD_VERSION with the current value;
+ *  - appends an audit entry with before/after fingerprints (version, size, sha256).
+ */
+import zookeeper from 'node-zookeeper-client';
+import {
+  encodeZnodeData,
+  MAX_ZNODE_DATA_BYTES,
+  type AclEntryView,
+  type CreateBody,
+  type CreateModeName,
+  type DataFingerprint,
+  type ExportDocument,
+  type ImportPlan,
+  type JobSnapshot,
+  type SetAclBody,
+  type SetDataBody,
+  type ZnodeStat,
+} from '@keeper/shared';
+import { checkPath } from '@keeper/shared';
+import type { Logger } from 'pino';
+import type { AuditInput, AuditLog } from '../audit/auditLog.js';
+import { fingerprint } from '../audit/fingerprint.js';
+import { actorOf, canMutate, type Identity } from '../auth/identity.js';
+import type { ZkGateway } from '../zk/gateway.js';
+import { ZkMutations } from '../zk/mutations.js';
+import { toAclEntries, toAclView } from './aclInput.js';
+import { decodeInputData } from './dataInput.js';
+import type { JobRegistry } from './jobs.js';
+import { OpError, toOpError } from './opError.js';
+import { runRecursiveDelete } from './recursiveDelete.js';
+import { walkSubtree } from './subtree.js';
+import { assertImportable, exportSubtree, planImportFor, runImport } from './exportImport.js';
+
+const CREATE_MODE: Record<CreateModeName, number> = {
+  persistent: zookeeper.CreateMode.PERSISTENT,
+  persistent_sequential: zookeeper.CreateMode.PERSISTENT_SEQUENTIAL,
+  ephemeral: zookeeper.CreateMode.EPHEMERAL,
+  ephemeral_sequential: zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL,
+};
+
+export const MAX_COUNT_NODES = 200_000;
+
+export interface OpsContext {
+  gateways: ReadonlyMap<string, ZkGateway>;
+  audit: AuditLog;
+  jobs: JobRegistry;
+  log: Logger;
+  /** Tests shorten the recursive delete's patience. */
+  recursiveDelete?: { concurrency?: number; stallMs?: number };
+}
+
+export interface Caller {
+  identity: Identity;
+  remoteAddress?: string;
+}
+
+export interface WriteResult {
+  path: string;
+  stat: ZnodeStat;
+  note?: string;
+  warning?: string;
+}
+
+/** Deleting these would break the ensemble or is impossible; refused before asking ZooKeeper. */
+function isProtected(path: string): boolean {
+  return path === '/' || path === '/zookeeper' || path.startsWith('/zookeeper/');
+}
+
+export class ZnodeOps {
+  private readonly mutations = new Map<string, ZkMutations>();
+
+  constructor(private readonly ctx: OpsContext) {}
+
+  async create(caller: Caller, ensemble: string, path: string, body: CreateBody): Promise<WriteResult> {
+    const { gateway, mutations } = this.target(ensemble);
+    const mode = body.mode ?? 'persistent';
+    return this.audited(caller, { action: 'create', ensemble, path, details: { mode } }, async (record) => {
+      validPath(path);
+      const data = decodeInputData(body.data, body.encoding);
+      const outcome = await mutations.create(path, data, CREATE_MODE[mode]);
+      const created = outcome.value;
+      const stat = (await gateway.exists(created)) ?? fallbackStat(data.length);
+      record.after = fingerprint(data, stat);
+      record.path = created;
+      const warning = mode.startsWith('ephemeral')
+        ? `ephemeral: ${created} belongs to the console's own ZooKeeper session (${gateway.session.sessionId ?? 'unknown'}) and vanishes when that session ends or expires (a Keeper restart, a long partition); this is rarely what you want`
+        : undefined;
+      return { path: created, stat, ...(outcome.note ? { note: outcome.note } : {}), ...(warning ? { warning } : {}) };
+    });
+  }
+
+  async setData(caller: Caller, ensemble: string, path: string, body: SetDataBody): Promise<WriteResult> {
+    const { gateway, mutations } = this.target(ensemble);
+    return this.audited(caller, { action: 'setData', ensemble, path, details: { expectedVersion: body.version } }, async (record) => {
+      validPath(path);
+      const data = decodeInputData(body.data, body.encoding);
+      const before = await gateway.getData(path);
+      record.before = fingerprint(before.data, before.stat);
+      if (before.stat.version !== body.version) throw staleVersion(path, body.version, before);
+      try {
+        const outcome = await mutations.setData(path, data, body.version);
+        record.after = fingerprint(data, outcome.value);
+        return { path, stat: outcome.value, ...(outcome.note ? { note: outcome.note } : {}) };
+      } catch (error) {
+        if (toOpError(error).code !== 'BAD_VERSION') throw error;
+        // Changed between our read and our write: show the value that won.
+        throw staleVersion(path, body.version, await gateway.getData(path));
+      }
+    });
+  }
+
+  async delete(caller: Caller, ensemble: string, path: string, version: number): Promise<{ path: string; note?: string }> {
+    const { gateway, mutations } = this.target(ensemble);
+    return this.audited(caller, { action: 'delete', ensemble, path, details: { expectedVersion: version } }, async (record) => {
+      validPath(path);
+      if (isProtected(path)) throw new OpError('PROTECTED_PATH', `${path} is ZooKeeper's own and cannot be deleted`);
+      const before = await gateway.getData(path);
+      record.before = fingerprint(before.data, before.stat);
+      if (before.stat.version !== version) throw staleVersion(path, version, before);
+      if (before.stat.numChildren > 0) {
+        throw new OpError('NOT_EMPTY', `${path} has ${before.stat.numChildren} children: delete with recursive=true (count them first with GET /api/ensembles/${ensemble}/subtree${path})`);
+      }
+      try {
+        const outcome = await mutations.remove(path, version);
+        record.after = null;
+        return { path, ...(outcome.note ? { note: outcome.note } : {}) };
+      } catch (error) {
+        if (toOpError(error).code !== 'BAD_VERSION') throw error;
+        throw staleVersion(path, version, await gateway.getData(path));
+      }
+    });
+  }
+
+  /** Checks the root's version now, then deletes in a job; the job's end is audited too. */
+  async startRecursiveDelete(caller: Caller, ensemble: string, path: string, version: number): Promise<JobSnapshot> {
+    const { gateway, mutations } = this.target(ensemble);
+    return this.audited(caller, { action: 'deleteRecursive', ensemble, path, details: { expectedVersion: version, phase: 'start' } }, async (record) => {
+      validPath(path);
+      if (isProtected(path)) throw new OpError('PROTECTED_PATH', `${path} is ZooKeeper's own and cannot be deleted`);
+      const before = await gateway.getData(path);
+      record.before = fingerprint(before.data, before.stat);
+      if (before.stat.version !== version) throw staleVersion(path, version, before);
+      const job = this.ctx.jobs.start(
+        { kind: 'recursiveDelete', ensemble, path, startedBy: caller.identity.name },
+        (control) => runRecursiveDelete({ gateway, mutations, root: path, rootVersion: version, ...this.ctx.recursiveDelete }, control),
+        (end) => this.recordJobEnd(caller, end, record.before ?? null),
+      );
+      record.details = { ...record.details, jobId: job.id };
+      return job;
+    });
+  }
+
+  cancelJob(caller: Caller, jobId: string): JobSnapshot {
+    if (!canMutate(caller.identity)) {
+      void this.refuse(caller, { action: 'cancelJob', details: { jobId } });
+      throw forbidden(caller.identity);
+    }
+    return this.ctx.jobs.cancel(jobId);
+  }
+
+  async getAcl(ensemble: string, path: string): Promise<{ path: string; acl: AclEntryView[]; stat: ZnodeStat }> {
+    const { mutations } = this.target(ensemble);
+    validPath(path);
+    try {
+      const { acl, stat } = await mutations.getACL(path);
+      return { path, acl: toAclView(acl), stat };
+    } catch (error) {
+      throw toOpError(error, path);
+    }
+  }
+
+  async setAcl(caller: Caller, ensemble: string, path: string, body: SetAclBody): Promise<{ path: string; acl: AclEntryView[]; stat: ZnodeStat; note?: string }> {
+    const { mutations } = this.target(ensemble);
+    return this.audited(caller, { action: 'setAcl', ensemble, path, details: { expectedAclVersion: body.version } }, async (record) => {
+      validPath(path);
+      const acl = toAclEntries(body.acl);
+      const before = await mutations.getACL(path);
+      record.details = { ...record.details, aclBefore: toAclView(before.acl), aclAfter: toAclView(acl) };
+      if (before.stat.aversion !== body.version) {
+        throw new OpError('BAD_VERSION', `the ACL of ${path} is at version ${before.stat.aversion}, not ${body.version}: it changed since you read it`);
+      }
+      const outcome = await mutations.setACL(path, acl, body.version);
+      return { path, acl: toAclView(acl), stat: outcome.value, ...(outcome.note ? { note: outcome.note } : {}) };
+    });
+  }
+
+  /** How many nodes a recursive delete (or an export) would touch, the root included. */
+  async countSubtree(ensemble: string, path: string): Promise<{ path: string; count: number; truncated: boolean; depth: number }> {
+    const { gateway } = this.target(ensemble);
+    validPath(path);
+    try {
+      const tree = await walkSubtree(gateway, path, { maxNodes: MAX_COUNT_NODES, truncate: true });
+      return { path, count: tree.nodes.length, truncated: tree.truncated, depth: Math.max(0, ...tree.nodes.map((n) => n.depth)) };
+    } catch (error) {
+      throw toOpError(error, path);
+    }
+  }
+
+  /** A read: any identity may export what it can see. */
+  async exportSubtree(ensemble: string, path: string): Promise<ExportDocument> {
+    const { gateway, mutations } = this.target(ensemble);
+    validPath(path);
+    try {
+      return await exportSubtree(gateway, mutations, path);
+    } catch (error) {
+      throw toOpError(error, path);
+    }
+  }
+
+  /** The dry run: what an import would do, changing nothing (admins only, like the import itself). */
+  async planImport(caller: Caller, ensemble: string, path: string, doc: ExportDocument, overwrite: boolean): Promise<ImportPlan> {
+    const { gateway } = this.target(ensemble);
+    if (!canMutate(caller.identity)) {
+      await this.refuse(caller, { action: 'import', ensemble, path, details: { dryRun: true } });
+      throw forbidden(caller.identity);
+    }
+    validPath(path);
+    assertImportable(doc);
+    try {
+      return await planImportFor(gateway, path, doc, overwrite);
+    } catch (error) {
+      throw toOpError(error, path);
+    }
+  }
+
+  async startImport(caller: Caller, ensemble: string, path: string, doc: ExportDocument, overwrite: boolean): Promise<JobSnapshot> {
+    const { gateway, mutations } = this.target(ensemble);
+    return this.audited(caller, { action: 'import', ensemble, path, details: { phase: 'start', nodes: doc.nodes.length, overwrite, from: `${doc.ensemble}:${doc.root}` } }, async (record) => {
+      validPath(path);
+      assertImportable(doc);
+      const job = this.ctx.jobs.start(
+        { kind: 'import', ensemble, path, startedBy: caller.identity.name },
+        (control) => runImport(gateway, mutations, path, doc, overwrite, control),
+        (end) => this.recordJobEnd(caller, end, null),
+      );
+      record.details = { ...record.details, jobId: job.id };
+      return job;
+    });
+  }
+
+  mutationsFor(ensemble: string): { gateway: ZkGateway; mutations: ZkMutations } {
+    return this.target(ensemble);
+  }
+
+  /** Runs a mutation as `caller`, refusing non-admins, and audits the outcome either way. */
+  async audited<T>(caller: Caller, entry: Omit<AuditInput, 'actor' | 'outcome'>, run: (record: AuditRecord) => Promise<T>): Promise<T> {
+    if (!canMutate(caller.identity)) {
+      await this.refuse(caller, entry);
+      throw forbidden(caller.identity);
+    }
+    const record: AuditRecord = { ...entry };
+    try {
+      const value = await run(record);
+      await this.write({ ...record, actor: actorOf(caller.identity), outcome: 'ok', ...(noteOf(value) ? { note: noteOf(value) } : {}), ...remote(caller) });
+      return value;
+    } catch (error) {
+      const e = toOpError(error, entry.path);
+      await this.write({ ...record, actor: actorOf(caller.identity), outcome: 'failed', error: { code: e.code, message: e.message }, ...remote(caller) });
+      throw e;
+    }
+  }
+
+  async refuse(caller: Caller, entry: Omit<AuditInput, 'actor' | 'outcome'>): Promise<void> {
+    await this.write({ ...entry, actor: actorOf(caller.identity), outcome: 'refused', error: { code: 'FORBIDDEN', message: 'not an admin' }, ...remote(caller) });
+  }
+
+  private async recordJobEnd(caller: Caller, job: JobSnapshot, before: DataFingerprint | null): Promise<void> {
+    await this.write({
+      action: job.kind === 'recursiveDelete' ? 'deleteRecursive' : job.kind,
+      ensemble: job.ensemble,
+      path: job.path,
+      actor: actorOf(caller.identity),
+      outcome: job.state === 'done' ? 'ok' : 'failed',
+      before,
+      ...(job.kind === 'recursiveDelete' ? { after: job.state === 'done' ? null : undefined } : {}),
+      ...(job.error ? { error: job.error } : {}),
+      details: { phase: 'end', jobId: job.id, state: job.state, done: job.done, total: job.total, ...(job.remainingTotal !== undefined ? { remainingTotal: job.remainingTotal } : {}), ...(job.summary ? { summary: job.summary } : {}) },
+      ...remote(caller),
+    });
+  }
+
+  private async write(entry: AuditInput): Promise<void> {
+    try {
+      await this.ctx.audit.append(entry);
+    } catch (error) {
+      // The mutation already happened: say so loudly rather than hide its result.
+      this.ctx.log.error({ err: error, action: entry.action, path: entry.path }, 'could not record an audit entry');
+    }
+  }
+
+  private target(ensemble: string): { gateway: ZkGateway; mutations: ZkMutations } {
+    const gateway = this.ctx.gateways.get(ensemble);
+    if (!gateway) throw new OpError('UNKNOWN_ENSEMBLE', `no ensemble named ${JSON.stringify(ensemble)}`);
+    let mutations = this.mutations.get(ensemble);
+    if (!mutations) {
+      mutations = new ZkMutations(gateway);
+      this.mutations.set(ensemble, mutations);
+    }
+    return { gateway, mutations };
+  }
+}
+
+export type AuditRecord = Omit<AuditInput, 'actor' | 'outcome'>;
+
+function validPath(path: string): void {
+  const check = checkPath(path);
+  if (!check.ok) throw new OpError('INVALID_PATH', `invalid path ${JSON.stringify(path)}: ${check.reason}`);
+}
+
+function forbidden(identity: Identity): OpError {
+  return new OpError('FORBIDDEN', `${identity.name} is a ${identity.role}: only admins may change anything`);
+}
+
+function staleVersion(path: string, expected: number, current: { data: Buffer; stat: ZnodeStat }): OpError {
+  return new OpError('BAD_VERSION', `${path} is at version ${current.stat.version}, not ${expected}: it changed since you read it; nothing was written`, {
+    stat: current.stat,
+    data: encodeZnodeData(current.data, MAX_ZNODE_DATA_BYTES),
+  });
+}
+
+function noteOf(value: unknown): string | undefined {
+  return typeof value === 'object' && value !== null && typeof (value as { note?: unknown }).note === 'string' ? (value as { note: string }).note : undefined;
+}
+
+function remote(caller: Caller): { remoteAddress?: string } {
+  return caller.remoteAddress ? { remoteAddress: caller.remoteAddress } : {};
+}
+
+/** A node that vanished right after its creation (an ephemeral whose session ended) still gets a stat-shaped answer. */
+function fallbackStat(size: number): ZnodeStat {
+  return { czxid: '0x0', mzxid: '0x0', pzxid: '0x0', ctime: 0, mtime: 0, version: 0, cversion: 0, aversion: 0, ephemeralOwner: '0x0', dataLength: size, numChildren: 0 };
+}

@@ -1,0 +1,91 @@
+/**
+ * Who is asking, and what the server remembers about it: sign-in, share links and the audit
+ * trail (HTTP shapes, shared so the web app and scripts agree with the server).
+ */
+import { z } from 'zod';
+
+export const ROLES = ['admin', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+
+/**
+ * How a request was identified. `open` is the development mode with no identity configured
+ * (loopback only): every caller is an admin.
+ */
+export const IDENTITY_VIAS = ['cookie', 'bearer', 'share', 'open'] as const;
+export type IdentityVia = (typeof IDENTITY_VIAS)[number];
+
+/** The header a cookie-authenticated write must carry, with the value from GET /api/me. */
+export const CSRF_HEADER = 'X-CSRF-Token';
+export const SESSION_COOKIE = 'keeper_session';
+
+export const loginBodySchema = z.union([
+  z.strictObject({ username: z.string().min(1).max(200), password: z.string().min(1).max(1024) }),
+  z.strictObject({ token: z.string().min(1).max(1024) }),
+]);
+export type LoginBody = z.infer<typeof loginBodySchema>;
+
+export const meResponseSchema = z.object({
+  name: z.string(),
+  role: z.enum(ROLES),
+  via: z.enum(IDENTITY_VIAS),
+  /** For cookie (and share) sessions: send it as X-CSRF-Token on every POST/PUT/DELETE. */
+  csrfToken: z.string().optional(),
+  /** For a share-link session: the link it is bound to. */
+  shareLink: z.object({ id: z.string(), path: z.string(), expiresAt: z.number() }).optional(),
+});
+export type MeResponse = z.infer<typeof meResponseSchema>;
+
+export const MAX_SHARE_LINK_MINUTES = 60 * 24 * 30;
+
+export const createShareLinkBodySchema = z.strictObject({
+  /** A page of the console: /ensembles/<name>/znodes/<path>, /ensembles/<name>/members, ... */
+  path: z
+    .string()
+    .min(1)
+    .max(2048)
+    .regex(/^\/(?!\/)[^\s\\]*$/, 'must be a path on this console, starting with a single /'),
+  expiresInMinutes: z.number().int().min(1).max(MAX_SHARE_LINK_MINUTES),
+  note: z.string().max(200).optional(),
+});
+export type CreateShareLinkBody = z.infer<typeof createShareLinkBodySchema>;
+
+export const shareLinkSchema = z.object({
+  id: z.string(),
+  path: z.string(),
+  createdBy: z.string(),
+  createdAt: z.number(),
+  expiresAt: z.number(),
+  revokedAt: z.number().optional(),
+  note: z.string().optional(),
+  /** Open sockets bound to this link right now. */
+  activeSockets: z.number().optional(),
+});
+export type ShareLinkView = z.infer<typeof shareLinkSchema>;
+
+/** Only in the answer to POST: the token is shown once and stored hashed. */
+export const createdShareLinkSchema = shareLinkSchema.extend({ url: z.string() });
+
+/** Size and hash of a value: enough to tell what changed without keeping the data. */
+export const dataFingerprintSchema = z.object({ version: z.number(), size: z.number(), sha256: z.string() });
+export type DataFingerprint = z.infer<typeof dataFingerprintSchema>;
+
+export const AUDIT_OUTCOMES = ['ok', 'refused', 'failed'] as const;
+
+export const auditEntrySchema = z.object({
+  /** Increasing; `GET /api/audit?before=<seq>` pages backwards. */
+  seq: z.number(),
+  at: z.number(),
+  actor: z.object({ name: z.string(), role: z.enum(ROLES).nullable(), via: z.string() }),
+  /** login, logout, create, setData, delete, deleteRecursive, setAcl, import, shareLink.create, shareLink.use, shareLink.revoke */
+  action: z.string(),
+  outcome: z.enum(AUDIT_OUTCOMES),
+  ensemble: z.string().optional(),
+  path: z.string().optional(),
+  before: dataFingerprintSchema.nullable().optional(),
+  after: dataFingerprintSchema.nullable().optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+  note: z.string().optional(),
+  remoteAddress: z.string().optional(),
+  details: z.record(z.string(), z.unknown()).optional(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;

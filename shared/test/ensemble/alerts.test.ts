@@ -1,0 +1,167 @@
+/** Alerts: each condition alone, each says why and what to do, and a healthy ensemble has none. */
+import { describe, expect, it } from 'vitest';
+import { assessLag, computeAlerts, EMPTY_LAG_MEMORY, summarizeQuorum, type LagFinding } from '../../src/ensemble/index.js';
+import { alertSchema, type Alert, type MemberStatus } from '../../src/ensemble/types.js';
+import { healthy, member } from './support.js';
+
+function alerts(members: MemberStatus[], extra: { blocked?: Map<string, string[]>; lag?: LagFinding[] } = {}): Alert[] {
+  const result = computeAlerts({ members, quorum: summarizeQuorum(members), blocked: extra.blocked ?? new Map(), lag: extra.lag ?? [] });
+  for (const a of result) {
+    expect(alertSchema.parse(a)).toEqual(a);
+    expect(a.why.length).toBeGreaterThan(20);
+    expect(a.action.length).toBeGreaterThan(20);
+  }
+  return result;
+}
+const ids = (list: Alert[]) => list.map((a) => a.id);
+
+describe('computeAlerts', () => {
+  it('is quiet for a healthy ensemble', () => {
+    expect(alerts(healthy())).toEqual([]);
+  });
+
+  it('names a down member, and the edge it puts a 3-voter ensemble on', () => {
+    const members = healthy();
+    members[0] = member(1, 'down', {}, { detail: 'connection refused' });
+    members[2] = member(3, 'leader', { syncedFollowers: 1, zxid: '0x100000010' });
+    const list = alerts(members);
+    expect(ids(list)).toEqual(['at-edge', 'down:127.0.0.1:2191', 'followers-not-synced']);
+    expect(list.find((a) => a.id === 'followers-not-synced')!.title).toBe('Followers not synced: 1 of 2');
+    expect(list.find((a) => a.id === 'followers-not-synced')!.action).toMatch(/^Wait before restarting another member/);
+    expect(list.find((a) => a.id === 'down:127.0.0.1:2191')!.why).toContain('can now lose 0 more voters');
+  });
+
+  it('is critical without quorum and does not repeat each not-serving member', () => {
+    const members = [member(1, 'down'), member(2, 'down'), member(3, 'not-serving')];
+    const list = alerts(members);
+    expect(list[0]).toMatchObject({ id: 'no-quorum', severity: 'critical', title: 'No quorum: 0 of 3 voters serving, 2 needed' });
+    expect(list[0]!.members).toEqual(['127.0.0.1:2191', '127.0.0.1:2192', '127.0.0.1:2193']);
+    expect(ids(list)).not.toContain('not-serving:127.0.0.1:2193');
+  });
+
+  it('names a running member that has not joined the quorum', () => {
+    // 5 voters, one running outside the quorum: the leader is short of one synced follower too.
+    const members = [...healthy(), member(4, 'not-serving'), member(5, 'follower', { zxid: '0x100000010' })];
+    members[2] = member(3, 'leader', { syncedFollowers: 3, zxid: '0x100000010' });
+    expect(ids(alerts(members))).toEqual(['not-serving:127.0.0.1:2194', 'followers-not-synced']);
+    members[2] = member(3, 'leader', { syncedFollowers: 4, zxid: '0x100000010' });
+    expect(ids(alerts(members))).toEqual(['not-serving:127.0.0.1:2194']);
+  });
+
+  it('tells unreachable from down', () => {
+    const members = healthy();
+    members[1] = member(2, 'unreachable', {}, { detail: 'no answer within 2 s: a hung process' });
+    const list = alerts(members);
+    const a = list.find((x) => x.id === 'unreachable:127.0.0.1:2192')!;
+    expect(a.why).toContain('no answer within 2 s');
+    expect(a.action).toMatch(/hung/);
+  });
+
+  it('says an observer down does not affect the quorum', () => {
+    const members = [...healthy(), member(4, 'down', {}, { configuredRole: 'observer' })];
+    const list = alerts(members);
+    expect(ids(list)).toEqual(['down:127.0.0.1:2194']);
+    expect(list[0]!.why).toContain('observer: the quorum is unaffected');
+  });
+
+  it('flags even voters and the 2-voter ensemble', () => {
+    const four = [...healthy(), member(4, 'follower', { zxid: '0x100000010' })];
+    four[2] = member(3, 'leader', { syncedFollowers: 3, zxid: '0x100000010' });
+    expect(alerts(four).map((a) => a.title)).toEqual(['An even number of voters (4) tolerates no more failures than 3']);
+    const two = [member(1, 'follower'), member(2, 'leader', { syncedFollowers: 1 })];
+    expect(ids(alerts(two))).toEqual(['two-voters']);
+  });
+
+  it('flags mixed versions by x.y.z only', () => {
+    const members = healthy();
+    members[0] = member(1, 'follower', { version: '3.8.0-abc123, built on 2023-01-01' });
+    expect(alerts(members)).toEqual([]);
+    members[1] = member(2, 'follower', { version: '3.8.4-9316c2a7a97e1666d8f4593f34dd6fc36ecc436c, built on 2024-02-12 22:16 UTC' });
+    const list = alerts(members);
+    expect(list).toHaveLength(1);
+    expect(list[0]!.title).toBe('Mixed versions: 3.8.0 (2 members), 3.8.4 (1 member)');
+    expect(list[0]!.action).toMatch(/followers first and the leader last/);
+  });
+
+  it('names 4lw.commands.whitelist and the words it blocks', () => {
+    const list = alerts(healthy(), { blocked: new Map([['127.0.0.1:2193', ['mntr', 'cons']]]) });
+    expect(list).toHaveLength(1);
+    expect(list[0]!.title).toBe('member 3 (127.0.0.1:2193): mntr, cons not in 4lw.commands.whitelist');
+    expect(list[0]!.action).toContain('4lw.commands.whitelist=srvr,mntr,conf,cons,dump,wchs,wchp');
+  });
+
+  it('reports a member behind the leader', () => {
+    const list = alerts(healthy(), { lag: [{ address: '127.0.0.1:2191', zxid: '0x100000005', leaderZxid: '0x100000010', transactions: 11 }] });
+    expect(list[0]!.title).toBe('member 1 (127.0.0.1:2191) is behind the leader: zxid 0x100000005 vs 0x100000010 (11 transactions behind)');
+  });
+
+  it('orders critical, then warnings, then information', () => {
+    const members = [member(1, 'down'), member(2, 'down'), member(3, 'not-serving'), member(4, 'follower', { version: '3.9.0' })];
+    const list = alerts(members, { blocked: new Map([['127.0.0.1:2194', ['mntr']]]) });
+    const order = list.map((a) => a.severity);
+    expect(order).toEqual([...order].sort((a, b) => ['critical', 'warning', 'info'].indexOf(a) - ['critical', 'warning', 'info'].indexOf(b)));
+    expect(order[0]).toBe('critical');
+    expect(order.at(-1)).toBe('info');
+  });
+});
+
+describe('assessLag', () => {
+  const at = (f1: string, f2: string, leader: string) => [member(1, 'follower', { zxid: f1 }), member(2, 'observer', { zxid: f2 }), member(3, 'leader', { zxid: leader })];
+
+  it('needs two consecutive polls behind before it reports', () => {
+    const first = assessLag(at('0x100000005', '0x100000010', '0x100000010'), EMPTY_LAG_MEMORY);
+    expect(first.findings).toEqual([]);
+    expect([...first.memory.behind]).toEqual(['127.0.0.1:2191']);
+    const second = assessLag(at('0x100000005', '0x100000012', '0x100000012'), first.memory);
+    expect(second.findings).toEqual([{ address: '127.0.0.1:2191', zxid: '0x100000005', leaderZxid: '0x100000010', transactions: 11 }]);
+  });
+
+  it('does not blame a member for writes that landed between two members\' polls', () => {
+    // Writes in flight: each poll, the follower trails the leader's CURRENT zxid but has
+    // everything the leader had at the previous poll.
+    let memory = EMPTY_LAG_MEMORY;
+    for (let i = 1; i <= 10; i++) {
+      const result = assessLag(at(`0x1000000${(i * 10).toString(16).padStart(2, '0')}`, '0x100000100', `0x1000000${(i * 10 + 9).toString(16).padStart(2, '0')}`), memory);
+      expect(result.findings).toEqual([]);
+      memory = result.memory;
+    }
+  });
+
+  it('forgives a member that catches up', () => {
+    const first = assessLag(at('0x100000005', '0x100000010', '0x100000010'), EMPTY_LAG_MEMORY);
+    const second = assessLag(at('0x100000010', '0x100000010', '0x100000010'), first.memory);
+    expect(second.findings).toEqual([]);
+    expect(second.memory.behind.size).toBe(0);
+  });
+
+  it('counts an older epoch as behind only once the leader committed in its epoch', () => {
+    // A new leader's zxid is 0x200000000 until the first write; followers keep 0x1000000ff.
+    let r = assessLag(at('0x1000000ff', '0x1000000ff', '0x200000000'), EMPTY_LAG_MEMORY);
+    r = assessLag(at('0x1000000ff', '0x1000000ff', '0x200000000'), r.memory);
+    expect(r.findings).toEqual([]);
+    // The first write: the reference is still the leader's previous zxid (counter 0), then
+    // the member is behind at two consecutive polls.
+    r = assessLag(at('0x1000000ff', '0x200000003', '0x200000003'), r.memory);
+    expect(r.memory.behind.size).toBe(0);
+    r = assessLag(at('0x1000000ff', '0x200000004', '0x200000004'), r.memory);
+    expect(r.findings).toEqual([]);
+    r = assessLag(at('0x1000000ff', '0x200000005', '0x200000005'), r.memory);
+    expect(r.findings).toEqual([{ address: '127.0.0.1:2191', zxid: '0x1000000ff', leaderZxid: '0x200000004', transactions: null }]);
+  });
+
+  it('respects the threshold', () => {
+    const members = at('0x100000005', '0x100000010', '0x100000010');
+    const first = assessLag(members, EMPTY_LAG_MEMORY, 11);
+    expect(assessLag(members, first.memory, 11).findings).toEqual([]);
+    const strict = assessLag(members, EMPTY_LAG_MEMORY, 10);
+    expect(assessLag(members, strict.memory, 10).findings).toHaveLength(1);
+  });
+
+  it('does nothing without a leader or zxids, and forgets across elections', () => {
+    expect(assessLag([member(1, 'follower', { zxid: '0x1' })], EMPTY_LAG_MEMORY)).toEqual({ findings: [], memory: EMPTY_LAG_MEMORY });
+    const first = assessLag(at('0x100000005', '0x100000010', '0x100000010'), EMPTY_LAG_MEMORY);
+    const noLeader = assessLag([member(1, 'follower', { zxid: '0x100000005' }), member(3, 'not-serving')], first.memory);
+    expect(noLeader.memory).toEqual(EMPTY_LAG_MEMORY);
+    expect(assessLag([member(1, 'down'), member(3, 'leader', { zxid: '0x100000010' })], first.memory).findings).toEqual([]);
+  });
+});

@@ -1,0 +1,5 @@
+import { ensembleUrl } from '../tree/urls';
+
+export function watchesUrl(ensemble: string): string {
+  return `${ensembleUrl(ensemble)}/watches`;
+}
