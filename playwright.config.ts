@@ -10,6 +10,14 @@ import { join } from 'node:path';
 export const E2E_PORT = Number(process.env.KEEPER_E2E_PORT ?? 18181);
 export const E2E_PORT_OFFSET = Number(process.env.KEEPER_E2E_PORT_OFFSET ?? 24000);
 const stateDir = join(tmpdir(), `keeper-e2e-${E2E_PORT_OFFSET}`);
+/**
+ * The e2e server runs with authentication on, as `npm start` always does: a known admin token
+ * (its own data dir, so the audit trail and share links of a run stay apart from `npm start`'s).
+ * Specs act as that admin by default (the bearer header below also reaches the WebSocket);
+ * a spec that needs a viewer or a share link signs in on its own.
+ */
+export const E2E_ADMIN_TOKEN = process.env.KEEPER_E2E_ADMIN_TOKEN ?? 'e2e-admin-token-0123456789abcdef';
+export const E2E_VIEWER_TOKEN = process.env.KEEPER_E2E_VIEWER_TOKEN ?? 'e2e-viewer-token-0123456789abcdef';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -22,6 +30,7 @@ export default defineConfig({
   reporter: process.env.CI ? [['list']] : [['list']],
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,
+    extraHTTPHeaders: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}` },
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -29,7 +38,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npx tsx scripts/start.ts --sandbox-port-offset ${E2E_PORT_OFFSET} --state-dir ${stateDir} --port ${E2E_PORT}`,
+    command: `npx tsx scripts/start.ts --sandbox-port-offset ${E2E_PORT_OFFSET} --state-dir ${stateDir} --data-dir ${stateDir}-server --port ${E2E_PORT}`,
+    env: { KEEPER_ADMIN_TOKEN: E2E_ADMIN_TOKEN, KEEPER_VIEWER_TOKEN: E2E_VIEWER_TOKEN },
     url: `http://127.0.0.1:${E2E_PORT}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,

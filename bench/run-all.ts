@@ -1,5 +1,5 @@
 /**
- * Runs the three benches one after another, each in its own process (its own ensemble,
+ * Runs the benches one after another, each in its own process (its own ensemble,
  * Keeper, heap and JIT), then prints one markdown summary table for the README.
  * A bench that fails is reported as such; the others still run.
  *
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { RESULT_FILE_ENV } from './support/lifecycle.js';
 import { markdownTable, type BenchResult } from './support/report.js';
 
-const BENCHES = ['fanout', 'latency', 'children'] as const;
+const BENCHES = ['fanout', 'latency', 'children', 'poller'] as const;
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const repoRoot = dirname(benchDir);
 
@@ -72,7 +72,7 @@ const summary = [
   '',
   `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus[0]?.model.trim() ?? 'unknown CPU'} (${cpus.length} cores), Node ${process.version}, ` +
     `a 3-member ZooKeeper ${zk} sandbox on loopback; Keeper, browsers and raw clients in one process per bench. ` +
-    'Ratios compare Keeper with a raw node-zookeeper-client in the same run (fan-out: 100 browsers with 1).',
+    'Ratios compare Keeper with a raw node-zookeeper-client in the same run (fan-out: 100 browsers with 1; poller: 50 browsers with 1).',
   '',
   markdownTable(results.flatMap((r) => r.rows.map((row) => ({ ...row, bench: r.bench })))),
 ];

@@ -11,6 +11,8 @@ import { ConfigError, parseStartArgs, type SandboxPlan } from '../server/src/con
 import type { EnsembleConfig, KeeperOptions } from '../server/src/config/types.js';
 import { onOrphaned } from './lib/parentWatch.js';
 import { SandboxEnsemble } from './sandbox/index.js';
+import { loadOrCreateAdminToken } from '../server/src/auth/generatedToken.js';
+import { isLoopbackHost } from '../server/src/auth/origin.js';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -56,6 +58,19 @@ async function main(): Promise<void> {
 
   let sandbox: SandboxEnsemble | null = null;
   const options: KeeperOptions = { ...plan.keeper, webDist: plan.keeper.webDist ?? path.join(REPO, 'web', 'dist') };
+  // No identity configured: as Jupyter does, make up an admin token (kept, so restarts keep the
+  // URL people saved) and serve loopback only, where only this machine's users can reach it.
+  let signInToken: string | null = null;
+  const auth = options.auth;
+  if (auth && !auth.adminToken && !auth.viewerToken && !auth.users?.length) {
+    if (!isLoopbackHost(options.host)) {
+      die(`refusing to listen on ${options.host} without authentication: set KEEPER_ADMIN_TOKEN (and KEEPER_VIEWER_TOKEN) or configure users (see --help), or use --host 127.0.0.1`, 2);
+    }
+    const generated = loadOrCreateAdminToken(auth.stateDir);
+    auth.adminToken = generated.token;
+    signInToken = generated.token;
+    console.log(`${generated.created ? 'Generated' : 'Using'} the admin token in ${generated.file}`);
+  }
   if (plan.sandbox) {
     console.log(`Starting the ZooKeeper sandbox (3 members) in ${plan.sandbox.stateDir} ...`);
     try {
@@ -82,6 +97,10 @@ async function main(): Promise<void> {
     ? `ensemble sandbox: ${sandbox.connectionString}`
     : options.ensembles.map((e) => `ensemble ${e.name}: ${e.connectionString}`).join('; ');
   console.log(`Keeper is serving ${keeper.url} (${described})`);
+  if (signInToken) {
+    console.log('To sign in, open this URL (it holds the admin token: do not share it):');
+    console.log(`    ${keeper.url}/?token=${signInToken}`);
+  }
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -28,7 +28,7 @@ export interface BenchEnv {
  * admin 8091+, plus the offset) is apart from the others', from the integration tests'
  * (21000-23000, 30000) and below Linux's ephemeral range (32768+).
  */
-export const PORT_OFFSETS = { fanout: 16_300, latency: 16_400, children: 16_500 } as const;
+export const PORT_OFFSETS = { fanout: 16_300, latency: 16_400, children: 16_500, poller: 16_600 } as const;
 
 export async function startBenchEnv(scope: Scope, portOffset: number): Promise<BenchEnv> {
   const stateDir = mkdtempSync(join(tmpdir(), 'keeper-bench-'));

@@ -49,6 +49,11 @@ export class BenchBrowser {
     this.socket.send(JSON.stringify({ type: 'subscribe', ensemble, path }));
   }
 
+  /** The ensemble view's member health, pushed after every poll. */
+  watchEnsemble(ensemble: string): void {
+    this.socket.send(JSON.stringify({ type: 'watchEnsemble', ensemble }));
+  }
+
   resetCounters(): void {
     this.frames = 0;
     this.bytes = 0;

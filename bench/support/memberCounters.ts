@@ -26,3 +26,9 @@ export async function ensemblePackets(members: readonly SandboxMember[]): Promis
   }
   return { received, sent };
 }
+
+/** The same counters per member (host:clientPort -> counts), for benches that need the split. */
+export async function memberPackets(members: readonly SandboxMember[]): Promise<Map<string, PacketCounts>> {
+  const answers = await Promise.all(members.map((m) => fourLetterWord(m.host, m.clientPort, 'srvr', 5_000).then((text) => ({ m, text }))));
+  return new Map(answers.map(({ m, text }) => [`${m.host}:${m.clientPort}`, { received: field(text, 'Received', m), sent: field(text, 'Sent', m) }]));
+}

@@ -14,6 +14,27 @@ import { apiRoutes } from './http/apiRoutes.js';
 import { staticWeb } from './http/staticWeb.js';
 import { createLogger } from './logger.js';
 import { installCrashGuards } from './crashGuards.js';
+import { createEnsembleMonitor, type EnsembleMonitor, type MonitorSettings } from './ensemble/ensembleMonitor.js';
+import { ensembleRoutes } from './http/ensembleRoutes.js';
+import { AccessControl } from './auth/accessControl.js';
+import { Credentials } from './auth/credentials.js';
+import { isLoopbackHost } from './auth/origin.js';
+import { SessionStore } from './auth/sessionStore.js';
+import { ShareLinkStore } from './auth/shareLinks.js';
+import { upgradeAuthorizer } from './auth/upgrade.js';
+import { CLOSE_ACCESS_ENDED } from '@keeper/shared';
+import { AuditLog } from './audit/auditLog.js';
+import { JobRegistry } from './ops/jobs.js';
+import { ZnodeOps } from './ops/znodeOps.js';
+import { authRoutes } from './http/authRoutes.js';
+import { pageSignIn } from './http/pageSignIn.js';
+import { requireIdentity } from './http/requestIdentity.js';
+import { shareLinkRoutes } from './http/shareLinkRoutes.js';
+import { auditRoutes } from './http/auditRoutes.js';
+import { opsRoutes } from './http/opsRoutes.js';
+import { jsonErrors } from './http/jsonBody.js';
+import { sendError } from './http/apiErrors.js';
+import { DEFAULT_RATE_LIMITS, apiLimiter, loginLimiter, securityHeaders, type RateLimits } from './http/security.js';
 
 export const SERVER_VERSION = '0.1.0';
 
@@ -22,18 +43,37 @@ export interface RunningKeeper {
   port: number;
   gateways: ReadonlyMap<string, ZkGateway>;
   hub: SocketHub;
+  /** The ensemble view's poller and collectors, one set per ensemble. */
+  monitors: ReadonlyMap<string, EnsembleMonitor>;
+  access: AccessControl;
+  audit: AuditLog;
+  jobs: JobRegistry;
+  ops: ZnodeOps;
   close(): Promise<void>;
 }
+
+const DEFAULT_SESSION_TTL_MS = 12 * 3600_000;
 
 export interface StartExtras {
   logger?: Logger;
   /** Overrides for tests (short timeouts, small caps). */
   gatewayDefaults?: { requestDeadlineMs?: number; sessionTimeoutMs?: number; maxInFlight?: number };
+  /** Member poller and collector settings (tests poll every second). */
+  ensembleDefaults?: MonitorSettings;
+  /** Tests raise these so fuzzing is not throttled (and lower them to test throttling). */
+  rateLimits?: Partial<RateLimits>;
+  recursiveDelete?: { concurrency?: number; stallMs?: number };
 }
 
 export async function startKeeper(options: KeeperOptions, extras: StartExtras = {}): Promise<RunningKeeper> {
   const log = extras.logger ?? createLogger();
   installCrashGuards(log);
+  const auth = options.auth;
+  if (!auth && !isLoopbackHost(options.host)) {
+    throw new Error(`refusing to listen on ${options.host} without authentication: set KEEPER_ADMIN_TOKEN (and KEEPER_VIEWER_TOKEN), configure users, or bind 127.0.0.1`);
+  }
+  const credentials = auth ? new Credentials(auth) : null;
+  if (credentials && !credentials.configured) throw new Error('authentication is on but no admin token, viewer token or user is configured: nobody could sign in');
   const gateways = new Map<string, ZkGateway>();
   for (const ensemble of options.ensembles) {
     if (gateways.has(ensemble.name)) throw new Error(`two ensembles are named ${JSON.stringify(ensemble.name)}`);
@@ -48,21 +88,54 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
     });
     gateways.set(ensemble.name, gateway);
   }
+  const monitors = new Map<string, EnsembleMonitor>();
+  for (const ensemble of options.ensembles) monitors.set(ensemble.name, createEnsembleMonitor(ensemble, gateways.get(ensemble.name) ?? null, extras.ensembleDefaults ?? {}, log));
+
+  const access = new AccessControl(credentials, new SessionStore(auth?.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS), new ShareLinkStore(auth?.stateDir ?? null), auth?.allowedOrigins ?? []);
+  const audit = await AuditLog.open(auth?.stateDir ?? null, log);
+  const jobs = new JobRegistry();
+  const ops = new ZnodeOps({ gateways, audit, jobs, log, ...(extras.recursiveDelete ? { recursiveDelete: extras.recursiveDelete } : {}) });
+  const limits: RateLimits = { ...DEFAULT_RATE_LIMITS, ...extras.rateLimits };
+  const signInLimiter = loginLimiter(limits);
+
+  const server: Server = createServer();
+  const hub = new SocketHub(
+    {
+      gateways,
+      health: new Map([...monitors].map(([name, monitor]) => [name, monitor.poller])),
+      serverVersion: SERVER_VERSION,
+      log,
+      limits: { maxSubscriptions: 5_000, helloTimeoutMs: 10_000, maxBufferedBytes: 32 * 1024 * 1024, batchIntervalMs: 25 },
+      ops,
+    },
+    upgradeAuthorizer(access),
+  );
+  hub.attach(server);
+  // Access that ends (revoked or expired share link, sign-out, expired session) closes its sockets at once.
+  access.on('ended', (end, reason) => {
+    hub.closeWhere((identity) => ('sessionId' in end ? identity.sessionId === end.sessionId : identity.shareLinkId === end.shareLinkId), CLOSE_ACCESS_ENDED, reason);
+  });
+  jobs.on('update', (job) => hub.pushJob(job));
 
   const app = express();
   app.disable('x-powered-by');
+  app.use(securityHeaders(options.webDist));
+  app.use(pageSignIn({ access, audit, loginLimiter: signInLimiter }));
+  app.use('/api', apiLimiter(limits));
+  app.use('/api', requireIdentity(access));
+  app.use('/api', authRoutes({ access, audit, loginLimiter: signInLimiter }));
+  app.use('/api', shareLinkRoutes({ access, audit, socketsFor: (id) => hub.countWhere((identity) => identity.shareLinkId === id) }));
+  app.use('/api', auditRoutes(audit));
+  app.use('/api', opsRoutes(ops, jobs));
+  app.use('/api/ensembles/:name', ensembleRoutes(monitors));
   app.use('/api', apiRoutes({ gateways, version: SERVER_VERSION, startedAt: Date.now() }));
+  app.use('/api', jsonErrors);
+  app.use('/api', ((error, _req, res, _next) => {
+    log.error({ err: error }, 'API request failed');
+    if (!res.headersSent) sendError(res, 500, 'INTERNAL', 'the server could not handle this request');
+  }) as express.ErrorRequestHandler);
   if (options.webDist) app.use(staticWeb(options.webDist));
-
-  const server: Server = createServer(app);
-  const hub = new SocketHub({
-    gateways,
-    health: new Map(),
-    serverVersion: SERVER_VERSION,
-    log,
-    limits: { maxSubscriptions: 5_000, helloTimeoutMs: 10_000, maxBufferedBytes: 32 * 1024 * 1024, batchIntervalMs: 25 },
-  });
-  hub.attach(server);
+  server.on('request', app);
 
   await new Promise<void>((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
@@ -75,6 +148,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
     });
   });
   for (const gateway of gateways.values()) gateway.start();
+  for (const monitor of monitors.values()) monitor.start();
 
   const port = (server.address() as AddressInfo).port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
@@ -87,12 +161,21 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
     port,
     gateways,
     hub,
+    monitors,
+    access,
+    audit,
+    jobs,
+    ops,
     close() {
       closing ??= (async () => {
+        access.close();
+        await jobs.close();
         hub.close();
+        for (const monitor of monitors.values()) monitor.close();
         for (const gateway of gateways.values()) gateway.close();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
+        await audit.close();
       })();
       return closing;
     },

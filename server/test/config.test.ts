@@ -77,7 +77,7 @@ describe('parseStartArgs without an ensemble: the sandbox', () => {
   it('uses the defaults and a state dir outside the repository', () => {
     expect(run([])).toEqual({
       kind: 'run',
-      keeper: { host: '127.0.0.1', port: 8080, ensembles: [] },
+      keeper: { host: '127.0.0.1', port: 8080, ensembles: [], auth: { stateDir: '/home/ann/.local/state/keeper/server' } },
       sandbox: { portOffset: 0, stateDir: '/home/ann/.local/state/keeper/sandbox', ensembleName: 'default' },
     } satisfies StartPlan);
   });
@@ -103,7 +103,12 @@ describe('parseStartArgs with --zk / KEEPER_ZK', () => {
   it('configures one ensemble with the normalised connection string', () => {
     expect(run(['--zk', 'zk1,zk2:2182/keeper', '--name', 'prod'])).toEqual({
       kind: 'run',
-      keeper: { host: '127.0.0.1', port: 8080, ensembles: [{ name: 'prod', connectionString: 'zk1:2181,zk2:2182/keeper' }] },
+      keeper: {
+        host: '127.0.0.1',
+        port: 8080,
+        ensembles: [{ name: 'prod', connectionString: 'zk1:2181,zk2:2182/keeper' }],
+        auth: { stateDir: '/home/ann/.local/state/keeper/server' },
+      },
       sandbox: null,
     });
     expect(run([], { ...ENV, KEEPER_ZK: '127.0.0.1:2181' }).keeper.ensembles).toEqual([
@@ -199,6 +204,7 @@ describe('config files', () => {
       port: 9090,
       webDist: path.join(dir, 'dist'),
       ensembles: [{ ...full.ensembles[0], connectionString: 'zk1:2181,zk2:2181/app' }, full.ensembles[1]],
+      auth: { stateDir: '/home/ann/.local/state/keeper/server' },
     });
   });
 

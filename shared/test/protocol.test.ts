@@ -179,7 +179,7 @@ describe('parseClientMessage: refusals', () => {
 // Fuzz: ~2,400 random and mutated frames, checked against an independent oracle.
 
 /** The oracle knows each client message type's rules; a new type must be taught to it (see the first fuzz test). */
-const KNOWN_TYPES = ['hello', 'subscribe', 'unsubscribe', 'watchEnsemble', 'unwatchEnsemble', 'ping'] as const;
+const KNOWN_TYPES = ['hello', 'subscribe', 'unsubscribe', 'watchEnsemble', 'unwatchEnsemble', 'ping', 'create', 'setData', 'delete', 'setAcl', 'cancelJob'] as const;
 
 interface Expectation {
   code: 'ok' | 'malformed' | 'unknownType';
@@ -216,6 +216,60 @@ function oracle(raw: string): Expectation {
   } else if (type === 'watchEnsemble' || type === 'unwatchEnsemble') {
     valid &&= str(obj!.ensemble, 1, 100);
     message.ensemble = obj!.ensemble;
+  } else if (type === 'cancelJob') {
+    valid &&= str(obj!.jobId, 1, 100);
+    message.jobId = obj!.jobId;
+  } else if (type !== 'ping') {
+    // The mutations: ensemble and path like subscribe, plus their own fields.
+    valid &&= str(obj!.ensemble, 1, 100) && str(obj!.path, 1, 4096);
+    message.ensemble = obj!.ensemble;
+    message.path = obj!.path;
+    const version = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && v <= 2_147_483_647;
+    const optional = (key: string, check: (v: unknown) => boolean) => {
+      if (!Object.hasOwn(obj!, key) || obj![key] === undefined) return;
+      valid &&= check(obj![key]);
+      message[key] = obj![key];
+    };
+    const required = (key: string, check: (v: unknown) => boolean) => {
+      valid &&= Object.hasOwn(obj!, key) && check(obj![key]);
+      message[key] = obj![key];
+    };
+    const dataOk = (v: unknown) => str(v, 0, MAX_CLIENT_FRAME_BYTES);
+    const encodingOk = (v: unknown) => v === 'utf8' || v === 'base64';
+    if (type === 'create') {
+      optional('data', dataOk);
+      optional('encoding', encodingOk);
+      optional('mode', (v) => ['persistent', 'persistent_sequential', 'ephemeral', 'ephemeral_sequential'].includes(v as string));
+    } else if (type === 'setData') {
+      required('data', dataOk);
+      optional('encoding', encodingOk);
+      required('version', version);
+    } else if (type === 'delete') {
+      required('version', version);
+      optional('recursive', (v) => typeof v === 'boolean');
+    } else if (type === 'setAcl') {
+      required('version', version);
+      required('acl', (v) => {
+        if (!Array.isArray(v) || v.length < 1 || v.length > 100) return false;
+        return v.every((e) => {
+          if (typeof e !== 'object' || e === null || Array.isArray(e)) return false;
+          const entry = e as Record<string, unknown>;
+          const perms = entry.perms === undefined || str(entry.perms, 0, 5);
+          const bits = entry.permissions === undefined || (Number.isSafeInteger(entry.permissions) && (entry.permissions as number) >= 0 && (entry.permissions as number) <= 31);
+          return ['world', 'digest', 'ip', 'auth'].includes(entry.scheme as string) && str(entry.id, 0, 1024) && perms && bits;
+        });
+      });
+      // zod strips unknown keys inside entries too.
+      if (Array.isArray(obj!.acl)) {
+        message.acl = (obj!.acl as Record<string, unknown>[]).map((e) => {
+          if (typeof e !== 'object' || e === null) return e;
+          const out: Record<string, unknown> = { scheme: e.scheme, id: e.id };
+          if (e.perms !== undefined) out.perms = e.perms;
+          if (e.permissions !== undefined) out.permissions = e.permissions;
+          return out;
+        });
+      }
+    }
   }
   return valid ? { code: 'ok', id: typeof rawId === 'string' ? rawId : undefined, message } : { code: 'malformed', id };
 }
@@ -259,6 +313,27 @@ function validMessage(random: () => number): Record<string, unknown> {
     m.ensemble = randomString(random, 'abz-_0', 10) || 'e';
   }
   if (type === 'subscribe' || type === 'unsubscribe') m.path = `/${randomString(random, 'ab/.-', 20)}`;
+  if (type === 'create' || type === 'setData' || type === 'delete' || type === 'setAcl') {
+    m.ensemble = randomString(random, 'abz-_0', 10) || 'e';
+    m.path = `/${randomString(random, 'ab/.-', 20)}`;
+  }
+  if (type === 'create') {
+    if (random() < 0.7) m.data = randomString(random, 'ab{}" ', 20);
+    if (random() < 0.5) m.encoding = pick(random, ['utf8', 'base64']);
+    if (random() < 0.5) m.mode = pick(random, ['persistent', 'persistent_sequential', 'ephemeral', 'ephemeral_sequential']);
+  }
+  if (type === 'setData') {
+    m.data = randomString(random, 'ab{}" ', 20);
+    if (random() < 0.5) m.encoding = pick(random, ['utf8', 'base64']);
+  }
+  if (type === 'setData' || type === 'delete' || type === 'setAcl') m.version = pick(random, [0, 1, 7, 2_147_483_647]);
+  if (type === 'delete' && random() < 0.5) m.recursive = random() < 0.5;
+  if (type === 'setAcl') {
+    m.acl = Array.from({ length: 1 + randomInt(random, 3) }, () =>
+      random() < 0.5 ? { scheme: pick(random, ['world', 'digest', 'ip', 'auth']), id: 'anyone', perms: pick(random, ['r', 'cdrwa', 'rw']) } : { scheme: 'ip', id: '10.0.0.1', permissions: randomInt(random, 32) },
+    );
+  }
+  if (type === 'cancelJob') m.jobId = randomString(random, 'abc123', 12) || 'j';
   if (random() < 0.7) m.id = randomString(random, 'abc123-', 12) || 'id';
   return m;
 }
@@ -478,6 +553,31 @@ describe('serverMessageSchema', () => {
     { type: 'memberHistory', ensemble: 'prod', mode: 'full', history: {} },
     { type: 'subscriptionError', ensemble: 'prod', path: '/a', message: 'NO_AUTH', retrying: false },
     { type: 'subscriptionError', ensemble: 'prod', path: '/a', message: 'CONNECTION_LOSS', retrying: true },
+    {
+      type: 'job',
+      job: { id: 'j1', kind: 'recursiveDelete', ensemble: 'prod', path: '/a', state: 'running', done: 10, total: 100, current: '/a/b', startedBy: 'ann', startedAt: 1, cancelRequested: false },
+    },
+    {
+      type: 'job',
+      job: {
+        id: 'j1',
+        kind: 'recursiveDelete',
+        ensemble: 'prod',
+        path: '/a',
+        state: 'failed',
+        done: 10,
+        total: 100,
+        current: null,
+        startedBy: 'ann',
+        startedAt: 1,
+        finishedAt: 2,
+        cancelRequested: false,
+        remaining: ['/a/c', '/a'],
+        remainingTotal: 2,
+        remainingVerified: true,
+        error: { code: 'NOT_CONNECTED', message: 'not connected' },
+      },
+    },
   ];
 
   it('has an example of every server event type', () => {
@@ -500,6 +600,9 @@ describe('serverMessageSchema', () => {
     { type: 'ack', id: 'r1' },
     { type: 'pong', at: 123 },
     { type: 'pong', id: 'p1', at: 123 },
+    { type: 'result', id: 'm1', op: 'create', ok: true, ensemble: 'prod', path: '/a', created: '/a', stat },
+    { type: 'result', id: 'm2', op: 'setData', ok: false, ensemble: 'prod', path: '/a', error: { code: 'BAD_VERSION', message: 'stale' }, current: { stat, data: encodeZnodeData(new Uint8Array([1])) } },
+    { type: 'result', op: 'delete', ok: true, jobId: 'j1' },
   ];
 
   examples.forEach((message, i) => {

@@ -42,6 +42,12 @@ export class AuditLog {
     const file = path.join(stateDir, AUDIT_FILE);
     const handle = await open(file, 'a+', 0o600);
     const size = (await handle.stat()).size;
+    if (size > 0) {
+      // A crash mid-write can leave a torn last line: end it, so the next entry starts on its own line.
+      const last = Buffer.alloc(1);
+      await handle.read(last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) await handle.appendFile('\n');
+    }
     let seq = 0;
     for await (const line of reverseLines(handle, size)) {
       // The last complete entry numbers the next; a torn last line (crash mid-write) is skipped.

@@ -4,13 +4,15 @@
  * accepted only from this console's own origin (the Host it was asked for) or a configured one.
  * A request with no Origin is not from a browser page (scripts, tests): identity alone decides.
  */
-export function originAllowed(origin: string | undefined, host: string | undefined, allowed: readonly string[], secure: boolean): boolean {
+export function originAllowed(origin: string | undefined, host: string | undefined, allowed: readonly string[]): boolean {
   if (origin === undefined) return true;
   const normalized = normalizeOrigin(origin);
   if (normalized === null) return false;
   if (allowed.some((a) => normalizeOrigin(a) === normalized)) return true;
   if (!host) return false;
-  return normalized === normalizeOrigin(`${secure ? 'https' : 'http'}://${host}`);
+  // Same host and port as the page was served from. The scheme is not compared: behind a TLS
+  // proxy the page is https while Keeper itself sees plain http.
+  return new URL(normalized).host === host.toLowerCase();
 }
 
 /** scheme://host[:port] in lower case with default ports dropped; null when it is not an origin ("null", junk). */

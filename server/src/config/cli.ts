@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { parseConnectionString } from './connectionString.js';
 import { ConfigError } from './errors.js';
 import { ENSEMBLE_NAME, ENSEMBLE_NAME_RULE, loadFileConfig, type FileConfig } from './fileConfig.js';
-import type { KeeperOptions } from './types.js';
+import type { AuthOptions, KeeperOptions } from './types.js';
 
 export { ConfigError } from './errors.js';
 
@@ -44,7 +44,19 @@ Options:
   --sandbox-port-offset <n>      move the sandbox's ports       (default 0)
   --state-dir <dir>              sandbox data and logs
                                  (default \${XDG_STATE_HOME:-~/.local/state}/keeper/sandbox)
+  --data-dir <dir>               Keeper's own state: sign-in token, share links,
+                                 audit trail                   (env KEEPER_STATE_DIR,
+                                 default \${XDG_STATE_HOME:-~/.local/state}/keeper/server)
   --help                         this text
+
+Access (admins write, viewers read):
+  KEEPER_ADMIN_TOKEN, KEEPER_VIEWER_TOKEN   tokens (16+ characters) for the API
+                                 (Authorization: Bearer ...) and sign-in (/?token=...)
+  config "auth": { "users": [ { "name", "passwordHash", "role": "admin"|"viewer" } ],
+                   "allowedOrigins": [...], "stateDir", "sessionTtlMinutes" }
+                                 (make a hash with \`npm run hash-password\`)
+  With none of these, Keeper generates an admin token (kept in the data dir), prints the
+  sign-in URL, and listens on loopback only.
 
 Config file:
   { "ensembles": [ { "name": "prod", "connectionString": "zk1:2181,zk2:2181/app",
@@ -62,6 +74,7 @@ const OPTIONS = {
   host: { type: 'string' },
   'sandbox-port-offset': { type: 'string' },
   'state-dir': { type: 'string' },
+  'data-dir': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -88,6 +101,39 @@ function parseArgv(argv: string[]) {
 export function defaultStateDir(env: Env): string {
   const stateHome = env.XDG_STATE_HOME || path.join(env.HOME || '/tmp', '.local', 'state');
   return path.join(stateHome, 'keeper', 'sandbox');
+}
+
+export function defaultDataDir(env: Env): string {
+  const stateHome = env.XDG_STATE_HOME || path.join(env.HOME || '/tmp', '.local', 'state');
+  return path.join(stateHome, 'keeper', 'server');
+}
+
+const MIN_TOKEN_LENGTH = 16;
+
+function token(label: string, value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (value.trim().length < MIN_TOKEN_LENGTH) throw new ConfigError(`${label} must be at least ${MIN_TOKEN_LENGTH} characters (try: openssl rand -base64 32)`);
+  return value.trim();
+}
+
+/** Who may sign in; the admin token is generated later (scripts/start.ts) when nothing is configured. */
+function authOptions(values: ReturnType<typeof parseArgv>, env: Env, file: FileConfig | null, cwd: string): AuthOptions {
+  const stateDir =
+    values['data-dir'] !== undefined
+      ? path.resolve(cwd, nonEmpty('--data-dir', values['data-dir']))
+      : env.KEEPER_STATE_DIR
+        ? path.resolve(cwd, env.KEEPER_STATE_DIR)
+        : (file?.auth?.stateDir ?? defaultDataDir(env));
+  const auth: AuthOptions = { stateDir };
+  const adminToken = token('KEEPER_ADMIN_TOKEN', env.KEEPER_ADMIN_TOKEN);
+  const viewerToken = token('KEEPER_VIEWER_TOKEN', env.KEEPER_VIEWER_TOKEN);
+  if (adminToken !== undefined && adminToken === viewerToken) throw new ConfigError('KEEPER_ADMIN_TOKEN and KEEPER_VIEWER_TOKEN must differ');
+  if (adminToken !== undefined) auth.adminToken = adminToken;
+  if (viewerToken !== undefined) auth.viewerToken = viewerToken;
+  if (file?.auth?.users?.length) auth.users = file.auth.users;
+  if (file?.auth?.allowedOrigins?.length) auth.allowedOrigins = file.auth.allowedOrigins;
+  if (file?.auth?.sessionTtlMinutes !== undefined) auth.sessionTtlMs = file.auth.sessionTtlMinutes * 60_000;
+  return auth;
 }
 
 /** The ensemble source: one of --zk / --config, else one of KEEPER_ZK / KEEPER_CONFIG. */
@@ -143,7 +189,7 @@ export function parseStartArgs(argv: string[], env: Env, cwd: string = process.c
   const host =
     values.host !== undefined ? nonEmpty('--host', values.host) : env.HOST ? env.HOST.trim() : (file?.host ?? DEFAULT_HOST);
 
-  const keeper: KeeperOptions = { host, port, ensembles };
+  const keeper: KeeperOptions = { host, port, ensembles, auth: authOptions(values, env, file, cwd) };
   if (file?.webDist !== undefined) keeper.webDist = file.webDist;
   return { kind: 'run', keeper, sandbox };
 }

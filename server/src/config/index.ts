@@ -1,5 +1,5 @@
-export type { EnsembleConfig, KeeperOptions } from './types.js';
+export type { AuthOptions, AuthUserConfig, EnsembleConfig, KeeperOptions } from './types.js';
 export { ConfigError } from './errors.js';
 export { parseConnectionString, DEFAULT_CLIENT_PORT, type ParsedConnectionString } from './connectionString.js';
 export { loadFileConfig, parseFileConfig, type FileConfig } from './fileConfig.js';
-export { parseStartArgs, defaultStateDir, START_USAGE, type StartPlan, type SandboxPlan, type Env } from './cli.js';
+export { parseStartArgs, defaultStateDir, defaultDataDir, START_USAGE, type StartPlan, type SandboxPlan, type Env } from './cli.js';

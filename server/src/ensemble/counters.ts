@@ -4,11 +4,14 @@
  * bench/poller.ts prints.
  */
 export type Purpose = 'poll' | 'membership' | 'sessions' | 'watches';
+export type Channel = '4lw' | 'admin' | 'zk';
 
 export interface MemberCount {
   total: number;
   fourLetterWords: number;
   admin: number;
+  /** Reads through the console's own ZooKeeper session (/zookeeper/config). */
+  session: number;
   byPurpose: Record<Purpose, number>;
   /** "4lw srvr", "admin monitor", ... */
   byCommand: Record<string, number>;
@@ -17,15 +20,16 @@ export interface MemberCount {
 export class RequestCounters {
   private readonly counts = new Map<string, MemberCount>();
 
-  record(address: string, channel: '4lw' | 'admin', command: string, purpose: Purpose): void {
+  record(address: string, channel: Channel, command: string, purpose: Purpose): void {
     let c = this.counts.get(address);
     if (!c) {
-      c = { total: 0, fourLetterWords: 0, admin: 0, byPurpose: { poll: 0, membership: 0, sessions: 0, watches: 0 }, byCommand: {} };
+      c = { total: 0, fourLetterWords: 0, admin: 0, session: 0, byPurpose: { poll: 0, membership: 0, sessions: 0, watches: 0 }, byCommand: {} };
       this.counts.set(address, c);
     }
     c.total++;
     if (channel === '4lw') c.fourLetterWords++;
-    else c.admin++;
+    else if (channel === 'admin') c.admin++;
+    else c.session++;
     c.byPurpose[purpose]++;
     const key = `${channel} ${command}`;
     c.byCommand[key] = (c.byCommand[key] ?? 0) + 1;

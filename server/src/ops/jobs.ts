@@ -113,9 +113,12 @@ export class JobRegistry extends EventEmitter<JobEvents> {
     return job.snapshot;
   }
 
-  async close(): Promise<void> {
+  /** Cancels running jobs and waits for them to report, at most `graceMs` (shutdown must not hang on a dead ensemble). */
+  async close(graceMs = 5_000): Promise<void> {
     for (const job of this.jobs.values()) if (job.snapshot.state === 'running') job.requestCancel();
-    await Promise.all([...this.jobs.values()].map((j) => j.finished));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all([...this.jobs.values()].map((j) => j.finished)), new Promise((r) => (timer = setTimeout(r, graceMs)))]);
+    clearTimeout(timer);
   }
 
   private prune(): void {

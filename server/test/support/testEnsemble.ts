@@ -6,11 +6,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SandboxEnsemble } from '../../../scripts/sandbox/index.js';
+import { SandboxEnsemble, type SandboxOptions } from '../../../scripts/sandbox/index.js';
 
-export async function startTestEnsemble(portOffset: number): Promise<SandboxEnsemble & { dispose(): Promise<void> }> {
+/** `options`: extra zoo.cfg settings for every member or one (e.g. a restricted 4lw whitelist). */
+export type TestEnsembleOptions = Pick<SandboxOptions, 'extraConfig' | 'memberConfig' | 'size'>;
+
+export async function startTestEnsemble(portOffset: number, options: TestEnsembleOptions = {}): Promise<SandboxEnsemble & { dispose(): Promise<void> }> {
   const stateDir = mkdtempSync(join(tmpdir(), 'keeper-it-'));
-  const ensemble = await SandboxEnsemble.start({ stateDir, portOffset, tickTime: 500 });
+  const ensemble = await SandboxEnsemble.start({ stateDir, portOffset, tickTime: 500, ...options });
   return Object.assign(ensemble, {
     async dispose() {
       await ensemble.close();

@@ -17,11 +17,16 @@ export class TestBrowser {
     });
   }
 
-  static async open(url: string, { hello = true } = {}): Promise<TestBrowser> {
-    const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/ws`);
+  static async open(url: string, { hello = true, headers = {} as Record<string, string> } = {}): Promise<TestBrowser> {
+    const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/ws`, { headers });
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());
       socket.once('error', reject);
+      // A refused upgrade: the status the server answered, for the test to check.
+      socket.once('unexpected-response', (req, res) => {
+        req.destroy();
+        reject(Object.assign(new Error(`upgrade refused: ${res.statusCode}`), { status: res.statusCode }));
+      });
     });
     const browser = new TestBrowser(socket);
     if (hello) {

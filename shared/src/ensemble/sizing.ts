@@ -32,7 +32,9 @@ function notes(voters: number, observers: number): string[] {
     );
   }
   if (observers > 0) {
-    out.push(`${plural(observers, 'observer')} add read capacity and client connections without slowing writes: they do not vote, so they add no failure tolerance.`);
+    out.push(
+      `${plural(observers, 'observer')} ${observers === 1 ? 'adds' : 'add'} read capacity and client connections without slowing writes: observers do not vote, so they add no failure tolerance.`,
+    );
   } else if (voters >= 5) {
     out.push('For more read capacity, add observers rather than voters: observers do not vote, so writes do not slow down.');
   }

@@ -245,3 +245,15 @@ export const watchesResponseSchema = z.object({
   byPathNextInSeconds: z.number().optional(),
 });
 export type WatchesResponse = z.infer<typeof watchesResponseSchema>;
+
+// ---- added: the JSON API's /members answer ----
+
+/**
+ * GET /api/ensembles/<name>/members: the poller's latest result, each member with `role`
+ * (the same word as `state`: leader, follower, observer, standalone, not-serving, down,
+ * unreachable, not-whitelisted, unknown) for scripts that read roles.
+ */
+export const membersResponseSchema = ensembleHealthSchema.extend({
+  members: z.array(memberStatusSchema.extend({ role: memberStateSchema })),
+});
+export type MembersResponse = z.infer<typeof membersResponseSchema>;

@@ -2,6 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   consFromConnections,
+  dumpFromAdmin,
+  wchpFromAdmin,
+  wchsFromAdmin,
   metricsFrom,
   mntrFromMonitor,
   parseCons,
@@ -121,5 +124,30 @@ describe('metricsFrom', () => {
 
   it('reads cons from the same member consistently with connections', () => {
     expect(parseCons(fx.consFollower).filter((c) => c.sessionId).length).toBe(3);
+  });
+});
+
+describe('dump, watch_summary and watches_by_path as dump, wchs and wchp', () => {
+  const ok = (text: string) => {
+    const body = readAdminBody(text);
+    if (body.kind !== 'ok') throw new Error('expected ok');
+    return body.value;
+  };
+
+  it('reads the leader\'s dump: every session, ephemerals, no expiry (its keys are monotonic)', () => {
+    const dump = dumpFromAdmin(ok(fx.adminDumpLeader));
+    expect(dump.sessions.size).toBe(12);
+    expect(dump.sessions.get('0x1000035bb560000')).toEqual({ timeoutMs: null, expiresAt: null });
+    expect(dump.ephemerals.get('0x1000035bb560000')).toEqual(['/app/workers/w-0000000000', '/app/workers/w-0000000001']);
+    expect(dump.ephemerals.get('0x2000035bbc80000')).toEqual(['/app/members/m-0000000000']);
+    expect(dumpFromAdmin({ session_id_to_ephemeral_paths: 'x' })).toEqual({ tracker: null, sessions: new Map(), ephemerals: new Map() });
+  });
+
+  it('reads watches by path with exact ids, and the summary', () => {
+    const byPath = wchpFromAdmin(ok(fx.adminWatchesByPathFollower));
+    expect(byPath.get('/app/config')).toEqual(['0x1000035bb560000']);
+    expect(byPath.get('/app/locks/leader')).toHaveLength(4);
+    expect(wchsFromAdmin(ok(fx.adminWatchSummaryFollower))).toEqual({ connections: 4, paths: 2, watches: 5 });
+    expect(wchsFromAdmin({ num_connections: 1 })).toBeNull();
   });
 });

@@ -4,6 +4,9 @@
  * whitelist is restricted to srvr, and a dead client whose 15-minute session lingers.
  */
 import adminConnectionsLeader from './fixtures/admin-connections-leader.json?raw';
+import adminDumpLeader from './fixtures/admin-dump-leader.json?raw';
+import adminWatchSummaryFollower from './fixtures/admin-watch_summary-follower.json?raw';
+import adminWatchesByPathFollower from './fixtures/admin-watches_by_path-follower.json?raw';
 import adminMonitorLeader from './fixtures/admin-monitor-leader.json?raw';
 import adminMonitorNotServing from './fixtures/admin-monitor-not-serving.html?raw';
 import adminMonitorObserver from './fixtures/admin-monitor-observer.json?raw';
@@ -37,6 +40,9 @@ import wchsFollower from './fixtures/wchs-follower.txt?raw';
 
 export const fx = {
   adminConnectionsLeader,
+  adminDumpLeader,
+  adminWatchSummaryFollower,
+  adminWatchesByPathFollower,
   adminMonitorLeader,
   adminMonitorNotServing,
   adminMonitorObserver,

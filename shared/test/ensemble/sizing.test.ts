@@ -88,7 +88,7 @@ describe('sizingReport over voters x observers x down', () => {
     else expect(text).not.toMatch(/even number/);
     if (voters > 1) expect(text).toMatch(/writes get slower as voters are added/);
     if (voters > 1) expect(text).toMatch(/reads .* scale with members/);
-    if (observers > 0 && voters > 0) expect(text).toMatch(/observers? add read capacity .* without slowing writes/);
+    if (observers > 0 && voters > 0) expect(text).toMatch(/observers? adds? read capacity .* without slowing writes/);
     if (voters === 1) expect(text).toMatch(/no reliability/);
     if (voters === 2) expect(text).toMatch(/tolerate no failure/);
     if (voters === 0) expect(text).toMatch(/no ensemble/);

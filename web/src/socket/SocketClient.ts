@@ -250,6 +250,10 @@ export class SocketClient {
         return;
       case 'pong':
         return;
+      case 'result':
+        // Answers to admin operations sent over the socket (docs/access-and-admin-api.md);
+        // the web app sends its writes over HTTP for now, so nothing waits for these yet.
+        return;
       default: {
         const never: never = message;
         console.warn('keeper: unhandled server message', never);

@@ -59,6 +59,11 @@ export function applyServerEvents(
           epoch,
         });
         break;
+      case 'job':
+        // Progress of recursive deletes and imports, for admins (docs/access-and-admin-api.md):
+        // kept under its own key so a progress view can read it.
+        client.setQueryData(['jobs', event.job.id], event.job);
+        break;
       default: {
         const never: never = event;
         console.warn('keeper: unhandled server event', never);

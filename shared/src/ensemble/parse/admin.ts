@@ -11,6 +11,8 @@ import { toNumber } from './numbers.js';
 import { normalizeSessionId } from './sessionIds.js';
 import type { SrvrInfo } from './srvr.js';
 import type { ConsConnection } from './cons.js';
+import type { DumpInfo } from './dump.js';
+import type { WatchSummary } from './watches.js';
 
 /** Every command answers {command, error, ...}; error is a string when the member refused. */
 const commandEnvelope = z.looseObject({ command: z.string().optional(), error: z.string().nullable().optional() });
@@ -127,4 +129,57 @@ export function consFromConnections(body: Record<string, unknown>): ConsConnecti
       latencyMax: toNumber(c.max_latency),
     };
   });
+}
+
+const dumpSchema = z.looseObject({
+  session_id_to_ephemeral_paths: z.record(z.string(), z.array(z.string())).default({}),
+  expiry_time_to_session_ids: z.record(z.string(), z.array(z.union([z.string(), z.number()]))).default({}),
+});
+
+/**
+ * `dump` as DumpInfo (the fallback when the dump word is not whitelisted). Its expiry keys
+ * are on the member's monotonic clock, not wall time, so only the session ids are kept.
+ */
+export function dumpFromAdmin(body: Record<string, unknown>): DumpInfo {
+  const info: DumpInfo = { tracker: null, sessions: new Map(), ephemerals: new Map() };
+  const parsed = dumpSchema.safeParse(body);
+  if (!parsed.success) return info;
+  for (const ids of Object.values(parsed.data.expiry_time_to_session_ids)) {
+    for (const raw of ids) {
+      const id = normalizeSessionId(raw);
+      if (id) info.sessions.set(id, { timeoutMs: null, expiresAt: null });
+    }
+  }
+  for (const [raw, paths] of Object.entries(parsed.data.session_id_to_ephemeral_paths)) {
+    const id = normalizeSessionId(raw);
+    if (!id) continue;
+    info.ephemerals.set(id, [...paths].sort());
+    if (!info.sessions.has(id)) info.sessions.set(id, { timeoutMs: null, expiresAt: null });
+  }
+  return info;
+}
+
+const watchSummarySchema = z.looseObject({ num_connections: num, num_paths: num, num_total_watches: num });
+
+/** `watch_summary` as wchs. */
+export function wchsFromAdmin(body: Record<string, unknown>): WatchSummary | null {
+  const parsed = watchSummarySchema.safeParse(body);
+  if (!parsed.success) return null;
+  const connections = toNumber(parsed.data.num_connections);
+  const paths = toNumber(parsed.data.num_paths);
+  const watches = toNumber(parsed.data.num_total_watches);
+  return connections === null || paths === null || watches === null ? null : { connections, paths, watches };
+}
+
+const watchesByPathSchema = z.looseObject({ path_to_session_ids: z.record(z.string(), z.array(z.union([z.string(), z.number()]))).default({}) });
+
+/** `watches_by_path` as wchp (session ids read losslessly: they are JSON numbers there). */
+export function wchpFromAdmin(body: Record<string, unknown>): Map<string, string[]> {
+  const byPath = new Map<string, string[]>();
+  const parsed = watchesByPathSchema.safeParse(body);
+  if (!parsed.success) return byPath;
+  for (const [path, ids] of Object.entries(parsed.data.path_to_session_ids)) {
+    byPath.set(path, ids.map((raw) => normalizeSessionId(raw)).filter((id): id is string => id !== null));
+  }
+  return byPath;
 }

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { Alert } from '@keeper/shared';
 import { Close } from '../../ui/icons';
-import type { Tone } from './memberState';
+import { QUORUM_ALERT_IDS, type Tone } from './memberState';
 import { memberUrl } from './urls';
 
 const SEVERITY_TONE: Record<Alert['severity'], Tone> = { critical: 'lost', warning: 'degraded', info: 'stale' };
@@ -28,9 +28,12 @@ export function AlertList({
   stale: boolean;
 }) {
   const [showDismissed, setShowDismissed] = useState(false);
-  const hidden = alerts.filter((a) => dismissed.has(a.id));
-  const shown = showDismissed ? alerts : alerts.filter((a) => !dismissed.has(a.id));
+  // The quorum banner above already says these, with what to do.
+  const listed = alerts.filter((a) => !QUORUM_ALERT_IDS.has(a.id));
+  const hidden = listed.filter((a) => dismissed.has(a.id));
+  const shown = showDismissed ? listed : listed.filter((a) => !dismissed.has(a.id));
   if (alerts.length === 0) return <p className="alerts__none note">No alerts.</p>;
+  if (listed.length === 0) return null;
   return (
     <section className="alerts" aria-label="Alerts">
       {shown.map((a) => (
@@ -54,6 +57,8 @@ export function AlertList({
 
 function AlertItem({ ensemble, alert, dismissed, stale, onDismiss }: { ensemble: string; alert: Alert; dismissed: boolean; stale: boolean; onDismiss: () => void }) {
   const tone = stale ? 'stale' : SEVERITY_TONE[alert.severity];
+  // Members the title already names need no second mention.
+  const extraMembers = alert.members.filter((m) => !alert.title.includes(m));
   return (
     <article className={`alert tone-${tone}${dismissed ? ' is-dismissed' : ''}`} aria-label={alert.title}>
       <div className="alert__head">
@@ -69,9 +74,9 @@ function AlertItem({ ensemble, alert, dismissed, stale, onDismiss }: { ensemble:
       <p className="alert__action">
         <span className="alert__label">What to do</span> {alert.action}
       </p>
-      {alert.members.length > 0 && (
+      {extraMembers.length > 0 && (
         <p className="alert__members">
-          {alert.members.map((address) => (
+          {extraMembers.map((address) => (
             <Link key={address} className="mono link" to={memberUrl(ensemble, address)}>
               {address}
             </Link>

@@ -6,7 +6,7 @@
 import { Link } from 'react-router-dom';
 import type { Alert, MemberStatus, QuorumSummary } from '@keeper/shared';
 import { toHexId } from '../../lib/zxid';
-import { describeQuorum } from './memberState';
+import { describeQuorum, quorumAlert } from './memberState';
 import { plural } from './format';
 import { memberUrl } from './urls';
 
@@ -24,6 +24,8 @@ export function QuorumBanner({
   stale: boolean;
 }) {
   const look = describeQuorum(quorum, alerts, stale);
+  // At the edge or without quorum, the poller's alert says why and what to do: here, where the eye is.
+  const alert = quorumAlert(alerts);
   const leader = members.find((m) => m.state === 'leader' || m.state === 'standalone');
   const zxid = leader?.metrics.zxid ? toHexId(leader.metrics.zxid) : null;
   return (
@@ -32,7 +34,13 @@ export function QuorumBanner({
         <span className="status quorum__word">{look.word}</span>
         <p className="quorum__sentence">{quorum.sentence}</p>
       </div>
-      {look.reason && <p className="quorum__reason">{look.reason}</p>}
+      {alert ? (
+        <p className="quorum__reason">
+          {alert.why} <span className="alert__label">What to do</span> {alert.action}
+        </p>
+      ) : (
+        look.reason && <p className="quorum__reason">{look.reason}</p>
+      )}
       <dl className="quorum__facts">
         <div>
           <dt>quorum</dt>

@@ -104,3 +104,10 @@ function quorumLook(q: QuorumSummary, alerts: readonly Alert[]): Look {
   if (q.tolerates === 0) return { tone: 'degraded', word: 'no margin', reason: 'any voter failure stops the ensemble' };
   return { tone: 'live', word: 'healthy', reason: null };
 }
+
+/** Alerts about the quorum itself: the quorum banner says them (with what to do), so the alert list leaves them out. */
+export const QUORUM_ALERT_IDS: ReadonlySet<string> = new Set(['no-quorum', 'at-edge']);
+
+export function quorumAlert(alerts: readonly Alert[]): Alert | undefined {
+  return alerts.find((a) => QUORUM_ALERT_IDS.has(a.id));
+}

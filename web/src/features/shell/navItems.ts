@@ -5,6 +5,7 @@
 import type { ComponentType } from 'react';
 import { TreeIcon } from '../../ui/icons';
 import { ensembleUrl } from '../tree/urls';
+import { EnsembleIcon, SessionsIcon, WatchesIcon } from '../ensemble/icons';
 
 export interface NavItem {
   id: string;
@@ -17,4 +18,7 @@ export interface NavItem {
 
 export const NAV_ITEMS: readonly NavItem[] = [
   { id: 'tree', label: 'Tree', icon: TreeIcon, href: (e) => `${ensembleUrl(e)}/znodes/`, segment: 'znodes' },
+  { id: 'ensemble', label: 'Ensemble', icon: EnsembleIcon, href: (e) => `${ensembleUrl(e)}/members`, segment: 'members' },
+  { id: 'sessions', label: 'Sessions', icon: SessionsIcon, href: (e) => `${ensembleUrl(e)}/sessions`, segment: 'sessions' },
+  { id: 'watches', label: 'Watches', icon: WatchesIcon, href: (e) => `${ensembleUrl(e)}/watches`, segment: 'watches' },
 ];

@@ -1,0 +1,169 @@
+/**
+ * The ensemble, sessions and watches views against the real 3-member sandbox: the quorum in one
+ * sentence and the members live from the poller; client sessions from cons and dump with the
+ * flags an operator needs (a dead client still holding ephemerals, a silent one about to expire);
+ * wchp on confirmation finding a herd. Screenshots go to docs/ with KEEPER_DOCS_SCREENSHOTS=1.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { kazoo } from './support/kazoo.js';
+import { E2E_HOSTS, testRoot } from './support/ensemble.js';
+import { EnsemblePage, holdSessions, screenshotPath, signIn, type HeldSessions } from './support/ensemblePage.js';
+
+const ADDRESSES = E2E_HOSTS.split(',');
+
+async function leaderAddress(view: EnsemblePage): Promise<string> {
+  const leader = view.members.filter({ has: view.page.getByText('leader', { exact: true }) });
+  await expect(leader).toHaveCount(1);
+  return (await leader.getAttribute('aria-label')) ?? '';
+}
+
+/** Screenshots wait until the charts have something to show and nothing moves. */
+async function settle(page: Page): Promise<void> {
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(600);
+}
+
+test('the ensemble view shows the quorum in one sentence, three members and one leader', async ({ page }, info) => {
+  await signIn(page);
+  const view = new EnsemblePage(page);
+  await view.openMembers('default');
+
+  await expect(view.quorum).toContainText('3 of 3 voters serving; tolerates 1 failure');
+  await expect(view.quorum).toContainText('healthy');
+  await expect(view.members).toHaveCount(3);
+  for (const address of ADDRESSES) await expect(view.member(address)).toBeVisible();
+  const leader = await leaderAddress(view);
+  expect(ADDRESSES).toContain(leader);
+  await expect(view.members.filter({ has: page.getByText('follower', { exact: true }) })).toHaveCount(2);
+  await expect(view.member(leader)).toContainText(/synced followers\s*2 of 2/);
+  await expect(page.getByText('live', { exact: true })).toBeVisible();
+
+  // Sizing beside it: the live shape, a what-if from the live states, the calculator.
+  await expect(view.sizing).toContainText('3 voters');
+  await view.sizing.getByRole('combobox', { name: 'Member to take down' }).selectOption(leader);
+  await expect(view.sizing).toContainText(`(${leader}) goes down now: 2 of 3 voters remain`);
+  await expect(view.sizing).toContainText('holds, no margin');
+  const calculator = view.sizing.getByRole('region', { name: 'Calculator' });
+  await calculator.getByRole('button', { name: 'More voters' }).click();
+  await calculator.getByRole('button', { name: 'More voters' }).click();
+  await expect(calculator).toContainText(/tolerates\s*2 failures/);
+  await expect(calculator).toContainText('survives one member in maintenance plus one unexpected failure');
+
+  // A member's own URL opens it expanded and proposes it for the what-if.
+  const follower = ADDRESSES.find((a) => a !== leader)!;
+  await view.openMembers('default', follower);
+  await expect(view.member(follower)).toHaveAttribute('aria-current', 'true');
+  await expect(view.member(follower)).toContainText('packets received');
+  await expect(view.sizing).toContainText(`(${follower}) goes down now`);
+
+  await view.openMembers('default');
+  await expect(view.members).toHaveCount(3);
+  await settle(page);
+  await page.screenshot({ path: screenshotPath('ensemble-dark.png', (n) => info.outputPath(n)) });
+});
+
+test('the ensemble view in the light theme', async ({ page }, info) => {
+  const view = new EnsemblePage(page);
+  await view.useTheme('light');
+  await signIn(page);
+  await view.openMembers('default');
+  await expect(view.quorum).toContainText('3 of 3 voters serving');
+  await expect(view.members).toHaveCount(3);
+  await settle(page);
+  await page.screenshot({ path: screenshotPath('ensemble-light.png', (n) => info.outputPath(n)) });
+});
+
+test('sessions: every client session, the console’s own marked, dead and silent clients flagged', async ({ page }, info) => {
+  // A frozen client is "silent" only between 2/3 of its timeout (20 s) and its expiry (30 s).
+  test.setTimeout(150_000);
+  const root = testRoot(info.testId, info.retry);
+  await kazoo(E2E_HOSTS, [{ op: 'ensure', path: `${root}/config` }]);
+  const held: HeldSessions[] = [];
+  try {
+    const workers = await holdSessions(
+      [0, 1, 2, 3].map((i) => ({ hosts: E2E_HOSTS, timeout: 30, ephemerals: [`${root}/services/api/instance-${i}`], watch: [`${root}/config`] })),
+    );
+    held.push(workers);
+    const dead = await holdSessions([{ hosts: E2E_HOSTS, timeout: 30, ephemerals: [`${root}/queue/worker-7`] }]);
+    held.push(dead);
+    const stuck = await holdSessions([{ hosts: E2E_HOSTS, timeout: 30 }]);
+    held.push(stuck);
+    const [worker] = workers.ids;
+    const [deadId] = dead.ids;
+    const [stuckId] = stuck.ids;
+
+    await signIn(page);
+    const view = new EnsemblePage(page);
+    await view.openSessions('default');
+    await expect(view.sessions).toBeVisible();
+
+    // Gathering is rate-limited server-side: press "Gather now" whenever it is allowed until ours show.
+    const gatherUntil = async (check: () => Promise<void>, timeout: number) =>
+      expect(async () => {
+        if (await view.gatherNow.isEnabled()) await view.gatherNow.click();
+        await check();
+      }).toPass({ timeout, intervals: [500, 1_000, 2_000] });
+
+    await gatherUntil(() => expect(view.sessionRow(worker!)).toBeVisible({ timeout: 1_500 }), 40_000);
+    await expect(view.sessions.getByRole('row').filter({ hasText: 'console' })).toHaveCount(1);
+    await expect(page.getByText(/^Gathered/)).toBeVisible();
+
+    // The dead client keeps its session and ephemeral until expiry; the frozen one falls silent.
+    await dead.kill();
+    stuck.freeze();
+    await gatherUntil(async () => {
+      await expect(view.sessionRow(deadId!)).toContainText('no connection', { timeout: 1_500 });
+      await expect(view.sessionRow(stuckId!)).toContainText('silent', { timeout: 500 });
+    }, 45_000);
+    await settle(page);
+    await page.screenshot({ path: screenshotPath('sessions-dark.png', (n) => info.outputPath(n)) });
+
+    // `/` focuses the filter.
+    await page.locator('body').press('/');
+    await expect(view.sessionFilter).toBeFocused();
+    await page.keyboard.type(deadId!);
+    await expect(view.sessions.getByRole('row')).toHaveCount(2); // the header and the one session
+    await page.keyboard.press('Escape');
+
+    // A session's URL opens it expanded; its ephemerals link into the tree.
+    await view.openSessions('default', deadId!);
+    const row = view.sessionRow(deadId!);
+    await expect(row).toHaveAttribute('aria-expanded', 'true');
+    await expect(row).toContainText('Connected to no member');
+    await row.getByRole('link', { name: `${root}/queue/worker-7` }).click();
+    await expect(page).toHaveURL(/\/znodes\/e2e\//);
+  } finally {
+    await Promise.all(held.map((h) => h.kill()));
+  }
+});
+
+test('watches: wchs per member, and wchp on confirmation finds the herd', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  const root = testRoot(info.testId, info.retry);
+  const config = `${root}/config/feature-flags`;
+  await kazoo(E2E_HOSTS, [{ op: 'ensure', path: config }]);
+  // Twelve sessions watching one node: every change wakes all of them (the thundering herd).
+  const readers = await holdSessions(Array.from({ length: 12 }, () => ({ hosts: E2E_HOSTS, timeout: 30, watch: [config] })));
+  try {
+    await signIn(page);
+    const view = new EnsemblePage(page);
+    await view.openWatches('default');
+    const summary = page.getByRole('table', { name: 'Watches per member' });
+    for (const address of ADDRESSES) await expect(summary).toContainText(address);
+    await expect(page.getByText(/wchp may be expensive/)).toBeVisible();
+
+    const run = page.getByRole('button', { name: 'Watches by path (wchp)' });
+    // wchp runs at most every 30 s per ensemble: wait for the server to allow it.
+    await expect(run).toBeEnabled({ timeout: 35_000 });
+    await run.click();
+    const confirm = page.getByRole('dialog', { name: 'Run wchp on every member?' });
+    await expect(confirm).toContainText('expensive');
+    await confirm.getByRole('button', { name: 'Run wchp' }).click();
+    const herds = page.getByRole('list', { name: 'Herd warnings' });
+    await expect(herds).toContainText(config, { timeout: 15_000 });
+    await expect(herds).toContainText('12 watchers');
+    await expect(page.getByRole('table', { name: 'Most watched paths' })).toContainText(config);
+  } finally {
+    await readers.kill();
+  }
+});

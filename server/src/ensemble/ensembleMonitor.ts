@@ -1,0 +1,90 @@
+/**
+ * Everything the ensemble view needs for one ensemble, built once at start-up: the member
+ * poller (the hub's HealthFeed), the sessions and watches collectors, one counted transport
+ * they share. The console's gateway is only read: its session id (to mark the console's own
+ * session) and /zookeeper/config (membership without 4lw).
+ */
+import type { Logger } from 'pino';
+import { SERVING_STATES } from '@keeper/shared';
+import type { EnsembleConfig } from '../config/types.js';
+import type { ZkGateway } from '../zk/gateway.js';
+import { RequestCounters } from './counters.js';
+import { MemberPoller } from './memberPoller.js';
+import { initialTargets } from './memberTargets.js';
+import { SessionsCollector } from './sessionsCollector.js';
+import { MemberTransport } from './transport.js';
+import { WatchesCollector } from './watchesCollector.js';
+
+export interface MonitorSettings {
+  pollIntervalMs?: number;
+  callDeadlineMs?: number;
+  maxBackoffMs?: number;
+  sessionsMinIntervalMs?: number;
+  sessionsCadenceMs?: number;
+  watchesByPathMinIntervalMs?: number;
+}
+
+export interface EnsembleMonitor {
+  poller: MemberPoller;
+  sessions: SessionsCollector;
+  watches: WatchesCollector;
+  counters: RequestCounters;
+  start(): void;
+  close(): void;
+}
+
+export function createEnsembleMonitor(config: EnsembleConfig, gateway: ZkGateway | null, settings: MonitorSettings, log: Logger): EnsembleMonitor {
+  const counters = new RequestCounters();
+  const transport = new MemberTransport(counters, settings.callDeadlineMs ?? 2_000);
+  const deadlineMs = settings.callDeadlineMs ?? 2_000;
+  const readClusterConfig = gateway
+    ? async () => {
+        if (gateway.session.state !== 'connected' && gateway.session.state !== 'readOnly') return null;
+        counters.record(gateway.session.member ?? 'console session', 'zk', 'getData /zookeeper/config', 'membership');
+        const { data } = await gateway.getData('/zookeeper/config', { deadlineMs });
+        return data.toString('utf8');
+      }
+    : undefined;
+  const poller = new MemberPoller({
+    ensemble: config.name,
+    targets: initialTargets(config),
+    transport,
+    ...(settings.pollIntervalMs ? { intervalMs: settings.pollIntervalMs } : {}),
+    ...(settings.maxBackoffMs ? { maxBackoffMs: settings.maxBackoffMs } : {}),
+    ...(readClusterConfig ? { readClusterConfig } : {}),
+    log,
+  });
+  const sessions = new SessionsCollector({
+    ensemble: config.name,
+    members: poller,
+    transport,
+    consoleSessionId: () => gateway?.session.sessionId ?? null,
+    ...(settings.sessionsMinIntervalMs ? { minIntervalMs: settings.sessionsMinIntervalMs } : {}),
+    ...(settings.sessionsCadenceMs ? { cadenceMs: settings.sessionsCadenceMs } : {}),
+    log,
+  });
+  const watches = new WatchesCollector({
+    ensemble: config.name,
+    members: poller,
+    transport,
+    // Sessions counted by the last gathering, else the serving members' connection counts.
+    totalSessions: () => {
+      const cached = sessions.cachedCount;
+      if (cached !== null) return cached;
+      const serving = poller.statuses().filter((s) => SERVING_STATES.includes(s.state) && s.metrics.connections !== null);
+      return serving.length > 0 ? serving.reduce((n, s) => n + (s.metrics.connections ?? 0), 0) : null;
+    },
+    ...(settings.watchesByPathMinIntervalMs ? { byPathMinIntervalMs: settings.watchesByPathMinIntervalMs } : {}),
+  });
+  return {
+    poller,
+    sessions,
+    watches,
+    counters,
+    start: () => poller.start(),
+    close() {
+      poller.stop();
+      sessions.close();
+    },
+  };
+}

@@ -1,0 +1,304 @@
+/**
+ * The member poller: ONE per ensemble, whatever the number of browsers, implementing the
+ * hub's HealthFeed. Every `intervalMs` it asks each due member how it is (AdminServer JSON,
+ * else srvr + mntr), classifies the answers, computes the quorum and the alerts, keeps
+ * ~15 minutes of history and tells its subscribers.
+ *
+ * Rules it keeps:
+ *  - every request has a deadline; nothing a member answers (or fails to) throws out of it;
+ *  - a round never overlaps the previous one (the next is scheduled when one ends);
+ *  - a member that is down or unreachable is retried with exponential back-off and jitter
+ *    (up to ~30 s), showing its last state, when it was tried and when it will be next;
+ *  - an AdminServer that does not answer is left alone for a while instead of doubling
+ *    every poll with a failed HTTP call before the 4lw fallback.
+ */
+import type { Logger } from 'pino';
+import {
+  assessLag,
+  classifyProbe,
+  computeAlerts,
+  EMPTY_LAG_MEMORY,
+  EMPTY_METRICS,
+  metricsFrom,
+  parseConf,
+  blockedWord,
+  isNotServing,
+  summarizeQuorum,
+  SERVING_STATES,
+  type EnsembleHealth,
+  type HistoryPoint,
+  type LagMemory,
+  type MemberHistory,
+  type MemberStatus,
+  type ServerSpec,
+} from '@keeper/shared';
+import type { HealthFeed } from '../hub/healthFeed.js';
+import { retryDelay } from './backoff.js';
+import { HistoryRing } from './historyRing.js';
+import { probeMember } from './memberProbe.js';
+import { mergeMembership, type MemberTarget } from './memberTargets.js';
+import type { MemberTransport } from './transport.js';
+
+export interface PollerOptions {
+  ensemble: string;
+  targets: MemberTarget[];
+  transport: MemberTransport;
+  intervalMs?: number;
+  /** Back-off cap for members that are down or unreachable. */
+  maxBackoffMs?: number;
+  historyMs?: number;
+  membershipIntervalMs?: number;
+  /** Reads /zookeeper/config through the console's session; null when it cannot. */
+  readClusterConfig?: () => Promise<string | null>;
+  /** Transactions a member may trail the leader's previous zxid by (see assessLag). */
+  lagThreshold?: number;
+  log: Logger;
+}
+
+interface Slot {
+  target: MemberTarget;
+  status: MemberStatus | null;
+  blocked: string[];
+  failures: number;
+  nextPollAt: number;
+  /** Before this time the AdminServer is not tried (it did not answer usefully). */
+  adminRetryAt: number;
+  lastServingAt: number | null;
+}
+
+type Listener = (health: EnsembleHealth, appended: MemberHistory) => void;
+
+const ADMIN_RECHECK_MS = 5 * 60_000;
+const MEMBERSHIP_ATTEMPTS = 2;
+
+export class MemberPoller implements HealthFeed {
+  readonly ensemble: string;
+  readonly intervalMs: number;
+  /** Rounds completed (tests compare request counts per round). */
+  rounds = 0;
+  private readonly slots = new Map<string, Slot>();
+  private readonly listeners = new Set<Listener>();
+  private readonly ring: HistoryRing;
+  private readonly maxBackoffMs: number;
+  private readonly membershipIntervalMs: number;
+  private latest: EnsembleHealth | null = null;
+  private lagMemory: LagMemory = EMPTY_LAG_MEMORY;
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  private stopped = true;
+  private membershipDueAt = 0;
+  private firstRound: { promise: Promise<void>; resolve: () => void };
+
+  constructor(private readonly options: PollerOptions) {
+    this.ensemble = options.ensemble;
+    this.intervalMs = options.intervalMs ?? 5_000;
+    this.maxBackoffMs = options.maxBackoffMs ?? 30_000;
+    this.membershipIntervalMs = options.membershipIntervalMs ?? 60_000;
+    const historyMs = options.historyMs ?? 15 * 60_000;
+    this.ring = new HistoryRing(historyMs, Math.ceil(historyMs / Math.max(250, this.intervalMs)) + 10);
+    for (const target of options.targets) this.addSlot(target);
+    let resolve = () => {};
+    const promise = new Promise<void>((r) => (resolve = r));
+    this.firstRound = { promise, resolve };
+  }
+
+  // ---- HealthFeed ----
+
+  current(): EnsembleHealth | null {
+    return this.latest;
+  }
+
+  history(): MemberHistory {
+    return this.ring.snapshot();
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  // ---- lifecycle ----
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.firstRound.resolve();
+  }
+
+  /** Resolves after the first round (or the timeout), with whatever is current. */
+  async ready(timeoutMs: number): Promise<EnsembleHealth | null> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.firstRound.promise, new Promise<void>((r) => (timer = setTimeout(r, timeoutMs)))]);
+    clearTimeout(timer);
+    return this.latest;
+  }
+
+  /** The members as currently known (the collectors ask the same list). */
+  targets(): MemberTarget[] {
+    return [...this.slots.values()].map((s) => s.target);
+  }
+
+  /** Per member: the last status (null before its first poll). */
+  statuses(): MemberStatus[] {
+    return [...this.slots.values()].map((s) => s.status).filter((s): s is MemberStatus => s !== null);
+  }
+
+  requestCounts() {
+    return this.options.transport.counters.snapshot();
+  }
+
+  // ---- rounds ----
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => void this.round(), delayMs);
+    this.timer.unref();
+  }
+
+  private async round(): Promise<void> {
+    if (this.running || this.stopped) return;
+    this.running = true;
+    const started = Date.now();
+    try {
+      const due = [...this.slots.values()].filter((s) => s.nextPollAt <= started);
+      await Promise.all(due.map((slot) => this.pollSlot(slot)));
+      // After the probes, so `conf` (when /zookeeper/config is unreadable) goes to a member known to serve.
+      if (started >= this.membershipDueAt) await this.refreshMembership();
+      this.publish(started);
+    } catch (error) {
+      this.options.log.warn({ ensemble: this.ensemble, err: error }, 'member poll round failed');
+    } finally {
+      this.running = false;
+      this.rounds++;
+      this.firstRound.resolve();
+      this.schedule(Math.max(0, this.intervalMs - (Date.now() - started)));
+    }
+  }
+
+  private async pollSlot(slot: Slot): Promise<void> {
+    const now = Date.now();
+    const { transport } = this.options;
+    const { probe, adminWorked } = await probeMember(transport, slot.target, now >= slot.adminRetryAt);
+    const at = Date.now();
+    if (adminWorked === false) slot.adminRetryAt = at + ADMIN_RECHECK_MS;
+    const { state, detail } = classifyProbe(probe, transport.deadlineMs);
+    const answered = probe.kind === 'answered';
+    const serving = SERVING_STATES.includes(state);
+    if (serving) slot.lastServingAt = at;
+    slot.blocked = answered ? probe.blocked : [];
+    if (state === 'down' || state === 'unreachable') {
+      slot.failures++;
+      slot.nextPollAt = now + retryDelay(slot.failures, { intervalMs: this.intervalMs, maxDelayMs: this.maxBackoffMs });
+    } else {
+      slot.failures = 0;
+      slot.nextPollAt = 0;
+    }
+    const t = slot.target;
+    slot.status = {
+      id: t.id,
+      host: t.host,
+      clientPort: t.clientPort,
+      adminPort: t.adminPort,
+      address: t.address,
+      state,
+      configuredRole: t.configuredRole,
+      detail,
+      source: answered ? probe.source : null,
+      metrics: answered ? metricsFrom(probe.srvr, probe.mntr) : EMPTY_METRICS,
+      polledAt: at,
+      lastServingAt: slot.lastServingAt,
+      nextPollAt: slot.nextPollAt === 0 ? null : slot.nextPollAt,
+    };
+  }
+
+  private publish(started: number): void {
+    const appended: MemberHistory = {};
+    const members: MemberStatus[] = [];
+    for (const slot of this.slots.values()) {
+      if (!slot.status) continue;
+      // Keep the target's latest id/role (membership may have arrived after the poll).
+      const status: MemberStatus = { ...slot.status, id: slot.target.id, configuredRole: slot.target.configuredRole };
+      slot.status = status;
+      members.push(status);
+      const polledNow = status.polledAt >= started;
+      const point: HistoryPoint = {
+        at: started,
+        latencyAvg: polledNow ? status.metrics.latencyAvg : null,
+        latencyMax: polledNow ? status.metrics.latencyMax : null,
+        outstanding: polledNow ? status.metrics.outstanding : null,
+        connections: polledNow ? status.metrics.connections : null,
+        znodeCount: polledNow ? status.metrics.znodeCount : null,
+        serving: polledNow && SERVING_STATES.includes(status.state),
+      };
+      this.ring.add(status.address, point);
+      appended[status.address] = [point];
+    }
+    this.ring.retain(new Set(this.slots.keys()));
+    const quorum = summarizeQuorum(members);
+    const lag = assessLag(members, this.lagMemory, this.options.lagThreshold ?? 0);
+    this.lagMemory = lag.memory;
+    const blocked = new Map([...this.slots.values()].map((s) => [s.target.address, s.blocked] as const));
+    const alerts = computeAlerts({ members, quorum, blocked, lag: lag.findings });
+    this.latest = { ensemble: this.ensemble, polledAt: started, pollIntervalMs: this.intervalMs, members, quorum, alerts };
+    for (const listener of this.listeners) {
+      try {
+        listener(this.latest, appended);
+      } catch (error) {
+        this.options.log.warn({ ensemble: this.ensemble, err: error }, 'health subscriber threw');
+      }
+    }
+  }
+
+  // ---- membership ----
+
+  private addSlot(target: MemberTarget): void {
+    this.slots.set(target.address, { target, status: null, blocked: [], failures: 0, nextPollAt: 0, adminRetryAt: 0, lastServingAt: null });
+  }
+
+  /** Server ids and roles from /zookeeper/config (the console's session) or `conf` (4lw). */
+  private async refreshMembership(): Promise<void> {
+    const servers = (await this.membershipFromSession()) ?? (await this.membershipFromConf());
+    if (!servers || servers.length === 0) {
+      this.membershipDueAt = Date.now() + this.intervalMs * 2;
+      return;
+    }
+    this.membershipDueAt = Date.now() + this.membershipIntervalMs;
+    const merged = mergeMembership(this.targets(), servers);
+    for (const target of merged) {
+      const slot = this.slots.get(target.address);
+      if (slot) slot.target = target;
+      else this.addSlot(target);
+    }
+  }
+
+  private async membershipFromSession(): Promise<ServerSpec[] | null> {
+    if (!this.options.readClusterConfig) return null;
+    try {
+      const text = await this.options.readClusterConfig();
+      const servers = text ? parseConf(text).servers : [];
+      return servers.length > 0 ? servers : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private async membershipFromConf(): Promise<ServerSpec[] | null> {
+    const candidates = [...this.slots.values()]
+      .filter((s) => s.status !== null && SERVING_STATES.includes(s.status.state))
+      .slice(0, MEMBERSHIP_ATTEMPTS);
+    for (const slot of candidates) {
+      const answer = await this.options.transport.fourLetterWord(slot.target, 'conf', 'membership');
+      if (!answer.ok || blockedWord(answer.text) || isNotServing(answer.text)) continue;
+      const servers = parseConf(answer.text).servers;
+      if (servers.length > 0) return servers;
+    }
+    return null;
+  }
+}

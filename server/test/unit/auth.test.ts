@@ -1,0 +1,163 @@
+/** The pure pieces of access control: sessions, CSRF, cookies, origins, share links, credentials. */
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import bcrypt from 'bcryptjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkCsrf } from '../../src/auth/csrf.js';
+import { clearedSessionCookie, readCookie, sessionCookie } from '../../src/auth/cookies.js';
+import { Credentials } from '../../src/auth/credentials.js';
+import { loadOrCreateAdminToken } from '../../src/auth/generatedToken.js';
+import { OPEN_IDENTITY, canMutate, type Identity } from '../../src/auth/identity.js';
+import { isLoopbackHost, originAllowed } from '../../src/auth/origin.js';
+import { SessionStore } from '../../src/auth/sessionStore.js';
+import { ShareLinkStore } from '../../src/auth/shareLinks.js';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'keeper-auth-unit-'));
+  dirs.push(d);
+  return d;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('SessionStore', () => {
+  it('expires sessions, and a share session never outlives its link', () => {
+    let now = 1_000;
+    const store = new SessionStore(60_000, () => now);
+    const s = store.create({ name: 'ann', role: 'admin', via: 'cookie' });
+    const share = store.create({ name: 'share:x', role: 'viewer', via: 'share', shareLinkId: 'x', expiresAt: 11_000 });
+    expect(store.get(s.id)).toBe(s);
+    expect(s.csrfToken).not.toBe(s.id);
+    now = 11_000;
+    expect(store.get(share.id)).toBeNull();
+    expect(store.get(s.id)).toBe(s);
+    now = 61_000;
+    expect(store.sweep()).toEqual([s.id]);
+    expect(store.get(s.id)).toBeNull();
+    expect(store.get(undefined)).toBeNull();
+  });
+
+  it('ends every session of a share link', () => {
+    const store = new SessionStore(60_000);
+    const a = store.create({ name: 'share:x', role: 'viewer', via: 'share', shareLinkId: 'x' });
+    const b = store.create({ name: 'share:x', role: 'viewer', via: 'share', shareLinkId: 'x' });
+    const c = store.create({ name: 'share:y', role: 'viewer', via: 'share', shareLinkId: 'y' });
+    expect(store.deleteForShareLink('x').sort()).toEqual([a.id, b.id].sort());
+    expect(store.get(c.id)).toBe(c);
+  });
+});
+
+describe('checkCsrf', () => {
+  const store = new SessionStore(60_000);
+  const session = store.create({ name: 'ann', role: 'admin', via: 'cookie' });
+  const cookieIdentity: Identity = { name: 'ann', role: 'admin', via: 'cookie', sessionId: session.id };
+
+  it('lets reads through and exempts bearer and open identities', () => {
+    expect(checkCsrf('GET', cookieIdentity, session, undefined)).toEqual({ ok: true });
+    expect(checkCsrf('POST', { name: 't', role: 'admin', via: 'bearer' }, null, undefined)).toEqual({ ok: true });
+    expect(checkCsrf('DELETE', OPEN_IDENTITY, null, undefined)).toEqual({ ok: true });
+  });
+
+  it('requires the session token on cookie writes', () => {
+    expect(checkCsrf('POST', cookieIdentity, session, undefined)).toMatchObject({ ok: false, reason: expect.stringMatching(/missing/) });
+    expect(checkCsrf('PUT', cookieIdentity, session, 'wrong')).toMatchObject({ ok: false, reason: expect.stringMatching(/does not match/) });
+    expect(checkCsrf('delete', cookieIdentity, session, session.csrfToken)).toEqual({ ok: true });
+    expect(checkCsrf('POST', { ...cookieIdentity, via: 'share' }, session, [session.csrfToken])).toEqual({ ok: true });
+    expect(checkCsrf('POST', cookieIdentity, null, session.csrfToken)).toMatchObject({ ok: false });
+  });
+});
+
+describe('cookies', () => {
+  it('writes a strict, HttpOnly cookie, Secure only over https', () => {
+    expect(sessionCookie('abc', { maxAgeSeconds: 60, secure: false })).toBe('keeper_session=abc; Path=/; HttpOnly; SameSite=Strict; Max-Age=60');
+    expect(sessionCookie('abc', { maxAgeSeconds: 60, secure: true })).toMatch(/; Secure$/);
+    expect(clearedSessionCookie(false)).toMatch(/Max-Age=0/);
+  });
+
+  it('reads the session cookie among others and survives junk', () => {
+    expect(readCookie('a=1; keeper_session=xyz; b=2')).toBe('xyz');
+    expect(readCookie('keeper_session="q"')).toBe('q');
+    expect(readCookie('keeper_session=%E0%A4%A')).toBeNull();
+    expect(readCookie('other=1')).toBeNull();
+    expect(readCookie(undefined)).toBeNull();
+  });
+});
+
+describe('origins', () => {
+  it('accepts the console\'s own host and configured origins only', () => {
+    expect(originAllowed(undefined, 'x:1', [])).toBe(true);
+    expect(originAllowed('http://127.0.0.1:8080', '127.0.0.1:8080', [])).toBe(true);
+    expect(originAllowed('https://keeper.example', 'keeper.example', [])).toBe(true);
+    expect(originAllowed('http://127.0.0.1:8081', '127.0.0.1:8080', [])).toBe(false);
+    expect(originAllowed('https://evil.example', 'keeper.example', [])).toBe(false);
+    expect(originAllowed('null', 'keeper.example', [])).toBe(false);
+    expect(originAllowed('https://ops.example', 'internal:8080', ['https://ops.example'])).toBe(true);
+    expect(originAllowed('file://', 'x', [])).toBe(false);
+  });
+
+  it('knows loopback addresses', () => {
+    for (const h of ['127.0.0.1', '127.1.2.3', 'localhost', '::1', '[::1]']) expect(isLoopbackHost(h), h).toBe(true);
+    for (const h of ['0.0.0.0', '::', '10.0.0.1', 'keeper.example']) expect(isLoopbackHost(h), h).toBe(false);
+  });
+});
+
+describe('ShareLinkStore', () => {
+  it('stores only hashes, persists, and announces revocation and expiry once', () => {
+    const dir = tempDir();
+    let now = 1_000_000;
+    const store = new ShareLinkStore(dir, () => now);
+    const ended: string[] = [];
+    store.on('ended', (link, reason) => ended.push(`${link.id}:${reason}`));
+    const a = store.create({ path: '/ensembles/x', expiresInMinutes: 1, createdBy: 'ann' });
+    const b = store.create({ path: '/ensembles/y', expiresInMinutes: 10, createdBy: 'ann' });
+    const file = readFileSync(join(dir, 'share-links.json'), 'utf8');
+    expect(file).not.toContain(a.token);
+    expect(statSync(join(dir, 'share-links.json')).mode & 0o777).toBe(0o600);
+    expect(store.resolve(a.token)).toMatchObject({ ok: true, link: { id: a.link.id } });
+    expect(store.resolve('nope')).toEqual({ ok: false, reason: 'unknown' });
+
+    now += 61_000;
+    store.sweep();
+    store.sweep();
+    expect(store.resolve(a.token)).toEqual({ ok: false, reason: 'expired' });
+    store.revoke(b.link.id);
+    store.revoke(b.link.id);
+    expect(ended).toEqual([`${a.link.id}:expired`, `${b.link.id}:revoked`]);
+
+    const reopened = new ShareLinkStore(dir, () => now);
+    expect(reopened.resolve(b.token)).toEqual({ ok: false, reason: 'revoked' });
+    expect(reopened.list().map((l) => l.id).sort()).toEqual([a.link.id, b.link.id].sort());
+  });
+});
+
+describe('credentials', () => {
+  it('verifies tokens and bcrypt passwords', async () => {
+    const creds = new Credentials({
+      adminToken: 'a'.repeat(20),
+      viewerToken: 'v'.repeat(20),
+      users: [{ name: 'vic', passwordHash: bcrypt.hashSync('pw-vic-123', 4), role: 'viewer' }],
+    });
+    expect(creds.verifyToken('a'.repeat(20))).toEqual({ name: 'admin-token', role: 'admin' });
+    expect(creds.verifyToken('v'.repeat(20))).toEqual({ name: 'viewer-token', role: 'viewer' });
+    expect(creds.verifyToken('a'.repeat(19))).toBeNull();
+    expect(await creds.verifyPassword('vic', 'pw-vic-123')).toEqual({ name: 'vic', role: 'viewer' });
+    expect(await creds.verifyPassword('vic', 'wrong')).toBeNull();
+    expect(await creds.verifyPassword('nobody', 'pw-vic-123')).toBeNull();
+    expect(new Credentials({}).configured).toBe(false);
+    expect(canMutate({ name: 'v', role: 'viewer', via: 'bearer' })).toBe(false);
+    expect(canMutate(null)).toBe(false);
+  });
+
+  it('generates an admin token once, mode 0600, and keeps it', () => {
+    const dir = join(tempDir(), 'state');
+    const first = loadOrCreateAdminToken(dir);
+    expect(first.created).toBe(true);
+    expect(statSync(first.file).mode & 0o777).toBe(0o600);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const second = loadOrCreateAdminToken(dir);
+    expect(second).toEqual({ ...first, created: false });
+  });
+});

@@ -1,0 +1,106 @@
+/** The poller's pure parts: back-off, history, member lists, counters. */
+import { describe, expect, it } from 'vitest';
+import type { HistoryPoint } from '@keeper/shared';
+import { retryDelay } from '../../../src/ensemble/backoff.js';
+import { HistoryRing } from '../../../src/ensemble/historyRing.js';
+import { initialTargets, mergeMembership } from '../../../src/ensemble/memberTargets.js';
+import { RequestCounters } from '../../../src/ensemble/counters.js';
+
+describe('retryDelay', () => {
+  const policy = { intervalMs: 5_000, maxDelayMs: 30_000 };
+
+  it('doubles per failure up to the cap, jittered to 75-100 %', () => {
+    expect([1, 2, 3, 4, 5, 10].map((f) => retryDelay(f, policy, () => 1))).toEqual([5_000, 10_000, 20_000, 30_000, 30_000, 30_000]);
+    expect([1, 2, 3, 4].map((f) => retryDelay(f, policy, () => 0))).toEqual([5_000, 7_500, 15_000, 22_500]);
+  });
+
+  it('never retries sooner than the regular poll', () => {
+    for (let f = 0; f < 50; f++) for (const r of [0, 0.3, 0.999]) expect(retryDelay(f, policy, () => r)).toBeGreaterThanOrEqual(5_000);
+    expect(retryDelay(3, { intervalMs: 1_000, maxDelayMs: 500 }, () => 0)).toBe(1_000);
+  });
+
+  it('does not overflow after many failures', () => {
+    expect(retryDelay(5_000, policy, () => 0.5)).toBe(26_250);
+  });
+});
+
+describe('HistoryRing', () => {
+  const point = (at: number): HistoryPoint => ({ at, latencyAvg: 1, latencyMax: 2, outstanding: 0, connections: 3, znodeCount: 4, serving: true });
+
+  it('keeps points by age, oldest first', () => {
+    const ring = new HistoryRing(10_000, 1_000);
+    for (let at = 0; at <= 20_000; at += 1_000) ring.add('a:1', point(at));
+    expect(ring.snapshot()['a:1']!.map((p) => p.at)).toEqual(Array.from({ length: 11 }, (_, i) => 10_000 + i * 1_000));
+  });
+
+  it('caps the count whatever the interval', () => {
+    const ring = new HistoryRing(60_000, 5);
+    for (let at = 0; at < 100; at++) ring.add('a:1', point(at));
+    expect(ring.snapshot()['a:1']!.map((p) => p.at)).toEqual([95, 96, 97, 98, 99]);
+  });
+
+  it('forgets members no longer polled, and hands out copies', () => {
+    const ring = new HistoryRing(60_000, 5);
+    ring.add('a:1', point(1));
+    ring.add('b:1', point(1));
+    ring.retain(new Set(['b:1']));
+    const snap = ring.snapshot();
+    expect(Object.keys(snap)).toEqual(['b:1']);
+    snap['b:1']!.push(point(2));
+    expect(ring.snapshot()['b:1']).toHaveLength(1);
+  });
+});
+
+describe('member targets', () => {
+  it('takes configured members, else the connection string\'s hosts once each', () => {
+    expect(initialTargets({ connectionString: 'x:1', members: [{ host: 'zk1', clientPort: 2181, adminPort: 8080 }] })).toEqual([
+      { host: 'zk1', clientPort: 2181, adminPort: 8080, address: 'zk1:2181', id: null, configuredRole: null },
+    ]);
+    expect(initialTargets({ connectionString: 'zk1:2181,zk2,zk1:2181/chroot' }).map((t) => [t.address, t.adminPort])).toEqual([
+      ['zk1:2181', null],
+      ['zk2:2181', null],
+    ]);
+    expect(initialTargets({ connectionString: 'zk://bad' })).toEqual([]);
+  });
+
+  it('adds ids and roles from the membership, and members nobody configured', () => {
+    const targets = initialTargets({ connectionString: 'zk1:2181,zk2:2181' });
+    const merged = mergeMembership(targets, [
+      { id: 1, host: 'zk1', peerPort: 2888, electionPort: 3888, role: 'participant', clientHost: null, clientPort: 2181 },
+      { id: 2, host: 'zk2-peer', peerPort: 2888, electionPort: 3888, role: 'participant', clientHost: 'zk2', clientPort: 2181 },
+      { id: 3, host: 'zk3', peerPort: 2888, electionPort: 3888, role: 'observer', clientHost: null, clientPort: 2181 },
+      { id: 4, host: 'zk4', peerPort: 2888, electionPort: 3888, role: 'participant', clientHost: null, clientPort: null },
+    ]);
+    expect(merged.map((t) => [t.address, t.id, t.configuredRole])).toEqual([
+      ['zk1:2181', 1, 'participant'],
+      ['zk2:2181', 2, 'participant'],
+      ['zk3:2181', 3, 'observer'],
+    ]);
+    expect(targets[0]!.id).toBeNull(); // the input is not changed
+  });
+
+  it('brackets IPv6 hosts in addresses', () => {
+    expect(mergeMembership([], [{ id: 1, host: '::1', peerPort: 1, electionPort: 2, role: 'participant', clientHost: '::1', clientPort: 2181 }])[0]!.address).toBe('[::1]:2181');
+  });
+});
+
+describe('RequestCounters', () => {
+  it('counts by member, channel, purpose and command, and snapshots are copies', () => {
+    const counters = new RequestCounters();
+    counters.record('a:1', '4lw', 'srvr', 'poll');
+    counters.record('a:1', 'admin', 'monitor', 'poll');
+    counters.record('a:1', '4lw', 'cons', 'sessions');
+    counters.record('a:1', 'zk', 'getData /zookeeper/config', 'membership');
+    const snap = counters.snapshot();
+    expect(snap['a:1']).toEqual({
+      total: 4,
+      fourLetterWords: 2,
+      admin: 1,
+      session: 1,
+      byPurpose: { poll: 2, membership: 1, sessions: 1, watches: 0 },
+      byCommand: { '4lw srvr': 1, 'admin monitor': 1, '4lw cons': 1, 'zk getData /zookeeper/config': 1 },
+    });
+    snap['a:1']!.byPurpose.poll = 99;
+    expect(counters.snapshot()['a:1']!.byPurpose.poll).toBe(2);
+  });
+});

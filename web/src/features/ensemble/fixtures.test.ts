@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { ensembleHealthSchema, memberHistorySchema, sessionsResponseSchema, watchesResponseSchema } from '@keeper/shared';
+import { healthy, history, oneDown, sessions, watches } from './fixtures';
+
+// The views' tests build on these: they must be what the server may really send.
+describe('fixtures match the wire contract', () => {
+  it('health and history', () => {
+    for (const h of [healthy(), oneDown()]) {
+      expect(ensembleHealthSchema.parse(h)).toEqual(h);
+      expect(memberHistorySchema.safeParse(history(h)).success).toBe(true);
+    }
+    expect(healthy().quorum.sentence).toBe('3 of 3 voters serving; tolerates 1 failure');
+    expect(oneDown().alerts.map((a) => a.id)).toContain('followers-not-synced');
+  });
+  it('sessions and watches', () => {
+    expect(sessionsResponseSchema.safeParse(sessions()).success).toBe(true);
+    expect(watchesResponseSchema.safeParse(watches(true)).success).toBe(true);
+    const kinds = sessions().sessions.flatMap((s) => s.flags.map((f) => f.kind));
+    expect(kinds).toEqual(expect.arrayContaining(['long-timeout', 'silent-near-timeout', 'no-connection']));
+  });
+});

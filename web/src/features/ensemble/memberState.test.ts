@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { describeMember, describeQuorum, outageText } from './memberState';
+import { downMember, healthOf, healthy, leader, member, oneDown, T0 } from './fixtures';
+
+describe('describeMember', () => {
+  it('is green with its role word while serving', () => {
+    const h = healthy();
+    expect(h.members.map((m) => describeMember(m, h.alerts, false))).toEqual([
+      { tone: 'live', word: 'follower', reason: null },
+      { tone: 'live', word: 'leader', reason: null },
+      { tone: 'live', word: 'follower', reason: null },
+    ]);
+  });
+  it('is red with the reason when down, and amber on the leader whose followers are not synced', () => {
+    const h = oneDown();
+    const [, l, d] = h.members;
+    expect(describeMember(d!, h.alerts, false)).toEqual({ tone: 'lost', word: 'down', reason: 'connection refused' });
+    expect(describeMember(l!, h.alerts, false)).toMatchObject({ tone: 'degraded', word: 'leader', reason: 'Followers not synced: 1 of 2' });
+  });
+  it('is amber when behind the leader, without repeating the member name', () => {
+    const m = member(3);
+    const alert = { id: `behind:${m.address}`, severity: 'warning' as const, title: `member 3 (${m.address}) is behind the leader: zxid 0x200000001 vs 0x200000009 (8 transactions behind)`, why: '', action: '', members: [m.address] };
+    expect(describeMember(m, [alert], false)).toEqual({ tone: 'degraded', word: 'follower', reason: 'behind the leader: zxid 0x200000001 vs 0x200000009 (8 transactions behind)' });
+  });
+  it('is grey when the data is stale, and for a member whose words are not whitelisted', () => {
+    expect(describeMember(leader(2), [], true).tone).toBe('stale');
+    const nw = member(1, { state: 'not-whitelisted', detail: 'mntr is not in 4lw.commands.whitelist' });
+    expect(describeMember(nw, [], false)).toEqual({ tone: 'stale', word: 'not whitelisted', reason: 'mntr is not in 4lw.commands.whitelist' });
+  });
+});
+
+describe('outageText', () => {
+  it('says for how long a member is out', () => {
+    expect(outageText(downMember(3, 40_000), T0)).toBe('down for 40 s');
+    expect(outageText({ state: 'not-serving', lastServingAt: T0 - 180_000 }, T0)).toBe('not serving for 3 min');
+    expect(outageText({ state: 'unreachable', lastServingAt: null }, T0)).toMatch(/not seen serving/);
+    expect(outageText(member(1), T0)).toBeNull();
+  });
+});
+
+describe('describeQuorum', () => {
+  it('is healthy with all voters serving', () => {
+    const h = healthy();
+    expect(describeQuorum(h.quorum, h.alerts, false)).toEqual({ tone: 'live', word: 'healthy', reason: null });
+  });
+  it('is at the edge with one of three down, lost without quorum, grey when stale', () => {
+    const h = oneDown();
+    expect(describeQuorum(h.quorum, h.alerts, false)).toMatchObject({ tone: 'degraded', word: 'at the edge' });
+    const none = healthOf([downMember(1), downMember(2), member(3, { state: 'not-serving' })]);
+    expect(describeQuorum(none.quorum, none.alerts, false)).toMatchObject({ tone: 'lost', word: 'no quorum' });
+    expect(describeQuorum(h.quorum, h.alerts, true).tone).toBe('stale');
+  });
+  it('is degraded with five voters and one down, and when followers are not synced', () => {
+    const five = healthOf([member(1), leader(2), member(3), member(4), downMember(5)]);
+    expect(describeQuorum(five.quorum, five.alerts, false)).toMatchObject({ tone: 'degraded', word: 'degraded' });
+    const l = leader(2);
+    const unsynced = healthOf([member(1), { ...l, metrics: { ...l.metrics, syncedFollowers: 1 } }, member(3)]);
+    expect(describeQuorum(unsynced.quorum, unsynced.alerts, false)).toMatchObject({ tone: 'degraded', word: 'not synced' });
+  });
+  it('has no margin as a single standalone server', () => {
+    const h = healthOf([member(1, { state: 'standalone' })]);
+    expect(describeQuorum(h.quorum, h.alerts, false)).toMatchObject({ tone: 'degraded', word: 'no margin' });
+  });
+});

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { allowedAt, blockedUntil, MAX_REFETCH_MS, MIN_REFETCH_MS, refetchDelay } from './gatherSchedule';
+
+describe('refetchDelay', () => {
+  it('never re-reads faster than the minimum, whatever the server says', () => {
+    expect(refetchDelay(0)).toBe(MIN_REFETCH_MS);
+    expect(refetchDelay(-5)).toBe(MIN_REFETCH_MS);
+    expect(refetchDelay(8)).toBe(MIN_REFETCH_MS);
+  });
+  it('waits for the server’s window when it is longer, up to a ceiling', () => {
+    expect(refetchDelay(45)).toBe(46_000);
+    expect(refetchDelay(86_400)).toBe(MAX_REFETCH_MS);
+  });
+});
+
+describe('when "Gather now" is allowed', () => {
+  it('counts the server’s window from when its answer arrived', () => {
+    expect(allowedAt(1_000, 8, null, 2_000)).toBe(9_000);
+    expect(allowedAt(1_000, 8, null, 9_000)).toBeNull();
+    expect(allowedAt(1_000, 0, null, 1_000)).toBeNull();
+  });
+  it('respects a refusal that says later', () => {
+    expect(allowedAt(1_000, 2, blockedUntil(1_500, 10), 2_000)).toBe(11_500);
+    expect(blockedUntil(0, null)).toBe(15_000);
+  });
+});
