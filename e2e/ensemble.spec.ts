@@ -11,6 +11,9 @@ import { EnsemblePage, holdSessions, screenshotPath, signIn, type HeldSessions }
 
 const ADDRESSES = E2E_HOSTS.split(',');
 
+// The size the docs' screenshots are taken at (like docs/tree-*.png).
+test.use({ viewport: { width: 1440, height: 900 } });
+
 async function leaderAddress(view: EnsemblePage): Promise<string> {
   const leader = view.members.filter({ has: view.page.getByText('leader', { exact: true }) });
   await expect(leader).toHaveCount(1);
@@ -24,8 +27,9 @@ async function settle(page: Page): Promise<void> {
 }
 
 test('the ensemble view shows the quorum in one sentence, three members and one leader', async ({ page }, info) => {
-  await signIn(page);
   const view = new EnsemblePage(page);
+  await view.useTheme('dark');
+  await signIn(page);
   await view.openMembers('default');
 
   await expect(view.quorum).toContainText('3 of 3 voters serving; tolerates 1 failure');
@@ -92,8 +96,9 @@ test('sessions: every client session, the console’s own marked, dead and silen
     const [deadId] = dead.ids;
     const [stuckId] = stuck.ids;
 
-    await signIn(page);
     const view = new EnsemblePage(page);
+    await view.useTheme('dark');
+    await signIn(page);
     await view.openSessions('default');
     await expect(view.sessions).toBeVisible();
 

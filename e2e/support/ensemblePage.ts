@@ -23,7 +23,7 @@ export class EnsemblePage {
     this.quorum = page.getByRole('status', { name: 'Quorum' });
     this.members = page.getByRole('region', { name: 'Members' }).getByRole('article');
     this.alerts = page.getByRole('region', { name: 'Alerts' });
-    this.sizing = page.getByRole('complementary', { name: 'Sizing' });
+    this.sizing = page.getByRole('region', { name: 'Sizing' });
     this.sessions = page.getByRole('table', { name: 'Sessions' });
     this.sessionFilter = page.getByRole('searchbox', { name: 'Filter sessions' });
     this.gatherNow = page.getByRole('button', { name: 'Gather now' });

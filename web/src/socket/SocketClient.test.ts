@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CLOSE_PROTOCOL_MISMATCH, PROTOCOL_VERSION, type ClientMessage } from '@keeper/shared';
+import { CLOSE_ACCESS_ENDED, CLOSE_PROTOCOL_MISMATCH, PROTOCOL_VERSION, type ClientMessage } from '@keeper/shared';
 import { RELEASE_GRACE_MS, SocketClient, type SocketEnv, type SocketHandlers, type SocketLike } from './SocketClient';
 import type { ConnectionStatus } from './connectionStatus';
 
@@ -187,6 +187,22 @@ describe('SocketClient', () => {
     h.last().drop(CLOSE_PROTOCOL_MISMATCH, 'want 2');
     expect(h.client.getStatus().phase).toBe('fatal');
     h.advance(60_000);
+    expect(h.sockets).toHaveLength(1);
+  });
+
+  it('stops for good when access ends (4003), with the server\'s reason', () => {
+    const h = harness();
+    h.client.start();
+    h.advance(0);
+    h.last().open();
+    h.welcome();
+    h.last().drop(CLOSE_ACCESS_ENDED, 'share link revoked');
+    const s = h.client.getStatus();
+    expect(s.phase).toBe('ended');
+    expect(s.fatalReason).toBe('share link revoked');
+    h.advance(10 * 60_000);
+    expect(h.sockets).toHaveLength(1);
+    h.client.reconnectNow();
     expect(h.sockets).toHaveLength(1);
   });
 

@@ -5,6 +5,7 @@
  * the query cache; tests drive it with a fake socket and fake timers.
  */
 import {
+  CLOSE_ACCESS_ENDED,
   CLOSE_PROTOCOL_MISMATCH,
   PROTOCOL_VERSION,
   serverMessageSchema,
@@ -185,6 +186,11 @@ export class SocketClient {
         this.fail(`the server speaks another protocol version (${ev.reason || 'closed 4001'}); reload the page`);
         return;
       }
+      if (ev.code === CLOSE_ACCESS_ENDED) {
+        // Reconnecting would only be refused: the app shows why access ended instead.
+        this.fail(ev.reason || 'access ended', 'ended');
+        return;
+      }
       this.handleDrop(`connection closed (${ev.code}${ev.reason ? `: ${ev.reason}` : ''})`);
     };
     // An error is always followed by close, which does the work.
@@ -303,7 +309,7 @@ export class SocketClient {
 
   private handleDrop(reason: string): void {
     this.detachSocket();
-    if (this.status.phase === 'stopped' || this.status.phase === 'fatal') return;
+    if (this.status.phase === 'stopped' || this.status.phase === 'fatal' || this.status.phase === 'ended') return;
     const wasLive = this.status.phase === 'live';
     this.clearTimers();
     this.requestTargets.clear();
@@ -337,12 +343,12 @@ export class SocketClient {
     this.retryTimer = this.env.setTimeout(() => this.connect(), delay);
   }
 
-  private fail(reason: string): void {
+  private fail(reason: string, phase: 'fatal' | 'ended' = 'fatal'): void {
     this.clearTimers();
     const socket = this.detachSocket();
-    socket?.close(1000, 'protocol mismatch');
+    socket?.close(1000, phase === 'ended' ? 'access ended' : 'protocol mismatch');
     this.setStatus({
-      phase: 'fatal',
+      phase,
       since: this.env.now(),
       lostAt: this.status.phase === 'live' ? this.env.now() : this.status.lostAt,
       downSince: this.status.downSince ?? this.env.now(),

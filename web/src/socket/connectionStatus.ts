@@ -10,6 +10,11 @@ export type ConnectionPhase =
   | 'waiting'
   /** The server speaks another protocol version: only a reload helps, so retrying stops. */
   | 'fatal'
+  /**
+   * The identity behind the socket ended (close code 4003: share link revoked or expired, signed
+   * out, session expired): retrying cannot help, so it stops; `fatalReason` says why.
+   */
+  | 'ended'
   /** Stopped by the app (unmount). */
   | 'stopped';
 

@@ -57,7 +57,7 @@ export const MemberCard = memo(function MemberCard({
     >
       <header className="member__head">
         <span className="status member__state">{look.word}</span>
-        {leader && <Crown size={14} className="member__crown" aria-label="leader" role="img" />}
+        {leader && <Crown size={14} className="member__crown" />}
         <Link
           to={selected ? membersUrl(ensemble) : memberUrl(ensemble, member.address)}
           className="member__address mono"

@@ -1,7 +1,9 @@
 /**
- * One small chart over the history window: an area for the main series, an optional thin line
- * for a second one (latency max over avg), red ticks along the foot where the member was not
- * serving. Hover (or touch) reads a value at a time. Colors come from CSS, so both themes work.
+ * One small chart over the history window: an area for the series, red ticks along the foot
+ * where the member was not serving, and an optional companion figure in the caption only
+ * (latency max: ZooKeeper's max is a running maximum since the counters were reset, a step that
+ * would flatten the average if drawn on the same scale). Hover (or touch) reads a value at a
+ * time. Colors come from CSS, so both themes work.
  */
 import { memo, useMemo, useState, type PointerEvent } from 'react';
 import type { HistoryPoint } from '@keeper/shared';
@@ -34,6 +36,7 @@ export const Sparkline = memo(function Sparkline({
   to: number;
   height: number;
   primary: SeriesSpec;
+  /** A companion figure read at the same point, in the caption only (not drawn). */
   secondary?: SeriesSpec;
   format: (n: number | null) => string;
   /** Label the time axis under the chart ("−15 min … now"). */
@@ -43,19 +46,11 @@ export const Sparkline = memo(function Sparkline({
   const geometry = useMemo(() => {
     const frame: Frame = { from, to, width: WIDTH, height };
     const main = points.map((p) => ({ at: p.at, value: primary.pick(p) }));
-    const second = secondary ? points.map((p) => ({ at: p.at, value: secondary.pick(p) })) : null;
-    const peak = maxValue(second ? [main, second] : [main], frame);
+    const peak = maxValue([main], frame);
     const top = niceCeil(peak);
-    const mainRuns = segments(main, frame, top);
-    return {
-      area: areaPath(mainRuns, height),
-      line: linePath(mainRuns),
-      second: second ? linePath(segments(second, frame, top)) : '',
-      bands: downBands(points, frame),
-      peak,
-      top,
-    };
-  }, [points, from, to, height, primary, secondary]);
+    const runs = segments(main, frame, top);
+    return { area: areaPath(runs, height), line: linePath(runs), bands: downBands(points, frame), peak, top };
+  }, [points, from, to, height, primary]);
 
   const last = points.length > 0 ? points[points.length - 1] : undefined;
   const shownIndex = hover ?? (last ? points.length - 1 : -1);
@@ -111,7 +106,6 @@ export const Sparkline = memo(function Sparkline({
           <rect key={b.x} className="spark__down" x={b.x} y={height - 3} width={b.width} height={3} />
         ))}
         <path className="spark__area" d={geometry.area} />
-        {geometry.second && <path className="spark__line2" d={geometry.second} vectorEffect="non-scaling-stroke" />}
         <path className="spark__line" d={geometry.line} vectorEffect="non-scaling-stroke" />
         {hoverX !== null && <line className="spark__cursor" x1={hoverX} x2={hoverX} y1={0} y2={height} vectorEffect="non-scaling-stroke" />}
       </svg>

@@ -36,7 +36,7 @@ export function healthFreshness(
   if (entry === undefined) return { live: false, asOf: null, reason: 'waiting for the first poll of the members' };
   if (entry.epoch !== status.epoch) return { live: false, asOf: polledAt, reason: 'refreshing after a reconnect' };
   if (silent) {
-    return { live: false, asOf: polledAt, reason: 'the member poller has not reported since; Keeper may be overloaded' };
+    return { live: false, asOf: polledAt, reason: 'no new poll has arrived since: the link to Keeper or its member poller is stuck' };
   }
   return { live: true };
 }

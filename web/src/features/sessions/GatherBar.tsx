@@ -7,7 +7,7 @@ import type { SessionsResponse } from '@keeper/shared';
 import { formatAbsolute } from '../../lib/time';
 import { useNow } from '../../lib/useNow';
 import { RelativeTime } from '../../ui/RelativeTime';
-import { errorMessage } from '../ensemble/api/fetchJson';
+import { errorText } from '../../lib/api';
 import { Refresh } from '../ensemble/icons';
 import { allowedAt } from './gatherSchedule';
 
@@ -52,11 +52,17 @@ export function GatherBar({
           className="btn btn--outline gather__btn"
           onClick={control.gather}
           disabled={control.pending || allowed !== null}
+          aria-busy={control.pending}
           title="Ask every member for its connections and sessions now (cons and dump are not free on a busy member, so the server allows one gathering per window)"
         >
           <Refresh size={14} />
-          {control.pending ? 'Gathering…' : 'Gather now'}
+          Gather now
         </button>
+        {control.pending && (
+          <span className="gather__wait muted" role="status">
+            gathering from every member…
+          </span>
+        )}
         {allowed !== null && !control.pending && (
           <span className="gather__wait muted" title={formatAbsolute(allowed)}>
             next gathering allowed in {waitS} s
@@ -64,12 +70,12 @@ export function GatherBar({
         )}
         {gatherError !== null && (
           <span className="error-note" role="alert">
-            <span className="status tone-lost">failed</span> {errorMessage(gatherError)}
+            <span className="status tone-lost">failed</span> {errorText(gatherError)}
           </span>
         )}
         {refreshError !== null && refreshError !== undefined && (
           <span className="error-note" role="alert">
-            <span className="status tone-stale">not refreshed</span> {errorMessage(refreshError)}; showing the last gathering
+            <span className="status tone-stale">not refreshed</span> {errorText(refreshError)}; showing the last gathering
           </span>
         )}
       </div>

@@ -2,9 +2,8 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { EnsembleSession } from '@keeper/shared';
-import { formatAbsolute, formatDuration } from '../../lib/time';
+import { formatAbsolute, formatClock } from '../../lib/time';
 import { toHexId } from '../../lib/zxid';
-import { useNow } from '../../lib/useNow';
 import { CopyButton } from '../../ui/CopyButton';
 import { count, duration, latencyTriple } from '../ensemble/format';
 import { znodeUrl } from '../tree/urls';
@@ -15,10 +14,9 @@ const EPHEMERALS_SHOWN = 100;
 
 export function SessionDetail({ ensemble, session }: { ensemble: string; session: EnsembleSession }) {
   const [all, setAll] = useState(false);
-  const now = useNow();
   const id = toHexId(session.sessionId);
   const shown = all ? session.ephemerals : session.ephemerals.slice(0, EPHEMERALS_SHOWN);
-  const expiresIn = session.expiresAt !== null && session.expiresAt !== undefined ? session.expiresAt - now : null;
+  const expiresAt = session.expiresAt ?? null;
   return (
     // Clicks inside the detail (links, copy) must not collapse the row.
     <div role="cell" className="sdetail" onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}>
@@ -58,10 +56,11 @@ export function SessionDetail({ ensemble, session }: { ensemble: string; session
           <dt>last response</dt>
           <dd>{session.lastResponseAt === null ? '—' : formatAbsolute(session.lastResponseAt)}</dd>
         </div>
-        {expiresIn !== null && (
-          <div>
+        {expiresAt !== null && (
+          // A time, not a countdown: it was true at the gathering, and the client may have been heard since.
+          <div title={`The leader expires it at ${formatAbsolute(expiresAt)} if nothing is heard from it after the gathering`}>
             <dt>expires if silent</dt>
-            <dd className={expiresIn < 10_000 ? 'figure--warn' : undefined}>{expiresIn <= 0 ? 'due now' : `in ${formatDuration(expiresIn)}`}</dd>
+            <dd>at {formatClock(expiresAt)}</dd>
           </div>
         )}
       </dl>

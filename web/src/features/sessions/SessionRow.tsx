@@ -78,14 +78,23 @@ export const SessionRow = memo(function SessionRow({
       <div role="cell" className="scell scell--num" data-label="ephemerals">
         {session.ephemeralCount}
       </div>
-      <div role="cell" className="scell scell--flags">
+      <div role="cell" className="scell scell--flags tone-degraded">
         {session.flags.map((f) => (
-          <span key={f.kind} className="sflag tone-degraded" title={f.message}>
-            <span className="badge">{FLAG_LABEL[f.kind]}</span>
-            <span className="sflag__msg">{f.message}</span>
+          <span key={f.kind} className="badge" title={f.message}>
+            {FLAG_LABEL[f.kind]}
           </span>
         ))}
       </div>
+      {/* What each flag means, under the row: the problem rows explain themselves without a click. */}
+      {session.flags.length > 0 && !expanded && (
+        <div role="cell" className="scell scell--why">
+          {session.flags.map((f) => (
+            <span key={f.kind} className="sflag__msg" title={f.message}>
+              {f.message}
+            </span>
+          ))}
+        </div>
+      )}
       {expanded && <SessionDetail ensemble={ensemble} session={session} />}
     </div>
   );

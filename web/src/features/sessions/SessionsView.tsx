@@ -7,7 +7,7 @@ import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { toHexId } from '../../lib/zxid';
 import { Search } from '../../ui/icons';
-import { errorMessage } from '../ensemble/api/fetchJson';
+import { errorText } from '../../lib/api';
 import { plural } from '../ensemble/format';
 import { ViewHeader } from '../ensemble/ViewHeader';
 import { GatherBar } from './GatherBar';
@@ -64,7 +64,7 @@ function Sessions({ ensemble, selectedId }: { ensemble: string; selectedId: stri
         ) : query.error ? (
           <div className="gather">
             <p className="error-note" role="alert">
-              <span className="status tone-lost">cannot read sessions</span> {errorMessage(query.error)}{' '}
+              <span className="status tone-lost">cannot read sessions</span> {errorText(query.error)}{' '}
               <button type="button" className="btn btn--outline" onClick={() => void query.refetch()}>
                 Retry
               </button>

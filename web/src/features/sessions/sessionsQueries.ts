@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { sessionsResponseSchema, type SessionsResponse } from '@keeper/shared';
-import { ApiError, getJson } from '../ensemble/api/fetchJson';
+import { api, ApiError } from '../../lib/api';
 import { apiEnsembleUrl } from '../ensemble/urls';
 import { blockedUntil, refetchDelay } from './gatherSchedule';
 
@@ -17,7 +17,7 @@ export const sessionsKeys = {
 export function useSessions(ensemble: string) {
   return useQuery({
     queryKey: sessionsKeys.all(ensemble),
-    queryFn: ({ signal }) => getJson(apiEnsembleUrl(ensemble, 'sessions'), sessionsResponseSchema, signal),
+    queryFn: ({ signal }) => api(apiEnsembleUrl(ensemble, 'sessions'), { schema: sessionsResponseSchema, signal }),
     staleTime: (q) => (q.state.data ? refetchDelay(q.state.data.nextGatherInSeconds) : 0),
     refetchInterval: (q) => (q.state.data ? refetchDelay(q.state.data.nextGatherInSeconds) : false),
     // TanStack pauses the interval while the tab is hidden; coming back refetches only if stale.
@@ -31,14 +31,14 @@ export function useGatherNow(ensemble: string) {
   const client = useQueryClient();
   const [blocked, setBlocked] = useState<number | null>(null);
   const mutation = useMutation({
-    mutationFn: () => getJson(apiEnsembleUrl(ensemble, 'sessions', { refresh: true }), sessionsResponseSchema),
+    mutationFn: () => api(apiEnsembleUrl(ensemble, 'sessions', { refresh: true }), { schema: sessionsResponseSchema }),
     onSuccess: (data: SessionsResponse) => {
       // Asked inside the rate window, the server answers with its cached gathering and says when the next is allowed.
       client.setQueryData(sessionsKeys.all(ensemble), data);
       setBlocked(null);
     },
     onError: (error) => {
-      if (error instanceof ApiError && error.rateLimited) setBlocked(blockedUntil(Date.now(), error.retryAfterSeconds));
+      if (error instanceof ApiError && error.status === 429) setBlocked(blockedUntil(Date.now(), error.retryAfterSeconds));
     },
   });
   return { gather: () => mutation.mutate(), pending: mutation.isPending, error: mutation.error, refusedUntil: blocked };

@@ -2,7 +2,7 @@
  * The frame every view lives in: top bar (ensemble, console session, theme), the per-ensemble
  * navigation, and the view itself. Views only render their own content.
  */
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Outlet, useParams } from 'react-router-dom';
 import { ConnectionBanner } from './ConnectionBanner';
 import { LeftNav } from './LeftNav';
@@ -10,28 +10,36 @@ import { ShortcutsDialog } from './ShortcutsDialog';
 import { TopBar } from './TopBar';
 import { focusFilter, useGlobalKeys } from './useGlobalKeys';
 import { UnknownEnsemble } from './UnknownEnsemble';
+import { lastEnsemble, rememberEnsemble } from './lastEnsemble';
 import { useEnsembles } from '../../socket/useEnsembles';
+import { JobsDock } from '../admin/jobs/JobsDock';
 import './shell.css';
 
-export function AppShell() {
-  const ensemble = useParams().name ?? '';
+/** `global`: a view that spans every ensemble (the audit trail); the frame shows the last ensemble seen. */
+export function AppShell({ global = false }: { global?: boolean }) {
+  const routeEnsemble = useParams().name;
+  const { data: ensembles } = useEnsembles();
+  const ensemble = routeEnsemble ?? (global ? (lastEnsemble((ensembles ?? []).map((e) => e.name)) ?? '') : '');
+  useEffect(() => {
+    if (routeEnsemble) rememberEnsemble(routeEnsemble);
+  }, [routeEnsemble]);
   const [navOpen, setNavOpen] = useState(false);
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
   const keys = useMemo(() => ({ '?': () => setShortcutsOpen(true), '/': focusFilter }), []);
   useGlobalKeys(keys);
-  const { data: ensembles } = useEnsembles();
   const known = ensembles === undefined || ensembles.some((e) => e.name === ensemble);
 
   return (
     <div className="shell">
-      <TopBar ensemble={ensemble} known={known} onMenu={() => setNavOpen(true)} onShortcuts={() => setShortcutsOpen(true)} />
+      <TopBar ensemble={ensemble} known={known && ensemble !== ''} onMenu={() => setNavOpen(true)} onShortcuts={() => setShortcutsOpen(true)} />
       <ConnectionBanner />
       <div className={`shell__nav${navOpen ? ' is-open' : ''}`}>
         <LeftNav ensemble={ensemble} onNavigate={() => setNavOpen(false)} />
       </div>
       {navOpen && <button type="button" className="shell__scrim" aria-label="Close navigation" onClick={() => setNavOpen(false)} />}
-      <main className="shell__main">{known ? <Outlet /> : <UnknownEnsemble name={ensemble} />}</main>
+      <main className="shell__main">{known || global ? <Outlet /> : <UnknownEnsemble name={ensemble} />}</main>
       <ShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
+      <JobsDock />
     </div>
   );
 }

@@ -1,13 +1,15 @@
 import { NavLink } from 'react-router-dom';
 import { NAV_ITEMS } from './navItems';
 import { useEnsembles } from '../../socket/useEnsembles';
+import { useIsAdmin } from '../auth/me';
 
 export function LeftNav({ ensemble, onNavigate }: { ensemble: string; onNavigate?: () => void }) {
   const connection = useEnsembles().data?.find((e) => e.name === ensemble)?.connectionString;
+  const admin = useIsAdmin();
   return (
     <nav className="leftnav" aria-label={`${ensemble} views`}>
       <ul>
-        {NAV_ITEMS.map((item) => (
+        {NAV_ITEMS.filter((item) => admin || !item.adminOnly).map((item) => (
           <li key={item.id}>
             <NavLink
               to={item.href(ensemble)}

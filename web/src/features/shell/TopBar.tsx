@@ -2,6 +2,8 @@ import { Link } from 'react-router-dom';
 import { EnsembleSwitcher } from './EnsembleSwitcher';
 import { ThemeToggle } from './ThemeToggle';
 import { SessionBadge } from '../session/SessionBadge';
+import { ShareButton } from '../share/ShareButton';
+import { UserMenu } from '../auth/UserMenu';
 import { Keyboard, Menu } from '../../ui/icons';
 
 export function TopBar({
@@ -28,10 +30,12 @@ export function TopBar({
       <EnsembleSwitcher current={ensemble} />
       {known && <SessionBadge ensemble={ensemble} />}
       <span className="topbar__spacer" />
+      <ShareButton />
       <button type="button" className="btn btn--icon topbar__shortcuts" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onClick={onShortcuts}>
         <Keyboard />
       </button>
       <ThemeToggle />
+      <UserMenu />
     </header>
   );
 }

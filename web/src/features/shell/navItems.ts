@@ -6,6 +6,7 @@ import type { ComponentType } from 'react';
 import { TreeIcon } from '../../ui/icons';
 import { ensembleUrl } from '../tree/urls';
 import { EnsembleIcon, SessionsIcon, WatchesIcon } from '../ensemble/icons';
+import { AuditIcon } from '../audit/icons';
 
 export interface NavItem {
   id: string;
@@ -14,6 +15,8 @@ export interface NavItem {
   href: (ensemble: string) => string;
   /** The path segment after /ensembles/<name>/ that marks this view active. */
   segment: string;
+  /** Listed for admins only (the view itself also refuses everyone else). */
+  adminOnly?: boolean;
 }
 
 export const NAV_ITEMS: readonly NavItem[] = [
@@ -21,4 +24,6 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { id: 'ensemble', label: 'Ensemble', icon: EnsembleIcon, href: (e) => `${ensembleUrl(e)}/members`, segment: 'members' },
   { id: 'sessions', label: 'Sessions', icon: SessionsIcon, href: (e) => `${ensembleUrl(e)}/sessions`, segment: 'sessions' },
   { id: 'watches', label: 'Watches', icon: WatchesIcon, href: (e) => `${ensembleUrl(e)}/watches`, segment: 'watches' },
+  // The audit trail and share links span every ensemble, so they live outside /ensembles/<name>.
+  { id: 'audit', label: 'Audit', icon: AuditIcon, href: () => '/audit', segment: 'audit', adminOnly: true },
 ];

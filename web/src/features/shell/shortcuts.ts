@@ -9,4 +9,7 @@ export const SHORTCUTS: readonly { keys: string[]; what: string }[] = [
   { keys: ['Home', 'End'], what: 'First or last node in the tree' },
   { keys: ['w'], what: 'Show or hide watch events' },
   { keys: ['Esc'], what: 'Close a dialog or clear a filter' },
+  { keys: ['Enter'], what: 'Confirm a dialog (create, delete, share, ACL)' },
+  { keys: ['Ctrl', 'Enter'], what: 'Save in the data editor' },
+  { keys: ['Tab'], what: 'Indent in the data editor' },
 ];

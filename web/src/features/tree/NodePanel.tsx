@@ -7,6 +7,7 @@ import { formatAbsolute, formatClock } from '../../lib/time';
 import { useFreshness } from '../freshness/useFreshness';
 import { DataViewer } from './DataViewer';
 import { StatTable } from './StatTable';
+import { AclPanel } from './acl/AclPanel';
 
 export function NodePanel({ ensemble, path }: { ensemble: string; path: string }) {
   useSubscription(ensemble, path);
@@ -63,7 +64,10 @@ export function NodePanel({ ensemble, path }: { ensemble: string; path: string }
       {content && (
         <div className="node-panel__content">
           <DataViewer key={path} data={content.data} />
-          <StatTable stat={content.stat} consoleSessionId={consoleSessionId} />
+          <div className="node-panel__side">
+            <StatTable stat={content.stat} consoleSessionId={consoleSessionId} />
+            {!deleted && <AclPanel ensemble={ensemble} path={path} />}
+          </div>
         </div>
       )}
     </div>

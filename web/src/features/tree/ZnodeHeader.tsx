@@ -7,6 +7,7 @@ import { useFreshness } from '../freshness/useFreshness';
 import { CopyButton } from '../../ui/CopyButton';
 import { TreeIcon } from '../../ui/icons';
 import { znodeUrl } from './urls';
+import { ZnodeActions } from './ZnodeActions';
 
 /** Breadcrumb of the selected path (each ancestor a link), copy, and whether what follows is live. */
 export function ZnodeHeader({ ensemble, path, onOpenTree }: { ensemble: string; path: string; onOpenTree: () => void }) {
@@ -48,6 +49,7 @@ export function ZnodeHeader({ ensemble, path, onOpenTree }: { ensemble: string; 
       </nav>
       <CopyButton text={path} label="Copy path" />
       <span className="znode-header__spacer" />
+      <ZnodeActions ensemble={ensemble} path={path} />
       {freshness.live ? (
         <span className="status tone-live znode-header__live" title="Changes appear here as they happen">
           live

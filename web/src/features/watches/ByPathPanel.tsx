@@ -12,7 +12,7 @@ import { toHexId } from '../../lib/zxid';
 import { Dialog } from '../../ui/Dialog';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { Search } from '../../ui/icons';
-import { errorMessage } from '../ensemble/api/fetchJson';
+import { errorText } from '../../lib/api';
 import { count, plural } from '../ensemble/format';
 import { sessionUrl } from '../sessions/urls';
 import { znodeUrl } from '../tree/urls';
@@ -42,21 +42,26 @@ export function ByPathPanel({
     <section className="wsection" aria-label="Watches by path">
       <h2 className="section-title">Watches by path</h2>
       <div className="bypath__action">
-        <button type="button" className="btn btn--outline btn--primary" disabled={run.pending || blockedFor > 0} onClick={() => setConfirming(true)}>
-          {run.pending ? 'Running wchp…' : 'Watches by path (wchp)'}
+        <button type="button" className="btn btn--outline btn--primary" disabled={run.pending || blockedFor > 0} aria-busy={run.pending} onClick={() => setConfirming(true)}>
+          Watches by path (wchp)
         </button>
         <p className="bypath__cost tone-degraded">
           <span className="status">costly</span> {costWarning}
         </p>
       </div>
-      {blockedFor > 0 && (
+      {run.pending && (
+        <p className="note" role="status">
+          Running wchp on every member…
+        </p>
+      )}
+      {blockedFor > 0 && !run.pending && (
         <p className="note" role="status">
           The server runs wchp at most every 30 s per ensemble: the next is allowed in {blockedFor} s ({formatClock(run.blockedUntil ?? now)}).
         </p>
       )}
       {run.error !== null && run.error !== undefined && blockedFor === 0 && (
         <p className="error-note" role="alert">
-          <span className="status tone-lost">failed</span> {errorMessage(run.error)}
+          <span className="status tone-lost">failed</span> {errorText(run.error)}
         </p>
       )}
       <Dialog open={confirming} onClose={() => setConfirming(false)} title="Run wchp on every member?">
@@ -128,39 +133,41 @@ function ByPathResult({ ensemble, result }: { ensemble: string; result: ByPath }
             <Search size={14} aria-hidden="true" />
             <input className="input mono" type="search" placeholder="Filter paths" aria-label="Filter watched paths" value={query} onChange={(e) => setQuery(e.target.value)} spellCheck={false} />
           </label>
-          <table className="wtable wtable--paths" aria-label="Most watched paths">
-            <thead>
-              <tr>
-                <th scope="col">Path</th>
-                <th scope="col" className="num">
-                  Watchers
-                </th>
-                <th scope="col">Sessions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((p) => (
-                <tr key={p.path}>
-                  <th scope="row" className="wtable__path">
-                    <Link className="mono link" to={znodeUrl(ensemble, p.path)} title={p.path}>
-                      {p.path}
-                    </Link>
+          <div className="wtable-wrap">
+            <table className="wtable wtable--paths" aria-label="Most watched paths">
+              <thead>
+                <tr>
+                  <th scope="col">Path</th>
+                  <th scope="col" className="num">
+                    Watchers
                   </th>
-                  <td className="num mono">{count(p.watchers)}</td>
-                  <td className="wtable__sessions">
-                    <span className="wtable__ids">
-                      {p.sessions.slice(0, SESSIONS_SHOWN).map((id) => (
-                        <Link key={id} className="mono link" to={sessionUrl(ensemble, toHexId(id))}>
-                          {toHexId(id)}
-                        </Link>
-                      ))}
-                      {p.sessions.length > SESSIONS_SHOWN && <span className="muted">+{count(p.sessions.length - SESSIONS_SHOWN)} more</span>}
-                    </span>
-                  </td>
+                  <th scope="col">Sessions</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {rows.map((p) => (
+                  <tr key={p.path}>
+                    <th scope="row" className="wtable__path">
+                      <Link className="mono link" to={znodeUrl(ensemble, p.path)} title={p.path}>
+                        {p.path}
+                      </Link>
+                    </th>
+                    <td className="num mono">{count(p.watchers)}</td>
+                    <td className="wtable__sessions">
+                      <span className="wtable__ids">
+                        {p.sessions.slice(0, SESSIONS_SHOWN).map((id) => (
+                          <Link key={id} className="mono link" to={sessionUrl(ensemble, toHexId(id))}>
+                            {toHexId(id)}
+                          </Link>
+                        ))}
+                        {p.sessions.length > SESSIONS_SHOWN && <span className="muted">+{count(p.sessions.length - SESSIONS_SHOWN)} more</span>}
+                      </span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
           {matched > rows.length && <p className="note">Showing the {ROWS_SHOWN} most watched of {count(matched)}; filter to find others.</p>}
         </>
       )}

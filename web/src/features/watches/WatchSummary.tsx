@@ -8,52 +8,54 @@ import { totals } from './watchFigures';
 export function WatchSummary({ ensemble, summary }: { ensemble: string; summary: WatchesResponse['summary'] }) {
   const sum = totals(summary);
   return (
-    <table className="wtable" aria-label="Watches per member">
-      <thead>
-        <tr>
-          <th scope="col">Member</th>
-          <th scope="col" className="num" title="connections that hold at least one watch">
-            Connections
-          </th>
-          <th scope="col" className="num">
-            Watched paths
-          </th>
-          <th scope="col" className="num">
-            Watches
-          </th>
-          <th scope="col" className="wtable__note-col">
-            <span className="visually-hidden">Note</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {summary.map((r) => (
-          <tr key={r.member}>
-            <th scope="row">
-              <Link className="mono link" to={memberUrl(ensemble, r.member)}>
-                {r.member}
-              </Link>
-            </th>
-            <td className="num mono">{count(r.connections)}</td>
-            <td className="num mono">{count(r.paths)}</td>
-            <td className="num mono">{count(r.watches)}</td>
-            <td className="wtable__note-col">{r.error && <span className="wtable__error tone-stale"><span className="status">no answer</span> {r.error}</span>}</td>
-          </tr>
-        ))}
-      </tbody>
-      {summary.length > 1 && (
-        <tfoot>
+    <div className="wtable-wrap">
+      <table className="wtable" aria-label="Watches per member">
+        <thead>
           <tr>
-            <th scope="row">All members{sum.partial ? ' (at least)' : ''}</th>
-            <td className="num mono">{count(sum.connections)}</td>
-            <td className="num mono" title="paths watched on several members count once per member">
-              {count(sum.paths)}
-            </td>
-            <td className="num mono">{count(sum.watches)}</td>
-            <td />
+            <th scope="col">Member</th>
+            <th scope="col" className="num" title="connections that hold at least one watch">
+              Connections
+            </th>
+            <th scope="col" className="num">
+              Watched paths
+            </th>
+            <th scope="col" className="num">
+              Watches
+            </th>
+            <th scope="col" className="wtable__note-col">
+              <span className="visually-hidden">Note</span>
+            </th>
           </tr>
-        </tfoot>
-      )}
-    </table>
+        </thead>
+        <tbody>
+          {summary.map((r) => (
+            <tr key={r.member}>
+              <th scope="row">
+                <Link className="mono link" to={memberUrl(ensemble, r.member)}>
+                  {r.member}
+                </Link>
+              </th>
+              <td className="num mono">{count(r.connections)}</td>
+              <td className="num mono">{count(r.paths)}</td>
+              <td className="num mono">{count(r.watches)}</td>
+              <td className="wtable__note-col">{r.error && <span className="wtable__error tone-stale"><span className="status">no answer</span> {r.error}</span>}</td>
+            </tr>
+          ))}
+        </tbody>
+        {summary.length > 1 && (
+          <tfoot>
+            <tr>
+              <th scope="row">All members{sum.partial ? ' (at least)' : ''}</th>
+              <td className="num mono">{count(sum.connections)}</td>
+              <td className="num mono" title="paths watched on several members count once per member">
+                {count(sum.paths)}
+              </td>
+              <td className="num mono">{count(sum.watches)}</td>
+              <td />
+            </tr>
+          </tfoot>
+        )}
+      </table>
+    </div>
   );
 }

@@ -7,7 +7,7 @@ import { formatAbsolute } from '../../lib/time';
 import { useNow } from '../../lib/useNow';
 import { allowedAt } from '../sessions/gatherSchedule';
 import { RelativeTime } from '../../ui/RelativeTime';
-import { errorMessage } from '../ensemble/api/fetchJson';
+import { errorText } from '../../lib/api';
 import { count } from '../ensemble/format';
 import { Refresh } from '../ensemble/icons';
 import { ViewHeader } from '../ensemble/ViewHeader';
@@ -68,7 +68,7 @@ function Watches({ ensemble }: { ensemble: string }) {
             </>
           ) : query.error ? (
             <p className="error-note" role="alert">
-              <span className="status tone-lost">cannot read watches</span> {errorMessage(query.error)}{' '}
+              <span className="status tone-lost">cannot read watches</span> {errorText(query.error)}{' '}
               <button type="button" className="btn btn--outline" onClick={() => void query.refetch()}>
                 Retry
               </button>
@@ -80,7 +80,7 @@ function Watches({ ensemble }: { ensemble: string }) {
           )}
           {query.isRefetchError && data && (
             <p className="error-note" role="alert">
-              <span className="status tone-stale">not refreshed</span> {errorMessage(query.error)}
+              <span className="status tone-stale">not refreshed</span> {errorText(query.error)}
             </p>
           )}
         </section>

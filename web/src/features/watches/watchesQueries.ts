@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { skipToken, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { watchesResponseSchema, type WatchesResponse } from '@keeper/shared';
-import { ApiError, getJson } from '../ensemble/api/fetchJson';
+import { api, ApiError } from '../../lib/api';
 import { apiEnsembleUrl } from '../ensemble/urls';
 import { blockedUntil } from '../sessions/gatherSchedule';
 
@@ -26,7 +26,7 @@ export function useWatches(ensemble: string) {
   return useQuery({
     queryKey: watchesKeys.all(ensemble),
     queryFn: async ({ signal }) => {
-      const data = await getJson(apiEnsembleUrl(ensemble, 'watches'), watchesResponseSchema, signal);
+      const data = await api(apiEnsembleUrl(ensemble, 'watches'), { schema: watchesResponseSchema, signal });
       // A server that keeps its last wchp answer returns it here too: keep the newest.
       if (data.byPath) keepNewest(client, ensemble, data.byPath);
       return data;
@@ -50,7 +50,7 @@ export function useRunByPath(ensemble: string) {
   const client = useQueryClient();
   const [blocked, setBlocked] = useState<number | null>(null);
   const mutation = useMutation({
-    mutationFn: () => getJson(apiEnsembleUrl(ensemble, 'watches', { byPath: true }), watchesResponseSchema),
+    mutationFn: () => api(apiEnsembleUrl(ensemble, 'watches', { byPath: true }), { schema: watchesResponseSchema }),
     onSuccess: (data) => {
       client.setQueryData(watchesKeys.all(ensemble), data);
       if (data.byPath) keepNewest(client, ensemble, data.byPath);
@@ -58,7 +58,7 @@ export function useRunByPath(ensemble: string) {
       setBlocked(null);
     },
     onError: (error) => {
-      if (error instanceof ApiError && error.rateLimited) setBlocked(blockedUntil(Date.now(), error.retryAfterSeconds));
+      if (error instanceof ApiError && error.status === 429) setBlocked(blockedUntil(Date.now(), error.retryAfterSeconds));
     },
   });
   return { run: () => mutation.mutate(), pending: mutation.isPending, error: mutation.error, refusedUntil: blocked };

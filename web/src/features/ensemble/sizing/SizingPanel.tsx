@@ -32,7 +32,7 @@ export function SizingPanel({ health, selected, stale }: { health: EnsembleHealt
   }, [members, down]);
 
   return (
-    <aside className="sizing" aria-label="Sizing">
+    <section className="sizing" aria-label="Sizing">
       <h2 className="section-title sizing__heading">Sizing</h2>
       <section className="sizing__block" aria-label="This ensemble">
         <h3 className="section-title">This ensemble</h3>
@@ -40,7 +40,7 @@ export function SizingPanel({ health, selected, stale }: { health: EnsembleHealt
       </section>
       {members && <WhatIf members={members} down={down} onDown={setDown} answer={whatIf} stale={stale} />}
       {quorum && <Calculator liveVoters={Math.max(1, quorum.voters)} liveObservers={quorum.observers} />}
-    </aside>
+    </section>
   );
 }
 

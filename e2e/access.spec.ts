@@ -1,0 +1,308 @@
+/**
+ * Access control and admin operations end to end, against the real sandbox ensemble: an admin
+ * edits, creates and deletes through the UI and kazoo (another client) confirms every change; a
+ * stale edit is refused and shown as a conflict, nothing overwritten; a recursive delete shows
+ * progress and can be cancelled; a share link gives a second browser a live, read-only view until
+ * it is revoked; viewers sign in on /login; the audit trail lists it all. Screenshots go to docs/
+ * with KEEPER_DOCS_SCREENSHOTS=1.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { E2E_VIEWER_TOKEN } from '../playwright.config.js';
+import { kazoo, kazooGet, kazooGrow } from './support/kazoo.js';
+import { E2E_HOSTS, testRoot } from './support/ensemble.js';
+import { TreePage } from './support/treePage.js';
+import { AccessPage, anonymousContext, docsShot, useTheme } from './support/accessPage.js';
+
+// The size the docs' screenshots are taken at (like docs/tree-*.png).
+test.use({ viewport: { width: 1440, height: 900 } });
+
+const get = (path: string) => kazooGet(E2E_HOSTS, path);
+
+/**
+ * The specs whose screenshots go into the docs work under /app (paths an operator would
+ * recognise, not /e2e/<hash>): each owns one fixed path there, emptied first. No other spec
+ * touches /app, and specs run one at a time.
+ */
+async function freshShowcase(path: string): Promise<void> {
+  await kazoo(E2E_HOSTS, [
+    { op: 'ensure', path },
+    { op: 'delete', path, recursive: true },
+  ]);
+}
+
+/** Screenshots wait for fonts and for nothing to move. */
+async function settle(page: Page): Promise<void> {
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(400);
+}
+
+test('an admin edits a znode in the UI and another client reads the new value', async ({ page }, info) => {
+  const root = testRoot(info.testId, info.retry);
+  const node = `${root}/service-config`;
+  await kazoo(E2E_HOSTS, [{ op: 'create', path: node, data: '{"replicas":3}' }]);
+
+  const tree = new TreePage(page);
+  const ui = new AccessPage(page);
+  await tree.open('default', node);
+  await expect(ui.user).toContainText('admin');
+  await expect(ui.auditNav).toBeVisible();
+
+  // The editor opens at the value shown and checks JSON as it is typed.
+  await ui.editData.click();
+  await expect(ui.editor).toHaveValue('{"replicas":3}');
+  await ui.editor.fill('{\n  "replicas": 5\n  "region": "eu-west"\n}');
+  await expect(ui.dialog).toContainText('invalid JSON');
+  await expect(ui.dialog).toContainText('line 3, column 3');
+  await expect(ui.button('Save')).toBeDisabled();
+  await ui.editor.fill('{"replicas":5,"region":"eu-west"}');
+  await ui.button('Pretty-print').click();
+  await expect(ui.dialog).toContainText('valid JSON');
+  await ui.button('Save').click();
+  await expect(ui.editor).toBeHidden();
+
+  // The page follows live, and kazoo reads exactly what was saved, one version later.
+  await expect(tree.data).toContainText('"region": "eu-west"');
+  const written = await get(node);
+  expect(written).toMatchObject({ version: 1 });
+  expect(JSON.parse(written!.data)).toEqual({ replicas: 5, region: 'eu-west' });
+  expect(written!.data).toContain('\n  "replicas": 5');
+
+  // Create a child (Enter submits), then delete it (a leaf: one click, at the version shown).
+  await ui.createChild.click();
+  await ui.dialog.getByRole('textbox', { name: 'Name', exact: true }).fill('lock-a');
+  await ui.dialog.getByRole('textbox', { name: 'Name', exact: true }).press('Enter');
+  await expect(page).toHaveURL(/service-config\/lock-a$/);
+  expect(await get(`${node}/lock-a`)).toMatchObject({ data: '', version: 0 });
+  await ui.deleteButton.click();
+  await expect(ui.dialog).toContainText('It has no children');
+  await ui.dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+  await expect(page).toHaveURL(/service-config$/);
+  await expect.poll(() => get(`${node}/lock-a`)).toBeNull();
+});
+
+test('a stale edit shows the conflict and overwrites nothing', async ({ page }, info) => {
+  const node = '/app/workers';
+  await freshShowcase(node);
+  const original = '{"pool":"ingest","desired":5,"autoscale":{"min":3,"max":12,"targetCpu":0.65},"drain":false,"updatedBy":"deploy-bot"}';
+  await kazoo(E2E_HOSTS, [{ op: 'create', path: node, data: original }]);
+
+  await useTheme(page, 'dark');
+  const tree = new TreePage(page);
+  const ui = new AccessPage(page);
+  await tree.open('default', node);
+  await ui.editData.click();
+  await expect(ui.editor).toHaveValue(original);
+
+  // Another client changes the node while the editor is open: the editor says so at once.
+  const theirs = '{"pool":"ingest","desired":9,"autoscale":{"min":3,"max":12,"targetCpu":0.65},"drain":true,"updatedBy":"oncall-bot"}';
+  await kazoo(E2E_HOSTS, [{ op: 'set', path: node, data: theirs }]);
+  await expect(ui.dialog).toContainText('Changed meanwhile', { timeout: 3_000 });
+
+  // Saving anyway is refused by the server (409): both values side by side, nothing written.
+  const mine = JSON.stringify({ pool: 'ingest', desired: 7, autoscale: { min: 3, max: 12, targetCpu: 0.7 }, drain: false, updatedBy: 'ann' }, null, 2);
+  await ui.editor.fill(mine);
+  await ui.button('Save').click();
+  await expect(ui.conflict).toBeVisible();
+  await expect(ui.conflict).toContainText('Not saved');
+  await expect(ui.conflict).toContainText('You started from version 0; it is now version 1');
+  await expect(ui.conflict.getByRole('region', { name: 'Current value · version 1' })).toContainText('"oncall-bot"');
+  await expect(ui.conflict.getByRole('region', { name: 'Your value' })).toContainText('"ann"');
+  expect(await get(node)).toMatchObject({ data: theirs, version: 1 });
+  await settle(page);
+  await page.screenshot({ path: docsShot('edit-conflict-dark.png', (n) => info.outputPath(n)) });
+
+  // "Take theirs" closes without writing.
+  await ui.button('Take theirs').click();
+  await expect(ui.editor).toBeHidden();
+  expect(await get(node)).toMatchObject({ data: theirs, version: 1 });
+
+  // Overwriting is a choice made at the version seen: it writes mine at version 1 -> 2.
+  await ui.editData.click();
+  await kazoo(E2E_HOSTS, [{ op: 'set', path: node, data: '{"desired":10}' }]);
+  await ui.editor.fill(mine);
+  await ui.button('Save').click();
+  await expect(ui.conflict).toContainText('it is now version 2');
+  await ui.button('Overwrite with mine at version 2').click();
+  await expect(ui.editor).toBeHidden();
+  expect(await get(node)).toMatchObject({ data: mine, version: 3 });
+});
+
+test('a recursive delete counts first, shows progress, can be cancelled, and reports what remains', async ({ page }, info) => {
+  test.setTimeout(150_000);
+  const big = '/app/archive';
+  await freshShowcase(big);
+  // 1 + 20 × (1 + 999) = 20,001 nodes: several seconds of work even on a fast machine, so a
+  // screenshot and Cancel land while it runs.
+  await kazooGrow(E2E_HOSTS, big, 20, 999);
+
+  await useTheme(page, 'light');
+  const tree = new TreePage(page);
+  const ui = new AccessPage(page);
+  await tree.open('default', big);
+  await ui.deleteButton.click();
+  await expect(ui.dialog).toContainText('20,001 nodes');
+  await expect(ui.dialog).toContainText('this will delete');
+  const start = ui.button('Delete 20,001 nodes');
+  await expect(start).toBeDisabled();
+  await ui.dialog.getByRole('textbox', { name: 'Type archive to confirm' }).fill('archive');
+  await start.click();
+
+  const bar = ui.jobProgress.getByRole('progressbar');
+  await expect(ui.jobProgress).toContainText('running');
+  // A fifth of the way before the screenshot: the bar has something to show, and most is still to do.
+  await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { intervals: [50] }).toBeGreaterThan(4_000);
+  await page.screenshot({ path: docsShot('recursive-delete-progress-light.png', (n) => info.outputPath(n)) });
+
+  await ui.button('Cancel').click();
+  await expect(ui.jobProgress).toContainText('cancelled', { timeout: 20_000 });
+  await expect(ui.jobProgress).toContainText(/nodes? remains? \(read back from ZooKeeper after stopping\)/);
+  await expect(ui.jobProgress.getByRole('list', { name: 'Remaining nodes' })).toBeVisible();
+  const left = await get(big);
+  expect(left).not.toBeNull();
+  expect(left!.subtree).toBeGreaterThan(0);
+  expect(left!.subtree).toBeLessThan(20_001);
+  await expect(ui.jobProgress).toContainText(`${left!.subtree.toLocaleString('en-US')} node`);
+  await ui.button('Done').click();
+
+  // Again, to the end: the count is what remains now.
+  await ui.deleteButton.click();
+  await expect(ui.dialog).toContainText(`${left!.subtree.toLocaleString('en-US')} node`);
+  await ui.dialog.getByRole('textbox', { name: 'Type archive to confirm' }).fill('archive');
+  await ui.button(/^Delete [\d,]+ nodes?$/).click();
+  await expect(ui.jobProgress).toContainText('completed', { timeout: 60_000 });
+  expect(await get(big)).toBeNull();
+  await ui.button('Open the parent').click();
+  await expect(page).toHaveURL(/\/znodes\/app$/);
+});
+
+test('a share link gives a second browser a live, read-only view until it is revoked', async ({ page, browser }, info) => {
+  const node = '/app/feature-flags';
+  await freshShowcase(node);
+  const flags = { checkout: { enabled: true, rollout: 100 }, search: { enabled: true, rollout: 25, variant: 'semantic-v2' }, recommendations: { enabled: false, owner: 'growth' } };
+  await kazoo(E2E_HOSTS, [{ op: 'create', path: node, data: JSON.stringify(flags) }]);
+
+  const tree = new TreePage(page);
+  const admin = new AccessPage(page);
+  await tree.open('default', node);
+  // The server keeps share links across runs (its data dir): the note names this run's link.
+  const note = `e2e run ${Date.now()}`;
+  const url = await admin.createShareLink('1 h', note);
+  expect(url).toMatch(/\/share\/[A-Za-z0-9_-]+$/);
+
+  // A browser with no identity of its own opens the link: signed in as a viewer, on the page shared.
+  const context = await anonymousContext(browser, 'dark');
+  const viewerPage = await context.newPage();
+  const viewerTree = new TreePage(viewerPage);
+  const viewer = new AccessPage(viewerPage);
+  await viewerPage.goto(url);
+  await expect(viewerPage).toHaveURL(/\/znodes\/app\/feature-flags$/);
+  expect(await viewerPage.evaluate(() => fetch('/api/me').then((r) => r.json()))).toMatchObject({ role: 'viewer', via: 'share' });
+  await expect(viewerTree.data).toContainText('"variant": "semantic-v2"');
+  await expect(viewer.user).toContainText(/shared link · expires in (59 min|1 h)/);
+
+  // The same screens without write controls: absent, not disabled.
+  await expect(viewerTree.stat).toContainText('version');
+  await expect(viewerPage.getByRole('region', { name: 'Znode ACL' })).toContainText('world:anyone');
+  for (const control of [viewer.editData, viewer.deleteButton, viewer.createChild, viewer.shareButton, viewer.auditNav]) {
+    await expect(control).toHaveCount(0);
+  }
+  await expect(viewerPage.getByRole('button', { name: 'Edit ACL' })).toHaveCount(0);
+  await expect(viewerPage.getByRole('button', { name: 'Import' })).toHaveCount(0);
+
+  // The admin's next change reaches the viewer live.
+  await admin.editData.click();
+  await admin.editor.fill(JSON.stringify({ ...flags, search: { ...flags.search, rollout: 50 } }));
+  await admin.button('Save').click();
+  await expect(viewerTree.data).toContainText('"rollout": 50', { timeout: 3_000 });
+  await settle(viewerPage);
+  await viewerPage.screenshot({ path: docsShot('share-viewer-dark.png', (n) => info.outputPath(n)) });
+
+  // The server refuses the viewer's writes whatever a page sends.
+  const refused = await viewerPage.evaluate(async (p) => {
+    const me = (await (await fetch('/api/me')).json()) as { csrfToken: string };
+    const r = await fetch(`/api/ensembles/default/znodes${p}`, { method: 'PUT', headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': me.csrfToken }, body: JSON.stringify({ data: 'x', version: 1 }) });
+    return r.status;
+  }, node);
+  expect(refused).toBe(403);
+
+  // Revoked on the Share links page: the viewer's page says so at once, with no reconnect loop.
+  await page.goto('/audit/share-links');
+  const row = admin.shareLinks.getByRole('row').filter({ hasText: note });
+  await expect(row).toContainText('active');
+  await row.getByRole('button', { name: /^Revoke link/ }).click();
+  await row.getByRole('button', { name: /^Revoke (now|and close)/ }).click();
+  await expect(row).toContainText('revoked');
+  await expect(viewerPage.getByRole('alert')).toContainText('This read-only link was revoked', { timeout: 5_000 });
+  expect(await viewerPage.evaluate(() => fetch('/api/me').then((r) => r.status))).toBe(401);
+  await context.close();
+});
+
+test('viewers sign in on /login, come back to the page they asked for, and sign out', async ({ browser }, info) => {
+  const context = await anonymousContext(browser, 'light');
+  const page = await context.newPage();
+  const ui = new AccessPage(page);
+
+  // Not signed in: any page sends to /login, remembering where it was going.
+  await page.goto('/ensembles/default/znodes/zookeeper');
+  await expect(page).toHaveURL(/\/login\?next=%2Fensembles%2Fdefault%2Fznodes%2Fzookeeper$/);
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await settle(page);
+  await page.screenshot({ path: docsShot('login-light.png', (n) => info.outputPath(n)) });
+
+  await ui.signInWithToken('not-a-token');
+  await expect(page.getByRole('alert')).toContainText('This token is not valid for this console.');
+  await ui.signInWithToken(E2E_VIEWER_TOKEN);
+  await expect(page).toHaveURL(/\/ensembles\/default\/znodes\/zookeeper$/);
+  await expect(ui.user).toContainText('viewer');
+  await expect(new TreePage(page).children).toContainText('config');
+  await expect(ui.editData).toHaveCount(0);
+  await expect(ui.auditNav).toHaveCount(0);
+
+  // Signing out in one tab ends the session everywhere: the other tab says so instead of retrying.
+  const other = await context.newPage();
+  await other.goto('/ensembles/default/znodes/');
+  await expect(new AccessPage(other).user).toContainText('viewer');
+  await ui.user.click();
+  await ui.button('Sign out').click();
+  await expect(page).toHaveURL(/\/login(\?next=|$)/);
+  await expect(other.getByRole('alert')).toContainText('You were signed out', { timeout: 5_000 });
+  await other.getByRole('button', { name: 'Sign in again' }).click();
+  await expect(other).toHaveURL(/\/login\?next=/);
+  await context.close();
+});
+
+test('the audit trail lists what happened, newest first, filterable', async ({ page }, info) => {
+  const root = testRoot(info.testId, info.retry);
+  const node = `${root}/audited`;
+  await kazoo(E2E_HOSTS, [{ op: 'create', path: node, data: 'v0' }]);
+  const tree = new TreePage(page);
+  const ui = new AccessPage(page);
+  await useTheme(page, 'dark');
+  await tree.open('default', node);
+  await ui.editData.click();
+  await ui.editor.fill('v1');
+  await ui.button('Save').click();
+  await expect(tree.data).toContainText('v1');
+
+  await ui.auditNav.click();
+  await expect(page).toHaveURL(/\/audit$/);
+  const rows = ui.auditTable.getByRole('row');
+  const mine = rows.filter({ has: page.getByRole('link', { name: node, exact: true }) });
+  await expect(mine.first()).toContainText('set data');
+  await expect(mine.first()).toContainText('ok');
+  await expect(mine.first()).toContainText(/v0 · 2 B · [0-9a-f]{7}\s*→\s*v1 · 2 B · [0-9a-f]{7}/);
+  // Earlier specs' refusals and conflicts are there too, in words and colors.
+  await expect(rows.filter({ hasText: 'BAD_VERSION' }).first()).toContainText('failed');
+
+  // The trail outlives e2e runs (the server's data dir): this run's root names this entry alone.
+  await ui.auditFilter.fill(`${root.split('/').pop()} set`);
+  await expect(rows.filter({ hasText: 'set data' })).toHaveCount(1);
+  await ui.auditFilter.fill('');
+  await ui.auditFilter.blur();
+  await settle(page);
+  await page.screenshot({ path: docsShot('audit-dark.png', (n) => info.outputPath(n)) });
+
+  // The path links back to the znode.
+  await mine.first().getByRole('link', { name: node, exact: true }).click();
+  await expect(page).toHaveURL(/\/znodes\/e2e\//);
+});

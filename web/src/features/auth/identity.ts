@@ -1,0 +1,92 @@
+/**
+ * Words for who is signed in and what went wrong signing in. Pure, so the top bar, the sign-in page
+ * and their tests agree.
+ */
+import type { MeResponse } from '@keeper/shared';
+import { formatDuration } from '../../lib/time';
+import { ApiError } from '../../lib/api';
+
+export type IdentityTone = 'admin' | 'viewer' | 'share';
+
+export interface IdentityLabel {
+  /** Who: the user's name, or "read-only link" for a share-link holder. */
+  name: string;
+  /** The badge: "admin", "viewer", "shared link · expires in 3 h". */
+  badge: string;
+  tone: IdentityTone;
+  /** Longer words for the hover title and the menu. */
+  detail: string;
+}
+
+const VIA_WORDS: Record<MeResponse['via'], string> = {
+  cookie: 'signed in on this browser',
+  bearer: 'identified by a bearer token',
+  share: 'opened from a read-only share link',
+  open: 'no sign-in configured: every local caller is an admin',
+};
+
+export function identityLabel(me: MeResponse, now: number): IdentityLabel {
+  if (me.via === 'share' || me.shareLink) {
+    const left = me.shareLink ? me.shareLink.expiresAt - now : null;
+    const expiry = left === null ? '' : left <= 0 ? ' · expired' : ` · expires in ${formatDuration(left)}`;
+    return { name: 'read-only link', badge: `shared link${expiry}`, tone: 'share', detail: `${VIA_WORDS.share}; you can look but not change anything` };
+  }
+  const tone: IdentityTone = me.role === 'admin' ? 'admin' : 'viewer';
+  const rights = me.role === 'admin' ? 'can change znodes, ACLs and share links' : 'can look but not change anything';
+  return { name: me.name, badge: me.role, tone, detail: `${VIA_WORDS[me.via]}; ${rights}` };
+}
+
+/** Only a session that a sign-out can end: bearer tokens and the open mode have nothing to end. */
+export function canSignOut(me: MeResponse): boolean {
+  return me.via === 'cookie' || me.via === 'share';
+}
+
+/** Where to go after signing in: a page of this console from ?next=, never another site or /login again. */
+export function safeNextPath(next: string | null | undefined): string {
+  if (!next || !next.startsWith('/') || next.startsWith('//') || next.includes('\\')) return '/';
+  if (next === '/login' || next.startsWith('/login?') || next.startsWith('/login/')) return '/';
+  return next;
+}
+
+/** The sign-in URL that brings the operator back to `here` afterwards. */
+export function loginUrl(here: string): string {
+  const next = safeNextPath(here);
+  return next === '/' ? '/login' : `/login?next=${encodeURIComponent(next)}`;
+}
+
+export type SignInMethod = 'password' | 'token';
+
+/** What to tell the operator when a sign-in fails, in their terms. */
+export function signInErrorMessage(error: unknown, method: SignInMethod): string {
+  if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
+  if (error.status === 401) {
+    return method === 'password' ? 'Wrong user name or password.' : 'This token is not valid for this console.';
+  }
+  if (error.status === 429) {
+    const wait = error.retryAfterSeconds !== null && error.retryAfterSeconds > 0 ? formatDuration(error.retryAfterSeconds * 1000) : 'a minute';
+    return `Too many failed sign-ins from this address. Wait ${wait} and try again.`;
+  }
+  if (error.code === 'NETWORK') return 'Cannot reach the Keeper server. Check that it is running, then try again.';
+  if (error.code === 'INVALID_BODY') return method === 'password' ? 'Enter both a user name and a password.' : 'Enter a token.';
+  return error.message;
+}
+
+/** What the full-page message says when the server closed the socket with 4003. */
+export function accessEndedWords(me: MeResponse, reason: string | null): { title: string; text: string; canSignIn: boolean } {
+  const why = (reason ?? '').toLowerCase();
+  if (me.via === 'share') {
+    const what = why.includes('revoked') ? 'was revoked' : why.includes('expired') ? 'has expired' : 'is no longer valid';
+    return {
+      title: `This read-only link ${what}`,
+      text: 'Keeper stopped showing live data for it. Ask whoever shared the link for a new one.',
+      canSignIn: false,
+    };
+  }
+  if (why.includes('signed out')) {
+    return { title: 'You were signed out', text: 'This browser’s session was ended (signed out here or in another tab). Sign in again to go on.', canSignIn: true };
+  }
+  if (why.includes('expired')) {
+    return { title: 'Your session expired', text: 'Sessions last a limited time. Sign in again to go on where you were.', canSignIn: true };
+  }
+  return { title: 'Your access ended', text: 'The Keeper server ended this browser’s session. Sign in again to go on.', canSignIn: true };
+}

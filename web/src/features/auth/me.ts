@@ -1,0 +1,46 @@
+/**
+ * Who this browser is: GET /api/me, kept under ['me']. `null` means nobody is signed in (401), so
+ * the app shows the sign-in page; an admin gets write controls, a viewer or share-link holder the
+ * same screens without them.
+ */
+import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { meResponseSchema, type MeResponse } from '@keeper/shared';
+import { api, ApiError, setCsrfToken } from '../../lib/api';
+
+export const meQueryKey = ['me'] as const;
+
+export async function fetchMe(): Promise<MeResponse | null> {
+  try {
+    const me = await api('/api/me', { schema: meResponseSchema });
+    setCsrfToken(me.csrfToken);
+    return me;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      setCsrfToken(null);
+      return null;
+    }
+    throw error;
+  }
+}
+
+export function useMe() {
+  return useQuery({ queryKey: meQueryKey, queryFn: fetchMe, staleTime: Infinity, retry: 1 });
+}
+
+/** True for admins: the only people who see write controls. */
+export function useIsAdmin(): boolean {
+  return useMe().data?.role === 'admin';
+}
+
+/** After sign-in: the answer of POST /api/login is the same shape as GET /api/me. */
+export function setSignedIn(client: QueryClient, me: MeResponse): void {
+  setCsrfToken(me.csrfToken);
+  client.setQueryData(meQueryKey, me);
+}
+
+/** Forgets everything the previous identity saw, then marks the browser as signed out. */
+export function setSignedOut(client: QueryClient): void {
+  setCsrfToken(null);
+  client.setQueryData(meQueryKey, null);
+  client.removeQueries({ predicate: (q) => q.queryKey[0] !== meQueryKey[0] });
+}

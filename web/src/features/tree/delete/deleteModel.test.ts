@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { confirmMatches, countWords, isProtectedPath } from './deleteModel';
+
+describe('delete rules', () => {
+  it('protects the root and ZooKeeper’s own nodes', () => {
+    expect(isProtectedPath('/')).toBe(true);
+    expect(isProtectedPath('/zookeeper/config')).toBe(true);
+    expect(isProtectedPath('/zookeeperish')).toBe(false);
+  });
+
+  it('confirms with the node’s own name', () => {
+    expect(confirmMatches('/app/big', 'big')).toBe(true);
+    expect(confirmMatches('/app/big', ' big ')).toBe(true);
+    expect(confirmMatches('/app/big', '/app/big')).toBe(false);
+    expect(confirmMatches('/app/big', 'Big')).toBe(false);
+  });
+
+  it('counts in words', () => {
+    expect(countWords(10_001, false)).toBe('10,001 nodes');
+    expect(countWords(1, false)).toBe('1 node');
+    expect(countWords(200_000, true)).toBe('at least 200,000 nodes');
+  });
+});

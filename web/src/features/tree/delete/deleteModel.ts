@@ -1,0 +1,22 @@
+/** Rules for deleting: what to ask before, and what the count means. */
+import { baseName } from '@keeper/shared';
+import { formatCount } from '../../../lib/bytes';
+
+/** ZooKeeper's own nodes and the root are refused by the server; the console does not offer them. */
+export function isProtectedPath(path: string): boolean {
+  return path === '/' || path === '/zookeeper' || path.startsWith('/zookeeper/');
+}
+
+/** What the operator types to confirm a recursive delete: the node's own name. */
+export function confirmWord(path: string): string {
+  return baseName(path);
+}
+
+export function confirmMatches(path: string, typed: string): boolean {
+  return typed.trim() === confirmWord(path);
+}
+
+/** "this will delete 10,001 nodes" (or "at least 200,000" past the counting limit). */
+export function countWords(count: number, truncated: boolean): string {
+  return `${truncated ? 'at least ' : ''}${formatCount(count)} ${count === 1 ? 'node' : 'nodes'}`;
+}

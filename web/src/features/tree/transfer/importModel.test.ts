@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { applyWords, exportFileName, firstKind, parseExport, planCounts, planRows } from './importModel';
+
+const node = { rel: '', data: 'eA==', encoding: 'utf8', acl: [{ scheme: 'world', id: 'anyone', permissions: 31 }], stat: { version: 0, aversion: 0, cversion: 0, ctime: 1, mtime: 1, dataLength: 1, numChildren: 0, ephemeral: false } };
+const doc = { format: 'keeper-export', version: 1, ensemble: 'default', root: '/app', exportedAt: 1, nodes: [node] };
+
+describe('parseExport', () => {
+  it('reads a Keeper export', () => {
+    expect(parseExport(JSON.stringify(doc))).toMatchObject({ ok: true, doc: { root: '/app' } });
+  });
+  it('says why other files are refused', () => {
+    expect(parseExport('{nope')).toMatchObject({ ok: false, reason: expect.stringMatching(/^not JSON/) });
+    expect(parseExport('{"a":1}')).toMatchObject({ ok: false, reason: expect.stringMatching(/not a Keeper export/) });
+    expect(parseExport(JSON.stringify({ ...doc, nodes: [] }))).toMatchObject({ ok: false, reason: expect.stringMatching(/nodes/) });
+  });
+});
+
+describe('plans', () => {
+  const plan = { root: '/x', create: ['/x/a', '/x/b'], update: [{ path: '/x', version: 3 }], unchanged: [], conflicts: [{ path: '/x/c', reason: 'dataDiffers' as const }] };
+  it('counts and lists by kind', () => {
+    expect(planCounts(plan)).toEqual({ create: 2, update: 1, unchanged: 0, conflicts: 1 });
+    expect(planRows(plan, 'update')).toEqual([{ path: '/x', detail: 'set data at version 3' }]);
+    expect(planRows(plan, 'conflicts')[0]?.detail).toMatch(/overwrite/);
+    expect(firstKind(plan)).toBe('conflicts');
+    expect(applyWords(plan)).toBe('Apply 3 changes');
+    expect(applyWords({ ...plan, create: [], update: [] })).toBe('Nothing to apply');
+  });
+});
+
+describe('exportFileName', () => {
+  it('is readable and safe', () => {
+    expect(exportFileName('prod', '/app/odd name %?#', new Date('2026-01-02T03:04:05Z'))).toBe('prod-app_odd_name_-2026-01-02-03-04-05.keeper-export.json');
+    expect(exportFileName('prod', '/', new Date('2026-01-02T03:04:05Z'))).toBe('prod-root-2026-01-02-03-04-05.keeper-export.json');
+  });
+});

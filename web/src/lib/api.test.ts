@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { api, ApiError, fieldSchema, hasStatus, onUnauthenticated, parseRetryAfter, readErrorBody, setCsrfToken } from './api';
+
+function answer(status: number, body: unknown, headers: Record<string, string> = {}) {
+  return new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  setCsrfToken(null);
+});
+
+describe('api', () => {
+  it('sends the CSRF token on writes only', async () => {
+    const fetchMock = vi.fn(async () => answer(200, { ok: true }));
+    vi.stubGlobal('fetch', fetchMock);
+    setCsrfToken('tok');
+    await api('/api/x', { method: 'PUT', body: { a: 1 } });
+    await api('/api/x');
+    const calls = fetchMock.mock.calls as unknown as [string, RequestInit][];
+    expect((calls[0]![1].headers as Record<string, string>)['X-CSRF-Token']).toBe('tok');
+    expect(calls[0]![1].body).toBe('{"a":1}');
+    expect((calls[1]![1].headers as Record<string, string>)['X-CSRF-Token']).toBeUndefined();
+  });
+
+  it('keeps the body of an error (a 409 carries the current value)', async () => {
+    vi.stubGlobal('fetch', async () => answer(409, { error: { code: 'BAD_VERSION', message: 'stale' }, current: { v: 1 } }));
+    const error = await api('/api/x', { method: 'PUT', body: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 409, code: 'BAD_VERSION', message: 'stale', body: { current: { v: 1 } } });
+  });
+
+  it('reports a 401 (but not from sign-in itself)', async () => {
+    vi.stubGlobal('fetch', async () => answer(401, { error: { code: 'UNAUTHENTICATED', message: 'sign in' } }));
+    const seen = vi.fn();
+    const stop = onUnauthenticated(seen);
+    await api('/api/audit').catch(() => {});
+    await api('/api/login', { method: 'POST', body: {} }).catch(() => {});
+    stop();
+    expect(seen).toHaveBeenCalledTimes(1);
+  });
+
+  it('reads Retry-After on a 429, and says when the server is unreachable', async () => {
+    vi.stubGlobal('fetch', async () => answer(429, { error: { code: 'RATE_LIMITED', message: 'slow down' } }, { 'Retry-After': '30' }));
+    await expect(api('/api/login', { method: 'POST', body: {} })).rejects.toMatchObject({ status: 429, retryAfterSeconds: 30 });
+    vi.stubGlobal('fetch', async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await expect(api('/api/me')).rejects.toMatchObject({ code: 'NETWORK' });
+  });
+
+  it('answers 204 with undefined and checks shapes when asked', async () => {
+    vi.stubGlobal('fetch', async () => new Response(null, { status: 204 }));
+    await expect(api('/api/logout', { method: 'POST' })).resolves.toBeUndefined();
+    vi.stubGlobal('fetch', async () => answer(200, { job: 5 }));
+    const schema = fieldSchema('job', { safeParse: (v: unknown) => (typeof v === 'string' ? { success: true as const, data: v } : { success: false as const, error: { issues: ['not a string'] } }) });
+    await expect(api('/api/jobs/1', { schema })).rejects.toMatchObject({ code: 'BAD_RESPONSE' });
+  });
+});
+
+describe('helpers', () => {
+  it('parses Retry-After and error bodies', () => {
+    expect(parseRetryAfter('12', 0)).toBe(12);
+    expect(parseRetryAfter(null, 0)).toBeNull();
+    expect(parseRetryAfter(new Date(5_000).toUTCString(), 0)).toBe(5);
+    expect(readErrorBody({ error: { code: 'X', message: 'y' } })).toEqual({ code: 'X', message: 'y' });
+    expect(readErrorBody('<html>')).toEqual({ code: null, message: null });
+    expect(hasStatus(new ApiError(401, 'U', 'u'), 401)).toBe(true);
+    expect(hasStatus(new Error('x'), 401)).toBe(false);
+  });
+});
