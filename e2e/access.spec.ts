@@ -306,3 +306,41 @@ test('the audit trail lists what happened, newest first, filterable', async ({ p
   await mine.first().getByRole('link', { name: node, exact: true }).click();
   await expect(page).toHaveURL(/\/znodes\/e2e\//);
 });
+
+test('an import shows its dry-run diff first and writes nothing until applied', async ({ page }, info) => {
+  const root = testRoot(info.testId, info.retry);
+  await kazoo(E2E_HOSTS, [
+    { op: 'create', path: `${root}/src/a`, data: 'alpha' },
+    { op: 'create', path: `${root}/src/b`, data: 'beta' },
+    { op: 'create', path: `${root}/dst/a`, data: 'changed here' },
+  ]);
+  const tree = new TreePage(page);
+  const ui = new AccessPage(page);
+  await tree.open('default', `${root}/dst`);
+  // The export an operator would have downloaded, fetched as this admin.
+  const doc = await page.evaluate((p) => fetch(`/api/ensembles/default/export${p}`).then((r) => r.text()), `${root}/src`);
+
+  await page.getByRole('button', { name: 'Import', exact: true }).click();
+  await ui.dialog.locator('input[type=file]').setInputFiles({ name: 'src-export.json', mimeType: 'application/json', buffer: Buffer.from(doc) });
+  await expect(ui.dialog).toContainText('3 nodes from');
+  await ui.button('Preview changes').click();
+  const plan = ui.dialog.getByRole('region', { name: 'Import plan' });
+  await expect(plan.getByRole('tab', { name: /Create/ })).toContainText('1');
+  await expect(plan.getByRole('tab', { name: /Conflicts/ })).toContainText('1');
+  await expect(plan.getByRole('tab', { name: /Unchanged/ })).toContainText('1');
+  // Conflicts come first: they are what needs a decision.
+  await expect(plan.getByRole('listitem')).toContainText(`${root}/dst/a`);
+  await expect(plan.getByRole('listitem')).toContainText('data differs');
+  await plan.getByRole('tab', { name: /Create/ }).click();
+  await expect(plan.getByRole('listitem')).toContainText(`${root}/dst/b`);
+  await settle(page);
+  await page.screenshot({ path: info.outputPath('import-plan.png') });
+  // The dry run wrote nothing.
+  expect(await get(`${root}/dst/b`)).toBeNull();
+
+  await ui.button('Apply 1 change').click();
+  await expect(ui.dialog).toContainText(/done|finished|complete/i, { timeout: 10_000 });
+  expect(await get(`${root}/dst/b`)).toMatchObject({ data: 'beta', version: 0 });
+  // A conflict is left alone without "overwrite".
+  expect(await get(`${root}/dst/a`)).toMatchObject({ data: 'changed here', version: 0 });
+});

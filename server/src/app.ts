@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { KeeperOptions } from './config/types.js';
 import { ZkGateway } from './zk/gateway.js';
 import { SocketHub } from './hub/socketHub.js';
+import { MutationBudget } from './hub/mutationBudget.js';
 import { apiRoutes } from './http/apiRoutes.js';
 import { staticWeb } from './http/staticWeb.js';
 import { createLogger } from './logger.js';
@@ -33,6 +34,7 @@ import { shareLinkRoutes } from './http/shareLinkRoutes.js';
 import { auditRoutes } from './http/auditRoutes.js';
 import { opsRoutes } from './http/opsRoutes.js';
 import { jsonErrors } from './http/jsonBody.js';
+import { sameOriginWrites } from './http/sameOriginWrites.js';
 import { sendError } from './http/apiErrors.js';
 import { DEFAULT_RATE_LIMITS, apiLimiter, loginLimiter, securityHeaders, type RateLimits } from './http/security.js';
 
@@ -107,6 +109,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
       log,
       limits: { maxSubscriptions: 5_000, helloTimeoutMs: 10_000, maxBufferedBytes: 32 * 1024 * 1024, batchIntervalMs: 25 },
       ops,
+      mutationBudget: new MutationBudget({ limit: limits.api, windowMs: limits.windowMs }),
     },
     upgradeAuthorizer(access),
   );
@@ -122,6 +125,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   app.use(securityHeaders(options.webDist));
   app.use(pageSignIn({ access, audit, loginLimiter: signInLimiter }));
   app.use('/api', apiLimiter(limits));
+  app.use('/api', sameOriginWrites(access.allowedOrigins));
   app.use('/api', requireIdentity(access));
   app.use('/api', authRoutes({ access, audit, loginLimiter: signInLimiter }));
   app.use('/api', shareLinkRoutes({ access, audit, socketsFor: (id) => hub.countWhere((identity) => identity.shareLinkId === id) }));

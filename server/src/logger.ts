@@ -1,8 +1,9 @@
 /** Structured logs (pino). Credentials are redacted wherever they might appear. */
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
-export function createLogger(level = process.env.KEEPER_LOG_LEVEL ?? 'info'): Logger {
-  return pino({
+/** `destination`: tests capture the output to prove no credential reaches it. */
+export function createLogger(level = process.env.KEEPER_LOG_LEVEL ?? 'info', destination?: DestinationStream): Logger {
+  const options: LoggerOptions = {
     level,
     base: { app: 'keeper' },
     redact: {
@@ -31,5 +32,6 @@ export function createLogger(level = process.env.KEEPER_LOG_LEVEL ?? 'info'): Lo
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

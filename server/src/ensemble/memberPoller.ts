@@ -36,7 +36,8 @@ import type { HealthFeed } from '../hub/healthFeed.js';
 import { retryDelay } from './backoff.js';
 import { HistoryRing } from './historyRing.js';
 import { probeMember } from './memberProbe.js';
-import { mergeMembership, type MemberTarget } from './memberTargets.js';
+import { hostMatcher, type Resolve } from './hostAliases.js';
+import { hostNames, mergeMembership, type MemberTarget } from './memberTargets.js';
 import type { MemberTransport } from './transport.js';
 
 export interface PollerOptions {
@@ -50,6 +51,8 @@ export interface PollerOptions {
   membershipIntervalMs?: number;
   /** Reads /zookeeper/config through the console's session; null when it cannot. */
   readClusterConfig?: () => Promise<string | null>;
+  /** Host name resolution for matching the membership to the targets (tests replace it). */
+  resolveHost?: Resolve;
   /** Transactions a member may trail the leader's previous zxid by (see assessLag). */
   lagThreshold?: number;
   log: Logger;
@@ -270,7 +273,10 @@ export class MemberPoller implements HealthFeed {
       return;
     }
     this.membershipDueAt = Date.now() + this.membershipIntervalMs;
-    const merged = mergeMembership(this.targets(), servers);
+    const targets = this.targets();
+    let merged = mergeMembership(targets, servers);
+    // A server that matched no target by name may be one under another name: ask DNS only then.
+    if (merged.length > targets.length) merged = mergeMembership(targets, servers, await hostMatcher(hostNames(targets, servers), this.options.resolveHost));
     for (const target of merged) {
       const slot = this.slots.get(target.address);
       if (slot) slot.target = target;

@@ -7,6 +7,7 @@
 import type { ServerSpec } from '@keeper/shared';
 import { parseConnectionString } from '../config/connectionString.js';
 import type { EnsembleConfig } from '../config/types.js';
+import type { SameHost } from './hostAliases.js';
 import type { MemberAddress } from './transport.js';
 
 export interface MemberTarget extends MemberAddress {
@@ -30,6 +31,11 @@ export function initialTargets(config: Pick<EnsembleConfig, 'members' | 'connect
   return parsed.value.servers.map((s) => target(s.host, s.port, null)).filter((t) => !seen.has(t.address) && seen.add(t.address));
 }
 
+/** Every host name the targets and the membership use (what a SameHost must know). */
+export function hostNames(targets: readonly MemberTarget[], servers: readonly ServerSpec[]): string[] {
+  return [...targets.map((t) => t.host), ...servers.flatMap((s) => [s.host, clientHostOf(s)])];
+}
+
 /** The host clients use: the configured client host, else the quorum host (a wildcard client host says "every interface"). */
 function clientHostOf(server: ServerSpec): string {
   return server.clientHost ?? server.host;
@@ -38,14 +44,20 @@ function clientHostOf(server: ServerSpec): string {
 /**
  * Targets after learning the membership: ids and roles for the ones that match (same host
  * and client port), new targets for servers nobody configured. A configured member that is
- * not in the membership is kept (maybe a stale config; its poll will say).
+ * not in the membership is kept (maybe a stale config; its poll will say). `sameHost` says
+ * whether two names are one machine ("localhost" and "127.0.0.1"): the same name is tried
+ * first, then an alias, so a member named differently is not polled (and counted) twice.
  */
-export function mergeMembership(targets: readonly MemberTarget[], servers: readonly ServerSpec[]): MemberTarget[] {
+export function mergeMembership(targets: readonly MemberTarget[], servers: readonly ServerSpec[], sameHost: SameHost = (a, b) => a === b): MemberTarget[] {
   const next = targets.map((t) => ({ ...t }));
   for (const server of servers) {
     if (server.clientPort === null) continue;
     const host = clientHostOf(server);
-    const match = next.find((t) => t.clientPort === server.clientPort && (t.host === host || t.host === server.host)) ?? next.find((t) => t.id === server.id);
+    const onPort = next.filter((t) => t.clientPort === server.clientPort);
+    const match =
+      onPort.find((t) => t.host === host || t.host === server.host) ??
+      onPort.find((t) => sameHost(t.host, host) || sameHost(t.host, server.host)) ??
+      next.find((t) => t.id === server.id);
     if (match) {
       match.id = server.id;
       match.configuredRole = server.role;

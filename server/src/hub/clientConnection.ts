@@ -23,6 +23,7 @@ import type { HealthFeed } from './healthFeed.js';
 import { OPEN_IDENTITY, type Identity } from '../auth/identity.js';
 import type { ZnodeOps } from '../ops/znodeOps.js';
 import { handleSocketMutation } from './socketMutations.js';
+import type { MutationBudget } from './mutationBudget.js';
 
 export interface ConnectionLimits {
   maxSubscriptions: number;
@@ -46,6 +47,8 @@ export interface HubContext {
   limits: ConnectionLimits;
   /** Admin operations; without it every mutation message is refused. */
   ops?: ZnodeOps;
+  /** The API's rate limit for mutation messages (none: unlimited). */
+  mutationBudget?: MutationBudget;
 }
 
 export class ClientConnection {
@@ -150,6 +153,10 @@ export class ClientConnection {
   private onMutation(message: Extract<ClientMessage, { type: 'create' | 'setData' | 'delete' | 'setAcl' | 'cancelJob' }>): void {
     const ops = this.ctx.ops;
     if (!ops) return this.replyError('forbidden', 'this server accepts no changes over the socket', message.id);
+    // Checked before the role, so refusals cannot be used to flood the audit trail either.
+    if (this.ctx.mutationBudget && !this.ctx.mutationBudget.take(this.remoteAddress ?? 'unknown')) {
+      return this.replyError('rateLimited', 'too many changes from this address; slow down', message.id);
+    }
     handleSocketMutation(message, this.identity, ops, this.remoteAddress).then(
       (reply) => this.send(reply),
       (error: unknown) => {

@@ -185,6 +185,8 @@ export class ZnodeOps {
         throw new OpError('BAD_VERSION', `the ACL of ${path} is at version ${before.stat.aversion}, not ${body.version}: it changed since you read it`);
       }
       const outcome = await mutations.setACL(path, acl, body.version);
+      // The ACL's own version (aversion) is what a later version-checked change must name.
+      record.details = { ...record.details, aclVersionBefore: before.stat.aversion, aclVersionAfter: outcome.value.aversion };
       return { path, acl: toAclView(acl), stat: outcome.value, ...(outcome.note ? { note: outcome.note } : {}) };
     });
   }

@@ -140,6 +140,8 @@ export const ERROR_CODES = [
   'zookeeper',
   /** The socket's identity may not do this (a viewer or share-link holder asking for a mutation). */
   'forbidden',
+  /** Too many mutation messages from this address (the API's rate limit, applied to the socket). */
+  'rateLimited',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { HistoryPoint } from '@keeper/shared';
 import { retryDelay } from '../../../src/ensemble/backoff.js';
 import { HistoryRing } from '../../../src/ensemble/historyRing.js';
-import { initialTargets, mergeMembership } from '../../../src/ensemble/memberTargets.js';
+import { hostNames, initialTargets, mergeMembership } from '../../../src/ensemble/memberTargets.js';
+import { hostMatcher } from '../../../src/ensemble/hostAliases.js';
 import { RequestCounters } from '../../../src/ensemble/counters.js';
 
 describe('retryDelay', () => {
@@ -77,6 +78,36 @@ describe('member targets', () => {
       ['zk3:2181', 3, 'observer'],
     ]);
     expect(targets[0]!.id).toBeNull(); // the input is not changed
+  });
+
+  it('treats names of one machine as one member (localhost vs 127.0.0.1), never two', async () => {
+    const targets = initialTargets({ connectionString: 'localhost:2191,localhost:2192,zk-c.example:2181' });
+    const servers = [
+      { id: 1, host: '127.0.0.1', peerPort: 2881, electionPort: 3881, role: 'participant' as const, clientHost: '127.0.0.1', clientPort: 2191 },
+      { id: 2, host: '127.0.0.1', peerPort: 2882, electionPort: 3882, role: 'participant' as const, clientHost: '127.0.0.1', clientPort: 2192 },
+      { id: 3, host: '10.0.0.3', peerPort: 2888, electionPort: 3888, role: 'observer' as const, clientHost: null, clientPort: 2181 },
+    ];
+    const dns: Record<string, string[]> = { localhost: ['127.0.0.1', '::1'], 'zk-c.example': ['10.0.0.3'] };
+    const resolve = (host: string) => Promise.resolve(dns[host] ?? [host]);
+    const sameHost = await hostMatcher(hostNames(targets, servers), resolve);
+    expect(mergeMembership(targets, servers, sameHost).map((t) => [t.address, t.id, t.configuredRole])).toEqual([
+      ['localhost:2191', 1, 'participant'],
+      ['localhost:2192', 2, 'participant'],
+      ['zk-c.example:2181', 3, 'observer'],
+    ]);
+    // By name alone they would be six targets: three of them counted as extra voters.
+    expect(mergeMembership(targets, servers)).toHaveLength(6);
+  });
+
+  it('gives up on a name that does not resolve in time, and on resolver errors', async () => {
+    const sameHost = await hostMatcher(
+      ['slow', 'broken', '127.0.0.1'],
+      (h) => (h === 'slow' ? new Promise(() => {}) : h === 'broken' ? Promise.reject(new Error('ENOTFOUND')) : Promise.resolve([h])),
+      50,
+    );
+    expect(sameHost('slow', '127.0.0.1')).toBe(false);
+    expect(sameHost('broken', 'broken')).toBe(true);
+    expect(sameHost('broken', '127.0.0.1')).toBe(false);
   });
 
   it('brackets IPv6 hosts in addresses', () => {

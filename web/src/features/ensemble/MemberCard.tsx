@@ -75,7 +75,8 @@ export const MemberCard = memo(function MemberCard({
       </header>
 
       {(look.reason || !serving) && (
-        <p className="member__reason">
+        // A serving member's note (words not whitelisted) is information, not a health colour.
+        <p className={`member__reason${serving && look.tone === 'live' ? ' member__reason--note' : ''}`}>
           {!serving && <Outage member={member} />}
           {look.reason && <span className="member__detail">{look.reason}</span>}
         </p>

@@ -29,6 +29,16 @@ describe('describeMember', () => {
   });
 });
 
+describe('describeMember with words refused', () => {
+  it('keeps a serving member green and names the setting that would give its missing figures', () => {
+    const m = member(3);
+    const alert = { id: `4lw:${m.address}`, severity: 'info' as const, title: `member 3 (${m.address}): mntr, wchs not in 4lw.commands.whitelist`, why: '', action: '', members: [m.address] };
+    expect(describeMember(m, [alert], false)).toEqual({ tone: 'live', word: 'follower', reason: 'mntr, wchs not in 4lw.commands.whitelist: some figures are missing' });
+    const unnamed = { ...m, id: null };
+    expect(describeMember(unnamed, [{ ...alert, title: `${m.address}: mntr not in 4lw.commands.whitelist` }], false).reason).toBe('mntr not in 4lw.commands.whitelist: some figures are missing');
+  });
+});
+
 describe('outageText', () => {
   it('says for how long a member is out', () => {
     expect(outageText(downMember(3, 40_000), T0)).toBe('down for 40 s');

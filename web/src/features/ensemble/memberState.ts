@@ -62,12 +62,23 @@ function withoutMemberName(title: string, m: MemberStatus): string {
   return rest === '' ? title : rest;
 }
 
+/**
+ * "mntr not in 4lw.commands.whitelist" for a member that serves but refuses some words: its
+ * card would otherwise show blank figures with no word on why or which setting fixes it.
+ */
+function whitelistGap(m: MemberStatus, alerts: readonly Alert[]): string | null {
+  const alert = alerts.find((a) => a.id === `4lw:${m.address}`);
+  if (!alert) return null;
+  const afterName = withoutMemberName(alert.title, m).replace(/^:\s*/, '');
+  return `${afterName}: some figures are missing`;
+}
+
 export function describeMember(m: MemberStatus, alerts: readonly Alert[], stale: boolean): Look {
   const word = WORD[m.state];
   if (isServingState(m.state)) {
     const alert = degradingAlert(m, alerts);
     if (alert) return { tone: stale ? 'stale' : 'degraded', word, reason: withoutMemberName(alert.title, m) };
-    return { tone: stale ? 'stale' : 'live', word, reason: null };
+    return { tone: stale ? 'stale' : 'live', word, reason: whitelistGap(m, alerts) };
   }
   const reason = m.detail ?? (m.state === 'unknown' ? 'not polled yet' : null);
   return { tone: stale ? 'stale' : TONE[m.state], word, reason };

@@ -1,0 +1,280 @@
+/**
+ * Hardening on a real ensemble, beyond access.integration.test.ts:
+ *  - the ensemble's digest credential never reaches an API answer, a socket frame, an error,
+ *    the logs or the audit trail (while the console really uses it: an `auth` ACL);
+ *  - writes from another site's page are refused, also in the open development mode;
+ *  - socket mutations share the API's rate limit (so refusals cannot flood the audit trail);
+ *  - a lost reply during create, delete and setACL is read back, reported, and applied once
+ *    (the member the console talks to is hung with SIGSTOP right as the write is sent);
+ *  - the audit trail says what happened for ACLs, socket writes and imports.
+ * kazoo is the independent witness.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditEntry } from '@keeper/shared';
+import { startKeeper, type RunningKeeper } from '../src/app.js';
+import { createLogger } from '../src/logger.js';
+import { readAuditFile } from '../src/audit/auditLog.js';
+import type { ZkGateway } from '../src/zk/gateway.js';
+import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
+import { TestBrowser } from './support/wsClient.js';
+import { waitFor } from './support/waitFor.js';
+import { testLogger } from './support/logger.js';
+import { kazoo, kazooGet, kazooSnapshot } from './support/kazoo.js';
+import { call, type Who } from './support/http.js';
+
+const ADMIN = 'hardening-admin-token-0123456789';
+const VIEWER = 'hardening-viewer-token-0123456789';
+const DIGEST_PASSWORD = 'Zk-Digest-Pa55word-never-shown';
+const DIGEST = `keeper-ops:${DIGEST_PASSWORD}`;
+const ROOT = '/hard';
+
+let ensemble: Awaited<ReturnType<typeof startTestEnsemble>>;
+let keeper: RunningKeeper;
+let stateDir: string;
+const logLines: string[] = [];
+const browsers: TestBrowser[] = [];
+const admin: Who = { token: ADMIN };
+
+const api = (method: string, path: string, who: Who = admin, body?: unknown, opts?: { raw?: boolean; contentType?: string }) => call(keeper.url, method, path, who, body, opts);
+
+async function open(headers: Record<string, string>, url = keeper.url): Promise<TestBrowser> {
+  const b = await TestBrowser.open(url, { headers });
+  browsers.push(b);
+  return b;
+}
+
+function memberIdOf(gateway: ZkGateway): number {
+  const port = Number(gateway.session.member?.split(':')[1]);
+  const found = ensemble.members.find((m) => m.clientPort === port);
+  if (!found) throw new Error(`console is not on a sandbox member (${gateway.session.member})`);
+  return found.id;
+}
+
+/**
+ * Hangs the member the console is on exactly when `op` is sent (the reads before it go through),
+ * so the write's reply is lost. Resumes the member when `run` is over.
+ */
+async function withLostReply<T>(op: string, run: () => Promise<T>): Promise<T> {
+  const gateway = keeper.gateways.get('it')!;
+  const original = gateway.callOnce;
+  let paused: number | null = null;
+  gateway.callOnce = function (this: ZkGateway, ...args: Parameters<ZkGateway['callOnce']>) {
+    if (paused === null && args[0] === op) {
+      paused = memberIdOf(gateway);
+      ensemble.pauseMember(paused);
+    }
+    return original.apply(this, args);
+  } as ZkGateway['callOnce'];
+  try {
+    return await run();
+  } finally {
+    gateway.callOnce = original;
+    if (paused !== null) ensemble.resumeMember(paused);
+    expect(paused, `${op} was never sent`).not.toBeNull();
+  }
+}
+
+const auditFor = (path: string, action: string): AuditEntry[] => readAuditFile(stateDir).filter((e) => e.path === path && e.action === action);
+
+beforeAll(async () => {
+  ensemble = await startTestEnsemble(PORT_OFFSETS.hardeningTest);
+  stateDir = mkdtempSync(join(tmpdir(), 'keeper-hardening-'));
+  keeper = await startKeeper(
+    {
+      host: '127.0.0.1',
+      port: 0,
+      ensembles: [{ name: 'it', connectionString: ensemble.connectionString, auth: [{ scheme: 'digest', credential: DIGEST }] }],
+      auth: { stateDir, adminToken: ADMIN, viewerToken: VIEWER },
+    },
+    {
+      // Everything the server logs, at the most talkative level, to search for the credential.
+      logger: createLogger('trace', { write: (line: string) => void logLines.push(line) }),
+      rateLimits: { api: 100_000, loginFailures: 1_000 },
+      // A hung member is left after 2/3 of the session timeout, well within a request's deadline.
+      gatewayDefaults: { sessionTimeoutMs: 6_000, requestDeadlineMs: 5_000 },
+    },
+  );
+  await kazoo(ensemble.connectionString, [{ op: 'create', path: `${ROOT}/ready`, data: 'x' }]);
+  await waitFor(() => keeper.gateways.get('it')?.session.state === 'connected', { what: 'console connected' });
+}, 120_000);
+
+afterAll(async () => {
+  for (const b of browsers) b.close();
+  await keeper?.close();
+  await ensemble?.dispose();
+  if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+}, 60_000);
+
+describe('the digest credential stays on the server', () => {
+  it('is used (an `auth` ACL), yet appears in no answer, frame, error, log line or audit entry', async () => {
+    const path = `${ROOT}/digest-only`;
+    expect((await api('POST', `/api/ensembles/it/znodes${path}`, admin, { data: 'secret data' })).status).toBe(201);
+    // `auth`: whoever this session authenticated as, i.e. the console's digest identity.
+    const set = await api('PUT', `/api/ensembles/it/acl${path}`, admin, { acl: [{ scheme: 'auth', id: '', perms: 'cdrwa' }], version: 0 });
+    expect(set.status).toBe(200);
+    expect(set.body.stat.aversion).toBe(1);
+    const acl = await api('GET', `/api/ensembles/it/acl${path}`, { token: VIEWER });
+    // ZooKeeper stores the digest (user:base64 sha1), never the password; that is what is shown.
+    expect(acl.body.acl).toEqual([{ scheme: 'digest', id: expect.stringMatching(/^keeper-ops:[A-Za-z0-9+/]+=*$/), perms: 'cdrwa', permissions: 31 }]);
+    // The console can still read it; kazoo, without the credential, cannot.
+    expect((await api('GET', `/api/ensembles/it/znodes${path}`, { token: VIEWER })).body.data.value).toBe('secret data');
+    await expect(kazooGet(ensemble.connectionString, path)).rejects.toThrow(/NoAuth/);
+
+    const seen: string[] = [];
+    for (const route of ['/api/health', '/api/ensembles', '/api/ensembles/it', '/api/ensembles/it/members', '/api/ensembles/it/sizing', '/api/me', '/api/audit?limit=1000', '/api/jobs', `/api/ensembles/it/export${ROOT}`, '/api/ensembles/nope/znodes/x', '/api/ensembles/it/znodes/hard/missing']) {
+      const res = await api('GET', route);
+      seen.push(JSON.stringify(res.body));
+    }
+    const b = await open({ authorization: `Bearer ${ADMIN}` });
+    b.send({ type: 'subscribe', ensemble: 'it', path, id: 's' });
+    b.send({ type: 'watchEnsemble', ensemble: 'it', id: 'w' });
+    await b.next((m) => m.type === 'ack' && m.id === 's');
+    await new Promise((r) => setTimeout(r, 1_500));
+    seen.push(JSON.stringify(b.messages));
+    seen.push(readFileSync(join(stateDir, 'audit.jsonl'), 'utf8'));
+    seen.push(logLines.join(''));
+    expect(logLines.length).toBeGreaterThan(0);
+    const everything = seen.join('\n');
+    expect(everything).not.toContain(DIGEST_PASSWORD);
+    expect(everything).not.toContain(ADMIN);
+    expect(everything).not.toContain(VIEWER);
+  }, 60_000);
+});
+
+describe('writes from another site', () => {
+  it('are refused with 403 even with a valid identity; same-origin and script writes go through', async () => {
+    const path = `${ROOT}/origin`;
+    await kazoo(ensemble.connectionString, [{ op: 'create', path, data: 'v0' }]);
+    const host = new URL(keeper.url).host;
+    for (const who of [
+      { ...admin, origin: 'https://evil.example' },
+      { ...admin, origin: 'null' },
+    ]) {
+      const res = await api('PUT', `/api/ensembles/it/znodes${path}`, who, { data: 'evil', version: 0 });
+      expect(res.status).toBe(403);
+      expect(res.body.error.code).toBe('CSRF');
+    }
+    // A cross-site sign-in (login CSRF) is refused as well.
+    expect((await api('POST', '/api/login', { origin: 'https://evil.example' }, { token: ADMIN })).status).toBe(403);
+    expect(await kazooGet(ensemble.connectionString, path)).toEqual({ data: 'v0', version: 0 });
+    expect((await api('PUT', `/api/ensembles/it/znodes${path}`, { ...admin, origin: `http://${host}` }, { data: 'v1', version: 0 })).status).toBe(200);
+    expect((await api('PUT', `/api/ensembles/it/znodes${path}`, admin, { data: 'v2', version: 1 })).status).toBe(200);
+    expect(await kazooGet(ensemble.connectionString, path)).toEqual({ data: 'v2', version: 2 });
+  });
+
+  it('are refused in the open development mode too, where there is no token to forge', async () => {
+    const openKeeper = await startKeeper({ host: '127.0.0.1', port: 0, ensembles: [{ name: 'it', connectionString: ensemble.connectionString }] }, { logger: testLogger });
+    try {
+      await waitFor(() => openKeeper.gateways.get('it')?.session.state === 'connected', { what: 'open console connected' });
+      // What a page elsewhere can send without a preflight: a text/plain POST.
+      const forged = await call(openKeeper.url, 'POST', `/api/ensembles/it/znodes${ROOT}/forged`, { origin: 'http://attacker.example' }, 'x', { raw: true, contentType: 'text/plain' });
+      expect(forged.status).toBe(403);
+      const fetchMetadataOnly = await fetch(`${openKeeper.url}/api/ensembles/it/znodes${ROOT}/forged`, { method: 'POST', headers: { 'sec-fetch-site': 'cross-site', 'content-type': 'text/plain' }, body: 'x' });
+      expect(fetchMetadataOnly.status).toBe(403);
+      expect(await kazooGet(ensemble.connectionString, `${ROOT}/forged`)).toBeNull();
+      await expect(TestBrowser.open(openKeeper.url, { headers: { origin: 'http://attacker.example' } })).rejects.toMatchObject({ status: 403 });
+      // A local script (no Origin) is the open mode's intended user.
+      expect((await call(openKeeper.url, 'POST', `/api/ensembles/it/znodes${ROOT}/scripted`, {}, { data: 's' })).status).toBe(201);
+    } finally {
+      await openKeeper.close();
+    }
+  }, 60_000);
+});
+
+describe('socket mutations are rate limited like the API', () => {
+  it('answers rateLimited past the limit, before any refusal is audited', async () => {
+    const limitedDir = mkdtempSync(join(tmpdir(), 'keeper-hardening-limited-'));
+    const limited = await startKeeper(
+      { host: '127.0.0.1', port: 0, ensembles: [{ name: 'it', connectionString: ensemble.connectionString }], auth: { stateDir: limitedDir, adminToken: ADMIN, viewerToken: VIEWER } },
+      { logger: testLogger, rateLimits: { api: 5, windowMs: 60_000, loginFailures: 100 } },
+    );
+    try {
+      const b = await open({ authorization: `Bearer ${VIEWER}` }, limited.url);
+      const codes: string[] = [];
+      for (let i = 0; i < 8; i++) {
+        b.send({ type: 'setData', ensemble: 'it', path: `${ROOT}/ready`, data: 'x', version: 0, id: `m${i}` });
+        const reply = await b.next((m) => 'id' in m && m.id === `m${i}`);
+        codes.push(reply.type === 'error' ? reply.code : reply.type);
+      }
+      expect(codes).toEqual(['forbidden', 'forbidden', 'forbidden', 'forbidden', 'forbidden', 'rateLimited', 'rateLimited', 'rateLimited']);
+      // A second socket from the same address gets no fresh allowance.
+      const again = await open({ authorization: `Bearer ${VIEWER}` }, limited.url);
+      again.send({ type: 'setData', ensemble: 'it', path: `${ROOT}/ready`, data: 'x', version: 0, id: 'again' });
+      expect(await again.next((m) => 'id' in m && m.id === 'again')).toMatchObject({ type: 'error', code: 'rateLimited' });
+      // Reads are not limited.
+      again.send({ type: 'ping', id: 'p' });
+      await again.next((m) => m.type === 'pong');
+      expect(readAuditFile(limitedDir).filter((e) => e.outcome === 'refused')).toHaveLength(5);
+      expect(await kazooGet(ensemble.connectionString, `${ROOT}/ready`)).toEqual({ data: 'x', version: 0 });
+    } finally {
+      await limited.close();
+      rmSync(limitedDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe('a lost reply is read back and reported', () => {
+  it('create: not applied, re-sent once, created exactly once', async () => {
+    const path = `${ROOT}/lost-create`;
+    const res = await withLostReply('create', () => api('POST', `/api/ensembles/it/znodes${path}`, admin, { data: 'once' }));
+    expect(res.status).toBe(201);
+    expect(res.body.note).toMatch(/^reply lost; read back: (created|not created; re-sent once)$/);
+    expect(await kazooGet(ensemble.connectionString, path)).toEqual({ data: 'once', version: 0 });
+    expect(auditFor(path, 'create').at(-1)).toMatchObject({ outcome: 'ok', note: res.body.note, after: { version: 0, size: 4 } });
+  }, 90_000);
+
+  it('setACL: applied exactly once, aversion moved by one', async () => {
+    const path = `${ROOT}/lost-acl`;
+    await kazoo(ensemble.connectionString, [{ op: 'create', path, data: 'a' }]);
+    await waitFor(async () => (await api('GET', `/api/ensembles/it/acl${path}`)).status === 200, { what: 'node visible to the console' });
+    const res = await withLostReply('setACL', () => api('PUT', `/api/ensembles/it/acl${path}`, admin, { acl: [{ scheme: 'world', id: 'anyone', perms: 'rw' }], version: 0 }));
+    expect(res.status).toBe(200);
+    expect(res.body.note).toMatch(/^reply lost; read back: /);
+    const snap = await kazooSnapshot(ensemble.connectionString, path);
+    expect(snap[path]).toMatchObject({ aversion: 1, acl: ['world:anyone:3'] });
+    expect(auditFor(path, 'setAcl').at(-1)).toMatchObject({ outcome: 'ok', note: res.body.note, details: { aclVersionBefore: 0, aclVersionAfter: 1, aclAfter: [{ scheme: 'world', id: 'anyone', perms: 'rw' }] } });
+  }, 90_000);
+
+  it('delete: gone, reported as deleted once', async () => {
+    const path = `${ROOT}/lost-delete`;
+    await kazoo(ensemble.connectionString, [{ op: 'create', path, data: 'bye' }]);
+    await waitFor(async () => (await api('GET', `/api/ensembles/it/znodes${path}`)).status === 200, { what: 'node visible to the console' });
+    const res = await withLostReply('remove', () => api('DELETE', `/api/ensembles/it/znodes${path}?version=0`));
+    expect(res.status).toBe(200);
+    expect(res.body.note).toMatch(/^reply lost; read back: (deleted|still there; re-sent once)$/);
+    expect(await kazooGet(ensemble.connectionString, path)).toBeNull();
+    expect(auditFor(path, 'delete').at(-1)).toMatchObject({ outcome: 'ok', note: res.body.note, before: { version: 0, size: 3 }, after: null });
+  }, 90_000);
+});
+
+describe('the audit trail matches what happened', () => {
+  it('records socket writes, refusals and an import (start and end) with who, where and outcome', async () => {
+    await waitFor(() => keeper.gateways.get('it')?.session.state === 'connected', { what: 'console connected again' });
+    const b = await open({ authorization: `Bearer ${ADMIN}` });
+    b.send({ type: 'create', ensemble: 'it', path: `${ROOT}/by-socket`, data: 'hi', id: 'c' });
+    expect(await b.next((m) => m.type === 'result' && m.id === 'c', 15_000)).toMatchObject({ ok: true });
+    b.send({ type: 'setData', ensemble: 'it', path: `${ROOT}/by-socket`, data: 'stale', version: 7, id: 's' });
+    expect(await b.next((m) => m.type === 'result' && m.id === 's')).toMatchObject({ ok: false, error: { code: 'BAD_VERSION' } });
+    const [created] = auditFor(`${ROOT}/by-socket`, 'create');
+    expect(created).toMatchObject({ ensemble: 'it', outcome: 'ok', actor: { name: 'admin-token', role: 'admin', via: 'bearer' }, after: { version: 0, size: 2 } });
+    expect(auditFor(`${ROOT}/by-socket`, 'setData').at(-1)).toMatchObject({ outcome: 'failed', error: { code: 'BAD_VERSION' }, before: { version: 0, size: 2 } });
+    // Refused, and nothing happened.
+    await api('DELETE', `/api/ensembles/it/znodes${ROOT}/by-socket?version=0`, { token: VIEWER });
+    expect(auditFor(`${ROOT}/by-socket`, 'delete').at(-1)).toMatchObject({ outcome: 'refused', actor: { name: 'viewer-token', role: 'viewer' }, error: { code: 'FORBIDDEN' } });
+    expect(await kazooGet(ensemble.connectionString, `${ROOT}/by-socket`)).toEqual({ data: 'hi', version: 0 });
+
+    const doc = (await api('GET', `/api/ensembles/it/export${ROOT}/by-socket`)).body;
+    const started = await api('POST', `/api/ensembles/it/import${ROOT}/imported`, admin, doc);
+    expect(started.status).toBe(202);
+    await waitFor(async () => (await api('GET', `/api/jobs/${started.body.job.id}`)).body.job.state !== 'running', { what: 'import to end' });
+    const phases = auditFor(`${ROOT}/imported`, 'import').map((e) => [(e.details as { phase: string }).phase, e.outcome, (e.details as { jobId: string }).jobId]);
+    expect(phases).toEqual([
+      ['start', 'ok', started.body.job.id],
+      ['end', 'ok', started.body.job.id],
+    ]);
+    expect(await kazooGet(ensemble.connectionString, `${ROOT}/imported`)).toEqual({ data: 'hi', version: 0 });
+  }, 60_000);
+});
