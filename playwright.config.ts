@@ -6,9 +6,10 @@
 import { defineConfig } from '@playwright/test';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { KEEPER_PORTS, PORT_OFFSETS } from './scripts/sandbox/portOffsets.js';
 
-export const E2E_PORT = Number(process.env.KEEPER_E2E_PORT ?? 18181);
-export const E2E_PORT_OFFSET = Number(process.env.KEEPER_E2E_PORT_OFFSET ?? 24000);
+export const E2E_PORT = Number(process.env.KEEPER_E2E_PORT ?? KEEPER_PORTS.e2e);
+export const E2E_PORT_OFFSET = Number(process.env.KEEPER_E2E_PORT_OFFSET ?? PORT_OFFSETS.e2e);
 const stateDir = join(tmpdir(), `keeper-e2e-${E2E_PORT_OFFSET}`);
 /**
  * The e2e server runs with authentication on, as `npm start` always does: a known admin token

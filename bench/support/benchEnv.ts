@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { SandboxEnsemble, fourLetterWord } from '../../scripts/sandbox/index.js';
+import { PORT_OFFSETS as SANDBOX_OFFSETS } from '../../scripts/sandbox/portOffsets.js';
 import { startKeeper, type RunningKeeper } from '../../server/src/app.js';
 import type { ZkGateway } from '../../server/src/zk/gateway.js';
 import { until, type Scope } from './lifecycle.js';
@@ -23,12 +24,13 @@ export interface BenchEnv {
   zookeeperVersion: string;
 }
 
-/**
- * Port offsets for the benches: every port of one (client 2191+, peer 2881+, election 3881+,
- * admin 8091+, plus the offset) is apart from the others', from the integration tests'
- * (21000-23000, 30000) and below Linux's ephemeral range (32768+).
- */
-export const PORT_OFFSETS = { fanout: 16_300, latency: 16_400, children: 16_500, poller: 16_600 } as const;
+/** Port offsets for the benches, apart from every other layout (see portOffsets.ts). */
+export const PORT_OFFSETS = {
+  fanout: SANDBOX_OFFSETS.fanoutBench,
+  latency: SANDBOX_OFFSETS.latencyBench,
+  children: SANDBOX_OFFSETS.childrenBench,
+  poller: SANDBOX_OFFSETS.pollerBench,
+} as const;
 
 export async function startBenchEnv(scope: Scope, portOffset: number): Promise<BenchEnv> {
   const stateDir = mkdtempSync(join(tmpdir(), 'keeper-bench-'));

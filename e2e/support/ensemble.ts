@@ -1,5 +1,7 @@
+import { PORT_OFFSETS } from '../../scripts/sandbox/portOffsets.js';
+
 /** Where the e2e ensemble is: the same port offset playwright.config.ts gives the sandbox. */
-export const E2E_PORT_OFFSET = Number(process.env.KEEPER_E2E_PORT_OFFSET ?? 24000);
+export const E2E_PORT_OFFSET = Number(process.env.KEEPER_E2E_PORT_OFFSET ?? PORT_OFFSETS.e2e);
 
 export const E2E_HOSTS = [1, 2, 3].map((n) => `127.0.0.1:${2190 + n + E2E_PORT_OFFSET}`).join(',');
 

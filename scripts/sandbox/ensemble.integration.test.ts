@@ -1,6 +1,6 @@
 /**
  * The sandbox against real ZooKeeper JVMs: elections, crashes, hangs and clean-up.
- * Ports: offset 30000 for the main ensemble, 30010/30020 for the launcher-death checks.
+ * Ports: see portOffsets.ts.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -10,8 +10,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fourLetterWord, parseSrvrMode, SandboxEnsemble } from './index.js';
 import { isPortFree } from './ports.js';
+import { PORT_OFFSETS } from './portOffsets.js';
 
-const OFFSET = 30000;
+const OFFSET = PORT_OFFSETS.sandboxLauncherTest;
 const FIXTURE = fileURLToPath(new URL('./fixtures/holdEnsemble.ts', import.meta.url));
 
 /** Live ZooKeeper JVMs whose command line mentions the text (read straight from /proc). */
@@ -186,8 +187,8 @@ describe('a launcher that dies takes its JVMs with it', () => {
   }
 
   for (const [signal, offset] of [
-    ['SIGTERM', OFFSET + 10],
-    ['SIGKILL', OFFSET + 20],
+    ['SIGTERM', PORT_OFFSETS.sandboxSigtermTest],
+    ['SIGKILL', PORT_OFFSETS.sandboxSigkillTest],
   ] as const) {
     it(`on ${signal}`, async () => {
       const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), `keeper-sandbox-${signal}-`));

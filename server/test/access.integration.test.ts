@@ -13,7 +13,7 @@ import { CLOSE_ACCESS_ENDED, meResponseSchema, type AuditEntry } from '@keeper/s
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import type { KeeperOptions } from '../src/config/types.js';
 import { readAuditFile } from '../src/audit/auditLog.js';
-import { startTestEnsemble } from './support/testEnsemble.js';
+import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
@@ -86,7 +86,7 @@ function socketMutations(base: string): Record<string, unknown>[] {
 }
 
 beforeAll(async () => {
-  ensemble = await startTestEnsemble(26_000);
+  ensemble = await startTestEnsemble(PORT_OFFSETS.accessTest);
   stateDir = mkdtempSync(join(tmpdir(), 'keeper-access-'));
   options = {
     host: '127.0.0.1',

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { healthSchema, znodeResponseSchema } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
-import { startTestEnsemble } from './support/testEnsemble.js';
+import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { connectRaw, type RawClient } from './support/rawClient.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
@@ -17,7 +17,7 @@ async function get(path: string): Promise<{ status: number; body: any }> {
 }
 
 beforeAll(async () => {
-  ensemble = await startTestEnsemble(23_000);
+  ensemble = await startTestEnsemble(PORT_OFFSETS.apiTest);
   keeper = await startKeeper(
     { host: '127.0.0.1', port: 0, ensembles: [{ name: 'it', connectionString: ensemble.connectionString }] },
     { logger: testLogger },

@@ -1,5 +1,6 @@
 /**
- * The ensemble view against real ZooKeeper members: roles, a killed leader, a member without
+ * The ensemble view against real ZooKeeper members: roles, members found from a one-host
+ * connection string (through /zookeeper/config and `conf`), a killed leader, a member without
  * quorum, a restricted 4lw whitelist, kazoo sessions with 15-minute timeouts, a watch herd,
  * and the proof that twenty browsers cost the ensemble what one costs.
  *
@@ -9,10 +10,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { membersResponseSchema, sessionsResponseSchema, sizingResponseSchema, watchesResponseSchema, type EnsembleHealth, type MembersResponse } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
-import type { MemberPoller } from '../src/ensemble/memberPoller.js';
+import { MemberPoller } from '../src/ensemble/memberPoller.js';
+import { MemberTransport } from '../src/ensemble/transport.js';
+import { RequestCounters } from '../src/ensemble/counters.js';
+import { initialTargets } from '../src/ensemble/memberTargets.js';
 import type { MemberCount } from '../src/ensemble/counters.js';
 import { memberPorts } from '../../scripts/sandbox/index.js';
-import { startTestEnsemble } from './support/testEnsemble.js';
+import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { holdKazooSessions, type KazooSessions } from './support/kazooSessions.js';
 import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';
@@ -76,7 +80,7 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
   let kazoo: KazooSessions | null = null;
 
   beforeAll(async () => {
-    ensemble = await startTestEnsemble(25_000, { extraConfig: EXTRA_CONFIG });
+    ensemble = await startTestEnsemble(PORT_OFFSETS.ensembleTest, { extraConfig: EXTRA_CONFIG });
     keeper = await startFor(ensemble, 'it');
     await waitFor(() => keeper.gateways.get('it')?.session.state === 'connected', { what: 'console connected' });
   }, 90_000);
@@ -101,11 +105,67 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
       expect(m).toMatchObject({ state: m.role, configuredRole: 'participant', source: 'admin', address: `127.0.0.1:${m.clientPort}`, detail: null });
       expect(m.metrics.zxid).toMatch(/^0x[0-9a-f]+$/);
       expect(m.metrics.version).toMatch(/^3\.\d+\.\d+/);
+      // Every figure the view promises, from the AdminServer's JSON (synced followers: the leader only).
+      const leaderOnly = new Set(['followers', 'syncedFollowers', 'pendingSyncs']);
+      const missing = Object.entries(m.metrics).filter(([key, value]) => value === null && !(m.role !== 'leader' && leaderOnly.has(key)));
+      expect(missing).toEqual([]);
+      expect(m.metrics.epoch).toBe(Number(BigInt(m.metrics.zxid!) >> 32n));
     }
     expect(body.members.find((m) => m.role === 'leader')!.metrics.syncedFollowers).toBe(2);
     expect(body.quorum).toMatchObject({ voters: 3, votersServing: 3, quorumSize: 2, hasQuorum: true, tolerates: 1, canLoseNow: 1 });
     expect(body.alerts).toEqual([]);
     expect(body.pollIntervalMs).toBe(1_000);
+  });
+
+  it('finds the members a connection string leaves out, from /zookeeper/config and from conf, under the names it was given', async () => {
+    const leaderId = await ensemble.leaderId();
+    // One member, named "localhost" while the ensemble's config says 127.0.0.1: it must stay ONE member.
+    const connectionString = `localhost:${ensemble.member(1).clientPort}`;
+    const other = await startKeeper({ host: '127.0.0.1', port: 0, ensembles: [{ name: 'cs', connectionString }] }, { logger: testLogger, ensembleDefaults: SETTINGS });
+    try {
+      const body = await until(
+        async () => {
+          const b = await members(other, 'cs');
+          return b.members.length >= 3 && b.members.every((m) => m.id !== null && m.role !== 'unknown') ? b : null;
+        },
+        { what: 'the membership read through the console session', timeoutMs: 20_000 },
+      );
+      expect(body.members.map((m) => [m.id, m.address]).sort()).toEqual([
+        [1, connectionString],
+        [2, `127.0.0.1:${ensemble.member(2).clientPort}`],
+        [3, `127.0.0.1:${ensemble.member(3).clientPort}`],
+      ]);
+      expect(roles(body)).toEqual(Object.fromEntries([1, 2, 3].map((id) => [id, id === leaderId ? 'leader' : 'follower'])));
+      expect(body.quorum).toMatchObject({ voters: 3, votersServing: 3, tolerates: 1 });
+      expect(body.alerts).toEqual([]);
+    } finally {
+      await other.close();
+    }
+
+    // Without a console session (no /zookeeper/config), the `conf` word gives the same membership.
+    const counters = new RequestCounters();
+    const poller = new MemberPoller({
+      ensemble: 'conf-only',
+      targets: initialTargets({ connectionString }),
+      transport: new MemberTransport(counters, 2_000),
+      intervalMs: 500,
+      log: testLogger,
+    });
+    poller.start();
+    try {
+      const health = await until(
+        async () => {
+          const h = poller.current();
+          return h && h.members.length === 3 && h.members.every((m) => m.id !== null && m.state !== 'unknown') ? h : null;
+        },
+        { what: 'the membership from conf', timeoutMs: 15_000, intervalMs: 200 },
+      );
+      expect(health.members.map((m) => m.id).sort()).toEqual([1, 2, 3]);
+      expect(health.quorum).toMatchObject({ voters: 3, votersServing: 3 });
+      expect(poller.requestCounts()[connectionString]?.byCommand['4lw conf']).toBeGreaterThanOrEqual(1);
+    } finally {
+      poller.stop();
+    }
   });
 
   it('answers the sizing questions, and 400 for a member it does not know', async () => {
@@ -300,8 +360,8 @@ describe('a member whose 4lw whitelist allows srvr only and whose AdminServer is
 
   beforeAll(async () => {
     // Member 4 is an observer: its server line (in every member's config) says so.
-    const observer = memberPorts(4, 25_200);
-    ensemble = await startTestEnsemble(25_200, {
+    const observer = memberPorts(4, PORT_OFFSETS.restrictedEnsembleTest);
+    ensemble = await startTestEnsemble(PORT_OFFSETS.restrictedEnsembleTest, {
       size: 4,
       extraConfig: { ...EXTRA_CONFIG, 'server.4': `127.0.0.1:${observer.peerPort}:${observer.electionPort}:observer;127.0.0.1:${observer.clientPort}` },
       memberConfig: (id): Record<string, string> => (id === 3 ? { '4lw.commands.whitelist': 'srvr', 'admin.enableServer': 'false' } : {}),

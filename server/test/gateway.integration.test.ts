@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ZkGateway } from '../src/zk/gateway.js';
 import { ZkMutations } from '../src/zk/mutations.js';
-import { startTestEnsemble } from './support/testEnsemble.js';
+import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { connectRaw, forceExpire, type RawClient } from './support/rawClient.js';
 import { RecordingListener } from './support/recordingListener.js';
 import { waitFor } from './support/waitFor.js';
@@ -26,7 +26,7 @@ function memberId(member: string | null): number {
 }
 
 beforeAll(async () => {
-  ensemble = await startTestEnsemble(21_000);
+  ensemble = await startTestEnsemble(PORT_OFFSETS.gatewayTest);
   gateway = new ZkGateway({
     name: 'it',
     connectionString: ensemble.connectionString,

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLOSE_PROTOCOL_MISMATCH, applyChildrenDiff, type ServerEvent } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
-import { startTestEnsemble } from './support/testEnsemble.js';
+import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { connectRaw, type RawClient } from './support/rawClient.js';
 import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';
@@ -33,7 +33,7 @@ function childrenOf(b: TestBrowser, path: string): string[] {
 }
 
 beforeAll(async () => {
-  ensemble = await startTestEnsemble(22_000);
+  ensemble = await startTestEnsemble(PORT_OFFSETS.hubTest);
   keeper = await startKeeper(
     { host: '127.0.0.1', port: 0, ensembles: [{ name: 'it', connectionString: ensemble.connectionString }] },
     { logger: testLogger },

@@ -11,7 +11,7 @@ import zookeeper from 'node-zookeeper-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_REPORTED_REMAINING, PROTOCOL_VERSION, type JobSnapshot } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
-import { startTestEnsemble } from './support/testEnsemble.js';
+import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { connectRaw, type RawClient } from './support/rawClient.js';
 import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';
@@ -64,7 +64,7 @@ async function settled(id: string, timeoutMs = 180_000): Promise<JobSnapshot> {
 }
 
 beforeAll(async () => {
-  ensemble = await startTestEnsemble(27_000);
+  ensemble = await startTestEnsemble(PORT_OFFSETS.opsTest);
   stateDir = mkdtempSync(join(tmpdir(), 'keeper-ops-'));
   keeper = await startKeeper(
     { host: '127.0.0.1', port: 0, ensembles: [{ name: 'it', connectionString: ensemble.connectionString }], auth: { stateDir, adminToken: ADMIN, viewerToken: VIEWER } },

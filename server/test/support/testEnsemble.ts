@@ -1,12 +1,15 @@
 /**
  * A real 3-member ensemble for one test file, on ports apart from the sandbox's defaults
- * (so a running `npm start` never collides with `npm test`). tickTime 500 lets sessions be
- * as short as 1 s, which keeps fault tests fast.
+ * (so a running `npm start` never collides with `npm test`) and below the ephemeral range.
+ * tickTime 500 lets sessions be as short as 1 s, which keeps fault tests fast.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SandboxEnsemble, type SandboxOptions } from '../../../scripts/sandbox/index.js';
+
+/** Each test file's own port layout (one place, so none collides; see portOffsets.ts). */
+export { PORT_OFFSETS } from '../../../scripts/sandbox/portOffsets.js';
 
 /** `options`: extra zoo.cfg settings for every member or one (e.g. a restricted 4lw whitelist). */
 export type TestEnsembleOptions = Pick<SandboxOptions, 'extraConfig' | 'memberConfig' | 'size'>;

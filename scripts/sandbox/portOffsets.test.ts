@@ -1,0 +1,31 @@
+/** The project's own port layouts never meet each other nor the ephemeral range (see portOffsets.ts). */
+import { describe, expect, it } from 'vitest';
+import { allPorts, MAX_SIZE, memberPorts } from './ports.js';
+import { EPHEMERAL_PORT_FLOOR, KEEPER_PORTS, PORT_OFFSETS } from './portOffsets.js';
+
+/** Every port a layout at `offset` may take, whatever its size. */
+function layoutPorts(offset: number): number[] {
+  return Array.from({ length: MAX_SIZE }, (_, i) => allPorts(memberPorts(i + 1, offset))).flat();
+}
+
+describe('PORT_OFFSETS', () => {
+  const owners = new Map<number, string>();
+  for (const [name, offset] of Object.entries(PORT_OFFSETS)) for (const port of layoutPorts(offset)) owners.set(port, owners.has(port) ? `${owners.get(port)} and ${name}` : name);
+  for (const [name, port] of Object.entries(KEEPER_PORTS)) owners.set(port, owners.has(port) ? `${owners.get(port)} and keeper.${name}` : `keeper.${name}`);
+
+  it('gives every port to one user only', () => {
+    const shared = [...owners].filter(([, who]) => who.includes(' and '));
+    expect(shared).toEqual([]);
+  });
+
+  it('keeps every port below the ephemeral range, where outgoing connections may hold it', () => {
+    const inRange = [...owners].filter(([port]) => port >= EPHEMERAL_PORT_FLOOR);
+    expect(inRange).toEqual([]);
+  });
+
+  it('would notice a collision', () => {
+    // 1000 apart: one layout's peer ports are the other's election ports.
+    const a = new Set(layoutPorts(PORT_OFFSETS.gatewayTest));
+    expect(layoutPorts(PORT_OFFSETS.gatewayTest + 1000).some((p) => a.has(p))).toBe(true);
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * Every sandbox port layout the project itself uses (`npm start`, e2e, integration tests,
+ * benches), in one place so that none collides with another.
+ *
+ * Each layout stays below Linux's ephemeral port range (32768 and up): any outgoing
+ * connection on this machine (a ZooKeeper member's, Keeper's, a test client's) may hold a
+ * port there, and a member that then cannot bind its port fails a run at random. That
+ * happened: "port 33292 is in use" for an admin port at offset 25200.
+ *
+ * A layout at offset `o` holds four windows of nine ports (client 2191+o, peer 2881+o,
+ * election 3881+o, admin 8091+o; see ports.ts). Test offsets are 20 apart and span less than
+ * 1000, so no window of one meets a window of another (the windows are 690, 1000, 1690,
+ * 4210, 5210 and 5900 apart, none of them within 9 of a multiple of 20 below 1000).
+ * `portOffsets.test.ts` checks all of it.
+ */
+export const PORT_OFFSETS = {
+  /** `npm start`'s sandbox. */
+  sandbox: 0,
+  /** Playwright's sandbox (playwright.config.ts; KEEPER_E2E_PORT_OFFSET overrides). */
+  e2e: 24_000,
+  sandboxLauncherTest: 10_000,
+  sandboxSigtermTest: 10_020,
+  sandboxSigkillTest: 10_040,
+  gatewayTest: 10_060,
+  hubTest: 10_080,
+  apiTest: 10_100,
+  ensembleTest: 10_120,
+  restrictedEnsembleTest: 10_140,
+  accessTest: 10_160,
+  opsTest: 10_180,
+  hardeningTest: 10_200,
+  fanoutBench: 16_300,
+  latencyBench: 16_400,
+  childrenBench: 16_500,
+  pollerBench: 16_600,
+} as const;
+
+/** Single ports the project listens on beside the layouts: Keeper for `npm start` and for e2e. */
+export const KEEPER_PORTS = { start: 8080, e2e: 18_181 } as const;
+
+/** The first port of Linux's default ephemeral range (net.ipv4.ip_local_port_range). */
+export const EPHEMERAL_PORT_FLOOR = 32_768;
