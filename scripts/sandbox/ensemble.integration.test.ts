@@ -13,6 +13,9 @@ import { isPortFree } from './ports.js';
 import { PORT_OFFSETS } from './portOffsets.js';
 
 const OFFSET = PORT_OFFSETS.sandboxLauncherTest;
+/** The documented layout, written out here (not through memberPorts) so the test checks it. */
+const client = (id: number) => 2190 + id + OFFSET;
+const admin = (id: number) => 8090 + id + OFFSET;
 const FIXTURE = fileURLToPath(new URL('./fixtures/holdEnsemble.ts', import.meta.url));
 
 /** Live ZooKeeper JVMs whose command line mentions the text (read straight from /proc). */
@@ -70,18 +73,18 @@ describe('SandboxEnsemble with real ZooKeeper', () => {
   });
 
   it('starts three serving members with one leader', async () => {
-    expect(ensemble.connectionString).toBe('127.0.0.1:32191,127.0.0.1:32192,127.0.0.1:32193');
+    expect(ensemble.connectionString).toBe(`127.0.0.1:${client(1)},127.0.0.1:${client(2)},127.0.0.1:${client(3)}`);
     expect(ensemble.members.map((m) => [m.id, m.clientPort, m.adminPort, m.state])).toEqual([
-      [1, 32191, 38091, 'running'],
-      [2, 32192, 38092, 'running'],
-      [3, 32193, 38093, 'running'],
+      [1, client(1), admin(1), 'running'],
+      [2, client(2), admin(2), 'running'],
+      [3, client(3), admin(3), 'running'],
     ]);
     for (const m of ensemble.members) expect(m.pid).toBeGreaterThan(0);
-    expect(['leader', 'follower']).toContain(await srvrMode(32191));
-    expect(await fourLetterWord('127.0.0.1', 32193, 'mntr')).toContain('not in the whitelist');
-    expect(await fourLetterWord('127.0.0.1', 32192, 'mntr')).toContain('zk_server_state');
-    expect(await fourLetterWord('127.0.0.1', 32193, 'ruok')).toBe('imok');
-    expect(['leader', 'follower']).toContain(await srvrMode(32193));
+    expect(['leader', 'follower']).toContain(await srvrMode(client(1)));
+    expect(await fourLetterWord('127.0.0.1', client(3), 'mntr')).toContain('not in the whitelist');
+    expect(await fourLetterWord('127.0.0.1', client(2), 'mntr')).toContain('zk_server_state');
+    expect(await fourLetterWord('127.0.0.1', client(3), 'ruok')).toBe('imok');
+    expect(['leader', 'follower']).toContain(await srvrMode(client(3)));
     const leader = await ensemble.leaderId();
     expect([1, 2, 3]).toContain(leader);
     expect(fs.readFileSync(path.join(stateDir, 'member-1.log'), 'utf8')).toContain('QuorumPeer');
@@ -92,7 +95,7 @@ describe('SandboxEnsemble with real ZooKeeper', () => {
     const other = fs.mkdtempSync(path.join(os.tmpdir(), 'keeper-sandbox-busy-'));
     try {
       await expect(SandboxEnsemble.start({ stateDir: other, portOffset: OFFSET })).rejects.toThrow(
-        `port 32191 is in use (by pid ${ensemble.member(1).pid}: java`,
+        `port ${client(1)} is in use (by pid ${ensemble.member(1).pid}: java`,
       );
       expect(jvmsMentioning(other)).toEqual([]);
     } finally {
