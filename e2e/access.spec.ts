@@ -6,12 +6,13 @@
  * it is revoked; viewers sign in on /login; the audit trail lists it all. Screenshots go to docs/
  * with KEEPER_DOCS_SCREENSHOTS=1.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { E2E_VIEWER_TOKEN } from '../playwright.config.js';
 import { kazoo, kazooGet, kazooGrow } from './support/kazoo.js';
 import { E2E_HOSTS, testRoot } from './support/ensemble.js';
 import { TreePage } from './support/treePage.js';
-import { AccessPage, anonymousContext, docsShot, useTheme } from './support/accessPage.js';
+import { AccessPage, anonymousContext, useTheme } from './support/accessPage.js';
+import { docsShot, settle } from './support/screenshots.js';
 
 // The size the docs' screenshots are taken at (like docs/tree-*.png).
 test.use({ viewport: { width: 1440, height: 900 } });
@@ -30,11 +31,6 @@ async function freshShowcase(path: string): Promise<void> {
   ]);
 }
 
-/** Screenshots wait for fonts and for nothing to move. */
-async function settle(page: Page): Promise<void> {
-  await page.evaluate(() => document.fonts.ready);
-  await page.waitForTimeout(400);
-}
 
 test('an admin edits a znode in the UI and another client reads the new value', async ({ page }, info) => {
   const root = testRoot(info.testId, info.retry);

@@ -4,10 +4,14 @@
  * flags an operator needs (a dead client still holding ephemerals, a silent one about to expire);
  * wchp on confirmation finding a herd. Screenshots go to docs/ with KEEPER_DOCS_SCREENSHOTS=1.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { kazoo } from './support/kazoo.js';
 import { E2E_HOSTS, testRoot } from './support/ensemble.js';
-import { EnsemblePage, holdSessions, screenshotPath, signIn, type HeldSessions } from './support/ensemblePage.js';
+import { EnsemblePage, holdSessions, signIn, type HeldSessions } from './support/ensemblePage.js';
+import { docsShot, settle } from './support/screenshots.js';
+
+/** Screenshots wait a little longer here: the charts draw their first points. */
+const CHARTS_QUIET_MS = 600;
 
 const ADDRESSES = E2E_HOSTS.split(',');
 
@@ -18,12 +22,6 @@ async function leaderAddress(view: EnsemblePage): Promise<string> {
   const leader = view.members.filter({ has: view.page.getByText('leader', { exact: true }) });
   await expect(leader).toHaveCount(1);
   return (await leader.getAttribute('aria-label')) ?? '';
-}
-
-/** Screenshots wait until the charts have something to show and nothing moves. */
-async function settle(page: Page): Promise<void> {
-  await page.evaluate(() => document.fonts.ready);
-  await page.waitForTimeout(600);
 }
 
 test('the ensemble view shows the quorum in one sentence, three members and one leader', async ({ page }, info) => {
@@ -62,8 +60,8 @@ test('the ensemble view shows the quorum in one sentence, three members and one 
 
   await view.openMembers('default');
   await expect(view.members).toHaveCount(3);
-  await settle(page);
-  await page.screenshot({ path: screenshotPath('ensemble-dark.png', (n) => info.outputPath(n)) });
+  await settle(page, CHARTS_QUIET_MS);
+  await page.screenshot({ path: docsShot('ensemble-dark.png', (n) => info.outputPath(n)) });
 });
 
 test('the ensemble view in the light theme', async ({ page }, info) => {
@@ -73,8 +71,8 @@ test('the ensemble view in the light theme', async ({ page }, info) => {
   await view.openMembers('default');
   await expect(view.quorum).toContainText('3 of 3 voters serving');
   await expect(view.members).toHaveCount(3);
-  await settle(page);
-  await page.screenshot({ path: screenshotPath('ensemble-light.png', (n) => info.outputPath(n)) });
+  await settle(page, CHARTS_QUIET_MS);
+  await page.screenshot({ path: docsShot('ensemble-light.png', (n) => info.outputPath(n)) });
 });
 
 test('sessions: every client session, the console’s own marked, dead and silent clients flagged', async ({ page }, info) => {
@@ -120,8 +118,8 @@ test('sessions: every client session, the console’s own marked, dead and silen
       await expect(view.sessionRow(deadId!)).toContainText('no connection', { timeout: 1_500 });
       await expect(view.sessionRow(stuckId!)).toContainText('silent', { timeout: 500 });
     }, 45_000);
-    await settle(page);
-    await page.screenshot({ path: screenshotPath('sessions-dark.png', (n) => info.outputPath(n)) });
+    await settle(page, CHARTS_QUIET_MS);
+    await page.screenshot({ path: docsShot('sessions-dark.png', (n) => info.outputPath(n)) });
 
     // `/` focuses the filter.
     await page.locator('body').press('/');

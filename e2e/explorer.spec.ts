@@ -8,7 +8,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { kazoo, type KazooOp } from './support/kazoo.js';
 import { E2E_HOSTS } from './support/ensemble.js';
 import { TreePage } from './support/treePage.js';
-import { docsShot, useTheme } from './support/accessPage.js';
+import { useTheme } from './support/accessPage.js';
+import { docsShot, settle } from './support/screenshots.js';
 
 test.use({ viewport: { width: 1440, height: 900 } });
 
@@ -37,11 +38,6 @@ async function seedShowcase(): Promise<void> {
   await kazoo(E2E_HOSTS, ops);
 }
 
-/** Screenshots wait for fonts and for nothing to move. */
-async function settle(page: Page): Promise<void> {
-  await page.evaluate(() => document.fonts.ready);
-  await page.waitForTimeout(400);
-}
 
 const treeItem = (page: Page, name: string) => page.getByRole('tree').getByRole('treeitem', { name, exact: true });
 

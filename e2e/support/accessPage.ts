@@ -2,7 +2,6 @@
  * Sign-in, write controls, share links and the audit trail as a page object: role-based locators
  * only (the accessible names the UI promises), so the markup can move freely.
  */
-import { join } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from '@playwright/test';
 
 export class AccessPage {
@@ -70,9 +69,4 @@ export async function anonymousContext(browser: Browser, theme: 'dark' | 'light'
 
 export async function useTheme(page: Page, theme: 'dark' | 'light'): Promise<void> {
   await page.addInitScript((t) => localStorage.setItem('keeper.theme', t), theme);
-}
-
-/** docs/<name> with KEEPER_DOCS_SCREENSHOTS=1 (the screenshots the docs show), else the test's output folder. */
-export function docsShot(name: string, outputPath: (name: string) => string): string {
-  return process.env.KEEPER_DOCS_SCREENSHOTS === '1' ? join('docs', name) : outputPath(name);
 }

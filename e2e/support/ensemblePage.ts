@@ -148,8 +148,3 @@ export async function holdSessions(plans: HeldClient[], readyWithinMs = 60_000):
     throw error;
   }
 }
-
-/** Where a screenshot goes: docs/ when asked for (KEEPER_DOCS_SCREENSHOTS=1), else the test's output folder. */
-export function screenshotPath(name: string, outputPath: (name: string) => string): string {
-  return process.env.KEEPER_DOCS_SCREENSHOTS === '1' ? join('docs', name) : outputPath(name);
-}
