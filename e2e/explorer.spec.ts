@@ -38,16 +38,21 @@ async function seedShowcase(): Promise<void> {
   await kazoo(E2E_HOSTS, ops);
 }
 
-
-const treeItem = (page: Page, name: string) => page.getByRole('tree').getByRole('treeitem', { name, exact: true });
-
-test('the explorer from the keyboard: ? lists the shortcuts, / filters the children, arrows and Enter move in the tree', async ({ page }, info) => {
+/** A fresh showcase, opened at /app/services/payments in `theme`, once its data and children show. */
+async function openPayments(page: Page, theme: 'dark' | 'light'): Promise<TreePage> {
   await seedShowcase();
-  await useTheme(page, 'dark');
+  await useTheme(page, theme);
   const tree = new TreePage(page);
   await tree.open('default', PAYMENTS);
   await expect(tree.data).toContainText('"service": "payments"');
   await expect(tree.children).toContainText('scheduler-0');
+  return tree;
+}
+
+const treeItem = (page: Page, name: string) => page.getByRole('tree').getByRole('treeitem', { name, exact: true });
+
+test('the explorer from the keyboard: ? lists the shortcuts, / filters the children, arrows and Enter move in the tree', async ({ page }, info) => {
+  const tree = await openPayments(page, 'dark');
 
   // `?` lists the shortcuts; Esc closes the list.
   await page.keyboard.press('?');
@@ -96,12 +101,7 @@ test('the explorer from the keyboard: ? lists the shortcuts, / filters the child
 });
 
 test('the explorer in the light theme, and at a phone’s width', async ({ page }, info) => {
-  await seedShowcase();
-  await useTheme(page, 'light');
-  const tree = new TreePage(page);
-  await tree.open('default', PAYMENTS);
-  await expect(tree.data).toContainText('"service": "payments"');
-  await expect(tree.children).toContainText('scheduler-0');
+  const tree = await openPayments(page, 'light');
   await settle(page);
   await page.screenshot({ path: docsShot('tree-light.png', (n) => info.outputPath(n)) });
 
