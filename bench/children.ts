@@ -62,7 +62,7 @@ function checkPage(page: ZnodeResponse): string | null {
 }
 
 await runBench('children', { timeoutMs: 150_000 }, async (scope) => {
-  const env = await startBenchEnv(scope, PORT_OFFSETS.children);
+  const env = await startBenchEnv(scope, PORT_OFFSETS.childrenBench);
   const { gateway, keeper } = env;
   const writer = await openRaw(scope, env.ensemble.connectionString, 'writer');
   const reader = await openRaw(scope, env.keeperMember, 'reader');

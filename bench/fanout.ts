@@ -143,7 +143,7 @@ function describePhase(p: PhaseResult): string[] {
 }
 
 await runBench('fanout', { timeoutMs: 150_000 }, async (scope) => {
-  const env = await startBenchEnv(scope, PORT_OFFSETS.fanout);
+  const env = await startBenchEnv(scope, PORT_OFFSETS.fanoutBench);
   const writer = await openRaw(scope, env.ensemble.connectionString, 'writer');
   await writer.mkdirp(ROOT);
   const paths = Array.from({ length: ZNODES }, (_, i) => `${ROOT}/n-${String(i).padStart(3, '0')}`);

@@ -44,7 +44,7 @@ function watchRaw(raw: RawZk, path: string, onValue: (value: string, at: number)
 }
 
 await runBench('latency', { timeoutMs: 120_000 }, async (scope) => {
-  const env = await startBenchEnv(scope, PORT_OFFSETS.latency);
+  const env = await startBenchEnv(scope, PORT_OFFSETS.latencyBench);
   const writer = await openRaw(scope, env.ensemble.connectionString, 'writer');
   const watcher = await openRaw(scope, env.keeperMember, 'watcher');
   await writer.mkdirp(PATH);

@@ -111,7 +111,7 @@ function describePhase(p: PhaseResult): string[] {
 }
 
 await runBench('poller', { timeoutMs: 180_000 }, async (scope) => {
-  const env = await startBenchEnv(scope, PORT_OFFSETS.poller);
+  const env = await startBenchEnv(scope, PORT_OFFSETS.pollerBench);
   const poller = env.keeper.monitors.get(ENSEMBLE)?.poller;
   if (!poller) throw new Error('keeper has no member poller for the bench ensemble');
   await until(() => poller.rounds >= 2, 'two poll rounds', { timeoutMs: 30_000, signal: scope.signal });

@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { SandboxEnsemble, fourLetterWord } from '../../scripts/sandbox/index.js';
-import { PORT_OFFSETS as SANDBOX_OFFSETS } from '../../scripts/sandbox/portOffsets.js';
 import { startKeeper, type RunningKeeper } from '../../server/src/app.js';
 import type { ZkGateway } from '../../server/src/zk/gateway.js';
 import { until, type Scope } from './lifecycle.js';
@@ -24,13 +23,8 @@ export interface BenchEnv {
   zookeeperVersion: string;
 }
 
-/** Port offsets for the benches, apart from every other layout (see portOffsets.ts). */
-export const PORT_OFFSETS = {
-  fanout: SANDBOX_OFFSETS.fanoutBench,
-  latency: SANDBOX_OFFSETS.latencyBench,
-  children: SANDBOX_OFFSETS.childrenBench,
-  poller: SANDBOX_OFFSETS.pollerBench,
-} as const;
+/** Each bench's port offset: one place for every layout, so none collides (see portOffsets.ts). */
+export { PORT_OFFSETS } from '../../scripts/sandbox/portOffsets.js';
 
 export async function startBenchEnv(scope: Scope, portOffset: number): Promise<BenchEnv> {
   const stateDir = mkdtempSync(join(tmpdir(), 'keeper-bench-'));
