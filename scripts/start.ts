@@ -57,7 +57,8 @@ async function main(): Promise<void> {
   }
 
   let sandbox: SandboxEnsemble | null = null;
-  const options: KeeperOptions = { ...plan.keeper, webDist: plan.keeper.webDist ?? path.join(REPO, 'web', 'dist') };
+  // KEEPER_WEB_DIST lets a test run serve a build of its own (e2e runs side by side in development).
+  const options: KeeperOptions = { ...plan.keeper, webDist: plan.keeper.webDist ?? process.env.KEEPER_WEB_DIST ?? path.join(REPO, 'web', 'dist') };
   // No identity configured: as Jupyter does, make up an admin token (kept, so restarts keep the
   // URL people saved) and serve loopback only, where only this machine's users can reach it.
   let signInToken: string | null = null;
