@@ -6,6 +6,12 @@
 export const CONSOLE_SESSION_STATES = [
   'connecting',
   'connected',
+  /**
+   * Connected as far as the TCP link and the client library know, but the member has not
+   * answered the console's liveness probe for a while: a hung (SIGSTOPped) or overloaded member.
+   * The library only gives up on it at 2/3 of the session timeout; until then this says so.
+   */
+  'unconfirmed',
   'readOnly',
   'disconnected',
   'expired',
@@ -36,16 +42,30 @@ export interface ConsoleSessionSnapshot {
   timeoutMs: number;
   /** Sessions opened so far by this console for this ensemble (1 + expiries). */
   sessionsOpened: number;
+  /**
+   * The last time the ensemble confirmed the console's session by answering it (epoch ms), or null
+   * before the first answer. Only ever moves forward, and only on an answer: a change of state
+   * (disconnected, connecting, a new member) never advances it. Views say "as of" this time.
+   */
+  confirmedAt: number | null;
+  /** When the current ZooKeeper session was established (not when the browser or the member changed). */
+  establishedAt: number | null;
   timeline: SessionTimelineEntry[];
 }
 
-export type SessionEvent =
+/**
+ * What the gateway tells the state machine. `confirmedAt` on any event is the last answer the
+ * gateway had from the ensemble when it happened; `connected` is itself an answer (the handshake).
+ */
+export type SessionEvent = { confirmedAt?: number } & (
   | { kind: 'connecting'; at: number; note?: string }
   | { kind: 'connected'; at: number; sessionId: string; member: string | null; timeoutMs: number; readOnly?: boolean }
+  | { kind: 'unconfirmed'; at: number; note?: string }
   | { kind: 'disconnected'; at: number; note?: string }
   | { kind: 'expired'; at: number; note?: string }
   | { kind: 'authFailed'; at: number; note?: string }
-  | { kind: 'closed'; at: number };
+  | { kind: 'closed'; at: number }
+);
 
 export const TIMELINE_LIMIT = 200;
 
@@ -57,6 +77,8 @@ export function initialSessionSnapshot(at: number, timeoutMs: number): ConsoleSe
     since: at,
     timeoutMs,
     sessionsOpened: 0,
+    confirmedAt: null,
+    establishedAt: null,
     timeline: [{ at, state: 'connecting', sessionId: null, member: null }],
   };
 }
@@ -67,6 +89,8 @@ function nextState(event: SessionEvent): ConsoleSessionState {
       return 'connecting';
     case 'connected':
       return event.readOnly ? 'readOnly' : 'connected';
+    case 'unconfirmed':
+      return 'unconfirmed';
     case 'disconnected':
       return 'disconnected';
     case 'expired':
@@ -85,13 +109,20 @@ function nextState(event: SessionEvent): ConsoleSessionState {
 /** Applies one event. Repeats of the same state with the same session and member are ignored. */
 export function applySessionEvent(snap: ConsoleSessionSnapshot, event: SessionEvent): ConsoleSessionSnapshot {
   if (snap.state === 'closed') return snap;
+  // Only a session that was answering can stop answering; anything else already says it is not live.
+  if (event.kind === 'unconfirmed' && !isLive(snap.state)) return snap;
   const state = nextState(event);
   const isNewSession = event.kind === 'connected' && event.sessionId !== snap.sessionId;
   const sessionId =
     event.kind === 'connected' ? event.sessionId : event.kind === 'expired' || event.kind === 'closed' ? null : snap.sessionId;
-  const member = event.kind === 'connected' ? event.member : null;
+  // Unconfirmed is still on that member: naming it is the point ("no answer from zk2:2181").
+  const member = event.kind === 'connected' ? event.member : event.kind === 'unconfirmed' ? snap.member : null;
   const timeoutMs = event.kind === 'connected' ? event.timeoutMs : snap.timeoutMs;
-  if (state === snap.state && sessionId === snap.sessionId && member === snap.member) return snap;
+  const confirmedAt = latest(snap.confirmedAt, event.kind === 'connected' ? Math.max(event.at, event.confirmedAt ?? event.at) : (event.confirmedAt ?? null));
+  const establishedAt = isNewSession ? event.at : sessionId === null ? null : snap.establishedAt;
+  if (state === snap.state && sessionId === snap.sessionId && member === snap.member) {
+    return confirmedAt === snap.confirmedAt ? snap : { ...snap, confirmedAt };
+  }
   const note = 'note' in event ? event.note : undefined;
   const entry: SessionTimelineEntry = { at: event.at, state, sessionId, member, ...(note ? { note } : {}) };
   const timeline = [...snap.timeline, entry].slice(-TIMELINE_LIMIT);
@@ -102,8 +133,16 @@ export function applySessionEvent(snap: ConsoleSessionSnapshot, event: SessionEv
     since: event.at,
     timeoutMs,
     sessionsOpened: snap.sessionsOpened + (isNewSession ? 1 : 0),
+    confirmedAt,
+    establishedAt,
     timeline,
   };
+}
+
+function latest(a: number | null, b: number | null): number | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return Math.max(a, b);
 }
 
 /** Whether data shown while in this state is live or only "as of" the last update. */

@@ -38,6 +38,8 @@ describe('initialSessionSnapshot', () => {
       since: T0,
       timeoutMs: 30_000,
       sessionsOpened: 0,
+      confirmedAt: null,
+      establishedAt: null,
       timeline: [{ at: T0, state: 'connecting', sessionId: null, member: null }],
     });
   });
@@ -119,10 +121,11 @@ describe('applySessionEvent: transitions', () => {
     for (const e of events) expect(applySessionEvent(closed, e)).toBe(closed);
   });
 
-  it('every state is reachable from every non-closed state', () => {
+  it('every state is reachable from every non-closed state (unconfirmed only from a live one)', () => {
     const toEvent: Record<ConsoleSessionState, (at: number) => SessionEvent> = {
       connecting: (at) => ({ kind: 'connecting', at }),
       connected: (at) => connected(at, '0x7'),
+      unconfirmed: (at) => ({ kind: 'unconfirmed', at }),
       readOnly: (at) => connected(at, '0x7', 'zk1:2181', 6000, true),
       disconnected: (at) => ({ kind: 'disconnected', at }),
       expired: (at) => ({ kind: 'expired', at }),
@@ -131,11 +134,15 @@ describe('applySessionEvent: transitions', () => {
     };
     for (const from of CONSOLE_SESSION_STATES) {
       if (from === 'closed') continue;
-      const base = from === 'connecting' ? start() : apply(start(), toEvent[from](T0 + 1));
+      const base = from === 'connecting' ? start() : from === 'unconfirmed' ? apply(start(), connected(T0), toEvent.unconfirmed(T0 + 1)) : apply(start(), toEvent[from](T0 + 1));
       expect(base.state).toBe(from);
       for (const to of CONSOLE_SESSION_STATES) {
         if (to === from) continue;
         const next = applySessionEvent(base, toEvent[to](T0 + 2));
+        if (to === 'unconfirmed' && !isLive(from)) {
+          expect(next, `${from} -> ${to} is ignored`).toBe(base);
+          continue;
+        }
         expect(next.state, `${from} -> ${to}`).toBe(to);
         expect(next.since).toBe(T0 + 2);
         expect(next.timeline).toHaveLength(base.timeline.length + 1);
@@ -169,7 +176,8 @@ describe('applySessionEvent: transitions', () => {
 describe('applySessionEvent: repeats', () => {
   it('returns the same snapshot for a repeated state with the same session and member', () => {
     const c = apply(start(), connected(T0 + 1, '0x1', 'zk1:2181'));
-    expect(applySessionEvent(c, connected(T0 + 5, '0x1', 'zk1:2181'))).toBe(c);
+    // A repeated connected is still an answer: only the confirmation time moves.
+    expect(applySessionEvent(c, connected(T0 + 5, '0x1', 'zk1:2181'))).toEqual({ ...c, confirmedAt: T0 + 5 });
     const d = apply(c, { kind: 'disconnected', at: T0 + 6 });
     expect(applySessionEvent(d, { kind: 'disconnected', at: T0 + 7, note: 'again' })).toBe(d);
     const e = apply(d, { kind: 'expired', at: T0 + 8 });
@@ -210,5 +218,51 @@ describe('isLive', () => {
   it('is true only while connected or read-only', () => {
     const live = CONSOLE_SESSION_STATES.filter(isLive);
     expect(live).toEqual(['connected', 'readOnly']);
+  });
+});
+
+describe('confirmation: the "as of" time of everything the console shows', () => {
+  it('a connected member that stops answering becomes unconfirmed, keeping the last answer as confirmedAt', () => {
+    const s = apply(start(), connected(T0 + 10), { kind: 'unconfirmed', at: T0 + 3000, confirmedAt: T0 + 900, note: 'no answer for 2.1 s' });
+    expect(s).toMatchObject({ state: 'unconfirmed', sessionId: '0x100', member: '127.0.0.1:2181', confirmedAt: T0 + 900, since: T0 + 3000 });
+    expect(isLive(s.state)).toBe(false);
+    expect(s.timeline.at(-1)).toMatchObject({ state: 'unconfirmed', note: 'no answer for 2.1 s' });
+  });
+
+  it('answering again restores connected on the same session without counting a new one', () => {
+    const s = apply(start(), connected(T0 + 10), { kind: 'unconfirmed', at: T0 + 3000, confirmedAt: T0 + 900 }, connected(T0 + 3500));
+    expect(s).toMatchObject({ state: 'connected', sessionsOpened: 1, confirmedAt: T0 + 3500, establishedAt: T0 + 10 });
+  });
+
+  it('never advances on a change of state without an answer (disconnected -> connecting keeps the time)', () => {
+    const lost = apply(start(), connected(T0 + 10), { kind: 'disconnected', at: T0 + 5000, confirmedAt: T0 + 4000 });
+    expect(lost.confirmedAt).toBe(T0 + 4000);
+    const retrying = apply(lost, { kind: 'connecting', at: T0 + 30_000 }, { kind: 'expired', at: T0 + 40_000 }, { kind: 'connecting', at: T0 + 41_000 });
+    expect(retrying.confirmedAt).toBe(T0 + 4000);
+  });
+
+  it('never moves backwards, whatever an event claims', () => {
+    const s = apply(start(), connected(T0 + 5000), { kind: 'disconnected', at: T0 + 6000, confirmedAt: T0 + 100 });
+    expect(s.confirmedAt).toBe(T0 + 5000);
+  });
+
+  it('a repeat of the same state with a later answer only moves confirmedAt', () => {
+    const a = apply(start(), connected(T0 + 10), { kind: 'disconnected', at: T0 + 20, confirmedAt: T0 + 15 });
+    const b = applySessionEvent(a, { kind: 'disconnected', at: T0 + 30, confirmedAt: T0 + 18 });
+    expect(b).toMatchObject({ state: 'disconnected', since: T0 + 20, confirmedAt: T0 + 18 });
+    expect(b.timeline).toHaveLength(a.timeline.length);
+  });
+
+  it('establishedAt is the session\'s own age: unchanged by a move to another member, reset by a new session', () => {
+    const moved = apply(start(), connected(T0 + 10, '0x1', 'zk1:2181'), { kind: 'disconnected', at: T0 + 20 }, connected(T0 + 30, '0x1', 'zk2:2181'));
+    expect(moved.establishedAt).toBe(T0 + 10);
+    const renewed = apply(moved, { kind: 'expired', at: T0 + 40 });
+    expect(renewed.establishedAt).toBeNull();
+    expect(apply(renewed, connected(T0 + 50, '0x2')).establishedAt).toBe(T0 + 50);
+  });
+
+  it('unconfirmed is ignored unless the session was live', () => {
+    const s = apply(start(), { kind: 'disconnected', at: T0 + 1 });
+    expect(applySessionEvent(s, { kind: 'unconfirmed', at: T0 + 2 })).toBe(s);
   });
 });

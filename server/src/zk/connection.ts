@@ -59,6 +59,7 @@ export class ZkConnection extends EventEmitter<ConnectionEvents> {
   readonly client: zookeeper.Client;
   private readonly cm: ConnectionManagerInternals;
   private lastProgressAt = Date.now();
+  private lastAnswer = 0;
   private disconnectedSince: number | null = null;
   private everConnected = false;
   private currentServer: ServerAddress | null = null;
@@ -99,6 +100,11 @@ export class ZkConnection extends EventEmitter<ConnectionEvents> {
 
   get isConnected(): boolean {
     return !this.dead && (this.cm.state === CM_STATE_CONNECTED || this.cm.state === CM_STATE_CONNECTED_READ_ONLY);
+  }
+
+  /** When the member last sent the console anything (a reply, a watch event, a ping's answer); 0 before. */
+  get lastAnswerAt(): number {
+    return this.lastAnswer;
   }
 
   get negotiatedTimeoutMs(): number {
@@ -143,6 +149,8 @@ export class ZkConnection extends EventEmitter<ConnectionEvents> {
     const onSocketData = cm.onSocketData.bind(cm);
     cm.onSocketData = (buffer: Buffer) => {
       this.lastProgressAt = Date.now();
+      // Only an established session's traffic confirms it (the handshake's answer is the 'connected' event).
+      if (this.isConnected) this.lastAnswer = this.lastProgressAt;
       try {
         onSocketData(buffer);
       } catch (error) {

@@ -18,6 +18,7 @@ import { RequestLimiter } from './requestLimiter.js';
 import { backoffDelay, sleep } from './backoff.js';
 import { toZnodeStat } from './stat.js';
 import { WatchRegistry, type ZkWatchEvent } from './watchRegistry.js';
+import { DEFAULT_CONFIRMATION, SessionConfirmation, type ConfirmationOptions } from './sessionConfirmation.js';
 
 export interface GatewayOptions {
   name: string;
@@ -29,8 +30,13 @@ export interface GatewayOptions {
   requestDeadlineMs?: number;
   maxInFlight?: number;
   maxQueued?: number;
+  /** The liveness probe's timing (sessionConfirmation.ts); tests shorten it. */
+  confirmation?: Partial<ConfirmationOptions>;
   logger: Logger;
 }
+
+/** How often the gateway looks at its session's confirmation: detection is this much later at worst. */
+const CONFIRMATION_TICK_MS = 250;
 
 export interface CallOptions {
   /** Overrides the default deadline (ms from now). */
@@ -56,6 +62,12 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
   private connectedWaiters = new Set<() => void>();
   private closed = false;
   private reopenAttempts = 0;
+  private readonly confirmation: SessionConfirmation;
+  private confirmationTimer: NodeJS.Timeout | null = null;
+  /** The last answer from the ensemble on any of this gateway's connections (epoch ms; 0: none yet). */
+  private confirmedAt = 0;
+  /** What the last `connected` event said, to restore it when an unconfirmed member answers again. */
+  private lastConnected: Extract<SessionEvent, { kind: 'connected' }> | null = null;
   /** One function for every watch, so the client library and ZooKeeper both dedupe per path. */
   private readonly dispatchWatch = (event: ZkWatchEvent) => this.watches.onZkEvent(event);
 
@@ -67,10 +79,20 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
     this.limiter = new RequestLimiter(options.maxInFlight ?? 64, options.maxQueued ?? 5_000);
     this.snapshot = initialSessionSnapshot(Date.now(), options.sessionTimeoutMs ?? 30_000);
     this.watches = new WatchRegistry(this, this.log);
+    this.confirmation = new SessionConfirmation({ ...DEFAULT_CONFIRMATION, ...options.confirmation });
   }
 
+  /** The console's session, with the latest confirmed contact (browsers get it pushed on each change of state). */
   get session(): ConsoleSessionSnapshot {
-    return this.snapshot;
+    if (this.connection?.isConnected) this.confirmedAt = Math.max(this.confirmedAt, this.connection.lastAnswerAt);
+    this.confirmedAt = Math.max(this.confirmedAt, this.snapshot.confirmedAt ?? 0);
+    const confirmedAt = this.confirmedAt || null;
+    return confirmedAt === this.snapshot.confirmedAt ? this.snapshot : { ...this.snapshot, confirmedAt };
+  }
+
+  /** Liveness probes sent so far (one a second at most while idle); for tests and benches. */
+  get probesSent(): number {
+    return this.confirmation.probesSent;
   }
 
   get connectionString(): string {
@@ -89,11 +111,15 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
 
   start(): void {
     this.openSession();
+    this.confirmationTimer = setInterval(() => this.checkConfirmation(), CONFIRMATION_TICK_MS);
+    this.confirmationTimer.unref();
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    if (this.confirmationTimer) clearInterval(this.confirmationTimer);
+    this.confirmationTimer = null;
     this.connection?.close();
     this.connection = null;
     this.transition({ kind: 'closed', at: Date.now() });
@@ -222,6 +248,23 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
 
   // ---- session lifecycle ----
 
+  /** Probes the member when due; says "unconfirmed" when it stops answering and "connected" the moment it answers again. */
+  private checkConfirmation(): void {
+    const connection = this.connection;
+    if (this.closed || !connection?.isConnected) return;
+    const now = Date.now();
+    const { verdict, lastAnswerAt } = this.confirmation.check(connection, now, (error) => this.log.debug({ err: error }, 'liveness probe failed'));
+    if (lastAnswerAt > this.confirmedAt) this.confirmedAt = lastAnswerAt;
+    const state = this.snapshot.state;
+    if (verdict === 'unconfirmed' && (state === 'connected' || state === 'readOnly')) {
+      const silentFor = ((now - lastAnswerAt) / 1000).toFixed(1);
+      this.transition({ kind: 'unconfirmed', at: now, note: `no answer from ${connection.member ?? 'the member'} for ${silentFor} s` });
+    } else if (verdict === 'confirmed' && state === 'unconfirmed' && this.lastConnected) {
+      // Connected again from the moment of its answer, which is also the new confirmation time.
+      this.transition({ ...this.lastConnected, at: lastAnswerAt });
+    }
+  }
+
   private openSession(): void {
     if (this.closed) return;
     const connection = new ZkConnection({
@@ -237,7 +280,9 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
       this.reopenAttempts = 0;
       const previous = this.snapshot.sessionId;
       const isNewSession = this.snapshot.sessionsOpened > 0 && info.sessionId !== previous;
-      this.transition({ kind: 'connected', at: Date.now(), ...info });
+      this.lastConnected = { kind: 'connected', at: Date.now(), ...info };
+      this.confirmedAt = Math.max(this.confirmedAt, this.lastConnected.at);
+      this.transition(this.lastConnected);
       for (const wake of [...this.connectedWaiters]) wake();
       if (isNewSession) {
         this.log.warn({ sessionId: info.sessionId }, 'new session: re-establishing watches');
@@ -270,7 +315,9 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
   }
 
   private transition(event: SessionEvent): void {
-    const next = applySessionEvent(this.snapshot, event);
+    // The last answer may be newer than the last look (a disconnect can come between two ticks).
+    if (this.connection) this.confirmedAt = Math.max(this.confirmedAt, this.connection.lastAnswerAt);
+    const next = applySessionEvent(this.snapshot, this.confirmedAt ? { ...event, confirmedAt: this.confirmedAt } : event);
     if (next === this.snapshot) return;
     this.snapshot = next;
     this.log.info({ state: next.state, sessionId: next.sessionId, member: next.member, note: 'note' in event ? event.note : undefined }, 'session state');

@@ -29,7 +29,7 @@ const gone = (path: string, ensemble = 'e'): ServerEvent => ({ type: 'znode', en
 const session = (state: 'connected' | 'disconnected', ensemble = 'e'): ServerEvent => ({
   type: 'session',
   ensemble,
-  session: { state, sessionId: '0x1', member: null, since: 0, timeoutMs: 1, sessionsOpened: 1, timeline: [] },
+  session: { state, sessionId: '0x1', member: null, since: 0, timeoutMs: 1, sessionsOpened: 1, confirmedAt: null, establishedAt: null, timeline: [] },
 });
 const children = (path: string, names: string[]): ServerEvent => ({ type: 'children', ensemble: 'e', path, mode: 'full', names, total: names.length });
 const watch = (path: string, event: 'created' | 'deleted' | 'dataChanged' | 'childrenChanged'): ServerEvent => ({

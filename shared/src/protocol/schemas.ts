@@ -8,7 +8,7 @@ import { ensembleHealthSchema, memberHistorySchema } from '../ensemble/types.js'
 import { CREATE_MODES, INPUT_ENCODINGS, aclEntryInputSchema, jobSnapshotSchema } from './ops.js';
 
 /** Bumped on any incompatible change; checked in the hello handshake. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** WebSocket close code for a protocol version the server does not speak (4000-4999 is for applications). */
 export const CLOSE_PROTOCOL_MISMATCH = 4001;
@@ -115,6 +115,8 @@ export const sessionSnapshotSchema = z.object({
   since: z.number(),
   timeoutMs: z.number(),
   sessionsOpened: z.number(),
+  confirmedAt: z.number().nullable(),
+  establishedAt: z.number().nullable(),
   timeline: z.array(timelineEntrySchema),
 });
 

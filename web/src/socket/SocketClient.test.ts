@@ -73,7 +73,7 @@ function harness(visible = true) {
       const due = timers.filter((t) => t.at <= until).sort((a, b) => a.at - b.at)[0];
       if (!due) break;
       timers = timers.filter((t) => t !== due);
-      now = due.at;
+      now = Math.max(now, due.at);
       due.fn();
     }
     now = until;
@@ -81,7 +81,12 @@ function harness(visible = true) {
   const last = () => sockets[sockets.length - 1]!;
   const welcome = () =>
     last().receive({ type: 'welcome', protocolVersion: PROTOCOL_VERSION, serverVersion: 't', ensembles: [] });
-  return { client, sockets, statuses, released, welcomes, advance, last, welcome };
+  /** Time passes with no timer firing: a hidden tab's throttled timers fire late. */
+  const jump = (ms: number) => {
+    now += ms;
+  };
+  const clock = () => now;
+  return { client, sockets, statuses, released, welcomes, advance, jump, clock, last, welcome };
 }
 
 describe('SocketClient', () => {
@@ -123,7 +128,7 @@ describe('SocketClient', () => {
     h.client.subscribe('prod', '/x')();
     h.client.subscribe('prod', '/x');
     h.advance(RELEASE_GRACE_MS * 2);
-    const kinds = h.last().sent.map((m) => m.type);
+    const kinds = h.last().sent.map((m) => m.type).filter((t) => t !== 'ping');
     expect(kinds).toEqual(['hello', 'subscribe']);
     expect(h.released).toEqual([]);
   });
@@ -236,7 +241,7 @@ describe('SocketClient', () => {
     expect(h.last().sent.at(-1)).toMatchObject({ type: 'watchEnsemble', ensemble: 'prod' });
     release();
     h.advance(RELEASE_GRACE_MS + 1);
-    expect(h.last().sent.at(-1)).toEqual({ type: 'unwatchEnsemble', ensemble: 'prod' });
+    expect(h.last().sent.filter((m) => m.type !== 'ping').at(-1)).toEqual({ type: 'unwatchEnsemble', ensemble: 'prod' });
     expect(h.released).toEqual(['prod:health']);
   });
 
@@ -250,5 +255,78 @@ describe('SocketClient', () => {
     expect(h.client.getStatus().phase).toBe('handshaking');
     expect(warn).toHaveBeenCalledOnce();
     warn.mockRestore();
+  });
+
+  describe('heartbeat', () => {
+    const liveHarness = () => {
+      const h = harness();
+      h.client.start();
+      h.advance(0);
+      h.last().open();
+      h.welcome();
+      return h;
+    };
+    const pings = (h: ReturnType<typeof harness>) => h.last().sent.filter((m) => m.type === 'ping').length;
+
+    it('pings about once a second while live', () => {
+      const h = liveHarness();
+      for (let i = 0; i < 10; i++) {
+        h.advance(500);
+        h.last().receive({ type: 'pong', at: h.clock() });
+      }
+      expect(pings(h)).toBeGreaterThanOrEqual(4);
+      expect(pings(h)).toBeLessThanOrEqual(6);
+      expect(h.client.getStatus().phase).toBe('live');
+    });
+
+    it('says the server is not answering within 2.5 s of its last frame, as of that frame, and live again on the next frame', () => {
+      const h = liveHarness();
+      h.advance(400);
+      h.last().receive({ type: 'pong', at: 0 });
+      const lastFrame = h.clock();
+      h.advance(2_000);
+      expect(h.client.getStatus().phase).toBe('live'); // 2.0 s: not yet
+      h.advance(500);
+      const status = h.client.getStatus();
+      expect(status.phase).toBe('unanswered');
+      expect(status.lostAt).toBe(lastFrame);
+      const socketsBefore = h.sockets.length;
+      h.advance(3_000);
+      expect(h.client.getStatus().lostAt).toBe(lastFrame); // waiting longer never moves "as of"
+      h.last().receive({ type: 'pong', at: 0 });
+      expect(h.client.getStatus()).toMatchObject({ phase: 'live', lostAt: null });
+      expect(h.sockets.length).toBe(socketsBefore); // no reconnect: same socket, same subscriptions
+    });
+
+    it('keeps the "as of" of the last frame when a silent server is finally given up on', () => {
+      const h = liveHarness();
+      h.last().receive({ type: 'pong', at: 0 });
+      const lastFrame = h.clock();
+      h.advance(21_000);
+      const gaveUp = h.statuses.find((s) => s.phase === 'waiting');
+      expect(gaveUp?.lastError).toMatch(/no answer from the server for 20 s/);
+      expect(gaveUp?.lostAt).toBe(lastFrame);
+    });
+
+    it('a late tick (a hidden tab\'s throttled timer) judges nothing: it pings and waits for the answer', () => {
+      const h = liveHarness();
+      h.last().receive({ type: 'pong', at: 0 });
+      const before = pings(h);
+      h.jump(60_000);
+      h.advance(0);
+      h.advance(500);
+      expect(h.client.getStatus().phase).toBe('live');
+      expect(pings(h)).toBeGreaterThan(before);
+    });
+
+    it('a dropped socket reports lostAt as the last frame, not the moment the drop was noticed', () => {
+      const h = liveHarness();
+      h.advance(300);
+      h.last().receive({ type: 'pong', at: 0 });
+      const lastFrame = h.clock();
+      h.advance(900);
+      h.last().drop();
+      expect(h.client.getStatus()).toMatchObject({ phase: 'waiting', lostAt: lastFrame });
+    });
   });
 });

@@ -14,7 +14,7 @@ import {
   type ServerMessage,
 } from '@keeper/shared';
 import { reconnectDelay, VISIBLE_MAX_MS } from './backoff';
-import { initialConnectionStatus, type ConnectionStatus } from './connectionStatus';
+import { initialConnectionStatus, isOpenPhase, type ConnectionStatus } from './connectionStatus';
 import {
   parseTargetKey,
   subscribeMessage,
@@ -62,9 +62,13 @@ export interface SocketHandlers {
 
 /** A collapsed tree node re-expanded within this time costs no unsubscribe/subscribe round trip (and React StrictMode's double mount costs nothing). */
 export const RELEASE_GRACE_MS = 1_500;
-export const PING_INTERVAL_MS = 15_000;
+/** The heartbeat looks this often; a ping goes out every other look (once a second). */
+export const HEARTBEAT_TICK_MS = 500;
+export const PING_INTERVAL_MS = 1_000;
+/** Nothing from the server for this long (a pong is due every second): "Keeper is not answering". */
+export const UNANSWERED_AFTER_MS = 2_000;
 /** No frame at all for this long (pongs included) means the connection is dead even if TCP has not noticed. */
-export const SILENCE_LIMIT_MS = 40_000;
+export const SILENCE_LIMIT_MS = 20_000;
 
 const OPEN = 1;
 
@@ -77,6 +81,10 @@ export class SocketClient {
   private retryTimer: unknown = null;
   private pingTimer: unknown = null;
   private lastFrameAt = 0;
+  private lastPingAt = 0;
+  private lastTickAt = 0;
+  /** Silence is measured from the later of the last frame and this (a late tick restarts the count). */
+  private judgeFrom = 0;
   private nextRequestId = 1;
   private stopWake: (() => void) | null = null;
 
@@ -129,7 +137,7 @@ export class SocketClient {
         // Still subscribed on the server: taking it back costs nothing.
         this.env.clearTimeout(pending);
         this.pendingRelease.delete(key);
-      } else if (this.status.phase === 'live') {
+      } else if (isOpenPhase(this.status.phase)) {
         this.sendSubscribe(key);
       }
     }
@@ -158,7 +166,7 @@ export class SocketClient {
       this.pendingRelease.delete(key);
       if (this.registry.has(key)) return;
       const target = parseTargetKey(key);
-      if (this.status.phase === 'live') this.send(unsubscribeMessage(target));
+      if (isOpenPhase(this.status.phase)) this.send(unsubscribeMessage(target));
       this.handlers.onReleased(target);
     }, RELEASE_GRACE_MS);
     this.pendingRelease.set(key, handle);
@@ -199,6 +207,8 @@ export class SocketClient {
 
   private handleFrame(raw: unknown): void {
     this.lastFrameAt = this.env.now();
+    // Any frame proves the server alive again: the link is live, with the same subscriptions.
+    if (this.status.phase === 'unanswered') this.setStatus({ phase: 'live', since: this.lastFrameAt, lostAt: null });
     if (typeof raw !== 'string') return;
     let json: unknown;
     try {
@@ -280,18 +290,39 @@ export class SocketClient {
 
   private startHeartbeat(): void {
     if (this.pingTimer !== null) this.env.clearTimeout(this.pingTimer);
+    this.lastTickAt = this.env.now();
     this.pingTimer = this.env.setTimeout(() => {
       this.pingTimer = null;
-      if (this.status.phase !== 'live') return;
-      if (this.env.now() - this.lastFrameAt > SILENCE_LIMIT_MS) {
-        const socket = this.detachSocket();
-        socket?.close(4000, 'no frames from server');
-        this.handleDrop(`no answer from the server for ${Math.round(SILENCE_LIMIT_MS / 1000)} s`);
-        return;
-      }
-      this.send({ type: 'ping' });
+      if (!isOpenPhase(this.status.phase)) return;
+      this.heartbeat();
       this.startHeartbeat();
-    }, PING_INTERVAL_MS);
+    }, HEARTBEAT_TICK_MS);
+  }
+
+  /**
+   * Once a second a ping; after UNANSWERED_AFTER_MS without any frame, "not answering", as of the
+   * last frame; after SILENCE_LIMIT_MS, a reconnect. A tick that comes late (a hidden tab's timers
+   * are throttled to one a minute) judges nothing: the pongs were not asked for, so their absence
+   * says nothing about the server. It pings and judges at the next tick.
+   */
+  private heartbeat(): void {
+    const now = this.env.now();
+    const late = now - this.lastTickAt > HEARTBEAT_TICK_MS * 3;
+    if (late) this.judgeFrom = now;
+    const silentFor = now - Math.max(this.lastFrameAt, this.judgeFrom);
+    if (silentFor > SILENCE_LIMIT_MS) {
+      const socket = this.detachSocket();
+      socket?.close(4000, 'no frames from server');
+      this.handleDrop(`no answer from the server for ${Math.round(SILENCE_LIMIT_MS / 1000)} s`);
+      return;
+    }
+    if (silentFor > UNANSWERED_AFTER_MS && this.status.phase === 'live') {
+      this.setStatus({ phase: 'unanswered', since: now, lostAt: this.lastFrameAt, lastError: `no answer from the Keeper server for ${(silentFor / 1000).toFixed(1)} s` });
+    }
+    if (late || now - this.lastPingAt >= PING_INTERVAL_MS) {
+      this.lastPingAt = now;
+      this.send({ type: 'ping' });
+    }
   }
 
   /** Detaches handlers first so a late close event from an abandoned socket cannot schedule a second retry. */
@@ -310,7 +341,8 @@ export class SocketClient {
   private handleDrop(reason: string): void {
     this.detachSocket();
     if (this.status.phase === 'stopped' || this.status.phase === 'fatal' || this.status.phase === 'ended') return;
-    const wasLive = this.status.phase === 'live';
+    const wasLive = isOpenPhase(this.status.phase);
+    const wasAnswering = this.status.phase === 'live';
     this.clearTimers();
     this.requestTargets.clear();
     // The server forgot every subscription with the socket: pending releases are done.
@@ -324,7 +356,8 @@ export class SocketClient {
     this.setStatus({
       phase: 'waiting',
       since: now,
-      lostAt: wasLive ? now : this.status.lostAt,
+      // As of the last frame received (kept from when the server stopped answering, if it did).
+      lostAt: wasAnswering ? this.lastFrameAt || now : this.status.lostAt,
       downSince: wasLive ? now : (this.status.downSince ?? now),
       retryAt: now + delay,
       attempt: this.status.attempt + 1,
@@ -350,7 +383,7 @@ export class SocketClient {
     this.setStatus({
       phase,
       since: this.env.now(),
-      lostAt: this.status.phase === 'live' ? this.env.now() : this.status.lostAt,
+      lostAt: this.status.phase === 'live' ? this.lastFrameAt || this.env.now() : this.status.lostAt,
       downSince: this.status.downSince ?? this.env.now(),
       retryAt: null,
       fatalReason: reason,

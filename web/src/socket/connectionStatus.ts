@@ -6,6 +6,12 @@ export type ConnectionPhase =
   | 'handshaking'
   /** Welcomed: events flow. */
   | 'live'
+  /**
+   * Welcomed, and the socket is still open, but the server has sent nothing (not even a pong) for
+   * UNANSWERED_AFTER_MS: a frozen or overloaded Keeper server. Nothing on screen is live; the
+   * first frame that arrives makes the link live again, without a reconnect.
+   */
+  | 'unanswered'
   /** Dropped; a retry is scheduled at retryAt. */
   | 'waiting'
   /** The server speaks another protocol version: only a reload helps, so retrying stops. */
@@ -24,7 +30,10 @@ export interface ConnectionStatus {
   since: number;
   /** Counts welcomes: cache entries from an older epoch came over a previous socket and are stale. */
   epoch: number;
-  /** When the link was last lost after being live; "as of" time for everything on screen. */
+  /**
+   * The last message received before the link was lost or stopped answering; the "as of" time for
+   * everything on screen. Never the moment the loss was noticed: that is later than anything known.
+   */
   lostAt: number | null;
   /** Since when the link has not been live (null while live): "server unreachable for 12 s". */
   downSince: number | null;
@@ -34,6 +43,11 @@ export interface ConnectionStatus {
   lastError: string | null;
   fatalReason: string | null;
   serverVersion: string | null;
+}
+
+/** Events flow over the socket in these phases (an unanswered server may still be reading what it is sent). */
+export function isOpenPhase(phase: ConnectionPhase): boolean {
+  return phase === 'live' || phase === 'unanswered';
 }
 
 export function initialConnectionStatus(now: number): ConnectionStatus {

@@ -30,7 +30,12 @@ export function healthFreshness(
     return {
       live: false,
       asOf: polledAt ?? status.lostAt,
-      reason: status.phase === 'fatal' ? (status.fatalReason ?? 'this page is out of date; reload it') : 'no connection to the Keeper server; reconnecting',
+      reason:
+        status.phase === 'fatal'
+          ? (status.fatalReason ?? 'this page is out of date; reload it')
+          : status.phase === 'unanswered'
+            ? 'Keeper is not answering'
+            : 'no connection to the Keeper server; reconnecting',
     };
   }
   if (entry === undefined) return { live: false, asOf: null, reason: 'waiting for the first poll of the members' };

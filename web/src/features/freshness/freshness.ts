@@ -1,26 +1,46 @@
 /**
  * Whether what a view shows is live, and if not, since when it is frozen and why. The rule the whole
- * product follows: a view never presents old data as live. Data is live only when the link to the
- * server is up, the console's ZooKeeper session is serving, and the entry came over this very socket.
+ * product follows: a view never presents old data as live. Data is live only when the Keeper server
+ * answers, the console's ZooKeeper session is confirmed by its member, and the entry came over this
+ * very socket. "As of" is always the last confirmed contact (the last frame from the server, the last
+ * answer from ZooKeeper): a change of state without new data never moves it forward.
  */
-import { isLive, type ConsoleSessionState } from '@keeper/shared';
+import { isLive, type ConsoleSessionSnapshot, type ConsoleSessionState } from '@keeper/shared';
 import type { ConnectionStatus } from '../../socket/connectionStatus';
 import type { SessionEntry } from '../../socket/sessionEntry';
 
-export type Freshness = { live: true } | { live: false; asOf: number | null; reason: string };
+export type Freshness =
+  | { live: true }
+  | {
+      live: false;
+      asOf: number | null;
+      reason: string;
+      /** How the time reads: "as of 14:02:31", or "unconfirmed since 14:02:31" for a member that stopped answering. */
+      label?: 'as of' | 'unconfirmed since';
+    };
 
-const SESSION_REASONS: Record<Exclude<ConsoleSessionState, 'connected' | 'readOnly'>, string> = {
-  connecting: 'the console is connecting to ZooKeeper',
-  disconnected: 'the console lost its ZooKeeper connection and is reconnecting',
-  expired: 'the console’s ZooKeeper session expired; a new one is opening',
-  authFailed: 'ZooKeeper refused the console’s credentials; check the server configuration',
-  closed: 'the console closed its ZooKeeper session',
+type NotLiveState = Exclude<ConsoleSessionState, 'connected' | 'readOnly'>;
+
+const SESSION_REASONS: Record<NotLiveState, (snap: ConsoleSessionSnapshot) => string> = {
+  connecting: () => 'the console is connecting to ZooKeeper',
+  unconfirmed: (snap) => (snap.member ? `ZooKeeper member ${snap.member} is not answering the console` : 'the ZooKeeper member is not answering the console'),
+  disconnected: () => 'the console lost its ZooKeeper connection and is reconnecting',
+  expired: () => 'the console’s ZooKeeper session expired; a new one is opening',
+  authFailed: () => 'ZooKeeper refused the console’s credentials; check the server configuration',
+  closed: () => 'the console closed its ZooKeeper session',
 };
+
+export const NOT_ANSWERING_REASON = 'Keeper is not answering';
 
 function earliest(a: number | null, b: number | null): number | null {
   if (a === null) return b;
   if (b === null) return a;
   return Math.min(a, b);
+}
+
+/** The last time ZooKeeper confirmed what the console shows, when the session is not live now. */
+function sessionAsOf(session: SessionEntry | undefined): number | null {
+  return session && !isLive(session.snapshot.state) ? session.snapshot.confirmedAt : null;
 }
 
 export function computeFreshness(
@@ -29,20 +49,27 @@ export function computeFreshness(
   /** Epoch of the cache entry shown; undefined when the view shows no entry of its own. */
   entryEpoch?: number,
 ): Freshness {
+  if (status.phase === 'unanswered') {
+    return { live: false, asOf: earliest(status.lostAt, sessionAsOf(session)), reason: NOT_ANSWERING_REASON };
+  }
   if (status.phase !== 'live') {
-    const sessionDown = session && !isLive(session.snapshot.state) ? session.snapshot.since : null;
     const reason =
-      status.phase === 'fatal'
+      status.phase === 'fatal' || status.phase === 'ended'
         ? (status.fatalReason ?? 'this page is out of date; reload it')
         : 'no connection to the Keeper server; reconnecting';
-    return { live: false, asOf: earliest(status.lostAt, sessionDown), reason };
+    return { live: false, asOf: earliest(status.lostAt, sessionAsOf(session)), reason };
   }
   if (session === undefined) {
     return { live: false, asOf: null, reason: 'waiting for the console’s ZooKeeper session' };
   }
-  const state = session.snapshot.state;
-  if (state !== 'connected' && state !== 'readOnly') {
-    return { live: false, asOf: session.snapshot.since, reason: SESSION_REASONS[state] };
+  const snap = session.snapshot;
+  if (snap.state !== 'connected' && snap.state !== 'readOnly') {
+    return {
+      live: false,
+      asOf: snap.confirmedAt,
+      reason: SESSION_REASONS[snap.state](snap),
+      ...(snap.state === 'unconfirmed' ? { label: 'unconfirmed since' as const } : {}),
+    };
   }
   if (entryEpoch !== undefined && entryEpoch !== status.epoch) {
     return { live: false, asOf: status.lostAt, reason: 'refreshing after a reconnect' };

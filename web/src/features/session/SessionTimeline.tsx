@@ -1,6 +1,6 @@
 import type { ConsoleSessionSnapshot } from '@keeper/shared';
 import { useEnsembles } from '../../socket/useEnsembles';
-import { formatDuration } from '../../lib/time';
+import { formatAbsolute, formatClock, formatDuration } from '../../lib/time';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { CopyButton } from '../../ui/CopyButton';
 import { stateTone } from './describeSession';
@@ -8,6 +8,7 @@ import { stateTone } from './describeSession';
 const STATE_WORDS: Record<ConsoleSessionSnapshot['state'], string> = {
   connecting: 'connecting',
   connected: 'connected',
+  unconfirmed: 'unconfirmed',
   readOnly: 'read-only',
   disconnected: 'disconnected',
   expired: 'expired',
@@ -48,10 +49,33 @@ export function SessionTimeline({
           </dd>
         </div>
         <div>
+          <dt>Last answer</dt>
+          <dd>
+            {snapshot.confirmedAt === null ? (
+              '—'
+            ) : (
+              <>
+                <time dateTime={new Date(snapshot.confirmedAt).toISOString()} title={formatAbsolute(snapshot.confirmedAt)}>
+                  {formatClock(snapshot.confirmedAt)}
+                </time>{' '}
+                <span className="muted">
+                  (<RelativeTime at={snapshot.confirmedAt} />)
+                </span>
+              </>
+            )}
+          </dd>
+        </div>
+        <div>
           <dt>Session</dt>
           <dd className="mono">
             {snapshot.sessionId ?? '—'}
             {snapshot.sessionId && <CopyButton text={snapshot.sessionId} label="Copy session id" className="btn--inline" />}
+            {snapshot.establishedAt !== null && (
+              <span className="muted">
+                {' '}
+                established <RelativeTime at={snapshot.establishedAt} />
+              </span>
+            )}
           </dd>
         </div>
         <div>
@@ -88,8 +112,13 @@ export function SessionTimeline({
           <tbody>
             {entries.map((e, i) => (
               <tr key={`${e.at}-${i}`}>
-                <td className="muted">
-                  <RelativeTime at={e.at} />
+                <td className="session-timeline__time">
+                  <time className="mono" dateTime={new Date(e.at).toISOString()} title={formatAbsolute(e.at)}>
+                    {formatClock(e.at)}
+                  </time>{' '}
+                  <span className="muted">
+                    <RelativeTime at={e.at} />
+                  </span>
                 </td>
                 <td>
                   <span className={`status tone-${stateTone(e.state)}`}>{STATE_WORDS[e.state]}</span>

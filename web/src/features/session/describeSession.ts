@@ -16,7 +16,7 @@ export interface SessionDescription {
   details: string[];
 }
 
-/** How long after an expiry the badge keeps saying that the session is a new one. */
+/** How long after an expiry the badge adds that the session is a new one (after the current state, never before it). */
 export const NEW_SESSION_NOTICE_MS = 5 * 60_000;
 
 function lastExpiry(snap: ConsoleSessionSnapshot): number | null {
@@ -40,17 +40,20 @@ function describeLive(snap: ConsoleSessionSnapshot, now: number): SessionDescrip
   switch (snap.state) {
     case 'connected':
     case 'readOnly': {
-      const details = [snap.member ?? 'unknown member', ...(id ? [id] : [])];
+      // The age is the ZooKeeper session's own, unchanged by a move to another member or a browser reconnect.
+      const age = snap.establishedAt === null ? null : `session ${formatDuration(now - snap.establishedAt)}`;
       const expiredAt = lastExpiry(snap);
-      const headline = snap.state === 'connected' ? 'connected' : 'read-only';
-      if (expiredAt !== null && now - expiredAt < NEW_SESSION_NOTICE_MS) {
-        return {
-          tone: snap.state === 'connected' ? 'live' : 'degraded',
-          headline: `expired — new session ${id ?? ''}`.trim(),
-          details: [snap.member ?? 'unknown member', `${headline} ${formatDuration(elapsed)}`],
-        };
-      }
-      return { tone: snap.state === 'connected' ? 'live' : 'degraded', headline, details };
+      const renewed = expiredAt !== null && now - expiredAt < NEW_SESSION_NOTICE_MS ? `new after an expiry ${formatDuration(now - expiredAt)} ago` : null;
+      const details = [snap.member ?? 'unknown member', ...(id ? [id] : []), ...(renewed ? [renewed] : []), ...(age ? [age] : [])];
+      return { tone: snap.state === 'connected' ? 'live' : 'degraded', headline: snap.state === 'connected' ? 'connected' : 'read-only', details };
+    }
+    case 'unconfirmed': {
+      const quiet = snap.confirmedAt === null ? elapsed : now - snap.confirmedAt;
+      return {
+        tone: 'degraded',
+        headline: `unconfirmed ${formatDuration(quiet)}`,
+        details: [`no answer from ${snap.member ?? 'the member'}`, ...(id ? [id] : [])],
+      };
     }
     case 'connecting':
       return { tone: 'degraded', headline: `connecting ${formatDuration(elapsed)}`, details: [] };
@@ -80,6 +83,7 @@ export function stateTone(state: ConsoleSessionSnapshot['state']): Tone {
     case 'connected':
       return 'live';
     case 'readOnly':
+    case 'unconfirmed':
     case 'connecting':
     case 'disconnected':
       return 'degraded';

@@ -3,7 +3,7 @@ import { useSocket } from '../../socket/socketContext';
 import { formatAbsolute, formatClock, formatDuration } from '../../lib/time';
 import { useNow } from '../../lib/useNow';
 
-/** Says, above everything, that the link to the Keeper server is down, since when, and what happens next. */
+/** Says, above everything, that the link to the Keeper server is down or not answering, as of when, and what happens next. */
 export function ConnectionBanner() {
   const status = useConnectionStatus();
   const { client } = useSocket();
@@ -17,6 +17,24 @@ export function ConnectionBanner() {
         <button type="button" className="btn btn--outline" onClick={() => window.location.reload()}>
           Reload
         </button>
+      </div>
+    );
+  }
+  if (status.phase === 'unanswered') {
+    // The socket is open but nothing comes back: a frozen or overloaded server. No reconnect yet
+    // (its first answer makes everything live again); the time is that of its last message.
+    return (
+      <div className="banner tone-degraded" role="status" data-as-of={status.lostAt ?? undefined}>
+        <span className="status">not answering</span>
+        <span>
+          Keeper is not answering
+          {status.lostAt !== null && (
+            <>
+              ; as of <time title={formatAbsolute(status.lostAt)}>{formatClock(status.lostAt)}</time> ({formatDuration(now - status.lostAt)} ago)
+            </>
+          )}
+          . What you see may be out of date; waiting for it to answer.
+        </span>
       </div>
     );
   }
