@@ -118,6 +118,7 @@ test('a hung member: "unconfirmed since" within 3 s, as of no later than the fir
     const mark = await firstMarkAfter(page, frozenAt);
     expect(mark.at - frozenAt).toBeLessThanOrEqual(STALENESS_BOUND_MS + RECORDER_SLACK_MS);
     expect(mark.text).toContain('unconfirmed since');
+    console.log(`measured: member hung -> "unconfirmed since" shown after ${mark.at - frozenAt} ms, as of ${frozenAt - mark.asOf!} ms before the freeze`);
     expect(mark.asOf!).toBeLessThanOrEqual(frozenAt);
     // kazoo keeps writing through the other members (if the hung member led, once they elect a new
     // leader, syncLimit ticks later): the page misses those, and "as of" predates the first.
@@ -154,6 +155,7 @@ test('a hung Keeper server: "Keeper is not answering" within 3 s, as of its last
     expect(mark.at - frozenAt).toBeLessThanOrEqual(STALENESS_BOUND_MS + RECORDER_SLACK_MS);
     expect(mark.asOf!).toBeLessThanOrEqual(frozenAt);
     await expect(page.getByRole('status').filter({ hasText: 'Keeper is not answering' })).toBeVisible();
+    console.log(`measured: Keeper server hung -> "not answering" shown after ${mark.at - frozenAt} ms, as of ${frozenAt - mark.asOf!} ms before the freeze`);
     await expect.poll(() => writer.acks.some((a) => a.at > mark.at), { timeout: 5_000 }).toBe(true);
     const { firstMissed } = await missedAfter(page, writer, mark.at);
     expect(mark.asOf!).toBeLessThanOrEqual(firstMissed!.at);
@@ -186,6 +188,7 @@ test('quorum lost: the page says so within 3 s of the last answer, and "as of" n
     expect(mark.at - mark.asOf!).toBeLessThanOrEqual(STALENESS_BOUND_MS + RECORDER_SLACK_MS);
     const { firstMissed } = await missedAfter(page, writer, mark.at);
     if (firstMissed) expect(mark.asOf!).toBeLessThanOrEqual(firstMissed.at);
+    console.log(`measured: quorum lost -> mark shown ${mark.at - mark.asOf!} ms after the last answer (${mark.at - frozenAt} ms after the freeze)`);
     await settle(page, 200);
     await page.screenshot({ path: info.outputPath('quorum-lost.png') });
     // While the console cycles through disconnected and connecting, "as of" stays where it was.

@@ -4,7 +4,7 @@
  * cost ZooKeeper what one costs.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLOSE_PROTOCOL_MISMATCH, applyChildrenDiff, type ServerEvent } from '@keeper/shared';
+import { CLOSE_PROTOCOL_MISMATCH, PROTOCOL_VERSION, applyChildrenDiff, type ServerEvent } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { connectRaw, type RawClient } from './support/rawClient.js';
@@ -54,7 +54,7 @@ describe('handshake', () => {
   it('welcomes a browser with the ensembles and their session state', async () => {
     const b = await browser();
     const welcome = b.messages.find((m) => m.type === 'welcome');
-    expect(welcome).toMatchObject({ type: 'welcome', protocolVersion: 1, ensembles: [{ name: 'it', session: { state: 'connected' } }] });
+    expect(welcome).toMatchObject({ type: 'welcome', protocolVersion: PROTOCOL_VERSION, ensembles: [{ name: 'it', session: { state: 'connected' } }] });
   });
 
   it('closes with its own code on a protocol version mismatch', async () => {
