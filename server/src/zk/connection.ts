@@ -207,6 +207,8 @@ export class ZkConnection extends EventEmitter<ConnectionEvents> {
         this.everConnected = true;
         this.disconnectedSince = null;
         this.lastProgressAt = Date.now();
+        // The handshake's answer is the first confirmation: judged from here, not from 0.
+        this.lastAnswer = this.lastProgressAt;
         this.emit('connected', {
           sessionId: this.sessionIdHex() ?? '0x0',
           member: this.member,
