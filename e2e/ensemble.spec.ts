@@ -40,6 +40,14 @@ test('the ensemble view shows the quorum in one sentence, three members and one 
   await expect(view.member(leader)).toContainText(/synced followers\s*2 of 2/);
   await expect(page.getByText('live', { exact: true })).toBeVisible();
 
+  // Each member's state says how old it is ("checked 4 s ago"), and the age ticks between polls.
+  for (const address of ADDRESSES) await expect(view.memberChecked(address)).toHaveText(/^checked (just now|\d+ s ago)$/);
+  const ages = new Set<string>();
+  await expect(async () => {
+    ages.add(await view.memberChecked(leader).innerText());
+    expect(ages.size).toBeGreaterThan(2);
+  }).toPass({ timeout: 10_000, intervals: [250] });
+
   // Sizing beside it: the live shape, a what-if from the live states, the calculator.
   await expect(view.sizing).toContainText('3 voters');
   await view.sizing.getByRole('combobox', { name: 'Member to take down' }).selectOption(leader);
@@ -76,7 +84,7 @@ test('the ensemble view in the light theme', async ({ page }, info) => {
 });
 
 test('sessions: every client session, the console’s own marked, dead and silent clients flagged', async ({ page }, info) => {
-  // A frozen client is "silent" only between 2/3 of its timeout (20 s) and its expiry (30 s).
+  // A frozen client is "silent" once it has missed its ping by the allowance (12.5 s of its 30 s timeout) until it expires.
   test.setTimeout(150_000);
   const root = testRoot(info.testId, info.retry);
   await kazoo(E2E_HOSTS, [{ op: 'ensure', path: `${root}/config` }]);
@@ -140,6 +148,28 @@ test('sessions: every client session, the console’s own marked, dead and silen
   }
 });
 
+test('sessions: opening the view after it sat idle gathers anew instead of showing old sessions', async ({ page }) => {
+  // The server gathers on a read once its last gathering is a cadence (60 s by default) old.
+  test.setTimeout(180_000);
+  const view = new EnsemblePage(page);
+  await signIn(page);
+  await view.openSessions('default');
+  await expect(view.gatheredAt).toBeVisible();
+  const first = await view.gatheredAtMs();
+  const cadenceS = ((await (await page.request.get('/api/ensembles/default/sessions')).json()) as { cadenceSeconds?: number }).cadenceSeconds ?? 60;
+
+  // Somewhere else while the sessions grow older than the cadence; nothing reads them meanwhile.
+  await view.openMembers('default');
+  await expect(view.members).toHaveCount(3);
+  await page.waitForTimeout(Math.max(0, first + cadenceS * 1000 + 1_500 - Date.now()));
+
+  // Back to Sessions (in-app, so the browser still holds the old answer): a fresh gathering arrives.
+  const openedAt = Date.now();
+  await page.getByRole('link', { name: 'Sessions' }).first().click();
+  await expect(async () => expect(await view.gatheredAtMs()).toBeGreaterThanOrEqual(openedAt - 500)).toPass({ timeout: 10_000, intervals: [200] });
+  await expect(view.gatheredAt).toHaveText(/^(just now|[0-3] s ago)$/);
+});
+
 test('watches: wchs per member, and wchp on confirmation finds the herd', async ({ page }, info) => {
   test.setTimeout(120_000);
   const root = testRoot(info.testId, info.retry);
@@ -166,6 +196,45 @@ test('watches: wchs per member, and wchp on confirmation finds the herd', async 
     await expect(herds).toContainText(config, { timeout: 15_000 });
     await expect(herds).toContainText('12 watchers');
     await expect(page.getByRole('table', { name: 'Most watched paths' })).toContainText(config);
+  } finally {
+    await readers.kill();
+  }
+});
+
+test('watches: distinct paths counted from wchp, and the console’s own watches marked', async ({ page, context }, info) => {
+  test.setTimeout(120_000);
+  const root = testRoot(info.testId, info.retry);
+  const watched = `${root}/config/db`;
+  const opened = `${root}/config/opened-in-a-browser`;
+  await kazoo(E2E_HOSTS, [{ op: 'ensure', path: watched }, { op: 'ensure', path: opened }]);
+  // Three clients on three members watch one path: wchs counts it once per member.
+  const readers = await holdSessions(ADDRESSES.map((hosts) => ({ hosts, timeout: 30, watch: [watched] })));
+  try {
+    await signIn(page);
+    // A browser with a znode open: the console's session holds a data watch on it.
+    const tree = await context.newPage();
+    await tree.goto(`/ensembles/default/znodes${opened}`);
+    await expect(tree.getByText('opened-in-a-browser').first()).toBeVisible();
+
+    const view = new EnsemblePage(page);
+    await view.openWatches('default');
+    const header = page.locator('.view-header__meta');
+    const run = page.getByRole('button', { name: 'Watches by path (wchp)' });
+    await expect(run).toBeEnabled({ timeout: 35_000 });
+    await run.click();
+    await page.getByRole('dialog', { name: 'Run wchp on every member?' }).getByRole('button', { name: 'Run wchp' }).click();
+    const paths = page.getByRole('table', { name: 'Most watched paths' });
+    await expect(paths).toContainText(watched, { timeout: 15_000 });
+    // Distinct paths from wchp, where the sum over members counts the shared one three times.
+    await expect(header).toContainText(/ on \d+ distinct paths? \(wchp\)/);
+    await expect(page.getByRole('table', { name: 'Watches per member' })).toContainText(/\(\d+ distinct\)/);
+    await expect(paths.getByRole('row').filter({ hasText: watched }).getByRole('cell').first()).toHaveText('3');
+    // The console's own watch is marked, its session first.
+    const mine = paths.getByRole('row').filter({ hasText: opened });
+    await expect(mine).toContainText('console');
+    await expect(paths.getByRole('row').filter({ hasText: watched })).not.toContainText('console');
+    await expect(page.getByText(/marks Keeper’s own session, 0x[0-9a-f]+, which watches/)).toBeVisible();
+    await tree.close();
   } finally {
     await readers.kill();
   }

@@ -33,6 +33,23 @@ export class EnsemblePage {
     return this.page.getByRole('article', { name: address, exact: true });
   }
 
+  /** "checked 4 s ago" on a member's card. */
+  memberChecked(address: string): Locator {
+    return this.member(address).locator('time').filter({ hasText: /^checked / });
+  }
+
+  /** The sessions snapshot's time ("Gathered 12 s ago"): its dateTime is the gathering's. */
+  get gatheredAt(): Locator {
+    return this.page.locator('.gather__when time');
+  }
+
+  /** When the shown sessions were gathered (epoch ms), from the time element's dateTime. */
+  async gatheredAtMs(): Promise<number> {
+    const iso = await this.gatheredAt.getAttribute('datetime');
+    if (iso === null) throw new Error('no gathering time shown');
+    return Date.parse(iso);
+  }
+
   sessionRow(sessionId: string): Locator {
     return this.sessions.getByRole('row').filter({ hasText: sessionId });
   }

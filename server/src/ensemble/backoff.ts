@@ -1,13 +1,20 @@
 /**
  * When to ask a member that is down or unreachable again: the poll interval doubled per
- * consecutive failure, capped (~30 s), jittered so the members of several consoles do not
- * get asked in lock-step. A dead member is not hammered every 5 s forever, yet one that
- * comes back is seen within the cap.
+ * consecutive failure, capped, jittered so the members of several consoles do not get asked
+ * in lock-step.
+ *
+ * The cap is short (DEFAULT_MEMBER_BACKOFF_MAX_MS, ~5 s) on purpose: while a member is down
+ * its card says "down ... do not restart any voter", and a member that answers again must
+ * lose that word within about one cap, not 30 s later. Asking a dead member costs it nothing
+ * (a refused connection) and a hung one one connection per try, so a short cap is cheap.
  */
 export interface RetryPolicy {
   intervalMs: number;
   maxDelayMs: number;
 }
+
+/** The default cap on the delay between two tries of a member that does not answer. */
+export const DEFAULT_MEMBER_BACKOFF_MAX_MS = 5_000;
 
 /** Delay before the next try after `failures` consecutive failures (1 = the first failure). */
 export function retryDelay(failures: number, policy: RetryPolicy, random: () => number = Math.random): number {
@@ -15,4 +22,15 @@ export function retryDelay(failures: number, policy: RetryPolicy, random: () => 
   const cap = Math.max(policy.intervalMs, Math.min(policy.maxDelayMs, policy.intervalMs * 2 ** (failures - 1)));
   // Jitter in [cap * 0.75, cap]: never sooner than the regular cadence.
   return Math.max(policy.intervalMs, Math.round(cap * (0.75 + random() * 0.25)));
+}
+
+/**
+ * Is a member whose next try is `nextPollAt` due in the round starting at `roundStart`?
+ * Members are asked in rounds every `intervalMs`, so a delay is rounded to the nearest round:
+ * waiting for the round after would overshoot it by more than asking now undershoots it.
+ * (Comparing `nextPollAt <= roundStart` would skip a whole round whenever the timer fires a
+ * millisecond early relative to the try's own clock reading: a 5 s delay became 10 s.)
+ */
+export function isDue(nextPollAt: number, roundStart: number, intervalMs: number): boolean {
+  return nextPollAt - roundStart <= intervalMs / 2;
 }

@@ -9,6 +9,7 @@ import { SERVING_STATES } from '@keeper/shared';
 import type { EnsembleConfig } from '../config/types.js';
 import type { ZkGateway } from '../zk/gateway.js';
 import { RequestCounters } from './counters.js';
+import { monitorSettingsFromEnv } from './envSettings.js';
 import { MemberPoller } from './memberPoller.js';
 import { initialTargets } from './memberTargets.js';
 import { SessionsCollector } from './sessionsCollector.js';
@@ -33,7 +34,9 @@ export interface EnsembleMonitor {
   close(): void;
 }
 
-export function createEnsembleMonitor(config: EnsembleConfig, gateway: ZkGateway | null, settings: MonitorSettings, log: Logger): EnsembleMonitor {
+/** `given` (tests, benches) wins over the environment (envSettings.ts), which wins over the defaults. */
+export function createEnsembleMonitor(config: EnsembleConfig, gateway: ZkGateway | null, given: MonitorSettings, log: Logger): EnsembleMonitor {
+  const settings: MonitorSettings = { ...monitorSettingsFromEnv(process.env), ...given };
   const counters = new RequestCounters();
   const transport = new MemberTransport(counters, settings.callDeadlineMs ?? 2_000);
   const deadlineMs = settings.callDeadlineMs ?? 2_000;
@@ -54,11 +57,12 @@ export function createEnsembleMonitor(config: EnsembleConfig, gateway: ZkGateway
     ...(readClusterConfig ? { readClusterConfig } : {}),
     log,
   });
+  const consoleSessionId = () => gateway?.session.sessionId ?? null;
   const sessions = new SessionsCollector({
     ensemble: config.name,
     members: poller,
     transport,
-    consoleSessionId: () => gateway?.session.sessionId ?? null,
+    consoleSessionId,
     ...(settings.sessionsMinIntervalMs ? { minIntervalMs: settings.sessionsMinIntervalMs } : {}),
     ...(settings.sessionsCadenceMs ? { cadenceMs: settings.sessionsCadenceMs } : {}),
     log,
@@ -67,9 +71,10 @@ export function createEnsembleMonitor(config: EnsembleConfig, gateway: ZkGateway
     ensemble: config.name,
     members: poller,
     transport,
-    // Sessions counted by the last gathering, else the serving members' connection counts.
+    consoleSessionId,
+    // Sessions counted by a recent gathering, else the serving members' connection counts.
     totalSessions: () => {
-      const cached = sessions.cachedCount;
+      const cached = sessions.recentCount(2 * sessions.cadenceMs);
       if (cached !== null) return cached;
       const serving = poller.statuses().filter((s) => SERVING_STATES.includes(s.state) && s.metrics.connections !== null);
       return serving.length > 0 ? serving.reduce((n, s) => n + (s.metrics.connections ?? 0), 0) : null;

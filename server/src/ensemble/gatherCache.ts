@@ -3,7 +3,8 @@
  *  - one gathering at a time: concurrent callers wait for the same one;
  *  - at most one start per `minIntervalMs` per ensemble, however many ask (a refresh
  *    asked sooner gets the cached result and how long until the next one is allowed);
- *  - a slow cadence while somebody has asked recently (InterestCadence), never per browser.
+ *  - never per browser: the callers decide when to ask (sessionsCollector.ts: when the last
+ *    gathering is older than its cadence).
  */
 export interface Gathered<T> {
   value: T;
@@ -60,47 +61,5 @@ export class RateLimitedGather<T> {
     })();
     this.inFlight = run;
     return run;
-  }
-}
-
-/**
- * Calls `tick` every `cadenceMs` while `touch()` was called within the last `windowMs`;
- * stops by itself when nobody has asked for a while, restarts on the next touch.
- */
-export class InterestCadence {
-  private timer: NodeJS.Timeout | null = null;
-  private lastInterestAt = 0;
-  private closed = false;
-
-  constructor(
-    private readonly tick: () => void,
-    private readonly cadenceMs: number,
-    private readonly windowMs: number,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  get running(): boolean {
-    return this.timer !== null;
-  }
-
-  touch(): void {
-    if (this.closed) return;
-    this.lastInterestAt = this.now();
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      if (this.now() - this.lastInterestAt > this.windowMs) return this.stop();
-      this.tick();
-    }, this.cadenceMs);
-    this.timer.unref();
-  }
-
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-  }
-
-  close(): void {
-    this.closed = true;
-    this.stop();
   }
 }

@@ -7,8 +7,9 @@
  * Rules it keeps:
  *  - every request has a deadline; nothing a member answers (or fails to) throws out of it;
  *  - a round never overlaps the previous one (the next is scheduled when one ends);
- *  - a member that is down or unreachable is retried with exponential back-off and jitter
- *    (up to ~30 s), showing its last state, when it was tried and when it will be next;
+ *  - a member that is down or unreachable is retried with exponential back-off and jitter,
+ *    capped short (~5 s by default, `maxBackoffMs`) so one that answers again is seen at
+ *    once; it shows its last state, when it was tried (`polledAt`) and when it will be next;
  *  - an AdminServer that does not answer is left alone for a while instead of doubling
  *    every poll with a failed HTTP call before the 4lw fallback.
  */
@@ -33,7 +34,7 @@ import {
   type ServerSpec,
 } from '@keeper/shared';
 import type { HealthFeed } from '../hub/healthFeed.js';
-import { retryDelay } from './backoff.js';
+import { DEFAULT_MEMBER_BACKOFF_MAX_MS, isDue, retryDelay } from './backoff.js';
 import { HistoryRing } from './historyRing.js';
 import { probeMember } from './memberProbe.js';
 import { hostMatcher, type Resolve } from './hostAliases.js';
@@ -45,7 +46,7 @@ export interface PollerOptions {
   targets: MemberTarget[];
   transport: MemberTransport;
   intervalMs?: number;
-  /** Back-off cap for members that are down or unreachable. */
+  /** Back-off cap for members that are down or unreachable (default DEFAULT_MEMBER_BACKOFF_MAX_MS). */
   maxBackoffMs?: number;
   historyMs?: number;
   membershipIntervalMs?: number;
@@ -95,7 +96,7 @@ export class MemberPoller implements HealthFeed {
   constructor(private readonly options: PollerOptions) {
     this.ensemble = options.ensemble;
     this.intervalMs = options.intervalMs ?? 5_000;
-    this.maxBackoffMs = options.maxBackoffMs ?? 30_000;
+    this.maxBackoffMs = options.maxBackoffMs ?? DEFAULT_MEMBER_BACKOFF_MAX_MS;
     this.membershipIntervalMs = options.membershipIntervalMs ?? 60_000;
     const historyMs = options.historyMs ?? 15 * 60_000;
     this.ring = new HistoryRing(historyMs, Math.ceil(historyMs / Math.max(250, this.intervalMs)) + 10);
@@ -170,8 +171,8 @@ export class MemberPoller implements HealthFeed {
     this.running = true;
     const started = Date.now();
     try {
-      const due = [...this.slots.values()].filter((s) => s.nextPollAt <= started);
-      await Promise.all(due.map((slot) => this.pollSlot(slot)));
+      const due = [...this.slots.values()].filter((s) => isDue(s.nextPollAt, started, this.intervalMs));
+      await Promise.all(due.map((slot) => this.pollSlot(slot, started)));
       // After the probes, so `conf` (when /zookeeper/config is unreadable) goes to a member known to serve.
       if (started >= this.membershipDueAt) await this.refreshMembership();
       this.publish(started);
@@ -185,10 +186,9 @@ export class MemberPoller implements HealthFeed {
     }
   }
 
-  private async pollSlot(slot: Slot): Promise<void> {
-    const now = Date.now();
+  private async pollSlot(slot: Slot, roundStart: number): Promise<void> {
     const { transport } = this.options;
-    const { probe, adminWorked } = await probeMember(transport, slot.target, now >= slot.adminRetryAt);
+    const { probe, adminWorked } = await probeMember(transport, slot.target, roundStart >= slot.adminRetryAt);
     const at = Date.now();
     if (adminWorked === false) slot.adminRetryAt = at + ADMIN_RECHECK_MS;
     const { state, detail } = classifyProbe(probe, transport.deadlineMs);
@@ -198,7 +198,8 @@ export class MemberPoller implements HealthFeed {
     slot.blocked = answered ? probe.blocked : [];
     if (state === 'down' || state === 'unreachable') {
       slot.failures++;
-      slot.nextPollAt = now + retryDelay(slot.failures, { intervalMs: this.intervalMs, maxDelayMs: this.maxBackoffMs });
+      // Counted from the round's start, the clock the next rounds are scheduled on.
+      slot.nextPollAt = roundStart + retryDelay(slot.failures, { intervalMs: this.intervalMs, maxDelayMs: this.maxBackoffMs });
     } else {
       slot.failures = 0;
       slot.nextPollAt = 0;
@@ -215,6 +216,8 @@ export class MemberPoller implements HealthFeed {
       detail,
       source: answered ? probe.source : null,
       metrics: answered ? metricsFrom(probe.srvr, probe.mntr) : EMPTY_METRICS,
+      // When this member was last checked: the card's "checked 4 s ago" (it keeps the time of
+      // the last try while a backed-off member waits for its next one).
       polledAt: at,
       lastServingAt: slot.lastServingAt,
       nextPollAt: slot.nextPollAt === 0 ? null : slot.nextPollAt,

@@ -1,9 +1,14 @@
 /**
  * The ensemble's sessions: `cons` on every member (each knows only its own connections)
  * joined with ONE member's `dump` (the leader's when it answers: it alone knows when each
- * session expires). cons and dump are among the expensive words, so a gathering happens
- * on demand at most once per `minIntervalMs` per ensemble, concurrent requests share it,
- * and a slow cadence keeps it fresh only while someone has asked recently. Never per browser.
+ * session expires). cons and dump are among the expensive words, so never per browser:
+ *  - a read gathers when the last gathering is older than the cadence (`cadenceMs`, 60 s), so
+ *    a view opened after sitting idle shows sessions as they are, not minutes old; an open
+ *    view re-reads about once per cadence, which keeps it fresh while someone looks, and
+ *    nothing is gathered while nobody does;
+ *  - "gather now" (refresh) gathers sooner;
+ *  - either way at most one gathering starts per `minIntervalMs` per ensemble, and everyone
+ *    who asks meanwhile (N browsers opening at once) shares it.
  */
 import {
   consFromConnections,
@@ -19,7 +24,7 @@ import {
 } from '@keeper/shared';
 import type { Logger } from 'pino';
 import { askMember } from './memberAsk.js';
-import { InterestCadence, RateLimitedGather } from './gatherCache.js';
+import { RateLimitedGather } from './gatherCache.js';
 import type { MemberTarget } from './memberTargets.js';
 import type { MemberTransport } from './transport.js';
 
@@ -35,29 +40,30 @@ export interface SessionsCollectorOptions {
   /** The console's own session id ("0x..."), to mark it in the list. */
   consoleSessionId: () => string | null;
   minIntervalMs?: number;
+  /** A read gathers again when the last gathering is older than this. */
   cadenceMs?: number;
-  interestWindowMs?: number;
   log: Logger;
+  now?: () => number;
 }
 
 type Gap = SessionsResponse['gaps'][number];
 type Gathering = Omit<SessionsResponse, 'nextGatherInSeconds'>;
 
+export const DEFAULT_SESSIONS_CADENCE_MS = 60_000;
+export const DEFAULT_SESSIONS_MIN_INTERVAL_MS = 10_000;
 const DUMP_ORDER: readonly string[] = ['leader', 'standalone', 'follower', 'observer'];
 const DUMP_ATTEMPTS = 2;
 
 export class SessionsCollector {
   private readonly gather: RateLimitedGather<Gathering>;
-  private readonly cadence: InterestCadence;
+  private readonly now: () => number;
+  readonly cadenceMs: number;
   private sightings = new Map<string, SilenceSighting>();
 
   constructor(private readonly options: SessionsCollectorOptions) {
-    this.gather = new RateLimitedGather(() => this.gatherOnce(), options.minIntervalMs ?? 10_000);
-    this.cadence = new InterestCadence(
-      () => void this.gather.get(true).catch((error: unknown) => options.log.debug({ err: error }, 'background sessions gathering failed')),
-      options.cadenceMs ?? 60_000,
-      options.interestWindowMs ?? 5 * 60_000,
-    );
+    this.now = options.now ?? Date.now;
+    this.gather = new RateLimitedGather(() => this.gatherOnce(), options.minIntervalMs ?? DEFAULT_SESSIONS_MIN_INTERVAL_MS, this.now);
+    this.cadenceMs = Math.max(this.gather.minIntervalMs, options.cadenceMs ?? DEFAULT_SESSIONS_CADENCE_MS);
   }
 
   /** Gatherings started so far (one per rate window, whatever the number of askers). */
@@ -65,19 +71,30 @@ export class SessionsCollector {
     return this.gather.gatherings;
   }
 
-  get cachedCount(): number | null {
-    return this.gather.cached?.value.sessions.length ?? null;
+  /** Sessions counted by a gathering no older than `maxAgeMs`, else null. */
+  recentCount(maxAgeMs: number): number | null {
+    const cached = this.gather.cached;
+    return cached && this.now() - cached.at <= maxAgeMs ? cached.value.sessions.length : null;
   }
 
+  /** The sessions: gathered now when asked to (`refresh`) or when the last gathering is older than the cadence, as the rate allows. */
   async get(refresh: boolean): Promise<SessionsResponse> {
-    this.cadence.touch();
-    const { value } = await this.gather.get(refresh);
-    return { ...value, nextGatherInSeconds: Math.ceil(this.gather.nextAllowedInMs() / 1000) };
+    const cached = this.gather.cached;
+    const outdated = cached !== null && this.now() - cached.at >= this.cadenceMs;
+    const { value, at } = await this.gather.get(refresh || outdated);
+    const allowedInMs = this.gather.nextAllowedInMs();
+    // When a read will gather again: once this gathering is a cadence old (and the rate allows).
+    const nextMs = Math.max(allowedInMs, at + this.cadenceMs - this.now());
+    return {
+      ...value,
+      nextGatherInSeconds: Math.ceil(nextMs / 1000),
+      gatherAllowedInSeconds: Math.ceil(allowedInMs / 1000),
+      cadenceSeconds: Math.round(this.cadenceMs / 1000),
+    };
   }
 
-  close(): void {
-    this.cadence.close();
-  }
+  /** Nothing runs in the background any more; kept for the monitor's lifecycle. */
+  close(): void {}
 
   private async gatherOnce(): Promise<Gathering> {
     const { transport } = this.options;
@@ -95,15 +112,16 @@ export class SessionsCollector {
 
     const [consAnswers, dump] = await Promise.all([
       Promise.all(
-        reachable.map(async (t) => ({
-          member: t.address,
-          answer: await askMember(transport, t, {
+        reachable.map(async (t) => {
+          const askedAt = this.now();
+          const answer = await askMember(transport, t, {
             word: 'cons',
             fromText: parseCons,
             admin: { command: 'connections', fromBody: consFromConnections },
             purpose: 'sessions',
-          }),
-        })),
+          });
+          return { member: t.address, answer, askedAt, answeredAt: this.now() };
+        }),
       ),
       this.dumpFromOne(reachable, statuses, gaps),
     ]);
@@ -111,16 +129,16 @@ export class SessionsCollector {
     const cons = [];
     // A member we could not ask may hold connections; then "connected to no member" proves nothing.
     let consIncomplete = reachable.length < targets.length;
-    for (const { member, answer } of consAnswers) {
+    for (const { member, answer, askedAt, answeredAt } of consAnswers) {
       if (answer.ok) {
-        cons.push({ member, connections: answer.value });
+        cons.push({ member, connections: answer.value, askedAt, answeredAt });
         continue;
       }
       gaps.push({ member, reason: answer.reason });
       // A member outside the quorum has closed its client connections: nothing is missing.
       if (!answer.notServing) consIncomplete = true;
     }
-    const now = Date.now();
+    const now = this.now();
     const joined = joinSessions({ now, cons, dump, consIncomplete, consoleSessionId: this.options.consoleSessionId(), sightings: this.sightings });
     this.sightings = joined.sightings;
     return { ensemble: this.options.ensemble, gatheredAt: now, gaps, sessions: joined.sessions };

@@ -7,6 +7,7 @@
 import {
   detectHerds,
   mergeWatchesByPath,
+  normalizeSessionId,
   parseWchp,
   parseWchs,
   SERVING_STATES,
@@ -26,6 +27,8 @@ export interface WatchesCollectorOptions {
   transport: MemberTransport;
   /** Sessions on the ensemble, when known (the share rule of herd detection needs it). */
   totalSessions: () => number | null;
+  /** The console's own session id, to mark the watches Keeper itself holds in wchp. */
+  consoleSessionId?: () => string | null;
   summaryMaxAgeMs?: number;
   byPathMinIntervalMs?: number;
 }
@@ -104,6 +107,15 @@ export class WatchesCollector {
       }),
     );
     const paths = mergeWatchesByPath(perMember);
-    return { gatheredAt: Date.now(), paths: paths.slice(0, TOP_PATHS), herds: detectHerds(paths, this.options.totalSessions()), gaps };
+    const raw = this.options.consoleSessionId?.() ?? null;
+    const consoleSessionId = raw === null ? null : normalizeSessionId(raw);
+    return {
+      gatheredAt: Date.now(),
+      paths: paths.slice(0, TOP_PATHS).map((p) => ({ ...p, byConsole: consoleSessionId !== null && p.sessions.includes(consoleSessionId) })),
+      herds: detectHerds(paths, this.options.totalSessions()),
+      gaps,
+      distinctPaths: paths.length,
+      consoleSessionId,
+    };
   }
 }

@@ -61,6 +61,7 @@ export const memberStatusSchema = z.object({
   /** Where the figures came from this poll. */
   source: z.enum(['admin', '4lw']).nullable(),
   metrics: memberMetricsSchema,
+  /** When this member was last checked (epoch ms, server clock): what "checked 4 s ago" counts from. */
   polledAt: z.number(),
   /** When it last answered as serving (epoch ms), for "down for 40 s". */
   lastServingAt: z.number().nullable(),
@@ -212,8 +213,12 @@ export const sessionsResponseSchema = z.object({
   /** Members that could not be asked, with why (e.g. "cons is not in the 4lw whitelist"). */
   gaps: z.array(z.object({ member: z.string(), reason: z.string() })),
   sessions: z.array(ensembleSessionSchema),
-  /** Seconds until the next automatic gathering; gathering on demand is rate-limited per ensemble. */
+  /** Seconds until a read gathers again (the last gathering is then a cadence old); gathering on demand is rate-limited per ensemble. */
   nextGatherInSeconds: z.number(),
+  /** Added: seconds until "gather now" is allowed by the per-ensemble rate limit (0 = now). */
+  gatherAllowedInSeconds: z.number().optional(),
+  /** Added: a read gathers again once the last gathering is this old. */
+  cadenceSeconds: z.number().optional(),
 });
 export type SessionsResponse = z.infer<typeof sessionsResponseSchema>;
 
@@ -234,9 +239,21 @@ export const watchesResponseSchema = z.object({
   byPath: z
     .object({
       gatheredAt: z.number(),
-      paths: z.array(z.object({ path: z.string(), sessions: z.array(z.string()), watchers: z.number() })),
+      paths: z.array(
+        z.object({
+          path: z.string(),
+          sessions: z.array(z.string()),
+          watchers: z.number(),
+          /** Added: Keeper's own session is among the watchers (a browser has this znode open). */
+          byConsole: z.boolean().optional(),
+        }),
+      ),
       herds: z.array(z.object({ path: z.string(), watchers: z.number(), message: z.string() })),
       gaps: z.array(z.object({ member: z.string(), reason: z.string() })),
+      /** Added: distinct watched paths over all members that answered (`paths` lists the busiest only). */
+      distinctPaths: z.number().optional(),
+      /** Added: Keeper's own session id, as wchp prints it ("0x..."), when it has one. */
+      consoleSessionId: z.string().nullable().optional(),
     })
     .nullable(),
   /** The ZooKeeper docs' warning about wchc/wchp cost, shown beside the button. */

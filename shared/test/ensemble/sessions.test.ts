@@ -1,6 +1,6 @@
 /** Sessions: cons joined with dump, silence estimated from lower bounds, flags that explain. */
 import { describe, expect, it } from 'vitest';
-import { estimateSilence, joinSessions, parseCons, parseDump, sessionFlags, formatDuration } from '../../src/ensemble/index.js';
+import { estimateSilence, joinSessions, parseCons, parseDump, sessionFlags, formatDuration, silenceFromDump } from '../../src/ensemble/index.js';
 import { ensembleSessionSchema } from '../../src/ensemble/types.js';
 import { fx } from './fixtures.js';
 
@@ -8,32 +8,35 @@ import { fx } from './fixtures.js';
 const NOW = Date.UTC(2026, 10, 22, 4, 39, 0);
 
 describe('estimateSilence', () => {
-  const base = { now: NOW, previous: undefined, expiresAt: null, timeoutMs: 10_000 };
+  const base = { askedAt: NOW, answeredAt: NOW, previous: undefined };
 
   it('uses the freshest response on the same member as a floor', () => {
     expect(estimateSilence({ ...base, lastResponseMono: 1_000, memberFreshestMono: 4_000 }).silentMs).toBe(3_000);
     expect(estimateSilence({ ...base, lastResponseMono: 4_000, memberFreshestMono: 4_000 }).silentMs).toBe(0);
   });
 
-  it('adds the time since an unchanged lresp was first seen', () => {
-    const first = estimateSilence({ ...base, lastResponseMono: 1_000, memberFreshestMono: 3_000 });
-    expect(first.sighting).toEqual({ lastResponseMono: 1_000, firstSeenAt: NOW, silenceThen: 2_000 });
-    const later = estimateSilence({ ...base, now: NOW + 60_000, lastResponseMono: 1_000, memberFreshestMono: 1_000, previous: first.sighting! });
-    expect(later.silentMs).toBe(62_000);
+  it('adds the time from when an unchanged lresp was first seen to when it was asked again', () => {
+    const first = estimateSilence({ ...base, answeredAt: NOW + 500, lastResponseMono: 1_000, memberFreshestMono: 3_000 });
+    expect(first.sighting).toEqual({ lastResponseMono: 1_000, firstSeenAt: NOW + 500, silenceThen: 2_000 });
+    // Asked again 60 s later; its answer took 2 s to come back, which is not counted as silence.
+    const later = estimateSilence({ askedAt: NOW + 60_000, answeredAt: NOW + 62_000, lastResponseMono: 1_000, memberFreshestMono: 1_000, previous: first.sighting! });
+    expect(later.silentMs).toBe(61_500);
     expect(later.sighting).toBe(first.sighting);
-    const changed = estimateSilence({ ...base, now: NOW + 60_000, lastResponseMono: 61_000, memberFreshestMono: 61_000, previous: first.sighting! });
+    const changed = estimateSilence({ askedAt: NOW + 60_000, answeredAt: NOW + 60_010, lastResponseMono: 61_000, memberFreshestMono: 61_000, previous: first.sighting! });
     expect(changed.silentMs).toBe(0);
-    expect(changed.sighting).toEqual({ lastResponseMono: 61_000, firstSeenAt: NOW + 60_000, silenceThen: 0 });
+    expect(changed.sighting).toEqual({ lastResponseMono: 61_000, firstSeenAt: NOW + 60_010, silenceThen: 0 });
   });
 
-  it('reads the leader\'s expiry: expiry - timeout has passed since the session was heard', () => {
+  it('reads the leader\'s expiry for a session no member lists: expiry - timeout has passed since it was heard', () => {
     // Expires in 4 s with a 10 s timeout: last heard at least 6 s ago (minus the dump's 1 s precision).
-    expect(estimateSilence({ ...base, lastResponseMono: null, memberFreshestMono: null, expiresAt: NOW + 4_000 }).silentMs).toBe(5_000);
-    expect(estimateSilence({ ...base, lastResponseMono: null, memberFreshestMono: null, expiresAt: NOW + 20_000 }).silentMs).toBe(0);
+    expect(silenceFromDump({ now: NOW, timeoutMs: 10_000, expiresAt: NOW + 4_000 })).toBe(5_000);
+    expect(silenceFromDump({ now: NOW, timeoutMs: 10_000, expiresAt: NOW + 20_000 })).toBe(0);
+    expect(silenceFromDump({ now: NOW, timeoutMs: 10_000, expiresAt: null })).toBeNull();
   });
 
   it('knows nothing without any bound', () => {
     expect(estimateSilence({ ...base, lastResponseMono: null, memberFreshestMono: null })).toEqual({ silentMs: null, sighting: null });
+    expect(estimateSilence({ ...base, lastResponseMono: 5, memberFreshestMono: null })).toEqual({ silentMs: null, sighting: null });
   });
 });
 
@@ -47,12 +50,15 @@ describe('sessionFlags', () => {
     expect(sessionFlags({ timeoutMs: 60_001, silentMs: 0, ephemeralCount: 0, connected: true })[0]?.kind).toBe('long-timeout');
   });
 
-  it('flags silence beyond 2/3 of the timeout', () => {
-    expect(sessionFlags({ timeoutMs: 30_000, silentMs: 20_000, ephemeralCount: 0, connected: true })).toEqual([]);
-    const [flag] = sessionFlags({ timeoutMs: 30_000, silentMs: 21_000, ephemeralCount: 0, connected: true });
+  it('flags a client that missed its ping (a third of the timeout) by more than the allowance, and says the rule', () => {
+    // 30 s: pings every 10 s, allowance 2.5 s.
+    expect(sessionFlags({ timeoutMs: 30_000, silentMs: 12_500, ephemeralCount: 0, connected: true })).toEqual([]);
+    const [flag] = sessionFlags({ timeoutMs: 30_000, silentMs: 13_000, ephemeralCount: 0, connected: true });
     expect(flag).toMatchObject({ kind: 'silent-near-timeout' });
-    expect(flag!.message).toContain('Silent for 21 s of its 30 s timeout');
-    expect(flag!.message).toContain('expires in about 9 s');
+    expect(flag!.message).toContain('Silent for at least 13 s');
+    expect(flag!.message).toContain('pings every third of its 30 s timeout (10 s)');
+    expect(flag!.message).toContain('expires within about 17 s');
+    expect(sessionFlags({ timeoutMs: 30_000, silentMs: 31_000, ephemeralCount: 0, connected: true })[0]!.message).toContain('due to expire now');
   });
 
   it('flags a session no member holds a connection for, but not when some members were not asked', () => {
@@ -132,7 +138,7 @@ describe('joinSessions', () => {
     const one = [{ member: 'm:1', connections: parseCons(' /10.0.0.1:5000[1](queued=0,recved=1,sent=1,sid=0xabc,lop=PING,est=1,to=30000,lresp=1000,llat=0,minlat=0,avglat=0,maxlat=0)') }];
     const first = joinSessions({ now: NOW, cons: one, dump: null, consIncomplete: false, consoleSessionId: null, sightings: new Map() });
     expect(first.sessions[0]!.flags).toEqual([]);
-    const later = joinSessions({ now: NOW + 25_000, cons: one, dump: null, consIncomplete: false, consoleSessionId: null, sightings: first.sightings });
+    const later = joinSessions({ now: NOW + 13_000, cons: one, dump: null, consIncomplete: false, consoleSessionId: null, sightings: first.sightings });
     expect(later.sessions[0]!.flags.map((f) => f.kind)).toEqual(['silent-near-timeout']);
     expect(later.sessions[0]!.lastResponseAt).toBe(NOW);
   });

@@ -1,6 +1,6 @@
-/** Shared, rate-limited gatherings: one at a time, one per window, a cadence only while wanted. */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { InterestCadence, RateLimitedGather } from '../../../src/ensemble/gatherCache.js';
+/** Shared, rate-limited gatherings: one at a time, one per window. */
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { RateLimitedGather } from '../../../src/ensemble/gatherCache.js';
 
 function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -54,38 +54,5 @@ describe('RateLimitedGather', () => {
     now += 10_000;
     expect((await cache.get(true)).value).toBe('ok');
     expect(cache.gatherings).toBe(2);
-  });
-});
-
-describe('InterestCadence', () => {
-  beforeEach(() => vi.useFakeTimers());
-  afterEach(() => vi.useRealTimers());
-
-  it('ticks while someone asked within the window, then stops until asked again', () => {
-    const tick = vi.fn();
-    const cadence = new InterestCadence(tick, 60_000, 5 * 60_000, () => Date.now());
-    cadence.touch();
-    vi.advanceTimersByTime(60_000 * 5);
-    expect(tick).toHaveBeenCalledTimes(5);
-    vi.advanceTimersByTime(60_000);
-    expect(cadence.running).toBe(false);
-    expect(tick).toHaveBeenCalledTimes(5);
-    vi.advanceTimersByTime(10 * 60_000);
-    expect(tick).toHaveBeenCalledTimes(5);
-    cadence.touch();
-    vi.advanceTimersByTime(60_000);
-    expect(tick).toHaveBeenCalledTimes(6);
-    cadence.close();
-    cadence.touch();
-    expect(cadence.running).toBe(false);
-  });
-
-  it('many touches make one timer', () => {
-    const tick = vi.fn();
-    const cadence = new InterestCadence(tick, 1_000, 60_000, () => Date.now());
-    for (let i = 0; i < 100; i++) cadence.touch();
-    vi.advanceTimersByTime(1_000);
-    expect(tick).toHaveBeenCalledTimes(1);
-    cadence.close();
   });
 });

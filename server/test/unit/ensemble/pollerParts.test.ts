@@ -1,7 +1,8 @@
 /** The poller's pure parts: back-off, history, member lists, counters. */
 import { describe, expect, it } from 'vitest';
 import type { HistoryPoint } from '@keeper/shared';
-import { retryDelay } from '../../../src/ensemble/backoff.js';
+import { DEFAULT_MEMBER_BACKOFF_MAX_MS, isDue, retryDelay } from '../../../src/ensemble/backoff.js';
+import { monitorSettingsFromEnv } from '../../../src/ensemble/envSettings.js';
 import { HistoryRing } from '../../../src/ensemble/historyRing.js';
 import { hostNames, initialTargets, mergeMembership } from '../../../src/ensemble/memberTargets.js';
 import { hostMatcher } from '../../../src/ensemble/hostAliases.js';
@@ -22,6 +23,50 @@ describe('retryDelay', () => {
 
   it('does not overflow after many failures', () => {
     expect(retryDelay(5_000, policy, () => 0.5)).toBe(26_250);
+  });
+
+  it('stays at most ~5 s by default, so a member that answers again is seen within one poll or so', () => {
+    expect(DEFAULT_MEMBER_BACKOFF_MAX_MS).toBe(5_000);
+    const fast = { intervalMs: 1_000, maxDelayMs: DEFAULT_MEMBER_BACKOFF_MAX_MS };
+    for (let f = 1; f < 200; f++) {
+      for (const r of [0, 0.25, 0.5, 0.999]) {
+        expect(retryDelay(f, fast, () => r)).toBeLessThanOrEqual(5_000);
+        expect(retryDelay(f, { intervalMs: 5_000, maxDelayMs: DEFAULT_MEMBER_BACKOFF_MAX_MS }, () => r)).toBe(5_000);
+      }
+    }
+    // Still doubling, still jittered, below the cap.
+    expect([1, 2, 3, 4, 5].map((f) => retryDelay(f, fast, () => 1))).toEqual([1_000, 2_000, 4_000, 5_000, 5_000]);
+    expect([1, 2, 3, 4, 5].map((f) => retryDelay(f, fast, () => 0))).toEqual([1_000, 1_500, 3_000, 3_750, 3_750]);
+  });
+});
+
+describe('isDue: a try is asked in the round nearest to its time', () => {
+  it('asks in the round that starts at (or a hair before) the try\'s time, not one round later', () => {
+    // A 5 s delay counted from a round that started at 0; the next round's timer fires at 4_999 or 5_001.
+    expect(isDue(5_000, 4_999, 5_000)).toBe(true);
+    expect(isDue(5_000, 5_001, 5_000)).toBe(true);
+    expect(isDue(0, 123, 5_000)).toBe(true);
+  });
+
+  it('waits when the next round is nearer to the try\'s time', () => {
+    expect(isDue(10_000, 5_000, 5_000)).toBe(false);
+    expect(isDue(3_000, 1_000, 1_000)).toBe(false);
+    expect(isDue(2_400, 2_000, 1_000)).toBe(true);
+    expect(isDue(2_600, 2_000, 1_000)).toBe(false);
+  });
+});
+
+describe('monitorSettingsFromEnv', () => {
+  it('reads the back-off cap and the sessions cadence, in milliseconds', () => {
+    expect(monitorSettingsFromEnv({})).toEqual({});
+    expect(monitorSettingsFromEnv({ KEEPER_MEMBER_BACKOFF_MAX_MS: ' 3000 ', KEEPER_SESSIONS_CADENCE_MS: '30000' })).toEqual({ maxBackoffMs: 3_000, sessionsCadenceMs: 30_000 });
+    expect(monitorSettingsFromEnv({ KEEPER_MEMBER_BACKOFF_MAX_MS: '' })).toEqual({});
+  });
+
+  it('refuses a value outside its bounds with the variable and the bounds', () => {
+    expect(() => monitorSettingsFromEnv({ KEEPER_MEMBER_BACKOFF_MAX_MS: '500' })).toThrow('KEEPER_MEMBER_BACKOFF_MAX_MS="500": expected milliseconds, a whole number from 1000 to 60000');
+    expect(() => monitorSettingsFromEnv({ KEEPER_MEMBER_BACKOFF_MAX_MS: '5s' })).toThrow(/KEEPER_MEMBER_BACKOFF_MAX_MS/);
+    expect(() => monitorSettingsFromEnv({ KEEPER_SESSIONS_CADENCE_MS: '1e9' })).toThrow(/10000 to 600000/);
   });
 });
 

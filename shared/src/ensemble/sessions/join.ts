@@ -7,13 +7,16 @@ import type { EnsembleSession } from '../types.js';
 import type { ConsConnection } from '../parse/cons.js';
 import type { DumpInfo } from '../parse/dump.js';
 import { normalizeSessionId } from '../parse/sessionIds.js';
-import { estimateSilence, type SilenceSighting } from './silence.js';
+import { estimateSilence, silenceFromDump, type SilenceSighting } from './silence.js';
 import { sessionFlags } from './flags.js';
 
 export interface MemberConnections {
   /** host:clientPort of the member. */
   member: string;
   connections: readonly ConsConnection[];
+  /** Keeper's clock when cons was asked and when its answer had arrived (default: the join's `now`). */
+  askedAt?: number;
+  answeredAt?: number;
 }
 
 export interface JoinInput {
@@ -40,7 +43,7 @@ export function joinSessions(input: JoinInput): JoinResult {
   const dumpEntry = (id: string) => input.dump?.sessions.get(id) ?? null;
   const ephemeralsOf = (id: string) => input.dump?.ephemerals.get(id) ?? [];
 
-  for (const { member, connections } of input.cons) {
+  for (const { member, connections, askedAt = input.now, answeredAt = input.now } of input.cons) {
     const freshest = Math.max(-Infinity, ...connections.map((c) => c.lastResponseMono ?? -Infinity));
     for (const c of connections) {
       if (c.sessionId === null || seen.has(c.sessionId)) continue;
@@ -50,12 +53,11 @@ export function joinSessions(input: JoinInput): JoinResult {
       const expiresAt = fromDump?.expiresAt ?? null;
       const key = `${member} ${c.sessionId}`;
       const { silentMs, sighting } = estimateSilence({
-        now: input.now,
+        askedAt,
+        answeredAt,
         lastResponseMono: c.lastResponseMono,
         memberFreshestMono: Number.isFinite(freshest) ? freshest : null,
         previous: input.sightings.get(key),
-        expiresAt,
-        timeoutMs,
       });
       if (sighting) sightings.set(key, sighting);
       const ephemerals = ephemeralsOf(c.sessionId);
@@ -65,7 +67,8 @@ export function joinSessions(input: JoinInput): JoinResult {
         member,
         timeoutMs,
         establishedAt: c.establishedAt,
-        lastResponseAt: silentMs === null ? null : input.now - silentMs,
+        // At the latest: the silence is a lower bound, counted at the member's reading.
+        lastResponseAt: silentMs === null ? null : answeredAt - silentMs,
         latencyMin: c.latencyMin,
         latencyAvg: c.latencyAvg,
         latencyMax: c.latencyMax,
@@ -88,7 +91,7 @@ export function joinSessions(input: JoinInput): JoinResult {
     seen.add(id);
     const ephemerals = ephemeralsOf(id);
     const connected = input.consIncomplete ? null : false;
-    const { silentMs } = estimateSilence({ now: input.now, lastResponseMono: null, memberFreshestMono: null, previous: undefined, expiresAt: entry.expiresAt, timeoutMs: entry.timeoutMs });
+    const silentMs = silenceFromDump({ now: input.now, expiresAt: entry.expiresAt, timeoutMs: entry.timeoutMs });
     sessions.push({
       sessionId: id,
       client: '',

@@ -71,6 +71,7 @@ function Ensemble({ ensemble, selected }: { ensemble: string; selected: string |
                     stale={stale}
                     selected={m.address === selected}
                     votingFollowers={Math.max(0, health.quorum.voters - 1)}
+                    pollIntervalMs={health.pollIntervalMs}
                   />
                 ))}
               </section>

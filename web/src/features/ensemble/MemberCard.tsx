@@ -14,6 +14,7 @@ import { CopyButton } from '../../ui/CopyButton';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { Crown } from './icons';
 import { MemberCharts } from './MemberCharts';
+import { MemberChecked } from './MemberChecked';
 import { MemberFigures } from './MemberFigures';
 import { describeMember, isServingState, outageText } from './memberState';
 import { shortVersion } from './format';
@@ -28,6 +29,7 @@ export const MemberCard = memo(function MemberCard({
   stale,
   selected,
   votingFollowers,
+  pollIntervalMs,
 }: {
   ensemble: string;
   member: MemberStatus;
@@ -39,6 +41,8 @@ export const MemberCard = memo(function MemberCard({
   selected: boolean;
   /** Voters other than the leader, for "synced followers 1 of 2". */
   votingFollowers: number;
+  /** The poller's cadence: a check older than a few of these is shown as late. */
+  pollIntervalMs: number;
 }) {
   const look = describeMember(member, alerts, stale);
   const m = member.metrics;
@@ -67,6 +71,7 @@ export const MemberCard = memo(function MemberCard({
         </Link>
         {observerByConfig && <span className="badge">observer</span>}
         <span className="member__spacer" />
+        <MemberChecked member={member} pollIntervalMs={pollIntervalMs} />
         {m.version !== null && (
           <span className="member__version mono" title={m.version}>
             {shortVersion(m.version)}

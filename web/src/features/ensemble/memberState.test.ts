@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeMember, describeQuorum, outageText } from './memberState';
+import { checkedAge, describeMember, describeQuorum, outageText } from './memberState';
 import { downMember, healthOf, healthy, leader, member, oneDown, T0 } from './fixtures';
 
 describe('describeMember', () => {
@@ -70,5 +70,23 @@ describe('describeQuorum', () => {
   it('has no margin as a single standalone server', () => {
     const h = healthOf([member(1, { state: 'standalone' })]);
     expect(describeQuorum(h.quorum, h.alerts, false)).toMatchObject({ tone: 'degraded', word: 'no margin' });
+  });
+});
+
+describe('checkedAge', () => {
+  it('says how long ago the member was checked, ticking with the clock', () => {
+    expect(checkedAge(T0, T0 + 400, 5_000)).toEqual({ text: 'checked just now', late: false });
+    expect(checkedAge(T0, T0 + 4_200, 5_000)).toEqual({ text: 'checked 4 s ago', late: false });
+    expect(checkedAge(T0, T0 + 5_000, 5_000).text).toBe('checked 5 s ago');
+  });
+  it('is late past three polls (at least 15 s): the state may no longer be true', () => {
+    expect(checkedAge(T0, T0 + 15_000, 5_000).late).toBe(false);
+    expect(checkedAge(T0, T0 + 15_001, 5_000)).toEqual({ text: 'checked 15 s ago', late: true });
+    expect(checkedAge(T0, T0 + 15_001, 1_000).late).toBe(true);
+    expect(checkedAge(T0, T0 + 29_000, 10_000).late).toBe(false);
+    expect(checkedAge(T0, T0 + 3 * 60_000, 5_000)).toEqual({ text: 'checked 3 min ago', late: true });
+  });
+  it('counts a server clock slightly ahead as just now', () => {
+    expect(checkedAge(T0 + 300, T0, 5_000).text).toBe('checked just now');
   });
 });

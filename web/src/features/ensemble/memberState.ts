@@ -122,3 +122,26 @@ export const QUORUM_ALERT_IDS: ReadonlySet<string> = new Set(['no-quorum', 'at-e
 export function quorumAlert(alerts: readonly Alert[]): Alert | undefined {
   return alerts.find((a) => QUORUM_ALERT_IDS.has(a.id));
 }
+
+/** A member's check counts as late (shown so) past this many poll intervals, and never sooner than LATE_CHECK_MIN_MS. */
+export const LATE_CHECK_INTERVALS = 3;
+export const LATE_CHECK_MIN_MS = 15_000;
+
+export interface CheckedAge {
+  /** "checked 4 s ago", "checked just now". */
+  text: string;
+  /** Older than a few polls: the state shown may no longer be true. */
+  late: boolean;
+}
+
+/**
+ * How old a member's state is: from the poll that last checked it (`polledAt`, server clock,
+ * like every other "ago" on screen), so "unreachable, checked 4 s ago" says how far to trust it.
+ */
+export function checkedAge(polledAt: number, now: number, pollIntervalMs: number): CheckedAge {
+  const age = now - polledAt;
+  return {
+    text: age < 1_000 ? 'checked just now' : `checked ${formatDuration(age)} ago`,
+    late: age > Math.max(LATE_CHECK_MIN_MS, LATE_CHECK_INTERVALS * pollIntervalMs),
+  };
+}

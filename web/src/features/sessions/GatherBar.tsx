@@ -1,7 +1,8 @@
 /**
- * How old the sessions snapshot is ("gathered 12 s ago", the time on hover), "Gather now"
- * (disabled while the server's rate limit says no, with when the next is allowed), and what the
- * gathering could not see (members whose cons or dump are not whitelisted, members down).
+ * How old the sessions snapshot is ("gathered 12 s ago", the time on hover; marked when it is
+ * older than the server's cadence, and "gathering…" while a read is bringing a fresh one),
+ * "Gather now" (disabled while the server's rate limit says no, with when the next is allowed),
+ * and what the gathering could not see (members whose cons or dump are not whitelisted, down).
  */
 import type { SessionsResponse } from '@keeper/shared';
 import { formatAbsolute } from '../../lib/time';
@@ -9,7 +10,7 @@ import { useNow } from '../../lib/useNow';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { errorText } from '../../lib/api';
 import { Refresh } from '../ensemble/icons';
-import { allowedAt } from './gatherSchedule';
+import { allowedAt, DEFAULT_CADENCE_S, isOutdated } from './gatherSchedule';
 
 export interface GatherControl {
   gather: () => void;
@@ -24,15 +25,19 @@ export function GatherBar({
   dataUpdatedAt,
   refreshError,
   control,
+  reading,
 }: {
   data: SessionsResponse;
   /** Browser time the snapshot arrived; the server's window is counted from it. */
   dataUpdatedAt: number;
   refreshError: unknown;
   control: GatherControl;
+  /** A read is under way (opening the view, coming back to the tab, the timer): it gathers anew when the data is a cadence old. */
+  reading: boolean;
 }) {
   const now = useNow();
-  const allowed = allowedAt(dataUpdatedAt, data.nextGatherInSeconds, control.refusedUntil, now);
+  const allowed = allowedAt(dataUpdatedAt, data.gatherAllowedInSeconds ?? data.nextGatherInSeconds, control.refusedUntil, now);
+  const old = isOutdated(data.gatheredAt, data.cadenceSeconds, now);
   const waitS = allowed === null ? 0 : Math.ceil((allowed - now) / 1000);
   const gatherError = control.error && allowed === null ? control.error : null;
   return (
@@ -43,7 +48,8 @@ export function GatherBar({
             <span className="muted">Not gathered yet</span>
           ) : (
             <>
-              Gathered <RelativeTime at={data.gatheredAt} className="gather__ago" />
+              Gathered <RelativeTime at={data.gatheredAt} className={`gather__ago${old ? ' gather__ago--old' : ''}`} />
+              {old && !reading && <span className="status tone-stale gather__old">older than the {data.cadenceSeconds ?? DEFAULT_CADENCE_S} s cadence</span>}
             </>
           )}
         </span>
@@ -58,7 +64,7 @@ export function GatherBar({
           <Refresh size={14} />
           Gather now
         </button>
-        {control.pending && (
+        {(control.pending || (reading && old)) && (
           <span className="gather__wait muted" role="status">
             gathering from every member…
           </span>
@@ -92,3 +98,4 @@ export function GatherBar({
     </div>
   );
 }
+

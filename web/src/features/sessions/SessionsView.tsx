@@ -60,7 +60,13 @@ function Sessions({ ensemble, selectedId }: { ensemble: string; selectedId: stri
       </ViewHeader>
       <div className="sessions__body">
         {query.data ? (
-          <GatherBar data={query.data} dataUpdatedAt={query.dataUpdatedAt} refreshError={query.isRefetchError ? query.error : null} control={gather} />
+          <GatherBar
+            data={query.data}
+            dataUpdatedAt={query.dataUpdatedAt}
+            refreshError={query.isRefetchError ? query.error : null}
+            control={gather}
+            reading={query.isFetching}
+          />
         ) : query.error ? (
           <div className="gather">
             <p className="error-note" role="alert">

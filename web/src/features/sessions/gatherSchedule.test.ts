@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { allowedAt, blockedUntil, MAX_REFETCH_MS, MIN_REFETCH_MS, refetchDelay } from './gatherSchedule';
+import { allowedAt, blockedUntil, isOutdated, MAX_REFETCH_MS, MIN_REFETCH_MS, refetchDelay } from './gatherSchedule';
 
 describe('refetchDelay', () => {
   it('never re-reads faster than the minimum, whatever the server says', () => {
     expect(refetchDelay(0)).toBe(MIN_REFETCH_MS);
     expect(refetchDelay(-5)).toBe(MIN_REFETCH_MS);
-    expect(refetchDelay(8)).toBe(MIN_REFETCH_MS);
+    expect(refetchDelay(3)).toBe(MIN_REFETCH_MS);
+    expect(refetchDelay(8)).toBe(9_000);
   });
   it('waits for the server’s window when it is longer, up to a ceiling', () => {
     expect(refetchDelay(45)).toBe(46_000);
@@ -22,5 +23,15 @@ describe('when "Gather now" is allowed', () => {
   it('respects a refusal that says later', () => {
     expect(allowedAt(1_000, 2, blockedUntil(1_500, 10), 2_000)).toBe(11_500);
     expect(blockedUntil(0, null)).toBe(15_000);
+  });
+});
+
+describe('an outdated gathering', () => {
+  it('is one older than the server’s cadence plus the re-read’s grace', () => {
+    expect(isOutdated(0, 60, 65_000)).toBe(false);
+    expect(isOutdated(0, 60, 65_001)).toBe(true);
+    expect(isOutdated(0, undefined, 65_001)).toBe(true);
+    expect(isOutdated(0, 10, 15_001)).toBe(true);
+    expect(isOutdated(null, 60, 1e12)).toBe(false);
   });
 });

@@ -1,16 +1,18 @@
 /**
  * When the sessions snapshot is read again, and when "Gather now" may be pressed. The server
- * gathers (cons and dump on every member: expensive) at most once per rate window per ensemble,
- * however many ask, and on a slow cadence while somebody looks; `nextGatherInSeconds` says when
- * its rate limit allows the next gathering. The browser re-reads the cached result at most that
- * often and never faster than MIN_REFETCH_MS, only while the view is open and the tab visible.
+ * gathers (cons and dump on every member: expensive) when a read finds its last gathering a
+ * cadence old (60 s), at most once per rate window per ensemble however many ask;
+ * `nextGatherInSeconds` says when a read will gather again, `gatherAllowedInSeconds` when
+ * "Gather now" is allowed. The browser re-reads just after the former, never faster than
+ * MIN_REFETCH_MS, only while the view is open and the tab visible; opening the view (or coming
+ * back to the tab) after that reads at once, so the server gathers then.
  */
 
-/** Re-reading more often than this shows nothing new: the server's own cadence is slower. */
-export const MIN_REFETCH_MS = 30_000;
+/** Re-reading more often than this shows nothing new (and reading is cheap: the server decides when to gather). */
+export const MIN_REFETCH_MS = 5_000;
 /** Not later than this either: a view left open should not freeze for an hour. */
 export const MAX_REFETCH_MS = 5 * 60_000;
-/** A little after the window opens, so the answer can be the new gathering. */
+/** A little after the data turns a cadence old, so the answer is the new gathering. */
 export const AFTER_WINDOW_MS = 1_000;
 
 export function refetchDelay(nextGatherInSeconds: number): number {
@@ -33,4 +35,15 @@ export function blockedUntil(refusedAt: number, retryAfterSeconds: number | null
 export function allowedAt(receivedAt: number, nextGatherInSeconds: number, refusedUntil: number | null, now: number): number | null {
   const at = Math.max(receivedAt + Math.max(0, nextGatherInSeconds) * 1000, refusedUntil ?? 0);
   return at > now ? at : null;
+}
+
+/** The server's cadence when an older server does not say it. */
+export const DEFAULT_CADENCE_S = 60;
+/** The view re-reads a second after the data turns a cadence old; past this grace it is marked old. */
+export const OUTDATED_GRACE_MS = 5_000;
+
+/** Older than the server's cadence (and the re-read's grace): a read now brings a new gathering, and until then the view says so. */
+export function isOutdated(gatheredAt: number | null, cadenceSeconds: number | undefined, now: number): boolean {
+  if (gatheredAt === null) return false;
+  return now - gatheredAt > (cadenceSeconds ?? DEFAULT_CADENCE_S) * 1000 + OUTDATED_GRACE_MS;
 }

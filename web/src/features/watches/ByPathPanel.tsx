@@ -16,7 +16,7 @@ import { errorText } from '../../lib/api';
 import { count, plural } from '../ensemble/format';
 import { sessionUrl } from '../sessions/urls';
 import { znodeUrl } from '../tree/urls';
-import { topPaths } from './watchFigures';
+import { consoleFirst, topPaths, watchedByConsole } from './watchFigures';
 import type { ByPath } from './watchesQueries';
 
 const ROWS_SHOWN = 200;
@@ -97,12 +97,22 @@ function ByPathResult({ ensemble, result }: { ensemble: string; result: ByPath }
   const [query, setQuery] = useState('');
   const deferred = useDeferredValue(query);
   const { rows, matched } = topPaths(result.paths, deferred, ROWS_SHOWN);
+  const consoleId = result.consoleSessionId ?? null;
+  const consolePaths = result.paths.filter((p) => watchedByConsole(p, consoleId)).length;
+  const distinct = result.distinctPaths ?? result.paths.length;
   return (
     <div className="bypath__result">
       <p className="bypath__when">
-        Gathered <RelativeTime at={result.gatheredAt} /> · {plural(result.paths.length, 'watched path')}
+        Gathered <RelativeTime at={result.gatheredAt} /> · {plural(distinct, 'distinct watched path')}
+        {distinct > result.paths.length && ` (the ${count(result.paths.length)} most watched listed)`}
         <span className="muted"> · data watches only (exists, getData); child watches are not listed by wchp</span>
       </p>
+      {consoleId !== null && (
+        <p className="bypath__console note">
+          <span className="badge badge--accent">console</span> marks Keeper’s own session, <span className="mono">{toHexId(consoleId)}</span>, which watches the znodes
+          browsers have open: {consolePaths > 0 ? plural(consolePaths, 'listed path') : 'none of the listed paths'}.
+        </p>
+      )}
       {result.gaps.length > 0 && (
         <p className="bypath__gaps tone-degraded">
           <span className="status">incomplete</span>
@@ -146,7 +156,7 @@ function ByPathResult({ ensemble, result }: { ensemble: string; result: ByPath }
               </thead>
               <tbody>
                 {rows.map((p) => (
-                  <tr key={p.path}>
+                  <tr key={p.path} className={watchedByConsole(p, consoleId) ? 'is-console' : undefined}>
                     <th scope="row" className="wtable__path">
                       <Link className="mono link" to={znodeUrl(ensemble, p.path)} title={p.path}>
                         {p.path}
@@ -155,9 +165,15 @@ function ByPathResult({ ensemble, result }: { ensemble: string; result: ByPath }
                     <td className="num mono">{count(p.watchers)}</td>
                     <td className="wtable__sessions">
                       <span className="wtable__ids">
-                        {p.sessions.slice(0, SESSIONS_SHOWN).map((id) => (
-                          <Link key={id} className="mono link" to={sessionUrl(ensemble, toHexId(id))}>
+                        {consoleFirst(p.sessions, consoleId).slice(0, SESSIONS_SHOWN).map((id) => (
+                          <Link key={id} className="mono link" to={sessionUrl(ensemble, toHexId(id))} title={id === consoleId ? 'Keeper’s own session' : undefined}>
                             {toHexId(id)}
+                            {id === consoleId && (
+                              <>
+                                {' '}
+                                <span className="badge badge--accent">console</span>
+                              </>
+                            )}
                           </Link>
                         ))}
                         {p.sessions.length > SESSIONS_SHOWN && <span className="muted">+{count(p.sessions.length - SESSIONS_SHOWN)} more</span>}

@@ -5,7 +5,16 @@ import { count } from '../ensemble/format';
 import { memberUrl } from '../ensemble/urls';
 import { totals } from './watchFigures';
 
-export function WatchSummary({ ensemble, summary }: { ensemble: string; summary: WatchesResponse['summary'] }) {
+export function WatchSummary({
+  ensemble,
+  summary,
+  distinctPaths,
+}: {
+  ensemble: string;
+  summary: WatchesResponse['summary'];
+  /** Distinct paths over every member, from a complete wchp; undefined when unknown. */
+  distinctPaths: number | undefined;
+}) {
   const sum = totals(summary);
   return (
     <div className="wtable-wrap">
@@ -47,8 +56,14 @@ export function WatchSummary({ ensemble, summary }: { ensemble: string; summary:
             <tr>
               <th scope="row">All members{sum.partial ? ' (at least)' : ''}</th>
               <td className="num mono">{count(sum.connections)}</td>
-              <td className="num mono" title="paths watched on several members count once per member">
+              <td className="num mono" title="the sum over members: a path watched through several members counts once per member">
                 {count(sum.paths)}
+                {distinctPaths !== undefined && (
+                  <span className="wtable__distinct" title="distinct paths over every member, from the last wchp">
+                    {' '}
+                    ({count(distinctPaths)} distinct)
+                  </span>
+                )}
               </td>
               <td className="num mono">{count(sum.watches)}</td>
               <td />

@@ -8,11 +8,10 @@ import { useNow } from '../../lib/useNow';
 import { allowedAt } from '../sessions/gatherSchedule';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { errorText } from '../../lib/api';
-import { count } from '../ensemble/format';
 import { Refresh } from '../ensemble/icons';
 import { ViewHeader } from '../ensemble/ViewHeader';
 import { ByPathPanel } from './ByPathPanel';
-import { totals } from './watchFigures';
+import { distinctPaths, headline, totals } from './watchFigures';
 import { useByPathResult, useRunByPath, useWatches } from './watchesQueries';
 import { WatchSummary } from './WatchSummary';
 import './watches.css';
@@ -27,8 +26,10 @@ function Watches({ ensemble }: { ensemble: string }) {
   const byPath = useByPathResult(ensemble);
   const run = useRunByPath(ensemble);
   const data = query.data;
-  const sum = data ? totals(data.summary) : null;
   const now = useNow();
+  const sum = data ? totals(data.summary) : null;
+  const distinct = distinctPaths(byPath, now);
+  const line = data && sum ? headline(sum, data.summary.length, distinct) : null;
   // Every answer says when wchp is allowed again; a refusal (429) may say later.
   const blockedUntil = data ? allowedAt(query.dataUpdatedAt, data.byPathNextInSeconds ?? 0, run.refusedUntil, now) : null;
 
@@ -49,18 +50,14 @@ function Watches({ ensemble }: { ensemble: string }) {
           )
         }
       >
-        {sum && (
-          <>
-            {count(sum.watches)} watches on {count(sum.paths)} paths{sum.partial ? ' (some members did not answer)' : ''}
-          </>
-        )}
+        {line && <span title={line.title}>{line.text}</span>}
       </ViewHeader>
       <div className="watches__body">
         <section className="wsection" aria-label="Watches per member">
           <h2 className="section-title">Per member (wchs)</h2>
           {data ? (
             <>
-              <WatchSummary ensemble={ensemble} summary={data.summary} />
+              <WatchSummary ensemble={ensemble} summary={data.summary} distinctPaths={distinct} />
               <p className="note">
                 wchs counts every watch a member holds for its clients, data and child watches alike (like mntr’s zk_watch_count). A client’s watches live
                 on the member it is connected to.
