@@ -1,24 +1,38 @@
 /**
- * npm run sandbox -- start|stop|status [--port-offset N] [--state-dir D] [--size N]
- * For people and CI debugging: the same sandbox `npm start` uses, without Keeper.
- * `start` stays in the foreground until Ctrl-C; `stop` ends a sandbox another
- * terminal started (and any JVM a dead launcher left behind).
+ * npm run sandbox -- <command> [member] [options]
+ * For people, CI debugging and fault drills: the same sandbox `npm start` uses, without
+ * Keeper. `start` stays in the foreground until Ctrl-C; the member drills (kill 2, freeze 2,
+ * restart 2, ...) ask the launcher that owns the state dir (this `start` or `npm start`) to
+ * act, so the members it restarts are still its own and its Ctrl-C stops them.
  */
 import { parseArgs } from 'node:util';
 import { defaultStateDir } from '../server/src/config/cli.js';
-import { fourLetterWord, memberPorts, parseSrvrMode, SandboxEnsemble } from './sandbox/index.js';
+import { SandboxEnsemble } from './sandbox/index.js';
+import { runDrill } from './sandbox/controlClient.js';
 import { onOrphaned } from './lib/parentWatch.js';
 import { isAlive } from './sandbox/procfs.js';
 import { readOwner, sandboxJvms } from './sandbox/stateLock.js';
+import { formatStatus, sandboxStatus } from './sandbox/status.js';
+import { DRILL_OPS, type DrillOp } from './sandbox/types.js';
 
-const USAGE = `Usage: npm run sandbox -- <start|stop|status> [options]
-  start    launch the ensemble and stay in the foreground (Ctrl-C stops it)
-  stop     stop the sandbox running from that state dir
-  status   ask every member for its mode (srvr)
+const USAGE = `Usage: npm run sandbox -- <command> [member] [options]
+The ensemble:
+  start              launch the ensemble and stay in the foreground (Ctrl-C stops it)
+  stop               stop the sandbox running from that state dir
+  status             each member's process (as its launcher knows it) and srvr mode
+Fault drills on one member, run by the launcher (\`npm start\` or \`sandbox -- start\`):
+  kill <id>          SIGKILL: a dead daemon; clients get "connection refused"
+  freeze <id>        SIGSTOP: a hung server; connections open, nothing is answered,
+                     clients move on only when their session timeout runs out
+  thaw <id>          SIGCONT: the frozen member carries on where it stopped
+  stop <id>          SIGTERM: a clean shutdown (SIGKILL after 5 s)
+  start <id>         start a killed or stopped member (thaws a frozen one); waits until it serves
+  restart <id>       stop, then start; waits until it serves again (a new pid)
 Options:
   --port-offset <n>   added to every port (default 0: clients on 2191..)
   --state-dir <dir>   default ${defaultStateDir(process.env)}
-  --size <n>          members (default 3)`;
+  --size <n>          members (default 3)
+  --timeout <s>       how long start <id> and restart <id> may take (default 60)`;
 
 function fail(message: string): never {
   console.error(`sandbox: ${message}`);
@@ -33,6 +47,7 @@ const { values, positionals } = (() => {
         'port-offset': { type: 'string', default: '0' },
         'state-dir': { type: 'string', default: defaultStateDir(process.env) },
         size: { type: 'string', default: '3' },
+        timeout: { type: 'string', default: '60' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -43,9 +58,11 @@ const { values, positionals } = (() => {
 
 const portOffset = Number(values['port-offset']);
 const size = Number(values.size);
+const timeoutS = Number(values.timeout);
 const stateDir = values['state-dir'];
 if (!Number.isInteger(portOffset) || portOffset < 0) fail(`--port-offset must be a non-negative integer`);
 if (!Number.isInteger(size) || size < 1) fail(`--size must be a positive integer`);
+if (!Number.isFinite(timeoutS) || timeoutS < 1 || timeoutS > 600) fail(`--timeout must be a number of seconds from 1 to 600`);
 
 async function start(): Promise<void> {
   const t0 = Date.now();
@@ -56,6 +73,7 @@ async function start(): Promise<void> {
   for (const m of ensemble.members) {
     console.log(`  member ${m.id}: pid ${m.pid}, client ${m.clientPort}, admin http://127.0.0.1:${m.adminPort}/commands, log ${stateDir}/member-${m.id}.log`);
   }
+  console.log('Drills from another terminal: npm run sandbox -- kill|freeze|thaw|stop|start|restart <id> (see --help).');
   console.log('Ctrl-C to stop.');
   // Member JVMs do not hold the event loop open; this does, until a signal.
   const keepAlive = setInterval(() => {}, 1 << 30);
@@ -91,29 +109,25 @@ async function stop(): Promise<void> {
 }
 
 async function status(): Promise<void> {
-  const owner = readOwner(stateDir);
-  console.log(`state dir ${stateDir}: ${owner !== null && isAlive(owner) ? `owned by launcher pid ${owner}` : 'no launcher running'}`);
-  let serving = 0;
-  for (let id = 1; id <= size; id++) {
-    const { clientPort } = memberPorts(id, portOffset);
-    let state: string;
-    try {
-      const answer = await fourLetterWord('127.0.0.1', clientPort, 'srvr', 1500);
-      const mode = parseSrvrMode(answer);
-      if (mode) serving++;
-      state = mode ?? answer.trim();
-    } catch (err) {
-      state = /timed out/.test((err as Error).message) ? 'no answer (hung or paused?)' : 'down';
-    }
-    console.log(`  member ${id} 127.0.0.1:${clientPort}: ${state}`);
-  }
-  process.exitCode = serving === size ? 0 : 1;
+  const report = await sandboxStatus(stateDir, { size, portOffset });
+  console.log(formatStatus(stateDir, report));
+  process.exitCode = report.healthy ? 0 : 1;
 }
 
-const command = positionals[0];
+async function drill(op: DrillOp, idText: string): Promise<void> {
+  const id = Number(idText);
+  if (!Number.isInteger(id) || id < 1) fail(`expected a member number after "${op}", got "${idText}"`);
+  const outcome = await runDrill(stateDir, op, id, { timeoutMs: Math.round(timeoutS * 1000) });
+  console.log(outcome.message);
+}
+
+const [command, member] = positionals;
+const isDrill = (c: string | undefined): c is DrillOp => (DRILL_OPS as readonly string[]).includes(c ?? '');
 if (values.help) console.log(USAGE);
-else if (positionals.length !== 1) fail(`expected one command\n${USAGE}`);
+else if (positionals.length === 2 && isDrill(command)) await drill(command, member!).catch((err: Error) => fail(err.message));
+else if (positionals.length !== 1) fail(`expected a command (and a member for a drill)\n${USAGE}`);
 else if (command === 'start') await start().catch((err: Error) => fail(err.message));
 else if (command === 'stop') await stop();
 else if (command === 'status') await status();
+else if (isDrill(command)) fail(`"${command}" needs a member number, e.g. npm run sandbox -- ${command} 2`);
 else fail(`unknown command "${command}"\n${USAGE}`);

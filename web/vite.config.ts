@@ -15,6 +15,15 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
-    sourcemap: true,
+    // Maps are written for whoever runs the build (to decode a stack trace), without the
+    // sourceMappingURL comment; the server never serves them (server/src/http/staticWeb.ts).
+    sourcemap: 'hidden',
+    rolldownOptions: {
+      output: {
+        // Libraries change less often than the app: in a chunk of their own they stay cached
+        // (immutable, a year) across Keeper upgrades that do not touch them.
+        codeSplitting: { groups: [{ name: 'vendor', test: /node_modules/ }] },
+      },
+    },
   },
 });

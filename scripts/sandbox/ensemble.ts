@@ -10,7 +10,8 @@ import { launchMember, signalGroup, terminate, type MemberProcess } from './memb
 import { allPorts, assertPortsFree, MAX_SIZE, maxPortOffset, memberPorts, type MemberPorts } from './ports.js';
 import { memberMode, pollUntil } from './probe.js';
 import { acquire, release } from './stateLock.js';
-import type { SandboxMember, SandboxOptions } from './types.js';
+import type { DrillOp, DrillOutcome, MemberRestarter, SandboxMember, SandboxOptions } from './types.js';
+import { serveControl, type ControlServer } from './controlServer.js';
 import { renderZooCfg } from './zooCfg.js';
 
 interface Resolved {
@@ -36,6 +37,9 @@ interface Slot {
 }
 
 const SERVING_TIMEOUT_MS = 30_000;
+/** A restart's whole budget: SIGTERM (SIGKILL after 5 s), launch, election, serving. */
+export const RESTART_TIMEOUT_MS = 60_000;
+const STOP_GRACE_MS = 5_000;
 
 function intIn(name: string, value: number, min: number, max: number): number {
   if (!Number.isInteger(value) || value < min || value > max) {
@@ -67,12 +71,15 @@ function tail(file: string, lines = 15): string {
   }
 }
 
-export class SandboxEnsemble {
+export class SandboxEnsemble implements MemberRestarter {
   readonly connectionString: string;
   readonly members: SandboxMember[];
   readonly stateDir: string;
   private readonly slots = new Map<number, Slot>();
   private closing: Promise<void> | null = null;
+  /** The tail of each member's queue: one operation at a time per member, whoever asks. */
+  private readonly queues = new Map<number, Promise<unknown>>();
+  private control: ControlServer | null = null;
 
   private constructor(
     private readonly cfg: Resolved,
@@ -90,6 +97,8 @@ export class SandboxEnsemble {
         adminPort: ports.adminPort,
         pid: null,
         state: 'stopped',
+        since: Date.now(),
+        lastExit: null,
       };
       this.slots.set(id, {
         info,
@@ -125,6 +134,9 @@ export class SandboxEnsemble {
       }
       await ensemble.waitForQuorum(cfg.startTimeoutMs, { failOnExit: true });
       const leader = await ensemble.leaderId();
+      // Drills from another terminal (npm run sandbox -- kill 2) reach this launcher here, so
+      // members it restarts stay its children: tracked, and stopped by close() and Ctrl-C.
+      ensemble.control = await serveControl(ensemble, cfg.stateDir, cfg.log);
       cfg.log(`${cfg.size} members serving on ${ensemble.connectionString}, leader ${leader}, in ${Date.now() - began} ms`);
       return ensemble;
     } catch (err) {
@@ -138,29 +150,99 @@ export class SandboxEnsemble {
   }
 
   async stopMember(id: number): Promise<void> {
-    await this.halt(this.slot(id), 'SIGTERM');
+    await this.exclusive(id, () => this.halt(this.slot(id), 'SIGTERM'));
   }
 
   async killMember(id: number): Promise<void> {
-    await this.halt(this.slot(id), 'SIGKILL');
+    await this.exclusive(id, () => this.halt(this.slot(id), 'SIGKILL'));
   }
 
   /** Starts a stopped member (a paused one is resumed); by default waits until it serves. */
   async startMember(id: number, opts: { waitServing?: boolean } = {}): Promise<void> {
-    const slot = this.slot(id);
-    this.assertOpen();
-    if (slot.proc === null) {
-      await assertPortsFree(allPorts(slot.ports));
-      this.launch(slot);
-    } else if (slot.info.state === 'paused') {
-      this.resumeMember(id);
-    }
-    if (opts.waitServing ?? true) await this.waitServing(slot, SERVING_TIMEOUT_MS);
+    await this.exclusive(id, () => this.boot(this.slot(id), (opts.waitServing ?? true) ? SERVING_TIMEOUT_MS : null));
   }
 
-  async restartMember(id: number): Promise<void> {
-    await this.stopMember(id);
-    await this.startMember(id);
+  /**
+   * Stops the member (SIGTERM, SIGKILL after 5 s) and starts it again; resolves once it serves
+   * (srvr has a Mode), or throws when timeoutMs (default 60 s) has passed. One member at a
+   * time: what a rolling upgrade needs, and what `npm run sandbox -- restart <id>` runs.
+   */
+  restartMember(id: number, opts: { timeoutMs?: number } = {}): Promise<DrillOutcome> {
+    return this.drill('restart', id, opts);
+  }
+
+  /**
+   * Runs one fault drill on a member, after any operation already under way on it. Drills
+   * that find nothing to do (kill a stopped member, thaw a running one) say so and succeed.
+   */
+  async drill(op: DrillOp, id: number, opts: { timeoutMs?: number } = {}): Promise<DrillOutcome> {
+    const slot = this.slot(id);
+    const timeoutMs = opts.timeoutMs ?? RESTART_TIMEOUT_MS;
+    return this.exclusive(id, async () => {
+      this.assertOpen();
+      const began = Date.now();
+      const previousPid = slot.info.pid;
+      const was = slot.info.state;
+      let mode: string | null = null;
+      let message: string;
+      const name = `member ${id}`;
+      switch (op) {
+        case 'kill':
+        case 'stop': {
+          if (previousPid === null) {
+            message = `${name} was not running`;
+            break;
+          }
+          await this.halt(slot, op === 'kill' ? 'SIGKILL' : 'SIGTERM');
+          message =
+            op === 'kill'
+              ? `${name} killed (SIGKILL pid ${previousPid}): clients get "connection refused" until it starts`
+              : `${name} stopped (SIGTERM pid ${previousPid}, ${slot.info.lastExit ?? 'exited'})`;
+          break;
+        }
+        case 'freeze': {
+          if (previousPid === null) throw new Error(`sandbox: ${name} is not running: start it before freezing it`);
+          if (was === 'paused') {
+            message = `${name} was already frozen (pid ${previousPid})`;
+            break;
+          }
+          this.pauseMember(id);
+          message = `${name} frozen (SIGSTOP pid ${previousPid}): it accepts connections and answers nothing, like a hung server; thaw it to resume`;
+          break;
+        }
+        case 'thaw': {
+          if (was !== 'paused') {
+            message = `${name} was not frozen (${was})`;
+            break;
+          }
+          this.resumeMember(id);
+          message = `${name} thawed (SIGCONT pid ${previousPid})`;
+          break;
+        }
+        case 'start': {
+          if (was === 'running') {
+            message = `${name} was already running (pid ${previousPid})`;
+            break;
+          }
+          mode = await this.boot(slot, timeoutMs);
+          message = `${name} ${was === 'paused' ? 'thawed' : 'started'}, pid ${slot.info.pid}, serving as ${mode} in ${secondsSince(began)}`;
+          break;
+        }
+        case 'restart': {
+          const deadline = began + timeoutMs;
+          if (previousPid !== null) await this.halt(slot, 'SIGTERM', Math.min(STOP_GRACE_MS, timeoutMs / 2));
+          mode = await this.boot(slot, Math.max(0, deadline - Date.now()));
+          message = `${name} restarted: pid ${previousPid ?? '-'} -> ${slot.info.pid}, serving as ${mode} in ${secondsSince(began)}`;
+          break;
+        }
+      }
+      return { op, member: { ...slot.info }, previousPid, mode, message, tookMs: Date.now() - began };
+    });
+  }
+
+  /** Copies of every member's process state, for status reports. */
+  snapshot(): SandboxMember[] {
+    return this.members.map((m) => ({ ...m }));
   }
 
   /** SIGSTOP: the FAQ's hung server. Connections stay open and nothing is answered. */
@@ -169,6 +251,7 @@ export class SandboxEnsemble {
     if (slot.proc === null) throw new Error(`sandbox: member ${id} is not running`);
     signalGroup(slot.proc.pid, 'SIGSTOP');
     slot.info.state = 'paused';
+    slot.info.since = Date.now();
     this.cfg.log(`member ${id} paused (SIGSTOP pid ${slot.proc.pid})`);
   }
 
@@ -177,6 +260,7 @@ export class SandboxEnsemble {
     if (slot.proc === null || slot.info.state !== 'paused') return;
     signalGroup(slot.proc.pid, 'SIGCONT');
     slot.info.state = 'running';
+    slot.info.since = Date.now();
     this.cfg.log(`member ${id} resumed (SIGCONT pid ${slot.proc.pid})`);
   }
 
@@ -220,7 +304,10 @@ export class SandboxEnsemble {
   /** Stops everything this ensemble started. Idempotent; safe after a failed start. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      await this.stopAll();
+      // No drill may start a member once closing began (launch() checks), and none arrives.
+      const control = this.control;
+      this.control = null;
+      await Promise.all([this.stopAll(), control?.close()]);
       release(this.cfg.stateDir);
       this.cfg.log('sandbox stopped');
     })();
@@ -237,6 +324,24 @@ export class SandboxEnsemble {
 
   private assertOpen(): void {
     if (this.closing) throw new Error('sandbox: ensemble is closed');
+  }
+
+  private exclusive<T>(id: number, fn: () => Promise<T>): Promise<T> {
+    const run = (this.queues.get(id) ?? Promise.resolve()).catch(() => {}).then(fn);
+    this.queues.set(id, run);
+    return run;
+  }
+
+  /** Launches a stopped member or resumes a paused one; with a timeout, waits until it serves and returns its mode. */
+  private async boot(slot: Slot, servingTimeoutMs: number | null): Promise<string | null> {
+    this.assertOpen();
+    if (slot.proc === null) {
+      await assertPortsFree(allPorts(slot.ports));
+      this.launch(slot);
+    } else if (slot.info.state === 'paused') {
+      this.resumeMember(slot.info.id);
+    }
+    return servingTimeoutMs === null ? null : this.waitServing(slot, servingTimeoutMs);
   }
 
   private writeConfig(slot: Slot): void {
@@ -260,6 +365,8 @@ export class SandboxEnsemble {
   }
 
   private launch(slot: Slot): void {
+    // close() may have begun while a drill awaited: a JVM launched now would outlive it.
+    if (this.closing) throw new Error('sandbox: ensemble is closed');
     const proc = launchMember({
       java: this.java,
       classpath: this.classpath,
@@ -270,28 +377,31 @@ export class SandboxEnsemble {
     slot.stopping = false;
     slot.info.pid = proc.pid;
     slot.info.state = 'running';
+    slot.info.since = Date.now();
     this.cfg.log(`member ${slot.info.id} launched, pid ${proc.pid}, client port ${slot.ports.clientPort}`);
     void proc.exited.then((how) => {
       if (slot.proc !== proc) return;
       slot.proc = null;
       slot.info.pid = null;
       slot.info.state = 'stopped';
+      slot.info.since = Date.now();
+      slot.info.lastExit = how;
       if (!slot.stopping) this.cfg.log(`member ${slot.info.id} exited unexpectedly (${how}); see ${slot.logPath}`);
     });
   }
 
-  private async halt(slot: Slot, signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
+  private async halt(slot: Slot, signal: 'SIGTERM' | 'SIGKILL', graceMs = STOP_GRACE_MS): Promise<void> {
     const proc = slot.proc;
     if (proc === null) return;
     slot.stopping = true;
-    await terminate(proc, signal);
+    await terminate(proc, signal, graceMs);
     await proc.exited;
     this.cfg.log(`member ${slot.info.id} ${signal === 'SIGKILL' ? 'killed' : 'stopped'}`);
   }
 
-  private async waitServing(slot: Slot, timeoutMs: number): Promise<void> {
+  private async waitServing(slot: Slot, timeoutMs: number): Promise<string> {
     const proc = slot.proc;
-    await pollUntil(
+    return pollUntil(
       async () => {
         if (slot.proc !== proc || proc === null) throw new Error(this.crashReport(slot));
         return memberMode(this.target(slot));
@@ -329,3 +439,6 @@ export class SandboxEnsemble {
   }
 }
 
+function secondsSince(t: number): string {
+  return `${((Date.now() - t) / 1000).toFixed(1)} s`;
+}

@@ -3,4 +3,6 @@ export { SandboxEnsemble } from './ensemble.js';
 export { fourLetterWord, parseSrvrMode } from './fourLetterWord.js';
 export { findZooKeeperClasspath } from './classpath.js';
 export { memberPorts, PortInUseError } from './ports.js';
-export type { MemberProcessState, SandboxMember, SandboxOptions } from './types.js';
+export type { DrillOp, DrillOutcome, MemberProcessState, MemberRestarter, SandboxMember, SandboxOptions } from './types.js';
+export { DRILL_OPS } from './types.js';
+export { RESTART_TIMEOUT_MS } from './ensemble.js';

@@ -45,6 +45,11 @@ describe('renderZooCfg', () => {
     expect(cfg).toContain('\nreconfigEnabled=true\n');
   });
 
+  it('grants sessions up to 15 minutes (ZooKeeper would cap them at 20 ticks), unless overridden', () => {
+    expect(renderZooCfg({ ...base, id: 1 })).toContain('\nmaxSessionTimeout=900000\n');
+    expect(renderZooCfg({ ...base, id: 1, overrides: [{ maxSessionTimeout: '1000000' }] })).toContain('\nmaxSessionTimeout=1000000\n');
+  });
+
   it('refuses entries that would corrupt the file', () => {
     expect(() => renderZooCfg({ ...base, id: 1, overrides: [{ a: 'x\nserver.9=evil' }] })).toThrow(/invalid zoo.cfg entry/);
     expect(() => renderZooCfg({ ...base, id: 1, overrides: [{ 'a=b': 'x' }] })).toThrow(/invalid zoo.cfg entry/);

@@ -10,7 +10,7 @@ export interface SandboxOptions {
   portOffset?: number;
   /** Data, logs and configs live here; configs are written afresh on every start. */
   stateDir: string;
-  /** Default 2000, so sessions can be negotiated up to 40 s (20 ticks). */
+  /** Default 2000. Sessions negotiate from 2 ticks up to 900 s (maxSessionTimeout, zooCfg.ts). */
   tickTime?: number;
   /** Added to every member's zoo.cfg (overrides the sandbox defaults). */
   extraConfig?: Record<string, string>;
@@ -31,5 +31,41 @@ export interface SandboxMember {
   adminPort: number;
   /** The JVM's pid while running or paused, else null. */
   pid: number | null;
+  /** 'paused' is a frozen JVM (SIGSTOP): the drills call it "frozen". */
   state: MemberProcessState;
+  /** When the member entered this state (ms since the epoch). */
+  since: number;
+  /** How its last JVM ended ("signal SIGKILL", "code 143"), null before any exit. */
+  lastExit: string | null;
+}
+
+/**
+ * The fault drills an operator runs on a member (`npm run sandbox -- <op> <id>`):
+ * kill = SIGKILL (a dead daemon: connection refused), freeze/thaw = SIGSTOP/SIGCONT
+ * (the FAQ's hung server: connections open, nothing answered), stop = SIGTERM (clean
+ * shutdown), start, restart = stop then start, waiting until the member serves again.
+ */
+export const DRILL_OPS = ['kill', 'freeze', 'thaw', 'stop', 'start', 'restart'] as const;
+export type DrillOp = (typeof DRILL_OPS)[number];
+
+export interface DrillOutcome {
+  op: DrillOp;
+  /** The member after the drill. */
+  member: SandboxMember;
+  /** Its pid before the drill (null when it was not running). */
+  previousPid: number | null;
+  /** The mode srvr reported once it served (start, restart), else null. */
+  mode: string | null;
+  /** One line for a person: what happened and what clients now see. */
+  message: string;
+  tookMs: number;
+}
+
+/**
+ * What the server (or a later rolling upgrade) needs of a sandbox to restart its members
+ * one at a time. SandboxEnsemble implements it; code outside scripts/ depends on this shape.
+ */
+export interface MemberRestarter {
+  /** Stops (SIGTERM, SIGKILL after a grace) and starts the member; resolves once it serves, or throws at the deadline. */
+  restartMember(id: number, opts?: { timeoutMs?: number }): Promise<DrillOutcome>;
 }

@@ -1,6 +1,9 @@
 /** The zoo.cfg of one sandbox member: loopback only, quorum mode even for one member. */
 import { memberPorts } from './ports.js';
 
+/** 15 minutes: the longest session timeout a sandbox member grants. */
+export const MAX_SESSION_TIMEOUT_MS = 900_000;
+
 export interface ZooCfgParams {
   id: number;
   size: number;
@@ -18,6 +21,10 @@ export function zooCfgEntries(p: ZooCfgParams): Map<string, string> {
     ['initLimit', '10'],
     ['syncLimit', '5'],
     ['dataDir', p.dataDir],
+    // ZooKeeper's default cap is 20 ticks (40 s at the default tickTime): a client asking for
+    // 900 s (seed 000's workers) would silently get 40 s. Allow the 15-minute sessions that
+    // real deployments use, so they can be shown locally; the floor stays 2 ticks.
+    ['maxSessionTimeout', String(MAX_SESSION_TIMEOUT_MS)],
     // A one-member sandbox is still a quorum, so it behaves like the 3-member one.
     ['standaloneEnabled', 'false'],
     ['4lw.commands.whitelist', '*'],

@@ -1,15 +1,22 @@
+import { Component, lazy, Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { AppShell } from './features/shell/AppShell';
 import { NotFound } from './features/shell/NotFound';
 import { RootRedirect } from './features/shell/RootRedirect';
-import { TreeExplorer } from './features/tree/TreeExplorer';
-import { EnsembleView } from './features/ensemble/EnsembleView';
-import { SessionsView } from './features/sessions/SessionsView';
-import { WatchesView } from './features/watches/WatchesView';
-import { LoginPage } from './features/auth/LoginPage';
 import { RequireAuth } from './features/auth/RequireAuth';
-import { AuditPage } from './features/audit/AuditPage';
-import { ShareLinksPage } from './features/share/ShareLinksPage';
+
+/*
+ * Each view is its own chunk, loaded when its route is first opened: the first page needs the
+ * frame (shell, socket, sign-in gate) and one view, not all of them. The frame stays on screen
+ * while a view loads.
+ */
+const LoginPage = lazyView(() => import('./features/auth/LoginPage'), 'LoginPage');
+const TreeExplorer = lazyView(() => import('./features/tree/TreeExplorer'), 'TreeExplorer');
+const EnsembleView = lazyView(() => import('./features/ensemble/EnsembleView'), 'EnsembleView');
+const SessionsView = lazyView(() => import('./features/sessions/SessionsView'), 'SessionsView');
+const WatchesView = lazyView(() => import('./features/watches/WatchesView'), 'WatchesView');
+const AuditPage = lazyView(() => import('./features/audit/AuditPage'), 'AuditPage');
+const ShareLinksPage = lazyView(() => import('./features/share/ShareLinksPage'), 'ShareLinksPage');
 
 /**
  * Every view has its own URL (see notes/product.md); new views add a route here and a line in navItems.ts.
@@ -18,24 +25,103 @@ import { ShareLinksPage } from './features/share/ShareLinksPage';
 export function App() {
   return (
     <Routes>
-      <Route path="/login" element={<LoginPage />} />
+      <Route path="/login" element={view('LoginPage', <LoginPage />)} />
       <Route element={<RequireAuth />}>
         <Route path="/" element={<RootRedirect />} />
         <Route path="/ensembles/:name" element={<AppShell />}>
           <Route index element={<Navigate to="znodes/" replace />} />
-          <Route path="znodes/*" element={<TreeExplorer />} />
-          <Route path="members/:address?" element={<EnsembleView />} />
-          <Route path="sessions/:sessionId?" element={<SessionsView />} />
-          <Route path="watches" element={<WatchesView />} />
+          <Route path="znodes/*" element={view('TreeExplorer', <TreeExplorer />)} />
+          <Route path="members/:address?" element={view('EnsembleView', <EnsembleView />)} />
+          <Route path="sessions/:sessionId?" element={view('SessionsView', <SessionsView />)} />
+          <Route path="watches" element={view('WatchesView', <WatchesView />)} />
           <Route path="*" element={<NotFound />} />
         </Route>
         {/* Admin views span every ensemble; the frame shows the last one visited. */}
         <Route element={<AppShell global />}>
-          <Route path="/audit" element={<AuditPage />} />
-          <Route path="/audit/share-links" element={<ShareLinksPage />} />
+          <Route path="/audit" element={view('AuditPage', <AuditPage />)} />
+          <Route path="/audit/share-links" element={view('ShareLinksPage', <ShareLinksPage />)} />
         </Route>
         <Route path="*" element={<NotFound />} />
       </Route>
     </Routes>
   );
+}
+
+/** The key gives each view its own boundary: a failure in one does not stick to the next. */
+function view(key: string, element: ReactNode) {
+  return (
+    <ViewLoadBoundary key={key}>
+      <Suspense fallback={<ViewLoading />}>{element}</Suspense>
+    </ViewLoadBoundary>
+  );
+}
+
+const RELOADED_KEY = 'keeper.viewReloaded';
+
+/**
+ * React.lazy for a named export. A chunk that fails to load usually means the server was
+ * upgraded under an open page (the old hashed files are gone): reload once to get the new
+ * index.html; a second failure goes to ViewLoadBoundary instead of looping.
+ */
+function lazyView<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  return lazy(async () => {
+    try {
+      const module = await load();
+      sessionStorage.removeItem(RELOADED_KEY);
+      return { default: module[name] };
+    } catch (error) {
+      if (sessionStorage.getItem(RELOADED_KEY) === null) {
+        sessionStorage.setItem(RELOADED_KEY, '1');
+        window.location.reload();
+        return new Promise<never>(() => {});
+      }
+      throw new ViewChunkError(name, error);
+    }
+  });
+}
+
+/** A view's code did not arrive (not a bug in the view). */
+class ViewChunkError extends Error {
+  constructor(view: string, cause: unknown) {
+    super(`could not load the code of ${view}`, { cause });
+    this.name = 'ViewChunkError';
+  }
+}
+
+/** Quiet for the first moments (most views arrive within them), then one muted line. */
+function ViewLoading() {
+  const [shown, setShown] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setShown(true), 300);
+    return () => clearTimeout(timer);
+  }, []);
+  return (
+    <div className="empty-state" role="status" aria-busy="true">
+      {shown && <p className="muted">Loading the view…</p>}
+    </div>
+  );
+}
+
+/** Turns a view whose code could not be loaded into a message; any other error goes on up as before. */
+class ViewLoadBoundary extends Component<{ children: ReactNode }, { error: unknown }> {
+  override state: { error: unknown } = { error: null };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+
+  override render() {
+    const { error } = this.state;
+    if (error === null) return this.props.children;
+    if (!(error instanceof ViewChunkError)) throw error;
+    return (
+      <div className="empty-state">
+        <h1>This view could not be loaded</h1>
+        <p className="muted">The Keeper server may have been upgraded or is out of reach.</p>
+        <button type="button" className="btn btn--outline" onClick={() => window.location.reload()}>
+          Reload the page
+        </button>
+      </div>
+    );
+  }
 }
