@@ -6,8 +6,11 @@
  * it is revoked; viewers sign in on /login; the audit trail lists it all. Screenshots go to docs/
  * with KEEPER_DOCS_SCREENSHOTS=1.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { E2E_VIEWER_TOKEN } from '../playwright.config.js';
+import { E2E_ADMIN_TOKEN, E2E_VIEWER_TOKEN } from '../playwright.config.js';
 import { kazoo, kazooGet, kazooGrow } from './support/kazoo.js';
 import { E2E_HOSTS, testRoot } from './support/ensemble.js';
 import { TreePage } from './support/treePage.js';
@@ -145,8 +148,13 @@ test('a recursive delete counts first, shows progress, can be cancelled, and rep
 
   const bar = ui.jobProgress.getByRole('progressbar');
   await expect(ui.jobProgress).toContainText('running');
-  // A fifth of the way before the screenshot: the bar has something to show, and most is still to do.
-  await expect.poll(async () => Number(await bar.getAttribute('aria-valuenow')), { intervals: [50] }).toBeGreaterThan(4_000);
+  // The bar reflects the job's own snapshots (aria-valuenow = done, aria-valuemax = total). Wait for
+  // those events, not for a share within a fixed time: the listing comes first (total known), then
+  // deletes (done > 0). A loaded 2-core machine only makes this slower, never wrong; the test's own
+  // timeout is the only bound.
+  await expect(bar).toHaveAttribute('aria-valuemax', '20001', { timeout: 0 });
+  await expect(bar).toHaveAttribute('aria-valuenow', /^[1-9]\d*$/, { timeout: 0 });
+  await expect(ui.jobProgress).toContainText(/[\d,]+ of 20,001 nodes deleted/);
   await page.screenshot({ path: docsShot('recursive-delete-progress-light.png', (n) => info.outputPath(n)) });
 
   await ui.button('Cancel').click();
@@ -339,4 +347,79 @@ test('an import shows its dry-run diff first and writes nothing until applied', 
   expect(await get(`${root}/dst/b`)).toMatchObject({ data: 'beta', version: 0 });
   // A conflict is left alone without "overwrite".
   expect(await get(`${root}/dst/a`)).toMatchObject({ data: 'changed here', version: 0 });
+});
+
+/** Security screenshots (issue 10): into /tmp/shots-security/, outside the repository. */
+const securityShot = (name: string) => join(process.env.KEEPER_SECURITY_SHOTS ?? '/tmp/shots-security', name);
+
+test('the sign-in page offers only the token when no users are configured, and a long next path stays in the card', async ({ browser }) => {
+  const longPath = `/ensembles/default/znodes/${'services/payments/'.repeat(8)}database.json`;
+  for (const [theme, width] of [['dark', 1440], ['light', 1440], ['dark', 390]] as const) {
+    const context = await anonymousContext(browser, theme);
+    const page = await context.newPage();
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await page.goto(`/login?next=${encodeURIComponent(longPath)}`);
+    await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+    // Tokens only on this server (no users): no Password tab, and the token field is what is shown.
+    await expect(page.getByLabel('Token', { exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Password' })).toHaveCount(0);
+    await expect(page.getByLabel('User name')).toHaveCount(0);
+    // The next path is cut inside the card, not drawn past its edge; the whole path is in its title.
+    const card = (await page.locator('.auth-card').boundingBox())!;
+    const next = page.locator('.auth-next');
+    await expect(next).toHaveAttribute('title', longPath);
+    const box = (await next.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(card.x + card.width);
+    await settle(page);
+    await page.screenshot({ path: securityShot(`login-${theme}-${width}.png`) });
+    await context.close();
+  }
+});
+
+/** Another site (localhost is a different site from 127.0.0.1) whose page navigates to `target`. */
+async function attackerSite(target: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const server = createServer((_req, res) => {
+    res.setHeader('Content-Type', 'text/html');
+    res.end(`<!doctype html><title>cat pictures</title><script>location.href = ${JSON.stringify(target)};</script>`);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://localhost:${port}/`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+test("another site's page cannot switch a signed-in browser to a share link or a viewer token without a click", async ({ page, browser, baseURL }) => {
+  // The attacker's share link (an admin made it; the attacker only has its URL).
+  await new TreePage(page).open('default', '/zookeeper');
+  const shareUrl = await new AccessPage(page).createShareLink('1 h', `login CSRF ${Date.now()}`);
+
+  for (const [theme, width] of [['dark', 1440], ['light', 1440], ['light', 390]] as const) {
+    const context = await anonymousContext(browser, theme);
+    const victim = await context.newPage();
+    await victim.emulateMedia({ colorScheme: theme });
+    await victim.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await victim.goto('/login');
+    await new AccessPage(victim).signInWithToken(E2E_ADMIN_TOKEN);
+    await expect(new AccessPage(victim).user).toContainText('admin');
+
+    for (const target of [shareUrl, `${baseURL}/ensembles/default/znodes/zookeeper?token=${E2E_VIEWER_TOKEN}`]) {
+      const attacker = await attackerSite(target);
+      await victim.goto(attacker.url);
+      await expect(victim.getByRole('heading', { name: 'Switch identity?' })).toBeVisible();
+      await expect(victim.locator('main')).toContainText('You are signed in as admin-token');
+      // Still the admin: the visit alone replaced nothing.
+      expect(await victim.evaluate(() => fetch('/api/me').then((r) => r.json()))).toMatchObject({ name: 'admin-token', role: 'admin' });
+      if (target === shareUrl) await victim.screenshot({ path: securityShot(`switch-identity-${theme}-${width}.png`) });
+      await attacker.close();
+    }
+    // The user's own choice: staying keeps the admin; continuing (a same-origin POST) switches.
+    await victim.getByRole('link', { name: /^Stay signed in as admin-token/ }).click();
+    expect(await victim.evaluate(() => fetch('/api/me').then((r) => r.json()))).toMatchObject({ name: 'admin-token' });
+    const again = await attackerSite(shareUrl);
+    await victim.goto(again.url);
+    await victim.getByRole('button', { name: /^Continue as share link/ }).click();
+    await expect(victim).toHaveURL(/\/znodes\/zookeeper$/);
+    expect(await victim.evaluate(() => fetch('/api/me').then((r) => r.json()))).toMatchObject({ role: 'viewer', via: 'share' });
+    await again.close();
+    await context.close();
+  }
 });

@@ -11,7 +11,8 @@ test.use({ viewport: { width: 390, height: 844 } });
 /** What must be whole on screen, not clipped into a sideways scroll: the figures on-call came for. */
 const VIEWS: { name: string; url: string; ready: RegExp; mustFit?: (page: Page) => ReturnType<Page['getByRole']> }[] = [
   { name: 'members', url: '/ensembles/default/members', ready: /voters serving/ },
-  { name: 'sessions', url: '/ensembles/default/sessions', ready: /sessions?\b/ },
+  // The header's "N sessions" summary is hidden on phones: wait for the gathering line instead.
+  { name: 'sessions', url: '/ensembles/default/sessions', ready: /Gathered/ },
   { name: 'watches', url: '/ensembles/default/watches', ready: /watches/i, mustFit: (page) => page.getByRole('table', { name: 'Watches per member' }) },
   { name: 'audit', url: '/audit', ready: /audit/i },
 ];

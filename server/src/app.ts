@@ -10,6 +10,8 @@ import type { Logger } from 'pino';
 import type { KeeperOptions } from './config/types.js';
 import { ZkGateway } from './zk/gateway.js';
 import { SocketHub } from './hub/socketHub.js';
+import { hubLimitsFromConfig } from './hub/hubLimits.js';
+import { WalkBudget, walkLimitsFromConfig } from './ops/walkBudget.js';
 import { MutationBudget } from './hub/mutationBudget.js';
 import { apiRoutes } from './http/apiRoutes.js';
 import { staticWeb } from './http/staticWeb.js';
@@ -35,8 +37,12 @@ import { auditRoutes } from './http/auditRoutes.js';
 import { opsRoutes } from './http/opsRoutes.js';
 import { jsonErrors } from './http/jsonBody.js';
 import { sameOriginWrites } from './http/sameOriginWrites.js';
-import { sendError } from './http/apiErrors.js';
-import { DEFAULT_RATE_LIMITS, apiLimiter, loginLimiter, securityHeaders, type RateLimits } from './http/security.js';
+import { DEFAULT_RATE_LIMITS, apiLimiter, securityHeaders, signInLimiter, type RateLimits } from './http/security.js';
+import { DEFAULT_AUDIT_ROTATION } from './audit/auditLog.js';
+import { allowedHostNames } from './auth/hosts.js';
+import { SignInGuard } from './auth/signInAudit.js';
+import { clientAddress, type TrustFn } from './http/clientAddress.js';
+import { hostCheck, lastErrorHandler, malformedUrls } from './http/requestHygiene.js';
 
 export const SERVER_VERSION = '0.1.0';
 
@@ -94,11 +100,18 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   for (const ensemble of options.ensembles) monitors.set(ensemble.name, createEnsembleMonitor(ensemble, gateways.get(ensemble.name) ?? null, extras.ensembleDefaults ?? {}, log));
 
   const access = new AccessControl(credentials, new SessionStore(auth?.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS), new ShareLinkStore(auth?.stateDir ?? null), auth?.allowedOrigins ?? []);
-  const audit = await AuditLog.open(auth?.stateDir ?? null, log);
+  const audit = await AuditLog.open(auth?.stateDir ?? null, log, { ...DEFAULT_AUDIT_ROTATION, ...options.audit });
   const jobs = new JobRegistry();
-  const ops = new ZnodeOps({ gateways, audit, jobs, log, ...(extras.recursiveDelete ? { recursiveDelete: extras.recursiveDelete } : {}) });
-  const limits: RateLimits = { ...DEFAULT_RATE_LIMITS, ...extras.rateLimits };
-  const signInLimiter = loginLimiter(limits);
+  const ops = new ZnodeOps({ gateways, audit, jobs, log, ensembles: options.ensembles, ...(extras.recursiveDelete ? { recursiveDelete: extras.recursiveDelete } : {}) });
+  const limits: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits, ...extras.rateLimits };
+  const guard = new SignInGuard(signInLimiter(limits), audit, log);
+  const allowedHosts = allowedHostNames(options.host, auth?.allowedOrigins ?? [], options.allowedHosts ?? []);
+
+  const app = express();
+  app.disable('x-powered-by');
+  // Behind a TLS proxy: req.ip from X-Forwarded-For, req.secure from X-Forwarded-Proto (trusted hops only).
+  app.set('trust proxy', options.trustProxy ?? false);
+  const trust = app.get('trust proxy fn') as TrustFn;
 
   const server: Server = createServer();
   const hub = new SocketHub(
@@ -107,11 +120,11 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
       health: new Map([...monitors].map(([name, monitor]) => [name, monitor.poller])),
       serverVersion: SERVER_VERSION,
       log,
-      limits: { maxSubscriptions: 5_000, helloTimeoutMs: 10_000, maxBufferedBytes: 32 * 1024 * 1024, batchIntervalMs: 25 },
+      limits: hubLimitsFromConfig(options.limits),
       ops,
       mutationBudget: new MutationBudget({ limit: limits.api, windowMs: limits.windowMs }),
     },
-    upgradeAuthorizer(access),
+    upgradeAuthorizer(access, { allowedHosts, guard, addressOf: (request) => clientAddress(request, trust) }),
   );
   hub.attach(server);
   // Access that ends (revoked or expired share link, sign-out, expired session) closes its sockets at once.
@@ -120,25 +133,24 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   });
   jobs.on('update', (job) => hub.pushJob(job));
 
-  const app = express();
-  app.disable('x-powered-by');
+  app.use(hostCheck(allowedHosts));
+  app.use(malformedUrls(log));
   app.use(securityHeaders(options.webDist));
-  app.use(pageSignIn({ access, audit, loginLimiter: signInLimiter }));
-  app.use('/api', apiLimiter(limits));
+  app.use(pageSignIn({ access, audit, guard }));
   app.use('/api', sameOriginWrites(access.allowedOrigins));
-  app.use('/api', requireIdentity(access));
-  app.use('/api', authRoutes({ access, audit, loginLimiter: signInLimiter }));
+  app.use('/api', requireIdentity(access, guard));
+  // Per identity, so one viewer's flood cannot use up an admin's budget behind the same address.
+  app.use('/api', apiLimiter(limits));
+  app.use('/api', authRoutes({ access, audit, guard }));
   app.use('/api', shareLinkRoutes({ access, audit, socketsFor: (id) => hub.countWhere((identity) => identity.shareLinkId === id) }));
   app.use('/api', auditRoutes(audit));
-  app.use('/api', opsRoutes(ops, jobs));
-  app.use('/api/ensembles/:name', ensembleRoutes(monitors));
+  app.use('/api', opsRoutes(ops, jobs, new WalkBudget(walkLimitsFromConfig(options.limits))));
+  app.use('/api/ensembles/:name', ensembleRoutes(monitors, gateways));
   app.use('/api', apiRoutes({ gateways, version: SERVER_VERSION, startedAt: Date.now() }));
   app.use('/api', jsonErrors);
-  app.use('/api', ((error, _req, res, _next) => {
-    log.error({ err: error }, 'API request failed');
-    if (!res.headersSent) sendError(res, 500, 'INTERNAL', 'the server could not handle this request');
-  }) as express.ErrorRequestHandler);
+  app.use('/api', lastErrorHandler(log));
   if (options.webDist) app.use(staticWeb(options.webDist));
+  app.use(lastErrorHandler(log));
   server.on('request', app);
 
   await new Promise<void>((resolve, reject) => {

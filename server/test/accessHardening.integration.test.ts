@@ -230,7 +230,7 @@ describe('a lost reply is read back and reported', () => {
     const path = `${ROOT}/lost-acl`;
     await kazoo(ensemble.connectionString, [{ op: 'create', path, data: 'a' }]);
     await waitFor(async () => (await api('GET', `/api/ensembles/it/acl${path}`)).status === 200, { what: 'node visible to the console' });
-    const res = await withLostReply('setACL', () => api('PUT', `/api/ensembles/it/acl${path}`, admin, { acl: [{ scheme: 'world', id: 'anyone', perms: 'rw' }], version: 0 }));
+    const res = await withLostReply('setACL', () => api('PUT', `/api/ensembles/it/acl${path}`, admin, { acl: [{ scheme: 'world', id: 'anyone', perms: 'rw' }], version: 0, confirm: path }));
     expect(res.status).toBe(200);
     expect(res.body.note).toMatch(/^reply lost; read back: /);
     const snap = await kazooSnapshot(ensemble.connectionString, path);

@@ -11,3 +11,5 @@ export * from './acl.js';
 export * from './protocol/ops.js';
 export * from './protocol/access.js';
 export * from './ensemble/index.js';
+export * from './requestSize.js';
+export * from './consoleAclAccess.js';

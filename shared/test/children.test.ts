@@ -146,10 +146,10 @@ describe('compareChildNames: natural order', () => {
     expect(sortChildNames(names).map((n) => Number(n.slice(-10)))).toEqual([1, 2, 10, 11, 100]);
   });
 
-  it('orders kazoo lock names by prefix first when prefixes differ', () => {
+  it('orders kazoo lock names by sequence even when prefixes differ (the holder first)', () => {
     const a = 'a1b2c3__lock__0000000009';
     const b = 'a1b2c4__lock__0000000001';
-    expect(compareChildNames(a, b)).toBeLessThan(0);
+    expect(compareChildNames(a, b)).toBeGreaterThan(0);
   });
 
   it('sorts ZooKeeper sequential children as an operator expects', () => {

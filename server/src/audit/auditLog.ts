@@ -3,6 +3,10 @@
  * `audit.jsonl` in the state directory. `append` resolves only once the line is on disk
  * (write, then fdatasync); appends that arrive together share one fdatasync (group commit),
  * so a busy console does not pay one disk flush per entry.
+ *
+ * Bounded: each entry's fields are capped (auditBounds.ts), and past `maxFileBytes` the file is
+ * rotated (audit.jsonl -> audit.1.jsonl -> ... -> audit.<keepFiles>.jsonl, the oldest dropped),
+ * so the trail never holds more than about (keepFiles + 1) x maxFileBytes.
  */
 import fs from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -10,12 +14,39 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { auditEntrySchema, type AuditEntry } from '@keeper/shared';
 import { ensureStateDir } from '../auth/stateFiles.js';
+import { boundAuditInput, type AuditInput } from './auditBounds.js';
 import { reverseLines } from './reverseLines.js';
+
+export type { AuditInput } from './auditBounds.js';
 
 export const AUDIT_FILE = 'audit.jsonl';
 export const MAX_AUDIT_PAGE = 1_000;
 
-export type AuditInput = Omit<AuditEntry, 'seq' | 'at'>;
+export interface AuditRotation {
+  /** Rotate once the current file reaches this size. */
+  maxFileBytes: number;
+  /** Rotated files kept besides the current one. */
+  keepFiles: number;
+}
+
+export const DEFAULT_AUDIT_ROTATION: AuditRotation = { maxFileBytes: 10 * 1024 * 1024, keepFiles: 4 };
+
+/** audit.jsonl, audit.1.jsonl, audit.2.jsonl, ... (0 is the current file). */
+export function auditFileName(index: number): string {
+  return index === 0 ? AUDIT_FILE : AUDIT_FILE.replace(/\.jsonl$/, `.${index}.jsonl`);
+}
+
+async function newestSeq(handle: FileHandle, size: number): Promise<number | null> {
+  for await (const line of reverseLines(handle, size)) {
+    // The last complete entry numbers the next; a torn last line (crash mid-write) is skipped.
+    try {
+      return auditEntrySchema.parse(JSON.parse(line)).seq;
+    } catch {
+      continue;
+    }
+  }
+  return null;
+}
 
 interface Pending {
   line: string;
@@ -30,40 +61,46 @@ export class AuditLog {
   private readonly memory: AuditEntry[] = [];
 
   private constructor(
-    private readonly file: string | null,
+    private readonly dir: string | null,
     private handle: FileHandle | null,
     private seq: number,
+    private size: number,
+    private readonly rotation: AuditRotation,
     private readonly log: Logger,
   ) {}
 
-  static async open(stateDir: string | null, log: Logger): Promise<AuditLog> {
-    if (stateDir === null) return new AuditLog(null, null, 0, log);
+  static async open(stateDir: string | null, log: Logger, rotation: AuditRotation = DEFAULT_AUDIT_ROTATION): Promise<AuditLog> {
+    if (stateDir === null) return new AuditLog(null, null, 0, 0, rotation, log);
     ensureStateDir(stateDir);
-    const file = path.join(stateDir, AUDIT_FILE);
-    const handle = await open(file, 'a+', 0o600);
-    const size = (await handle.stat()).size;
+    const handle = await open(path.join(stateDir, AUDIT_FILE), 'a+', 0o600);
+    let size = (await handle.stat()).size;
     if (size > 0) {
       // A crash mid-write can leave a torn last line: end it, so the next entry starts on its own line.
       const last = Buffer.alloc(1);
       await handle.read(last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) await handle.appendFile('\n');
-    }
-    let seq = 0;
-    for await (const line of reverseLines(handle, size)) {
-      // The last complete entry numbers the next; a torn last line (crash mid-write) is skipped.
-      try {
-        seq = auditEntrySchema.parse(JSON.parse(line)).seq;
-        break;
-      } catch {
-        continue;
+      if (last[0] !== 0x0a) {
+        await handle.appendFile('\n');
+        size++;
       }
     }
-    return new AuditLog(file, handle, seq, log);
+    let seq = await newestSeq(handle, size);
+    if (seq === null) {
+      // Just rotated (or new): the newest entry is in the last rotated file, if any.
+      const previous = await open(path.join(stateDir, auditFileName(1)), 'r').catch(() => null);
+      if (previous) {
+        try {
+          seq = await newestSeq(previous, (await previous.stat()).size);
+        } finally {
+          await previous.close();
+        }
+      }
+    }
+    return new AuditLog(stateDir, handle, seq ?? 0, size, rotation, log);
   }
 
   /** Records an entry; resolves when it is durable. Secrets never get here: callers pass fingerprints. */
   async append(input: AuditInput): Promise<AuditEntry> {
-    const entry: AuditEntry = { seq: ++this.seq, at: Date.now(), ...input };
+    const entry: AuditEntry = { seq: ++this.seq, at: Date.now(), ...boundAuditInput(input) };
     if (!this.handle) {
       this.memory.push(entry);
       if (this.memory.length > 10_000) this.memory.shift();
@@ -80,25 +117,33 @@ export class AuditLog {
   async list({ limit, before }: { limit: number; before?: number }): Promise<AuditEntry[]> {
     const out: AuditEntry[] = [];
     const wanted = (e: AuditEntry) => before === undefined || e.seq < before;
-    if (!this.file) {
+    if (!this.dir) {
       for (let i = this.memory.length - 1; i >= 0 && out.length < limit; i--) if (wanted(this.memory[i]!)) out.push(this.memory[i]!);
       return out;
     }
-    const handle = await open(this.file, 'r');
-    try {
-      const size = (await handle.stat()).size;
-      for await (const line of reverseLines(handle, size)) {
-        let entry: AuditEntry;
-        try {
-          entry = auditEntrySchema.parse(JSON.parse(line));
-        } catch {
-          continue;
+    // Newest first through the current file, then the rotated ones. Entries only ever go down
+    // in seq, which also skips any seen twice if a rotation happens while this reads.
+    let lastSeq = Number.POSITIVE_INFINITY;
+    for (let index = 0; index <= this.rotation.keepFiles && out.length < limit; index++) {
+      const handle = await open(path.join(this.dir, auditFileName(index)), 'r').catch(() => null);
+      if (!handle) continue;
+      try {
+        const size = (await handle.stat()).size;
+        for await (const line of reverseLines(handle, size)) {
+          let entry: AuditEntry;
+          try {
+            entry = auditEntrySchema.parse(JSON.parse(line));
+          } catch {
+            continue;
+          }
+          if (entry.seq >= lastSeq) continue;
+          lastSeq = entry.seq;
+          if (wanted(entry)) out.push(entry);
+          if (out.length >= limit) break;
         }
-        if (wanted(entry)) out.push(entry);
-        if (out.length >= limit) break;
+      } finally {
+        await handle.close();
       }
-    } finally {
-      await handle.close();
     }
     return out;
   }
@@ -116,17 +161,43 @@ export class AuditLog {
       while (this.pending.length > 0 && this.handle) {
         const batch = this.pending;
         this.pending = [];
+        const text = batch.map((p) => p.line).join('');
         try {
-          await this.handle.appendFile(batch.map((p) => p.line).join(''));
+          await this.handle.appendFile(text);
           await this.handle.datasync();
+          this.size += Buffer.byteLength(text);
           for (const p of batch) p.resolve();
         } catch (error) {
-          this.log.error({ err: error, file: this.file }, 'audit trail write failed');
+          this.log.error({ err: error, dir: this.dir }, 'audit trail write failed');
           for (const p of batch) p.reject(error as Error);
         }
+        if (this.size >= this.rotation.maxFileBytes) await this.rotate();
       }
     } finally {
       this.flushing = false;
+    }
+  }
+
+  /** Shifts audit.jsonl to audit.1.jsonl (and so on, dropping the oldest) and starts a new file. */
+  private async rotate(): Promise<void> {
+    if (!this.dir || !this.handle) return;
+    const dir = this.dir;
+    try {
+      await this.handle.close();
+      this.handle = null;
+      const at = (i: number) => path.join(dir, auditFileName(i));
+      await fs.promises.rm(at(this.rotation.keepFiles), { force: true });
+      for (let i = this.rotation.keepFiles - 1; i >= 0; i--) {
+        await fs.promises.rename(at(i), at(i + 1)).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') throw error;
+        });
+      }
+      this.log.info({ dir, maxFileBytes: this.rotation.maxFileBytes, keepFiles: this.rotation.keepFiles }, 'audit trail rotated');
+    } catch (error) {
+      this.log.error({ err: error, dir }, 'audit trail rotation failed; going on in the current file');
+    } finally {
+      this.handle = await open(path.join(dir, AUDIT_FILE), 'a+', 0o600);
+      this.size = (await this.handle.stat()).size;
     }
   }
 }

@@ -28,3 +28,19 @@ export function sessionCookie(value: string, { maxAgeSeconds, secure }: { maxAge
 export function clearedSessionCookie(secure: boolean): string {
   return sessionCookie('', { maxAgeSeconds: 0, secure });
 }
+
+/**
+ * "This browser is signed in": a random hint that names the session for display only (it grants
+ * nothing: every request is still judged by the Strict session cookie). SameSite=Lax, so it IS
+ * sent with a top-level navigation from another site: that is how `/share/<token>` and
+ * `/?token=` opened from another site's page know not to replace a signed-in session unasked.
+ */
+export const SIGNED_IN_HINT_COOKIE = 'keeper_signed_in';
+
+export function signedInHintCookie(value: string, { maxAgeSeconds, secure }: { maxAgeSeconds: number; secure: boolean }): string {
+  return [`${SIGNED_IN_HINT_COOKIE}=${encodeURIComponent(value)}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`, ...(secure ? ['Secure'] : [])].join('; ');
+}
+
+export function clearedHintCookie(secure: boolean): string {
+  return signedInHintCookie('', { maxAgeSeconds: 0, secure });
+}

@@ -34,6 +34,11 @@ export class Credentials {
     return Boolean(this.options.adminToken || this.options.viewerToken || this.options.users?.length);
   }
 
+  /** What the sign-in page offers: a password form only when users are configured. */
+  get methods(): { password: boolean; token: boolean } {
+    return { password: Boolean(this.options.users?.length), token: Boolean(this.options.adminToken || this.options.viewerToken) };
+  }
+
   verifyToken(token: string): Principal | null {
     // Both compared every time, so which token matched does not show in the timing.
     const admin = this.options.adminToken ? safeEqual(token, this.options.adminToken) : false;

@@ -13,6 +13,8 @@ export interface Session {
   /** 'cookie' for a sign-in (password or token), 'share' for a share link. */
   via: 'cookie' | 'share';
   csrfToken: string;
+  /** The signed-in hint cookie's value: finds this session for display, grants nothing. */
+  hint: string;
   createdAt: number;
   expiresAt: number;
   shareLinkId?: string;
@@ -22,6 +24,7 @@ export type NewSession = Pick<Session, 'name' | 'role' | 'via'> & { shareLinkId?
 
 export class SessionStore {
   private readonly sessions = new Map<string, Session>();
+  private readonly byHint = new Map<string, string>();
 
   constructor(
     private readonly ttlMs: number,
@@ -37,6 +40,7 @@ export class SessionStore {
       role: spec.role,
       via: spec.via,
       csrfToken: randomToken(24),
+      hint: randomToken(18),
       createdAt: at,
       // A share session never outlives its link.
       expiresAt: Math.min(at + this.ttlMs, spec.expiresAt ?? Number.POSITIVE_INFINITY),
@@ -44,7 +48,14 @@ export class SessionStore {
     };
     if (this.sessions.size >= this.maxSessions) this.evictOldest();
     this.sessions.set(session.id, session);
+    this.byHint.set(session.hint, session.id);
     return session;
+  }
+
+  /** The live session a signed-in hint cookie names, or null. */
+  byHintValue(hint: string | null | undefined): Session | null {
+    if (!hint) return null;
+    return this.get(this.byHint.get(hint));
   }
 
   /** The live session for a cookie value, or null (unknown or expired: an expired one is dropped). */
@@ -53,7 +64,7 @@ export class SessionStore {
     const session = this.sessions.get(id);
     if (!session) return null;
     if (session.expiresAt <= this.now()) {
-      this.sessions.delete(id);
+      this.delete(id);
       return null;
     }
     return session;
@@ -62,6 +73,7 @@ export class SessionStore {
   delete(id: string): Session | null {
     const session = this.sessions.get(id) ?? null;
     this.sessions.delete(id);
+    if (session) this.byHint.delete(session.hint);
     return session;
   }
 
@@ -70,7 +82,7 @@ export class SessionStore {
     const ended: string[] = [];
     for (const [id, s] of this.sessions) {
       if (s.shareLinkId === linkId) {
-        this.sessions.delete(id);
+        this.delete(id);
         ended.push(id);
       }
     }
@@ -83,7 +95,7 @@ export class SessionStore {
     const ended: string[] = [];
     for (const [id, s] of this.sessions) {
       if (s.expiresAt <= now) {
-        this.sessions.delete(id);
+        this.delete(id);
         ended.push(id);
       }
     }
@@ -96,6 +108,6 @@ export class SessionStore {
 
   private evictOldest(): void {
     const oldest = this.sessions.keys().next().value;
-    if (oldest !== undefined) this.sessions.delete(oldest);
+    if (oldest !== undefined) this.delete(oldest);
   }
 }

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { parseConnectionString } from './connectionString.js';
 import { ConfigError } from './errors.js';
 import { ENSEMBLE_NAME, ENSEMBLE_NAME_RULE, loadFileConfig, type FileConfig } from './fileConfig.js';
-import type { AuthOptions, KeeperOptions } from './types.js';
+import type { AuthOptions, KeeperOptions, TrustProxy } from './types.js';
 
 export { ConfigError } from './errors.js';
 
@@ -58,11 +58,24 @@ Access (admins write, viewers read):
   With none of these, Keeper generates an admin token (kept in the data dir), prints the
   sign-in URL, and listens on loopback only.
 
+Behind a proxy, and bounds:
+  KEEPER_TRUST_PROXY             true | <hops> | <addr,cidr,...>: client address from
+                                 X-Forwarded-For, https from X-Forwarded-Proto
+                                 (config "trustProxy"; default off)
+  KEEPER_ALLOWED_HOSTS           host names this console answers to besides the bound
+                                 address and loopback (config "allowedHosts")
+  KEEPER_AUDIT_MAX_FILE_MIB      rotate the audit trail at this size (default 10;
+                                 config "audit": { "maxFileMiB", "keepFiles" })
+  KEEPER_AUDIT_KEEP_FILES        rotated audit files kept (default 4)
+  config "rateLimits": { "apiPerMinute": 1200, "signInFailuresPerName": 10,
+                         "signInFailuresPerAddress": 100 }
+
 Config file:
   { "ensembles": [ { "name": "prod", "connectionString": "zk1:2181,zk2:2181/app",
                      "auth": [ { "scheme": "digest", "credential": "user:pass" } ],
                      "members": [ { "host": "zk1", "clientPort": 2181, "adminPort": 8080 } ],
-                     "sessionTimeoutMs": 30000 } ],
+                     "sessionTimeoutMs": 30000,
+                     "juteMaxBuffer": 1048575 } ],
     "host": "127.0.0.1", "port": 8080 }
 `;
 
@@ -136,6 +149,42 @@ function authOptions(values: ReturnType<typeof parseArgv>, env: Env, file: FileC
   return auth;
 }
 
+/** KEEPER_TRUST_PROXY: "true"/"false", a hop count, or a comma-separated list of addresses/CIDRs. */
+function trustProxyOption(text: string): TrustProxy {
+  const value = text.trim();
+  if (value === 'true') return true;
+  if (value === 'false' || value === '') return false;
+  if (/^\d+$/.test(value)) return intOption('KEEPER_TRUST_PROXY', value, 0, 32);
+  return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+function listOption(text: string): string[] {
+  return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+}
+
+/** trustProxy, allowedHosts, audit rotation and rate limits: environment over the config file. */
+function serving(env: Env, file: FileConfig | null): Pick<KeeperOptions, 'trustProxy' | 'allowedHosts' | 'audit' | 'rateLimits'> {
+  const out: Pick<KeeperOptions, 'trustProxy' | 'allowedHosts' | 'audit' | 'rateLimits'> = {};
+  const trust = env.KEEPER_TRUST_PROXY !== undefined ? trustProxyOption(env.KEEPER_TRUST_PROXY) : file?.trustProxy;
+  if (trust !== undefined) out.trustProxy = trust;
+  const hosts = env.KEEPER_ALLOWED_HOSTS ? listOption(env.KEEPER_ALLOWED_HOSTS) : file?.allowedHosts;
+  if (hosts?.length) out.allowedHosts = hosts;
+  const maxFileMiB = env.KEEPER_AUDIT_MAX_FILE_MIB ? intOption('KEEPER_AUDIT_MAX_FILE_MIB', env.KEEPER_AUDIT_MAX_FILE_MIB, 1, 10_240) : file?.audit?.maxFileMiB;
+  const keepFiles = env.KEEPER_AUDIT_KEEP_FILES ? intOption('KEEPER_AUDIT_KEEP_FILES', env.KEEPER_AUDIT_KEEP_FILES, 0, 1_000) : file?.audit?.keepFiles;
+  if (maxFileMiB !== undefined || keepFiles !== undefined) {
+    out.audit = { ...(maxFileMiB !== undefined ? { maxFileBytes: maxFileMiB * 1024 * 1024 } : {}), ...(keepFiles !== undefined ? { keepFiles } : {}) };
+  }
+  const r = file?.rateLimits;
+  if (r) {
+    out.rateLimits = {
+      ...(r.apiPerMinute !== undefined ? { api: r.apiPerMinute } : {}),
+      ...(r.signInFailuresPerName !== undefined ? { loginFailures: r.signInFailuresPerName } : {}),
+      ...(r.signInFailuresPerAddress !== undefined ? { loginFailuresPerAddress: r.signInFailuresPerAddress } : {}),
+    };
+  }
+  return out;
+}
+
 /** The ensemble source: one of --zk / --config, else one of KEEPER_ZK / KEEPER_CONFIG. */
 function pickSource(values: ReturnType<typeof parseArgv>, env: Env) {
   if (values.zk !== undefined && values.config !== undefined) throw new ConfigError('give either --zk or --config, not both');
@@ -189,7 +238,8 @@ export function parseStartArgs(argv: string[], env: Env, cwd: string = process.c
   const host =
     values.host !== undefined ? nonEmpty('--host', values.host) : env.HOST ? env.HOST.trim() : (file?.host ?? DEFAULT_HOST);
 
-  const keeper: KeeperOptions = { host, port, ensembles, auth: authOptions(values, env, file, cwd) };
+  const keeper: KeeperOptions = { host, port, ensembles, auth: authOptions(values, env, file, cwd), ...serving(env, file) };
   if (file?.webDist !== undefined) keeper.webDist = file.webDist;
+  if (file?.limits !== undefined) keeper.limits = file.limits;
   return { kind: 'run', keeper, sandbox };
 }

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseConnectionString } from './connectionString.js';
 import { ConfigError } from './errors.js';
-import type { AuthUserConfig, EnsembleConfig } from './types.js';
+import type { AuthUserConfig, EnsembleConfig, LimitsConfig } from './types.js';
 
 export const ENSEMBLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 export const ENSEMBLE_NAME_RULE = '1-63 letters, digits, ".", "_" or "-", starting with a letter or digit';
@@ -38,9 +38,31 @@ const ensemble = z.strictObject({
     .optional(),
   // ZooKeeper clamps it to 2..20 ticks; this only refuses what cannot be meant.
   sessionTimeoutMs: z.number().int().min(100).max(3_600_000).optional(),
+  // The members' jute.maxbuffer; below 64 KiB nothing sensible fits, and a Java array holds at most 2^31-1.
+  juteMaxBuffer: z.number().int().min(65_536).max(2_147_483_647).optional(),
+});
+
+const count = (max: number) => z.number().int().min(1).max(max);
+
+/** Config "limits" (types.ts LimitsConfig): each bound must be a positive whole number. */
+const limitsSchema = z.strictObject({
+  socketsPerIdentity: count(100_000).optional(),
+  sockets: count(100_000).optional(),
+  subscriptionsPerSocket: count(1_000_000).optional(),
+  subscriptionsPerIdentity: count(10_000_000).optional(),
+  subscriptions: count(10_000_000).optional(),
+  watchedPaths: count(10_000_000).optional(),
+  socketBufferKiB: count(1_048_576).optional(),
+  socketBuffersTotalMiB: count(1_048_576).optional(),
+  walks: count(1_000).optional(),
+  walksReservedForAdmins: z.number().int().min(0).max(1_000).optional(),
+  walksPerIdentity: count(1_000).optional(),
+  walkReadsPerMinutePerIdentity: count(1_000_000_000).optional(),
+  walkReadsPerMinuteForViewers: count(1_000_000_000).optional(),
 });
 
 export const fileConfigSchema = z.strictObject({
+  limits: limitsSchema.optional(),
   ensembles: z
     .array(ensemble)
     .min(1, 'must list at least one ensemble')
@@ -54,6 +76,16 @@ export const fileConfigSchema = z.strictObject({
   host: z.string().min(1).optional(),
   port: z.number().int().min(0).max(65535).optional(),
   webDist: z.string().min(1).optional(),
+  trustProxy: z.union([z.boolean(), z.number().int().min(0).max(32), z.array(z.string().min(1).max(64)).max(100)]).optional(),
+  allowedHosts: z.array(z.string().regex(/^[A-Za-z0-9.-]{1,253}$|^\[[0-9A-Fa-f:.]+\]$/, 'must be a host name (no scheme, no port)')).max(100).optional(),
+  audit: z.strictObject({ maxFileMiB: z.number().int().min(1).max(10_240).optional(), keepFiles: z.number().int().min(0).max(1_000).optional() }).optional(),
+  rateLimits: z
+    .strictObject({
+      apiPerMinute: z.number().int().min(1).max(1_000_000).optional(),
+      signInFailuresPerName: z.number().int().min(1).max(100_000).optional(),
+      signInFailuresPerAddress: z.number().int().min(1).max(1_000_000).optional(),
+    })
+    .optional(),
   auth: z
     .strictObject({
       users: z
@@ -87,11 +119,16 @@ export interface FileAuthConfig {
 }
 
 export interface FileConfig {
+  limits?: LimitsConfig;
   ensembles: EnsembleConfig[];
   host?: string;
   port?: number;
   webDist?: string;
   auth?: FileAuthConfig;
+  trustProxy?: boolean | number | string[];
+  allowedHosts?: string[];
+  audit?: { maxFileMiB?: number; keepFiles?: number };
+  rateLimits?: { apiPerMinute?: number; signInFailuresPerName?: number; signInFailuresPerAddress?: number };
 }
 
 /** ensembles[1].auth[0].credential */

@@ -1,4 +1,4 @@
-export type { AuthOptions, AuthUserConfig, EnsembleConfig, KeeperOptions } from './types.js';
+export type { AuthOptions, AuthUserConfig, EnsembleConfig, KeeperOptions, LimitsConfig } from './types.js';
 export { ConfigError } from './errors.js';
 export { parseConnectionString, DEFAULT_CLIENT_PORT, type ParsedConnectionString } from './connectionString.js';
 export { loadFileConfig, parseFileConfig, type FileConfig } from './fileConfig.js';

@@ -10,6 +10,13 @@ export interface EnsembleConfig {
   /** Members for 4lw/AdminServer polling; when absent, the hosts of the connection string. */
   members?: { host: string; clientPort: number; adminPort?: number }[];
   sessionTimeoutMs?: number;
+  /**
+   * The members' `jute.maxbuffer`: the longest request packet they accept (default 1,048,575).
+   * Keeper refuses a create or setData whose packet is longer before sending it, since the member
+   * would drop the connection (and every request on the shared session with it). Raise it only
+   * together with the members' own setting.
+   */
+  juteMaxBuffer?: number;
 }
 
 export interface AuthUserConfig {
@@ -38,10 +45,59 @@ export interface AuthOptions {
   sessionTtlMs?: number;
 }
 
+/** Express's `trust proxy`: true (every hop), a hop count, or the proxies' addresses/CIDRs. */
+export type TrustProxy = boolean | number | string[];
+
 export interface KeeperOptions {
+  /** Bounds on sockets, subscriptions and subtree walks; defaults when absent. */
+  limits?: LimitsConfig;
   host: string;
   port: number;
   ensembles: EnsembleConfig[];
   webDist?: string;
   auth?: AuthOptions;
+  /**
+   * Behind a TLS proxy: client addresses (rate limits, audit) from X-Forwarded-For, Secure
+   * cookies and https share URLs from X-Forwarded-Proto. Default false (headers ignored).
+   */
+  trustProxy?: TrustProxy;
+  /** Host names besides the bound one (and loopback names) this console answers to. */
+  allowedHosts?: string[];
+  /** Audit file rotation (default 10 MiB per file, 4 rotated files kept). */
+  audit?: { maxFileBytes?: number; keepFiles?: number };
+  /** Per minute: API requests per identity, failed sign-ins per address+name and per address. */
+  rateLimits?: { api?: number; loginFailures?: number; loginFailuresPerAddress?: number };
+}
+
+/**
+ * Bounds on what callers can make Keeper hold or ask of ZooKeeper (config file "limits"; every
+ * field optional, defaults in server/src/hub/hubLimits.ts and server/src/ops/walkBudget.ts).
+ */
+export interface LimitsConfig {
+  /** Open sockets (browser tabs) per identity: a user, a token, one share link. Default 50. */
+  socketsPerIdentity?: number;
+  /** Open sockets in total. Default 500. */
+  sockets?: number;
+  /** Subscriptions (watched znodes) per socket. Default 5,000. */
+  subscriptionsPerSocket?: number;
+  /** Subscriptions per identity across its sockets. Default 10,000. */
+  subscriptionsPerIdentity?: number;
+  /** Subscriptions in total. Default 100,000. */
+  subscriptions?: number;
+  /** Distinct znodes Keeper watches in ZooKeeper, all ensembles together. Default 20,000. */
+  watchedPaths?: number;
+  /** Unsent bytes one socket may hold before it is closed as too slow. Default 4,096 KiB. */
+  socketBufferKiB?: number;
+  /** Unsent bytes across every socket. Default 64 MiB. */
+  socketBuffersTotalMiB?: number;
+  /** Subtree walks (count, export) at once on the server. Default 4. */
+  walks?: number;
+  /** Of those, slots only admins may take. Default 1. */
+  walksReservedForAdmins?: number;
+  /** Walks at once per non-admin identity. Default 1. */
+  walksPerIdentity?: number;
+  /** ZooKeeper reads a non-admin identity's walks may make per minute. Default 30,000. */
+  walkReadsPerMinutePerIdentity?: number;
+  /** ZooKeeper reads all non-admins' walks together may make per minute. Default 120,000. */
+  walkReadsPerMinuteForViewers?: number;
 }

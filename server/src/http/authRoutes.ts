@@ -1,11 +1,13 @@
 /** Sign-in, sign-out and "who am I" (POST /api/login, POST /api/logout, GET /api/me). */
-import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { loginBodySchema, type MeResponse } from '@keeper/shared';
+import { Router, type Request, type Response } from 'express';
+import { loginBodySchema, type MeResponse, type SignInMethods } from '@keeper/shared';
 import type { AccessControl } from '../auth/accessControl.js';
 import type { AuditLog } from '../audit/auditLog.js';
-import { clearedSessionCookie, sessionCookie } from '../auth/cookies.js';
+import { clearedHintCookie, clearedSessionCookie, sessionCookie, signedInHintCookie } from '../auth/cookies.js';
 import type { Principal } from '../auth/credentials.js';
 import type { Session } from '../auth/sessionStore.js';
+import type { SignInGuard } from '../auth/signInAudit.js';
+import { capName } from '../auth/signInLimiter.js';
 import { sendError } from './apiErrors.js';
 import { jsonBody, parseOr400 } from './jsonBody.js';
 import { identified } from './requestIdentity.js';
@@ -13,13 +15,20 @@ import { identified } from './requestIdentity.js';
 export interface AuthRouteContext {
   access: AccessControl;
   audit: AuditLog;
-  loginLimiter: RequestHandler;
+  guard: SignInGuard;
 }
 
-/** Starts a cookie session and sets its cookie (also used by the ?token= page sign-in). */
-export function startCookieSession(req: Request, res: Response, access: AccessControl, spec: Parameters<AccessControl['sessions']['create']>[0]): Session {
+/**
+ * Starts a cookie session and sets its cookies (also used by the page sign-ins): the session
+ * cookie itself, and the signed-in hint that lets a top-level navigation from another site be
+ * recognised as coming to a signed-in browser (the session cookie is SameSite=Strict: it is not
+ * sent then). A session this browser had before is ended: it is replaced, not kept alive unseen.
+ */
+export function startCookieSession(req: Request, res: Response, access: AccessControl, spec: Parameters<AccessControl['sessions']['create']>[0], replacing: Session | null = null): Session {
+  if (replacing) access.endSession(replacing.id, 'signed in as someone else');
   const session = access.sessions.create(spec);
-  res.setHeader('Set-Cookie', sessionCookie(session.id, { maxAgeSeconds: (session.expiresAt - Date.now()) / 1000, secure: req.secure }));
+  const maxAgeSeconds = (session.expiresAt - Date.now()) / 1000;
+  res.setHeader('Set-Cookie', [sessionCookie(session.id, { maxAgeSeconds, secure: req.secure }), signedInHintCookie(session.hint, { maxAgeSeconds, secure: req.secure })]);
   return session;
 }
 
@@ -27,15 +36,21 @@ export function authRoutes(ctx: AuthRouteContext): Router {
   const router = Router();
   const { access, audit } = ctx;
 
-  router.post('/login', ctx.loginLimiter, ...jsonBody('16kb'), async (req, res) => {
+  router.post('/login', ...jsonBody('16kb'), async (req, res) => {
     if (access.credentials === null) return sendError(res, 400, 'AUTH_NOT_CONFIGURED', 'no identity is configured: this console is open to every local caller');
     const body = parseOr400(loginBodySchema, req.body, res);
     if (!body) return;
-    const attempted = 'username' in body ? body.username : 'token';
-    const principal: Principal | null = 'username' in body ? await access.credentials.verifyPassword(body.username, body.password) : access.credentials.verifyToken(body.token);
     const remoteAddress = req.ip ? { remoteAddress: req.ip } : {};
+    const attempt = { address: req.ip ?? 'unknown', name: 'username' in body ? capName(body.username) : 'token', method: 'username' in body ? ('password' as const) : ('token' as const) };
+    // Asked before any password is hashed: a locked-out guesser costs no bcrypt work either.
+    const refused = ctx.guard.refusal(attempt);
+    if (refused) {
+      res.setHeader('Retry-After', String(refused.retryAfterSeconds));
+      return sendError(res, 429, 'RATE_LIMITED', 'too many failed sign-ins for this name from this address; wait a minute');
+    }
+    const principal: Principal | null = 'username' in body ? await access.credentials.verifyPassword(body.username, body.password) : access.credentials.verifyToken(body.token);
     if (!principal) {
-      await audit.append({ action: 'login', outcome: 'failed', actor: { name: attempted, role: null, via: 'cookie' }, error: { code: 'INVALID_CREDENTIALS', message: 'wrong user name, password or token' }, ...remoteAddress });
+      await ctx.guard.failed(attempt, 'wrong user name, password or token');
       return sendError(res, 401, 'INVALID_CREDENTIALS', 'wrong user name, password or token');
     }
     const session = startCookieSession(req, res, access, { name: principal.name, role: principal.role, via: 'cookie' });
@@ -44,9 +59,14 @@ export function authRoutes(ctx: AuthRouteContext): Router {
     res.json(me);
   });
 
+  router.get('/sign-in-methods', (_req, res) => {
+    const methods: SignInMethods = access.credentials?.methods ?? { password: false, token: false };
+    res.json(methods);
+  });
+
   router.post('/logout', async (req, res) => {
     const { identity, session } = identified(res);
-    res.setHeader('Set-Cookie', clearedSessionCookie(req.secure));
+    res.setHeader('Set-Cookie', [clearedSessionCookie(req.secure), clearedHintCookie(req.secure)]);
     if (session) {
       access.endSession(session.id, 'signed out');
       await audit.append({ action: 'logout', outcome: 'ok', actor: { name: identity.name, role: identity.role, via: identity.via }, ...(req.ip ? { remoteAddress: req.ip } : {}) });

@@ -1,14 +1,24 @@
 /**
  * The ensemble view's JSON API, mounted at /api/ensembles/:name: members (the poller's last
  * result), sessions and watches (gathered on demand, rate-limited per ensemble, shared by
- * every caller) and sizing (live, what-if, calculator). Thin: the logic lives in
- * shared/ensemble and server/ensemble.
+ * every caller), sizing (live, what-if, calculator), and a znode's bare stat (`exists` needs no
+ * permission, so a node the console may not read still shows its stat). Thin: the logic lives
+ * in shared/ensemble and server/ensemble.
  */
 import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { findMember, sizingReport, whatIfDown, type EnsembleHealth, type MembersResponse, type SizingResponse } from '@keeper/shared';
+import { checkPath, findMember, sizingReport, whatIfDown, type EnsembleHealth, type MembersResponse, type SizingResponse, type ZnodeStat } from '@keeper/shared';
 import type { EnsembleMonitor } from '../ensemble/ensembleMonitor.js';
-import { sendError } from './apiErrors.js';
+import type { ZkGateway } from '../zk/gateway.js';
+import { sendError, sendZkError } from './apiErrors.js';
+import { wildcardPath } from './jsonBody.js';
+
+/** GET /api/ensembles/:name/stat/<path>: the stat alone, from `exists` (no ACL permission needed). */
+export interface ZnodeStatResponse {
+  path: string;
+  /** null when no node is at the path. */
+  stat: ZnodeStat | null;
+}
 
 const FIRST_POLL_WAIT_MS = 5_000;
 
@@ -29,7 +39,7 @@ function invalidQuery(res: Response, error: z.ZodError): void {
   sendError(res, 400, 'INVALID_QUERY', error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
 }
 
-export function ensembleRoutes(monitors: ReadonlyMap<string, EnsembleMonitor>): Router {
+export function ensembleRoutes(monitors: ReadonlyMap<string, EnsembleMonitor>, gateways: ReadonlyMap<string, ZkGateway> = new Map()): Router {
   const router = Router({ mergeParams: true });
 
   const monitorOf = (req: Request, res: Response): EnsembleMonitor | null => {
@@ -76,6 +86,23 @@ export function ensembleRoutes(monitors: ReadonlyMap<string, EnsembleMonitor>): 
       res.json(await monitor.watches.get(query.data.byPath));
     } catch (error) {
       sendError(res, 503, 'GATHER_FAILED', error instanceof Error ? error.message : String(error));
+    }
+  });
+
+  // A node whose ACL refuses the console READ: getData and getChildren fail with NO_AUTH, but
+  // `exists` needs no permission, so the browser can still show when it was made and changed.
+  router.get(['/stat', '/stat/*path'], async (req, res) => {
+    const name = (req.params as { name?: string }).name ?? '';
+    const gateway = gateways.get(name);
+    if (!gateway) return sendError(res, 404, 'UNKNOWN_ENSEMBLE', `no ensemble named ${JSON.stringify(name)}`);
+    const path = wildcardPath(req.params);
+    const check = checkPath(path);
+    if (!check.ok) return sendError(res, 400, 'INVALID_PATH', `invalid path ${JSON.stringify(path)}: ${check.reason}`);
+    try {
+      const body: ZnodeStatResponse = { path, stat: await gateway.exists(path) };
+      res.json(body);
+    } catch (error) {
+      sendZkError(res, error);
     }
   });
 

@@ -14,7 +14,7 @@ export function jsonBody(limit: string): RequestHandler[] {
 export const jsonErrors: ErrorRequestHandler = (error, _req, res, next) => {
   const type = (error as { type?: unknown }).type;
   if (type === 'entity.parse.failed') return sendError(res, 400, 'MALFORMED_JSON', `the body is not valid JSON: ${(error as Error).message}`);
-  if (type === 'entity.too.large') return sendError(res, 400, 'DATA_TOO_LARGE', `the body is larger than this endpoint accepts (${String((error as { limit?: unknown }).limit)} bytes); znode data is limited to 1,048,576 bytes`);
+  if (type === 'entity.too.large') return sendError(res, 413, 'BODY_TOO_LARGE', `the body is larger than this endpoint accepts (${String((error as { limit?: unknown }).limit)} bytes); znode data is limited to 1,048,576 bytes`);
   if (typeof type === 'string' && type.startsWith('charset') || type === 'encoding.unsupported') return sendError(res, 400, 'INVALID_BODY', `unsupported body encoding: ${(error as Error).message}`);
   if (typeof type === 'string') return sendError(res, 400, 'INVALID_BODY', (error as Error).message);
   next(error);

@@ -12,20 +12,32 @@
  *   POST   /api/ensembles/<name>/import/<path>?dryRun=true&overwrite=true
  *   GET    /api/jobs, GET|DELETE /api/jobs/<id>
  */
-import { Router, type Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { z } from 'zod';
 import { createBodySchema, exportDocumentSchema, setAclBodySchema, setDataBodySchema } from '@keeper/shared';
 import type { JobRegistry } from '../ops/jobs.js';
 import { OpError, statusOf, toOpError } from '../ops/opError.js';
 import type { ZnodeOps } from '../ops/znodeOps.js';
+import type { AuditRecord } from '../ops/znodeOps.js';
+import { canMutate } from '../auth/identity.js';
 import { jsonBody, parseOr400, wildcardPath } from './jsonBody.js';
 import { caller } from './requestIdentity.js';
+import { WalkBudget, WalkRefused } from '../ops/walkBudget.js';
 
-const ZNODE_BODY_LIMIT = '2mb';
-const IMPORT_BODY_LIMIT = '40mb';
+/** Admins' body limits per route; a viewer's write is refused before its body is read at all. */
+export const ZNODE_BODY_LIMIT = '2mb';
+export const ACL_BODY_LIMIT = '64kb';
+export const IMPORT_BODY_LIMIT = '40mb';
+
+/** A znode version: decimal digits only ("", "0x0", "1e3" and " 7" are not versions). */
+const versionParam = z
+  .string()
+  .regex(/^\d{1,10}$/, 'must be a decimal integer (the version you read)')
+  .transform(Number)
+  .pipe(z.number().int().min(0).max(2_147_483_647));
 
 const deleteQuery = z.object({
-  version: z.coerce.number().int().min(0).max(2_147_483_647),
+  version: versionParam,
   recursive: z.enum(['true', 'false']).optional(),
 });
 const importQuery = z.object({
@@ -35,16 +47,55 @@ const importQuery = z.object({
 
 export function sendOpError(res: Response, error: unknown): void {
   const e = toOpError(error);
-  res.status(statusOf(e.code)).json({ error: { code: e.code, message: e.message }, ...(e.current ? { current: e.current } : {}) });
+  // A subtree walk over its budget (walkBudget.ts): 429, and when to come back.
+  if (e instanceof WalkRefused) res.setHeader('Retry-After', String(e.retryAfterSeconds));
+  res.status(e instanceof WalkRefused ? 429 : statusOf(e.code)).json({ error: { code: e.code, message: e.message }, ...(e.current ? { current: e.current } : {}) });
 }
 
 const both = (route: string) => [`/ensembles/:name/${route}`, `/ensembles/:name/${route}/*path`];
 
-export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry): Router {
+/** What a refused write may still send after its answer before the connection is cut. */
+const MAX_DISCARDED_BYTES = 1024 * 1024;
+
+/**
+ * Identity and role before anything else: a viewer's write is refused (and audited) before its
+ * query is validated or its body read, so a viewer cannot make the server parse 40 MB or learn
+ * which of its inputs would have been wrong. Whatever of the body still arrives is dropped
+ * unread; past 1 MiB the connection is cut. (Closing at once would reset the connection under
+ * a client still uploading, which may then never see the 403.)
+ */
+function adminOnly(ops: ZnodeOps, what: (req: Request) => AuditRecord): RequestHandler {
+  return (req, res, next) => {
+    const who = caller(req, res);
+    if (canMutate(who.identity)) return next();
+    res.once('finish', () => {
+      let discarded = 0;
+      req.on('data', (chunk: Buffer) => {
+        discarded += chunk.length;
+        if (discarded > MAX_DISCARDED_BYTES) req.socket.destroy();
+      });
+    });
+    void ops.refuse(who, what(req)).finally(() => {
+      sendOpError(res, new OpError('FORBIDDEN', `${who.identity.name} is a ${who.identity.role}: only admins may change anything`));
+    });
+  };
+}
+
+/** Aborted when the response closes before it was sent: a walk nobody waits for stops and frees its slot. */
+function abandonedWhenGone(res: Response): AbortSignal {
+  const gone = new AbortController();
+  res.on('close', () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  return gone.signal;
+}
+
+export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry, walks: WalkBudget = new WalkBudget()): Router {
   const router = Router();
   const name = (params: unknown) => (params as { name: string }).name;
+  const target = (action: string) => (req: Request): AuditRecord => ({ action, ensemble: name(req.params), path: wildcardPath(req.params) });
 
-  router.post(both('znodes'), ...jsonBody(ZNODE_BODY_LIMIT), async (req, res) => {
+  router.post(both('znodes'), adminOnly(ops, target('create')), ...jsonBody(ZNODE_BODY_LIMIT), async (req, res) => {
     const body = parseOr400(createBodySchema, req.body ?? {}, res);
     if (!body) return;
     try {
@@ -54,7 +105,7 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry): Router {
     }
   });
 
-  router.put(both('znodes'), ...jsonBody(ZNODE_BODY_LIMIT), async (req, res) => {
+  router.put(both('znodes'), adminOnly(ops, target('setData')), ...jsonBody(ZNODE_BODY_LIMIT), async (req, res) => {
     const body = parseOr400(setDataBodySchema, req.body, res);
     if (!body) return;
     try {
@@ -64,7 +115,7 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry): Router {
     }
   });
 
-  router.delete(both('znodes'), async (req, res) => {
+  router.delete(both('znodes'), adminOnly(ops, (req) => target(req.query.recursive === 'true' ? 'deleteRecursive' : 'delete')(req)), async (req, res) => {
     const q = parseOr400(deleteQuery, req.query, res, 'INVALID_QUERY');
     if (!q) return;
     try {
@@ -82,7 +133,7 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry): Router {
 
   router.get(both('subtree'), async (req, res) => {
     try {
-      res.json(await ops.countSubtree(name(req.params), wildcardPath(req.params)));
+      res.json(await walks.run(caller(req, res).identity, () => ops.countSubtree(name(req.params), wildcardPath(req.params)), abandonedWhenGone(res)));
     } catch (error) {
       sendOpError(res, error);
     }
@@ -96,7 +147,7 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry): Router {
     }
   });
 
-  router.put(both('acl'), ...jsonBody('64kb'), async (req, res) => {
+  router.put(both('acl'), adminOnly(ops, target('setAcl')), ...jsonBody(ACL_BODY_LIMIT), async (req, res) => {
     const body = parseOr400(setAclBodySchema, req.body, res);
     if (!body) return;
     try {
@@ -108,7 +159,7 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry): Router {
 
   router.get(both('export'), async (req, res) => {
     try {
-      const doc = await ops.exportSubtree(name(req.params), wildcardPath(req.params));
+      const doc = await walks.run(caller(req, res).identity, () => ops.exportSubtree(name(req.params), wildcardPath(req.params)), abandonedWhenGone(res));
       res.setHeader('Content-Disposition', `attachment; filename="${doc.ensemble}-export.json"`);
       res.json(doc);
     } catch (error) {
@@ -116,7 +167,7 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry): Router {
     }
   });
 
-  router.post(both('import'), ...jsonBody(IMPORT_BODY_LIMIT), async (req, res) => {
+  router.post(both('import'), adminOnly(ops, (req) => ({ ...target('import')(req), details: { dryRun: req.query.dryRun === 'true' } })), ...jsonBody(IMPORT_BODY_LIMIT), async (req, res) => {
     const q = parseOr400(importQuery, req.query, res, 'INVALID_QUERY');
     if (!q) return;
     const doc = parseOr400(exportDocumentSchema, req.body, res);
@@ -140,9 +191,9 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry): Router {
     res.json({ job });
   });
 
-  router.delete('/jobs/:id', (req, res) => {
+  router.delete('/jobs/:id', adminOnly(ops, (req) => ({ action: 'cancelJob', details: { jobId: String(req.params.id).slice(0, 64) } })), (req, res) => {
     try {
-      res.json({ job: ops.cancelJob(caller(req, res), req.params.id) });
+      res.json({ job: ops.cancelJob(caller(req, res), String(req.params.id)) });
     } catch (error) {
       sendOpError(res, error);
     }

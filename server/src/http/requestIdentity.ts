@@ -7,10 +7,11 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { AccessControl, Identified } from '../auth/accessControl.js';
 import { checkCsrf } from '../auth/csrf.js';
 import { canMutate, type Identity } from '../auth/identity.js';
+import type { SignInAttempt, SignInGuard } from '../auth/signInAudit.js';
 import { sendError } from './apiErrors.js';
 
 /** Reachable without an identity (relative to /api). */
-const PUBLIC = new Set(['/health', '/login']);
+const PUBLIC = new Set(['/health', '/login', '/sign-in-methods']);
 
 export function identified(res: Response): Identified {
   const value = res.locals.identified as Identified | undefined;
@@ -26,11 +27,24 @@ export function caller(req: Request, res: Response): { identity: Identity; remot
   return { identity: identityOf(res), ...(req.ip ? { remoteAddress: req.ip } : {}) };
 }
 
-export function requireIdentity(access: AccessControl): RequestHandler {
-  return (req, res, next) => {
+/**
+ * A bearer header is a token guess until it verifies: it goes through the sign-in limiter
+ * (asked before the token is compared) and a wrong one is audited, as a wrong password is.
+ */
+export function requireIdentity(access: AccessControl, guard: SignInGuard | null = null): RequestHandler {
+  return async (req, res, next) => {
     if (PUBLIC.has(req.path)) return next();
+    const attempt: SignInAttempt | null = guard && access.credentials !== null && req.headers.authorization !== undefined ? { address: req.ip ?? 'unknown', name: 'token', method: 'bearer', transport: 'http' } : null;
+    if (attempt && guard) {
+      const refused = guard.refusal(attempt);
+      if (refused) {
+        res.setHeader('Retry-After', String(refused.retryAfterSeconds));
+        return sendError(res, 429, 'RATE_LIMITED', 'too many failed sign-ins from this address; wait a minute');
+      }
+    }
     const result = access.identify(req.headers);
     if (!result.ok) {
+      if (attempt && guard) await guard.failed(attempt, result.reason);
       res.setHeader('WWW-Authenticate', 'Bearer realm="keeper"');
       return sendError(res, 401, 'UNAUTHENTICATED', result.reason);
     }

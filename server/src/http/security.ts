@@ -6,20 +6,24 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import helmet from 'helmet';
-import { rateLimit } from 'express-rate-limit';
+import { ipKeyGenerator, rateLimit } from 'express-rate-limit';
+import type { Identified } from '../auth/accessControl.js';
+import { SignInLimiter } from '../auth/signInLimiter.js';
 import { sendError } from './apiErrors.js';
 
 export interface RateLimits {
-  /** Failed sign-ins (password, token, share link) per IP per window. */
+  /** Failed sign-ins (password, token, share link) per address and user name per window. */
   loginFailures: number;
-  /** API requests per IP per window. */
+  /** Failed sign-ins per address, whatever the name, per window. */
+  loginFailuresPerAddress: number;
+  /** API requests per identity (per address for callers without one) per window. */
   api: number;
   windowMs: number;
 }
 
-export const DEFAULT_RATE_LIMITS: RateLimits = { loginFailures: 10, api: 1_200, windowMs: 60_000 };
+export const DEFAULT_RATE_LIMITS: RateLimits = { loginFailures: 10, loginFailuresPerAddress: 100, api: 1_200, windowMs: 60_000 };
 
 /** sha256 sources for every inline <script> in the built index.html. */
 export function inlineScriptHashes(webDist: string | undefined): string[] {
@@ -62,24 +66,30 @@ export function securityHeaders(webDist: string | undefined): RequestHandler {
   });
 }
 
-export function loginLimiter(limits: RateLimits): RequestHandler {
-  return rateLimit({
-    windowMs: limits.windowMs,
-    limit: limits.loginFailures,
-    // Only failures count: a person signing in correctly is never locked out.
-    skipSuccessfulRequests: true,
-    standardHeaders: 'draft-8',
-    legacyHeaders: false,
-    handler: (_req, res) => sendError(res, 429, 'RATE_LIMITED', 'too many failed sign-ins from this address; wait a minute'),
-  });
+export function signInLimiter(limits: RateLimits): SignInLimiter {
+  return new SignInLimiter({ perName: limits.loginFailures, perAddress: Math.max(limits.loginFailures, limits.loginFailuresPerAddress), windowMs: limits.windowMs });
 }
 
+/**
+ * Who a request's budget belongs to: its identity when it has one (so one viewer's flood cannot
+ * use up an admin's budget behind the same address or proxy), its address otherwise.
+ */
+export function rateLimitKey(req: Request, identified: Identified | undefined): string {
+  const identity = identified?.identity;
+  if (!identity || identity.via === 'open') return `ip:${ipKeyGenerator(req.ip ?? 'unknown')}`;
+  return identity.shareLinkId !== undefined ? `share:${identity.shareLinkId}` : `id:${identity.via}:${identity.name}`;
+}
+
+/** Mounted after the identity is known (requireIdentity). */
 export function apiLimiter(limits: RateLimits): RequestHandler {
   return rateLimit({
     windowMs: limits.windowMs,
     limit: limits.api,
     standardHeaders: 'draft-8',
     legacyHeaders: false,
-    handler: (_req, res) => sendError(res, 429, 'RATE_LIMITED', 'too many requests from this address; slow down'),
+    keyGenerator: (req, res) => rateLimitKey(req, res.locals.identified as Identified | undefined),
+    // `trustProxy` is a deliberate setting here; X-Forwarded-For without it is ignored, not an error.
+    validate: { xForwardedForHeader: false },
+    handler: (_req, res) => sendError(res, 429, 'RATE_LIMITED', 'too many requests from you; slow down'),
   });
 }

@@ -25,8 +25,9 @@ export function shareLinkRoutes(ctx: ShareLinkRouteContext): Router {
     const identity = identityOf(res);
     const { link, token } = ctx.access.shareLinks.create({ ...body, createdBy: identity.name });
     await ctx.audit.append({ action: 'shareLink.create', outcome: 'ok', actor: actorOf(identity), path: link.path, details: { linkId: link.id, expiresAt: link.expiresAt }, ...(req.ip ? { remoteAddress: req.ip } : {}) });
-    // The token is shown once, in this answer only; the server keeps its hash.
-    res.status(201).json({ ...withSockets(link), url: `${req.protocol}://${req.get('host') ?? 'localhost'}/share/${token}` });
+    // The token is shown once, in this answer only; the server keeps its hash. Behind a trusted
+    // proxy, protocol and host are the public ones (X-Forwarded-Proto / X-Forwarded-Host).
+    res.status(201).json({ ...withSockets(link), url: `${req.protocol}://${req.host || 'localhost'}/share/${token}` });
   });
 
   router.get('/share-links', requireAdmin, (_req, res) => {

@@ -19,23 +19,34 @@ import {
 import type { ZkGateway } from '../zk/gateway.js';
 import type { WatchListener } from '../zk/watchRegistry.js';
 import { Outbox } from './outbox.js';
+import { batchFrames } from './batchFrames.js';
 import type { HealthFeed } from './healthFeed.js';
 import { OPEN_IDENTITY, type Identity } from '../auth/identity.js';
 import type { ZnodeOps } from '../ops/znodeOps.js';
 import { handleSocketMutation } from './socketMutations.js';
 import type { MutationBudget } from './mutationBudget.js';
+import type { CappedCounter } from './cappedCounter.js';
+import { CLOSE_GRACE_MS, CLOSE_TOO_SLOW, type HubLimits } from './hubLimits.js';
 
-export interface ConnectionLimits {
-  maxSubscriptions: number;
-  helloTimeoutMs: number;
-  /** Past this many unsent bytes the browser is too slow: close, it will reconnect and resync. */
-  maxBufferedBytes: number;
-  batchIntervalMs: number;
+/** The per-socket limits are required; the per-identity and total ones default (hubLimits.ts). */
+export type ConnectionLimits = Pick<HubLimits, 'maxSubscriptions' | 'helloTimeoutMs' | 'maxBufferedBytes' | 'batchIntervalMs'> & Partial<HubLimits>;
+
+/** What the hub counts across sockets; set by the SocketHub for every connection it accepts. */
+export interface SharedBudgets {
+  /** Subscriptions per identity and in total. */
+  subscriptions: CappedCounter;
+  /** Whether one more distinct watched path is allowed (false: the server's maximum is reached). */
+  mayWatchAnotherPath(): boolean;
+  maxWatchedPaths: number;
+  /** Counts a socket closed for not reading. */
+  noteTooSlow(): void;
 }
 
 interface Subscription {
   unsubscribe: () => void;
   sentFullChildren: boolean;
+  /** Holds a unit of the shared subscription budget, given back when it ends. */
+  counted: boolean;
 }
 
 export interface HubContext {
@@ -49,6 +60,8 @@ export interface HubContext {
   ops?: ZnodeOps;
   /** The API's rate limit for mutation messages (none: unlimited). */
   mutationBudget?: MutationBudget;
+  /** Caps across sockets (the SocketHub provides them; a bare connection has only its own cap). */
+  budgets?: SharedBudgets;
 }
 
 export class ClientConnection {
@@ -66,7 +79,7 @@ export class ClientConnection {
     readonly identity: Identity = OPEN_IDENTITY,
     private readonly remoteAddress?: string,
   ) {
-    this.outbox = new Outbox((events) => this.send({ type: 'batch', events }), ctx.limits.batchIntervalMs);
+    this.outbox = new Outbox((events) => this.sendBatch(events), ctx.limits.batchIntervalMs);
     this.helloTimer = setTimeout(() => this.socket.close(CLOSE_NO_HELLO, 'no hello received'), ctx.limits.helloTimeoutMs);
     socket.on('message', (data, isBinary) => this.onFrame(data, isBinary));
     socket.on('close', () => this.dispose());
@@ -78,6 +91,29 @@ export class ClientConnection {
 
   get isReady(): boolean {
     return this.ready;
+  }
+
+  /** Bytes queued on the socket and not yet handed to the operating system. */
+  get bufferedBytes(): number {
+    return this.closed ? 0 : this.socket.bufferedAmount;
+  }
+
+  get subscriptionCount(): number {
+    return this.subscriptions.size;
+  }
+
+  /**
+   * Closes a browser that does not read what it is sent. Its close frame waits behind what it
+   * has not read, so the socket is cut after a short grace: what it held is freed at once.
+   */
+  dropTooSlow(): void {
+    if (this.closed) return;
+    this.ctx.log.warn({ buffered: this.socket.bufferedAmount, identity: this.identity.name }, 'browser too slow: closing its socket');
+    this.ctx.budgets?.noteTooSlow();
+    this.socket.close(CLOSE_TOO_SLOW, 'too slow: reconnect and resync');
+    const socket = this.socket;
+    setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
+    this.dispose();
   }
 
   /** Session changes of every ensemble reach every ready browser. */
@@ -97,7 +133,7 @@ export class ClientConnection {
     this.closed = true;
     clearTimeout(this.helloTimer);
     this.outbox.close();
-    for (const sub of this.subscriptions.values()) sub.unsubscribe();
+    for (const sub of this.subscriptions.values()) this.release(sub);
     this.subscriptions.clear();
     for (const stop of this.healthWatches.values()) stop();
     this.healthWatches.clear();
@@ -186,13 +222,44 @@ export class ClientConnection {
     const key = `${ensemble}\0${path}`;
     const existing = this.subscriptions.get(key);
     if (existing) {
-      // Already subscribed: re-subscribing replays the current state (a fresh listener joins the cached entry).
+      // Already subscribed: re-subscribing replays the current state (a fresh listener joins the
+      // cached entry, which the old listener kept alive: no ZooKeeper call, no new count).
+      const sub = this.newSubscription(ensemble, path, gateway, existing.counted);
       existing.unsubscribe();
-      this.subscriptions.delete(key);
-    } else if (this.subscriptions.size >= this.ctx.limits.maxSubscriptions) {
-      return this.replyError('tooManySubscriptions', `at most ${this.ctx.limits.maxSubscriptions} subscriptions per browser`, id);
+      this.subscriptions.set(key, sub);
+      if (id) this.send({ type: 'ack', id });
+      return;
     }
-    const sub: Subscription = { unsubscribe: () => undefined, sentFullChildren: false };
+    const refusal = this.admitSubscription(gateway, path);
+    if (refusal) return this.replyError('tooManySubscriptions', refusal, id);
+    this.subscriptions.set(key, this.newSubscription(ensemble, path, gateway, this.ctx.budgets !== undefined));
+    if (id) this.send({ type: 'ack', id });
+  }
+
+  /** Null when one more subscription fits every cap; otherwise the sentence that says which did not. */
+  private admitSubscription(gateway: ZkGateway, path: string): string | null {
+    const { maxSubscriptions } = this.ctx.limits;
+    if (this.subscriptions.size >= maxSubscriptions) return `at most ${maxSubscriptions} subscriptions per browser tab: close views you do not need`;
+    const budgets = this.ctx.budgets;
+    if (!budgets) return null;
+    if (!gateway.watches.isWatched(path) && !budgets.mayWatchAnotherPath()) {
+      return `Keeper already watches ${budgets.maxWatchedPaths} paths, its limit: try again when others close views`;
+    }
+    const verdict = budgets.subscriptions.take(this.identity);
+    if (verdict.ok) return null;
+    return verdict.cap === 'identity'
+      ? `at most ${verdict.limit} subscriptions for ${this.identity.name} across all its tabs: close views or tabs you do not need`
+      : `the server holds its maximum of ${verdict.limit} subscriptions: try again when others close views`;
+  }
+
+  private release(sub: Subscription): void {
+    sub.unsubscribe();
+    if (sub.counted) this.ctx.budgets?.subscriptions.give(this.identity);
+    sub.counted = false;
+  }
+
+  private newSubscription(ensemble: string, path: string, gateway: ZkGateway, counted: boolean): Subscription {
+    const sub: Subscription = { unsubscribe: () => undefined, sentFullChildren: false, counted };
     const listener: WatchListener = {
       onNode: (node) => this.outbox.push({ type: 'znode', ensemble, path, node, at: Date.now() }),
       onChildren: ({ names, diff }) => {
@@ -206,9 +273,8 @@ export class ClientConnection {
       onWatchEvent: (event, at) => this.outbox.push({ type: 'watchEvent', ensemble, path, event, at }),
       onError: (error, retrying) => this.outbox.push({ type: 'subscriptionError', ensemble, path, message: error.message, retrying }),
     };
-    this.subscriptions.set(key, sub);
     sub.unsubscribe = gateway.watches.watch(path, listener);
-    if (id) this.send({ type: 'ack', id });
+    return sub;
   }
 
   private onWatchEnsemble(ensemble: string, id?: string): void {
@@ -234,7 +300,7 @@ export class ClientConnection {
     const key = `${ensemble}\0${path}`;
     const sub = this.subscriptions.get(key);
     if (sub) {
-      sub.unsubscribe();
+      this.release(sub);
       this.subscriptions.delete(key);
     }
     if (id) this.send({ type: 'ack', id });
@@ -244,14 +310,23 @@ export class ClientConnection {
     this.send({ type: 'error', code, message, ...(id !== undefined ? { id } : {}) });
   }
 
+  /** One flush, in frames of bounded size, each sent only while the browser keeps up. */
+  private sendBatch(events: ServerEvent[]): void {
+    for (const frame of batchFrames(events)) if (!this.sendText(frame)) return;
+  }
+
   private send(message: ServerMessage): void {
-    if (this.closed || this.socket.readyState !== this.socket.OPEN) return;
+    this.sendText(JSON.stringify(message));
+  }
+
+  /** False when the socket is gone or was just closed for being too slow. */
+  private sendText(text: string): boolean {
+    if (this.closed || this.socket.readyState !== this.socket.OPEN) return false;
     if (this.socket.bufferedAmount > this.ctx.limits.maxBufferedBytes) {
-      this.ctx.log.warn({ buffered: this.socket.bufferedAmount }, 'browser too slow: closing its socket');
-      this.socket.close(1013, 'too slow: reconnect and resync');
-      this.dispose();
-      return;
+      this.dropTooSlow();
+      return false;
     }
-    this.socket.send(JSON.stringify(message));
+    this.socket.send(text);
+    return true;
   }
 }

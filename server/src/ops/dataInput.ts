@@ -15,7 +15,8 @@ export function decodeInputData(data: string | undefined, encoding: InputEncodin
     bytes = Buffer.from(data, 'utf8');
   }
   if (bytes.length > MAX_ZNODE_DATA_BYTES) {
-    throw new OpError('DATA_TOO_LARGE', `data is ${bytes.length} bytes; ZooKeeper's default limit (jute.maxbuffer) is ${MAX_ZNODE_DATA_BYTES} bytes`);
+    // The exact limit (jute.maxbuffer, counting path and protocol) is checked in ZkMutations; this is the client library's own ceiling.
+    throw new OpError('DATA_TOO_LARGE', `data is ${bytes.length.toLocaleString('en-US')} bytes; Keeper writes at most ${MAX_ZNODE_DATA_BYTES.toLocaleString('en-US')} bytes into a znode, and ZooKeeper's jute.maxbuffer (1,048,575 by default, counting the path and protocol too) allows a little less`);
   }
   return bytes;
 }

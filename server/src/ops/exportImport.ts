@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import zookeeper from 'node-zookeeper-client';
-import { MAX_EXPORT_NODES, encodeZnodeData, permissionsToLetters, type ExportDocument, type ExportNode, type ImportPlan, type JobSnapshot } from '@keeper/shared';
+import { MAX_EXPORT_NODES, encodeZnodeData, permissionsToLetters, type ExportDocument, type ExportNode, type ImportPlan, type JobSnapshot, type SkippedNode } from '@keeper/shared';
 import type { ZkGateway } from '../zk/gateway.js';
 import type { ZkMutations } from '../zk/mutations.js';
 import { toZkError } from '../zk/errors.js';
@@ -12,17 +12,23 @@ import type { JobControl } from './jobs.js';
 import { OpError, toOpError } from './opError.js';
 import { forEachPooled } from './pool.js';
 import { planImport, targetPathOf, type TargetState } from './importPlan.js';
-import { walkSubtree } from './subtree.js';
+import { noReadReason, walkSubtree } from './subtree.js';
+import { currentWalkTicket } from './walkBudget.js';
+import { importProblems, refusalMessage, withProblems, type ImportCheckContext } from './importChecks.js';
 
 const CONCURRENCY = 8;
 
 export async function exportSubtree(gateway: ZkGateway, mutations: ZkMutations, root: string, maxNodes = MAX_EXPORT_NODES): Promise<ExportDocument> {
   const tree = await walkSubtree(gateway, root, { maxNodes });
+  const ticket = currentWalkTicket();
   const nodes: (ExportNode | null)[] = new Array(tree.nodes.length).fill(null);
+  const unreadable = new Map<string, string>(tree.unlisted.map((u) => [u.path, u.reason]));
   await forEachPooled(
     tree.nodes.map((n, i) => ({ ...n, i })),
     CONCURRENCY,
     async ({ path, i }) => {
+      // Its data and its ACL: two reads more per node, charged to the walk's budget.
+      await ticket?.charge(2);
       try {
         const [{ data, stat }, { acl }] = await Promise.all([gateway.getData(path), mutations.getACL(path)]);
         nodes[i] = {
@@ -34,11 +40,19 @@ export async function exportSubtree(gateway: ZkGateway, mutations: ZkMutations, 
         };
       } catch (error) {
         // Deleted while exporting: it is simply not in the export.
-        if (toZkError(error).code !== 'NO_NODE') throw toOpError(error, path);
+        const code = toZkError(error).code;
+        // Unreadable (NO_AUTH): left out and named, and the export goes on.
+        if (code === 'NO_AUTH') {
+          if (!unreadable.has(path)) unreadable.set(path, noReadReason(undefined));
+        } else if (code !== 'NO_NODE') throw toOpError(error, path);
       }
     },
   );
-  return { format: 'keeper-export', version: 1, ensemble: gateway.name, root, exportedAt: Date.now(), nodes: nodes.filter((n): n is ExportNode => n !== null) };
+  const exported = nodes.filter((n): n is ExportNode => n !== null);
+  if (exported.length === 0) throw new OpError('NO_AUTH', `${root} cannot be exported: the console may not read it`);
+  // Only what was really left out: a node whose children were unlisted but whose data was read is in the export.
+  const skipped: SkippedNode[] = tree.nodes.filter((n, i) => nodes[i] === null && unreadable.has(n.path)).map((n) => ({ path: n.path, reason: unreadable.get(n.path) ?? '' }));
+  return { format: 'keeper-export', version: 1, ensemble: gateway.name, root, exportedAt: Date.now(), nodes: exported, ...(skipped.length > 0 ? { skipped } : {}) };
 }
 
 function withHashes(doc: ExportDocument): (ExportNode & { sha256: string; bytes: Buffer })[] {
@@ -49,7 +63,8 @@ function withHashes(doc: ExportDocument): (ExportNode & { sha256: string; bytes:
 }
 
 /** Reads what the target holds at every path the import would touch, then plans. */
-export async function planImportFor(gateway: ZkGateway, root: string, doc: ExportDocument, overwrite: boolean): Promise<ImportPlan> {
+/** The plan, with the problems that would refuse the import (importChecks.ts). */
+export async function planImportFor(gateway: ZkGateway, root: string, doc: ExportDocument, overwrite: boolean, checks: ImportCheckContext): Promise<ImportPlan> {
   const nodes = withHashes(doc);
   const target = new Map<string, TargetState | null>();
   await forEachPooled(nodes, CONCURRENCY, async (node) => {
@@ -63,11 +78,14 @@ export async function planImportFor(gateway: ZkGateway, root: string, doc: Expor
       else throw toOpError(error, path);
     }
   });
-  return planImport(root, nodes, target, { overwrite });
+  const plan = planImport(root, nodes, target, { overwrite });
+  return withProblems(plan, importProblems(root, nodes, plan, checks));
 }
 
-export async function runImport(gateway: ZkGateway, mutations: ZkMutations, root: string, doc: ExportDocument, overwrite: boolean, job: JobControl): Promise<Partial<JobSnapshot> & Pick<JobSnapshot, 'state'>> {
-  const plan = await planImportFor(gateway, root, doc, overwrite);
+export async function runImport(gateway: ZkGateway, mutations: ZkMutations, root: string, doc: ExportDocument, overwrite: boolean, job: JobControl, checks: ImportCheckContext): Promise<Partial<JobSnapshot> & Pick<JobSnapshot, 'state'>> {
+  const plan = await planImportFor(gateway, root, doc, overwrite, checks);
+  // Checked again on the fresh plan: refused as a whole, nothing written.
+  if ((plan.problemsTotal ?? 0) > 0) return { state: 'failed', done: 0, total: 0, error: { code: 'IMPORT_REFUSED', message: refusalMessage(plan.problems ?? [], plan.problemsTotal) } };
   const byPath = new Map(withHashes(doc).map((n) => [targetPathOf(root, n.rel), n]));
   const summary = { created: 0, updated: 0, unchanged: plan.unchanged.length, conflicts: plan.conflicts.length, failed: 0 };
   const total = plan.create.length + plan.update.length;

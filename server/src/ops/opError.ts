@@ -36,6 +36,8 @@ export const OP_STATUS: Record<string, number> = {
   INVALID_ACL: 400,
   DATA_TOO_LARGE: 400,
   PROTECTED_PATH: 400,
+  /** An import the dry run finds problems in (sizes, duplicate paths, ACLs): nothing written. */
+  IMPORT_REFUSED: 400,
   NO_CHILDREN_FOR_EPHEMERALS: 400,
   UNAUTHENTICATED: 401,
   FORBIDDEN: 403,
@@ -47,6 +49,8 @@ export const OP_STATUS: Record<string, number> = {
   NODE_EXISTS: 409,
   NOT_EMPTY: 409,
   JOB_FINISHED: 409,
+  /** The new ACL would take read or admin from the console: send `confirm` equal to the path. */
+  ACL_LOCKS_OUT: 409,
   TOO_MANY_NODES: 413,
   OUTCOME_UNKNOWN: 502,
   DEADLINE_EXCEEDED: 504,

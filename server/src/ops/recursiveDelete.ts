@@ -50,6 +50,23 @@ export async function runRecursiveDelete(options: RecursiveDeleteOptions, job: J
   const listing = await walkSubtree(gateway, root, { maxNodes: MAX_RECURSIVE_DELETE_NODES, concurrency: 8 });
   for (const n of listing.nodes) known.add(n.path);
   job.progress({ total: known.size, done: 0 });
+  // A node the console may not read can be deleted, but not its unseen children: say so before deleting anything.
+  const blocked = listing.unlisted.filter((u) => u.children !== 0);
+  if (blocked.length > 0) {
+    const named = blocked.slice(0, 5).map((u) => `${u.path} (${u.children ?? 'unknown'} children)`);
+    return {
+      state: 'failed',
+      done: 0,
+      total: known.size,
+      remaining: listing.nodes.map((n) => n.path).slice(0, MAX_REPORTED_REMAINING),
+      remainingTotal: known.size,
+      remainingVerified: true,
+      error: {
+        code: 'NO_AUTH',
+        message: `nothing deleted: the console may not list the children of ${blocked.length} ${blocked.length === 1 ? 'node' : 'nodes'} it cannot read: ${named.join(', ')}${blocked.length > 5 ? ', …' : ''}. Give the console read on ${blocked.length === 1 ? 'it' : 'them'} (or delete the children with a client that may), then retry`,
+      },
+    };
+  }
 
   const deleted = (path: string) => {
     if (gone.has(path)) return;

@@ -8,8 +8,11 @@
  */
 import zookeeper from 'node-zookeeper-client';
 import {
+  consoleAccessUnder,
   encodeZnodeData,
+  MAX_REPORTED_SKIPPED,
   MAX_ZNODE_DATA_BYTES,
+  type ConsoleIdentity,
   type AclEntryView,
   type CreateBody,
   type CreateModeName,
@@ -19,6 +22,7 @@ import {
   type JobSnapshot,
   type SetAclBody,
   type SetDataBody,
+  type SkippedNode,
   type ZnodeStat,
 } from '@keeper/shared';
 import { checkPath } from '@keeper/shared';
@@ -26,7 +30,9 @@ import type { Logger } from 'pino';
 import type { AuditInput, AuditLog } from '../audit/auditLog.js';
 import { fingerprint } from '../audit/fingerprint.js';
 import { actorOf, canMutate, type Identity } from '../auth/identity.js';
+import type { EnsembleConfig } from '../config/types.js';
 import type { ZkGateway } from '../zk/gateway.js';
+import { toZkError } from '../zk/errors.js';
 import { ZkMutations } from '../zk/mutations.js';
 import { toAclEntries, toAclView } from './aclInput.js';
 import { decodeInputData } from './dataInput.js';
@@ -35,6 +41,9 @@ import { OpError, toOpError } from './opError.js';
 import { runRecursiveDelete } from './recursiveDelete.js';
 import { walkSubtree } from './subtree.js';
 import { assertImportable, exportSubtree, planImportFor, runImport } from './exportImport.js';
+import { chrootOf, consoleIdentityOf } from './consoleIdentity.js';
+import { refusalMessage, type ImportCheckContext } from './importChecks.js';
+import { CREATE_UNDER_ZOOKEEPER_REFUSED, isProtectedFromCreate, isProtectedFromDelete } from './protectedPaths.js';
 
 const CREATE_MODE: Record<CreateModeName, number> = {
   persistent: zookeeper.CreateMode.PERSISTENT,
@@ -50,6 +59,8 @@ export interface OpsContext {
   audit: AuditLog;
   jobs: JobRegistry;
   log: Logger;
+  /** The configured ensembles: per-ensemble juteMaxBuffer, and the credentials that make the console's identity for ACL checks. */
+  ensembles?: readonly EnsembleConfig[];
   /** Tests shorten the recursive delete's patience. */
   recursiveDelete?: { concurrency?: number; stallMs?: number };
 }
@@ -66,11 +77,6 @@ export interface WriteResult {
   warning?: string;
 }
 
-/** Deleting these would break the ensemble or is impossible; refused before asking ZooKeeper. */
-function isProtected(path: string): boolean {
-  return path === '/' || path === '/zookeeper' || path.startsWith('/zookeeper/');
-}
-
 export class ZnodeOps {
   private readonly mutations = new Map<string, ZkMutations>();
 
@@ -81,6 +87,7 @@ export class ZnodeOps {
     const mode = body.mode ?? 'persistent';
     return this.audited(caller, { action: 'create', ensemble, path, details: { mode } }, async (record) => {
       validPath(path);
+      if (isProtectedFromCreate(path)) throw new OpError('PROTECTED_PATH', `${path} ${path === '/' ? 'always exists' : CREATE_UNDER_ZOOKEEPER_REFUSED}`);
       const data = decodeInputData(body.data, body.encoding);
       const outcome = await mutations.create(path, data, CREATE_MODE[mode]);
       const created = outcome.value;
@@ -99,6 +106,8 @@ export class ZnodeOps {
     return this.audited(caller, { action: 'setData', ensemble, path, details: { expectedVersion: body.version } }, async (record) => {
       validPath(path);
       const data = decodeInputData(body.data, body.encoding);
+      // Refused before even reading: a packet over jute.maxbuffer would drop the shared connection.
+      mutations.assertFits({ op: 'setData', path, dataBytes: data.length });
       const before = await gateway.getData(path);
       record.before = fingerprint(before.data, before.stat);
       if (before.stat.version !== body.version) throw staleVersion(path, body.version, before);
@@ -118,12 +127,12 @@ export class ZnodeOps {
     const { gateway, mutations } = this.target(ensemble);
     return this.audited(caller, { action: 'delete', ensemble, path, details: { expectedVersion: version } }, async (record) => {
       validPath(path);
-      if (isProtected(path)) throw new OpError('PROTECTED_PATH', `${path} is ZooKeeper's own and cannot be deleted`);
-      const before = await gateway.getData(path);
-      record.before = fingerprint(before.data, before.stat);
-      if (before.stat.version !== version) throw staleVersion(path, version, before);
-      if (before.stat.numChildren > 0) {
-        throw new OpError('NOT_EMPTY', `${path} has ${before.stat.numChildren} children: delete with recursive=true (count them first with GET /api/ensembles/${ensemble}/subtree${path})`);
+      if (isProtectedFromDelete(path)) throw new OpError('PROTECTED_PATH', `${path} is ZooKeeper's own and cannot be deleted`);
+      // A node the console may not read can still be deleted (ZooKeeper asks only DELETE on the parent).
+      const stat = await this.recordBefore(record, gateway, path);
+      if (stat.version !== version) throw await staleVersionAt(gateway, path, version);
+      if (stat.numChildren > 0) {
+        throw new OpError('NOT_EMPTY', `${path} has ${stat.numChildren} children: delete with recursive=true (count them first with GET /api/ensembles/${ensemble}/subtree${path})`);
       }
       try {
         const outcome = await mutations.remove(path, version);
@@ -131,7 +140,7 @@ export class ZnodeOps {
         return { path, ...(outcome.note ? { note: outcome.note } : {}) };
       } catch (error) {
         if (toOpError(error).code !== 'BAD_VERSION') throw error;
-        throw staleVersion(path, version, await gateway.getData(path));
+        throw await staleVersionAt(gateway, path, version);
       }
     });
   }
@@ -141,10 +150,9 @@ export class ZnodeOps {
     const { gateway, mutations } = this.target(ensemble);
     return this.audited(caller, { action: 'deleteRecursive', ensemble, path, details: { expectedVersion: version, phase: 'start' } }, async (record) => {
       validPath(path);
-      if (isProtected(path)) throw new OpError('PROTECTED_PATH', `${path} is ZooKeeper's own and cannot be deleted`);
-      const before = await gateway.getData(path);
-      record.before = fingerprint(before.data, before.stat);
-      if (before.stat.version !== version) throw staleVersion(path, version, before);
+      if (isProtectedFromDelete(path)) throw new OpError('PROTECTED_PATH', `${path} is ZooKeeper's own and cannot be deleted`);
+      const stat = await this.recordBefore(record, gateway, path);
+      if (stat.version !== version) throw await staleVersionAt(gateway, path, version);
       const job = this.ctx.jobs.start(
         { kind: 'recursiveDelete', ensemble, path, startedBy: caller.identity.name },
         (control) => runRecursiveDelete({ gateway, mutations, root: path, rootVersion: version, ...this.ctx.recursiveDelete }, control),
@@ -179,6 +187,13 @@ export class ZnodeOps {
     return this.audited(caller, { action: 'setAcl', ensemble, path, details: { expectedAclVersion: body.version } }, async (record) => {
       validPath(path);
       const acl = toAclEntries(body.acl);
+      // Warned before anything is read or written: an ACL that takes read or admin from the console needs the path typed back.
+      const access = consoleAccessUnder(acl, this.consoleIdentity(ensemble));
+      record.details = { ...record.details, consoleAccess: access.verdict, ...(body.confirm !== undefined ? { confirmed: body.confirm === path } : {}) };
+      if (access.verdict !== 'keeps' && body.confirm !== path) {
+        const what = access.verdict === 'unknown' ? 'may lock the console out' : 'locks the console out';
+        throw new OpError('ACL_LOCKS_OUT', `this ACL ${what} of ${path}: ${access.reason} To apply it anyway, send "confirm" equal to the path (${JSON.stringify(path)}).`);
+      }
       const before = await mutations.getACL(path);
       record.details = { ...record.details, aclBefore: toAclView(before.acl), aclAfter: toAclView(acl) };
       if (before.stat.aversion !== body.version) {
@@ -192,12 +207,15 @@ export class ZnodeOps {
   }
 
   /** How many nodes a recursive delete (or an export) would touch, the root included. */
-  async countSubtree(ensemble: string, path: string): Promise<{ path: string; count: number; truncated: boolean; depth: number }> {
+  async countSubtree(ensemble: string, path: string): Promise<{ path: string; count: number; truncated: boolean; depth: number; skipped?: SkippedNode[]; skippedTotal?: number }> {
     const { gateway } = this.target(ensemble);
     validPath(path);
     try {
       const tree = await walkSubtree(gateway, path, { maxNodes: MAX_COUNT_NODES, truncate: true });
-      return { path, count: tree.nodes.length, truncated: tree.truncated, depth: Math.max(0, ...tree.nodes.map((n) => n.depth)) };
+      const count = { path, count: tree.nodes.length, truncated: tree.truncated, depth: Math.max(0, ...tree.nodes.map((n) => n.depth)) };
+      // Nodes below an unreadable one are not counted: `skipped` names where the count is short (an unreadable leaf is counted exactly).
+      const short = tree.unlisted.filter((u) => u.children !== 0);
+      return short.length === 0 ? count : { ...count, skipped: short.slice(0, MAX_REPORTED_SKIPPED), skippedTotal: short.length };
     } catch (error) {
       throw toOpError(error, path);
     }
@@ -223,8 +241,9 @@ export class ZnodeOps {
     }
     validPath(path);
     assertImportable(doc);
+    if (isProtectedFromCreate(path) && path !== '/') throw new OpError('PROTECTED_PATH', `${path} ${CREATE_UNDER_ZOOKEEPER_REFUSED}`);
     try {
-      return await planImportFor(gateway, path, doc, overwrite);
+      return await planImportFor(gateway, path, doc, overwrite, this.importChecks(ensemble));
     } catch (error) {
       throw toOpError(error, path);
     }
@@ -235,9 +254,14 @@ export class ZnodeOps {
     return this.audited(caller, { action: 'import', ensemble, path, details: { phase: 'start', nodes: doc.nodes.length, overwrite, from: `${doc.ensemble}:${doc.root}` } }, async (record) => {
       validPath(path);
       assertImportable(doc);
+      if (isProtectedFromCreate(path) && path !== '/') throw new OpError('PROTECTED_PATH', `${path} ${CREATE_UNDER_ZOOKEEPER_REFUSED}`);
+      const checks = this.importChecks(ensemble);
+      // What the dry run would show as problems refuses the import now, before a job starts (the job checks its fresh plan again).
+      const plan = await planImportFor(gateway, path, doc, overwrite, checks);
+      if ((plan.problemsTotal ?? 0) > 0) throw new OpError('IMPORT_REFUSED', refusalMessage(plan.problems ?? [], plan.problemsTotal));
       const job = this.ctx.jobs.start(
         { kind: 'import', ensemble, path, startedBy: caller.identity.name },
-        (control) => runImport(gateway, mutations, path, doc, overwrite, control),
+        (control) => runImport(gateway, mutations, path, doc, overwrite, control, checks),
         (end) => this.recordJobEnd(caller, end, null),
       );
       record.details = { ...record.details, jobId: job.id };
@@ -300,10 +324,43 @@ export class ZnodeOps {
     if (!gateway) throw new OpError('UNKNOWN_ENSEMBLE', `no ensemble named ${JSON.stringify(ensemble)}`);
     let mutations = this.mutations.get(ensemble);
     if (!mutations) {
-      mutations = new ZkMutations(gateway);
+      const juteMaxBuffer = this.configOf(ensemble)?.juteMaxBuffer;
+      mutations = new ZkMutations(gateway, { chroot: chrootOf(gateway.connectionString), ...(juteMaxBuffer !== undefined ? { juteMaxBuffer } : {}) });
       this.mutations.set(ensemble, mutations);
     }
     return { gateway, mutations };
+  }
+
+  private configOf(ensemble: string): EnsembleConfig | undefined {
+    return this.ctx.ensembles?.find((e) => e.name === ensemble);
+  }
+
+  /** Who the console is to ZooKeeper's ACL checks on this ensemble. */
+  consoleIdentity(ensemble: string): ConsoleIdentity {
+    const { gateway } = this.target(ensemble);
+    return consoleIdentityOf(gateway.connectionString, this.configOf(ensemble)?.auth ?? []);
+  }
+
+  private importChecks(ensemble: string): ImportCheckContext {
+    const { gateway, mutations } = this.target(ensemble);
+    return { juteMaxBuffer: mutations.juteMaxBuffer, chroot: chrootOf(gateway.connectionString), console: this.consoleIdentity(ensemble) };
+  }
+
+  /**
+   * The node's stat before a delete, and the audit's "before": a fingerprint when the console may
+   * read the node; when it may not, exists (which needs no permission) gives version and size.
+   */
+  private async recordBefore(record: AuditRecord, gateway: ZkGateway, path: string): Promise<ZnodeStat> {
+    try {
+      const { data, stat } = await gateway.getData(path);
+      record.before = fingerprint(data, stat);
+      return stat;
+    } catch (error) {
+      if (toZkError(error).code !== 'NO_AUTH') throw error;
+      const stat = await statOf(gateway, path);
+      record.details = { ...record.details, before: { version: stat.version, size: stat.dataLength, unreadable: 'the console may not read this node: no fingerprint' } };
+      return stat;
+    }
   }
 }
 
@@ -316,6 +373,24 @@ function validPath(path: string): void {
 
 function forbidden(identity: Identity): OpError {
   return new OpError('FORBIDDEN', `${identity.name} is a ${identity.role}: only admins may change anything`);
+}
+
+/** The node's stat through exists, which needs no permission (NO_NODE when absent). */
+async function statOf(gateway: ZkGateway, path: string): Promise<ZnodeStat> {
+  const stat = await gateway.exists(path);
+  if (!stat) throw new OpError('NO_NODE', `${path} does not exist`);
+  return stat;
+}
+
+/** BAD_VERSION with the current value when the console may read it, with the current stat alone when not. */
+async function staleVersionAt(gateway: ZkGateway, path: string, expected: number): Promise<OpError> {
+  try {
+    return staleVersion(path, expected, await gateway.getData(path));
+  } catch (error) {
+    if (toZkError(error).code !== 'NO_AUTH') throw error;
+    const stat = await statOf(gateway, path);
+    return new OpError('BAD_VERSION', `${path} is at version ${stat.version}, not ${expected}: it changed since you read it; nothing was written (the console may not read its data)`);
+  }
 }
 
 function staleVersion(path: string, expected: number, current: { data: Buffer; stat: ZnodeStat }): OpError {

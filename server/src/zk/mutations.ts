@@ -4,9 +4,15 @@
  * So a mutation is sent once; when its fate is uncertain we read the znode back and say what
  * really happened. A version-checked write that provably did not apply is re-sent once,
  * which is safe: if it had applied, the version would no longer match.
+ *
+ * Size: a member drops the whole connection (every request of the shared session with it)
+ * when a request packet is longer than its jute.maxbuffer. So create and setData are measured
+ * exactly (shared/requestSize.ts) and refused before sending; and a large create or setData
+ * whose connection dropped is read back but never re-sent, since it may itself have caused the
+ * drop (a member configured below Keeper's setting).
  */
 import zookeeper from 'node-zookeeper-client';
-import type { ZnodeStat } from '@keeper/shared';
+import { checkRequestSize, DEFAULT_JUTE_MAX_BUFFER, type SizedRequest, type ZnodeStat } from '@keeper/shared';
 import { ZkError, toZkError } from './errors.js';
 import type { ZkGateway } from './gateway.js';
 import { toZnodeStat } from './stat.js';
@@ -40,10 +46,41 @@ function sameBytes(a: Buffer, b: Buffer): boolean {
   return a.length === b.length && a.equals(b);
 }
 
+/**
+ * Past this packet size a create or setData is not re-sent after its connection dropped: no
+ * member is configured with a jute.maxbuffer this small, so a smaller request cannot have
+ * caused the drop, and a larger one might have (a member set below Keeper's juteMaxBuffer).
+ */
+export const RESEND_MAX_PACKET_BYTES = 64 * 1024;
+
+export interface MutationOptions {
+  /** The members' jute.maxbuffer (default 1,048,575): longer request packets are refused before sending. */
+  juteMaxBuffer?: number;
+  /** The connection string's chroot: the client puts it before every path on the wire. */
+  chroot?: string | null;
+}
+
 export class ZkMutations {
-  constructor(private readonly gateway: ZkGateway) {}
+  readonly juteMaxBuffer: number;
+  private readonly chroot: string | null;
+
+  constructor(
+    private readonly gateway: ZkGateway,
+    options: MutationOptions = {},
+  ) {
+    this.juteMaxBuffer = options.juteMaxBuffer ?? DEFAULT_JUTE_MAX_BUFFER;
+    this.chroot = options.chroot ?? null;
+  }
+
+  /** Refuses (DATA_TOO_LARGE) a request the members would drop the connection for; returns its packet size. */
+  assertFits(request: SizedRequest): number {
+    const check = checkRequestSize({ ...request, chroot: this.chroot }, this.juteMaxBuffer);
+    if (!check.ok) throw new ZkError('DATA_TOO_LARGE', check.reason, request.path);
+    return check.packetBytes;
+  }
 
   async setData(path: string, data: Buffer, version: number): Promise<MutationOutcome<ZnodeStat>> {
+    const packetBytes = this.assertFits({ op: 'setData', path, dataBytes: data.length });
     const send = () =>
       this.gateway.callOnce<ZnodeStat>('setData', path, (client, done) =>
         client.setData(path, data, version, (error, stat) => (error ? done(error) : done(null, toZnodeStat(stat)))),
@@ -55,6 +92,7 @@ export class ZkMutations {
       const now = await this.readBack(path);
       if (!now) throw new ZkError('NO_NODE', `reply to setData ${path} was lost and the node no longer exists`, path);
       if (version !== -1 && now.stat.version === version) {
+        if (packetBytes > RESEND_MAX_PACKET_BYTES) throw notResent('setData', path, packetBytes, this.juteMaxBuffer);
         // Provably not applied, and version-checked: re-sending cannot apply twice.
         return { value: await send(), confirmedDirectly: false, note: 'reply lost; read back: not applied; re-sent once' };
       }
@@ -67,6 +105,7 @@ export class ZkMutations {
 
   async create(path: string, data: Buffer, mode: number, acl?: AclEntry[]): Promise<MutationOutcome<string>> {
     const acls = acl ? acl.map((a) => new zookeeper.ACL(a.permissions, new zookeeper.Id(a.scheme, a.id))) : [new zookeeper.ACL(zookeeper.Permission.ALL, new zookeeper.Id('world', 'anyone'))];
+    const packetBytes = this.assertFits({ op: 'create', path, dataBytes: data.length, acl: acls.map((a) => a.id) });
     const send = () =>
       this.gateway.callOnce<string>('create', path, (client, done) => client.create(path, data, acls, mode, (error, created) => (error ? done(error) : done(null, created))));
     try {
@@ -79,6 +118,7 @@ export class ZkMutations {
         throw new ZkError('OUTCOME_UNKNOWN', `reply to create ${path} (sequential) was lost; list its parent before retrying`, path);
       }
       const now = await this.readBack(path);
+      if (!now && packetBytes > RESEND_MAX_PACKET_BYTES) throw notResent('create', path, packetBytes, this.juteMaxBuffer);
       if (!now) return { value: await send(), confirmedDirectly: false, note: 'reply lost; read back: not created; re-sent once' };
       if (sameBytes(now.data, data)) return { value: path, confirmedDirectly: false, note: 'reply lost; read back: created' };
       throw new ZkError('NODE_EXISTS', `reply to create ${path} was lost and the node now exists with other data`, path);
@@ -92,13 +132,14 @@ export class ZkMutations {
       return { value: null, confirmedDirectly: true };
     } catch (error) {
       if (!isUncertain(error)) throw toZkError(error, path);
-      const now = await this.readBack(path);
+      // exists, not getData: it needs no permission, so a node the console may not read can still be deleted.
+      const now = await this.statBack(path);
       if (!now) return { value: null, confirmedDirectly: false, note: 'reply lost; read back: deleted' };
-      if (version === -1 || now.stat.version === version) {
+      if (version === -1 || now.version === version) {
         await send();
         return { value: null, confirmedDirectly: false, note: 'reply lost; read back: still there; re-sent once' };
       }
-      throw new ZkError('BAD_VERSION', `reply to delete ${path} was lost and the node changed since (version ${now.stat.version})`, path);
+      throw new ZkError('BAD_VERSION', `reply to delete ${path} was lost and the node changed since (version ${now.version})`, path);
     }
   }
 
@@ -138,6 +179,15 @@ export class ZkMutations {
     }
   }
 
+  /** The node's stat after an uncertain reply (exists: no permission needed); null if it does not exist. */
+  private async statBack(path: string): Promise<ZnodeStat | null> {
+    try {
+      return await this.gateway.exists(path, { deadlineMs: VERIFY_DEADLINE_MS });
+    } catch (error) {
+      throw new ZkError('OUTCOME_UNKNOWN', `the reply was lost and reading ${path} back failed: ${toZkError(error).message}`, path);
+    }
+  }
+
   private async getACLWithRetry(path: string): Promise<{ acl: AclEntry[]; stat: ZnodeStat }> {
     const deadline = Date.now() + VERIFY_DEADLINE_MS;
     for (;;) {
@@ -149,4 +199,13 @@ export class ZkMutations {
       }
     }
   }
+}
+
+function notResent(op: string, path: string, packetBytes: number, limit: number): ZkError {
+  return new ZkError(
+    'CONNECTION_LOSS',
+    `reply to ${op} ${path} was lost; read back: not applied. Not re-sent: a ${packetBytes.toLocaleString('en-US')}-byte request may itself have dropped the connection ` +
+      `if a member's jute.maxbuffer is below Keeper's setting (${limit.toLocaleString('en-US')}); check the members' logs for "Len error" before retrying`,
+    path,
+  );
 }

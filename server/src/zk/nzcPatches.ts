@@ -1,9 +1,13 @@
 /**
- * Contains node-zookeeper-client defect 1 (see the project notes): an error code the
- * library does not know (ZooKeeper 3.5+ codes such as QUOTA_EXCEEDED -125 or
- * THROTTLED_OP -127, sent under overload) makes its Exception.create throw
- * "Unknown code" from inside the socket data handler, which kills the whole process.
- * We wrap the module's factory once so unknown codes become ordinary exception objects.
+ * Where node-zookeeper-client 1.1.3's defects and gaps are contained (see the project notes):
+ *  - defect 1: an error code the library does not know (ZooKeeper 3.5+ codes such as
+ *    QUOTA_EXCEEDED -125 or THROTTLED_OP -127, sent under overload) makes its
+ *    Exception.create throw "Unknown code" from inside the socket data handler, which kills
+ *    the whole process. We wrap the module's factory once so unknown codes become ordinary
+ *    exception objects.
+ *  - the missing removeWatches (ZooKeeper 3.5+, op code 18): `removeWatches` below sends it
+ *    through the library's own queue, so it gets an xid, keeps its place in the session's
+ *    request order and is answered through the library's pending queue like any call.
  */
 import { createRequire } from 'node:module';
 import { ZK_ERROR_NAMES } from './errors.js';
@@ -50,3 +54,81 @@ export function patchNodeZookeeperClient(): void {
 }
 
 patchNodeZookeeperClient();
+
+/** ZooKeeper's WatcherType for removeWatches. */
+export const WATCHER_TYPE = { children: 1, data: 2, any: 3 } as const;
+export type WatcherType = (typeof WATCHER_TYPE)[keyof typeof WATCHER_TYPE];
+
+const OP_REMOVE_WATCHES = 18;
+/** Where the request type sits in a serialized request: after the 4-byte length and the 4-byte xid. */
+const TYPE_OFFSET = 8;
+
+interface JuteRecord {
+  byteLength(): number;
+  serialize(buffer: Buffer, offset: number): number;
+  setChrootPath(path: string | undefined): void;
+}
+
+interface JuteModule {
+  OP_CODES: { DELETE: number };
+  Request: new (header: JuteRecord, payload: JuteRecord | null) => { toBuffer(): Buffer };
+  protocol: {
+    RequestHeader: new () => JuteRecord & { type: number };
+    CheckVersionRequest: new () => JuteRecord & { path: string; version: number };
+  };
+}
+
+/** The parts of the library's client we reach into: its connection manager's queue and watcher table. */
+interface ClientInternals {
+  connectionManager: {
+    queue(request: unknown, callback: (error: unknown) => void): void;
+    watcherManager: Record<'dataWatchers' | 'childWatchers' | 'existenceWatchers', Record<string, unknown>>;
+  };
+}
+
+const jute = require('node-zookeeper-client/lib/jute/index.js') as JuteModule;
+
+/**
+ * Sends ZooKeeper's removeWatches for `path` through the client's own queue. The request is
+ * `{path: ustring, type: int}`, which has exactly the layout of the library's
+ * CheckVersionRequest `{path, version}` (chroot handling included), so that record carries it.
+ * The reply is a bare header; the library only knows how to read a reply by the request's
+ * type, and an op code it does not know makes it drop the connection. So the header keeps
+ * DELETE's type (whose reply is also a bare header) for the library, and only the bytes on the
+ * wire say 18. Errors come back as the library's exceptions: NO_WATCHER (-121) when nothing
+ * was left to remove, UNIMPLEMENTED (-6) from a server older than 3.5.
+ *
+ * Whatever the answer, the library's own client-side registration for the path is dropped, or
+ * a later event would still be dispatched and the path re-armed by SetWatches on reconnect.
+ */
+export function removeWatches(client: unknown, path: string, type: WatcherType, callback: (error: unknown) => void): void {
+  const internals = client as ClientInternals;
+  const header = new jute.protocol.RequestHeader();
+  header.type = jute.OP_CODES.DELETE;
+  const payload = new jute.protocol.CheckVersionRequest();
+  payload.path = path;
+  payload.version = type;
+  const request = new jute.Request(header, payload);
+  const toBuffer = request.toBuffer.bind(request);
+  request.toBuffer = () => {
+    const bytes = toBuffer();
+    bytes.writeInt32BE(OP_REMOVE_WATCHES, TYPE_OFFSET);
+    return bytes;
+  };
+  internals.connectionManager.queue(request, (error: unknown) => {
+    // On a reply, and also when the connection drops with the request pending: the library
+    // calls back before it reconnects, so SetWatches will not re-arm the path either.
+    forgetClientWatchers(client, path, type);
+    callback(error ?? null);
+  });
+}
+
+/** Drops the library's client-side watcher registration of one path (every function registered there). */
+export function forgetClientWatchers(client: unknown, path: string, type: WatcherType = WATCHER_TYPE.any): void {
+  const watchers = (client as ClientInternals).connectionManager.watcherManager;
+  if (type !== WATCHER_TYPE.children) {
+    delete watchers.dataWatchers[path];
+    delete watchers.existenceWatchers[path];
+  }
+  if (type !== WATCHER_TYPE.data) delete watchers.childWatchers[path];
+}

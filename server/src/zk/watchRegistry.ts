@@ -6,12 +6,23 @@
  * Watches are one-time triggers that carry no data: after an event the registry re-reads
  * exactly what changed (data, children, or existence) with a new watch, coalescing events
  * that arrive while a read is in flight. After a new session every path is re-read.
+ *
+ * When the last subscriber of a path leaves, its entry (and cached state) is dropped at once
+ * and the ZooKeeper watch is removed with removeWatches (ZooKeeper 3.5+), after any read of
+ * that path still in flight has settled (a read answered later would arm a new watch). The
+ * removals go through a small queue of their own, so thousands of unsubscriptions never crowd
+ * the gateway's request queue. A path subscribed again while its removal is queued keeps its
+ * watch; while the removal is in flight, the new subscriber's reads wait for it. On a server
+ * that does not implement removeWatches (older than 3.5) the watch is left armed and counted:
+ * a one-time watch, it dies at its next event, which finds no entry and is dropped.
  */
 import type { Logger } from 'pino';
+import type zookeeper from 'node-zookeeper-client';
 import { diffChildren, encodeZnodeData, type ChildrenDiff, type WatchEventType, type ZnodeState, type ZnodeStat } from '@keeper/shared';
 import type { ZkError } from './errors.js';
 import { toZkError } from './errors.js';
 import { backoffDelay } from './backoff.js';
+import { WATCHER_TYPE, removeWatches } from './nzcPatches.js';
 
 export interface ZkWatchEvent {
   name: string;
@@ -37,7 +48,49 @@ export interface WatchReader {
   exists(path: string, opts: { watch: boolean }): Promise<ZnodeStat | null>;
   getData(path: string, opts: { watch: boolean }): Promise<{ data: Buffer; stat: ZnodeStat }>;
   getChildren(path: string, opts: { watch: boolean }): Promise<{ children: string[]; stat: ZnodeStat }>;
+  /**
+   * One un-retried call with the current client (the gateway's callOnce: deadline, request cap,
+   * a live session). Used to send removeWatches; a reader without it never removes watches.
+   */
+  callOnce?<T>(op: string, path: string, invoke: (client: zookeeper.Client, done: (error: unknown, value?: T) => void) => void, opts?: { deadlineMs?: number }): Promise<T>;
 }
+
+export interface WatchRegistryOptions {
+  /** Watch reads in flight at once (the rest wait here, not in the gateway's shared queue). */
+  readConcurrency?: number;
+  /** removeWatches requests in flight at once. */
+  removalConcurrency?: number;
+  /** Deadline of one removeWatches. */
+  removalDeadlineMs?: number;
+}
+
+/** What became of the ZooKeeper watches of paths nobody subscribes to any more. */
+export interface WatchRemovalStats {
+  /** removeWatches answered OK: the member no longer holds the watch. */
+  removed: number;
+  /** NO_WATCHER: nothing was armed (a read failed, or the watch had fired). */
+  nothingToRemove: number;
+  /** The server does not implement removeWatches (older than 3.5): left armed until its next event. */
+  leftArmed: number;
+  /** Still no answer after the retries (deadline, connection lost, overloaded): left to die at its next event. */
+  failed: number;
+  /** Waiting for their turn. */
+  queued: number;
+  inFlight: number;
+}
+
+/**
+ * Half the gateway's default cap on requests in flight: a flood of subscriptions (thousands of
+ * paths at once, or every path re-read after a new session) waits its turn here and never fills
+ * the gateway's queue, which an admin's request would then find OVERLOADED.
+ */
+const DEFAULT_READ_CONCURRENCY = 32;
+const DEFAULT_REMOVAL_CONCURRENCY = 4;
+const DEFAULT_REMOVAL_DEADLINE_MS = 10_000;
+/** A removal that got no answer is tried again this many times, 1 s, 2 s, 4 s later (a repeat is harmless: NO_WATCHER). */
+const REMOVAL_RETRIES = 3;
+/** Answers after which trying again cannot help: the watch is gone with the session, or the registry is closed. */
+const REMOVAL_FINAL = new Set(['SESSION_EXPIRED', 'CLOSED', 'INVALID_PATH']);
 
 const NEED_EXISTS = 1;
 const NEED_DATA = 2;
@@ -54,6 +107,12 @@ interface Entry {
   syncing: boolean;
   retryAttempt: number;
   retryTimer: NodeJS.Timeout | null;
+  /** A removeWatches of this path (from an earlier entry) is in flight: reads wait for it. */
+  waitingForRemoval: boolean;
+  /** The last subscriber left while a read was in flight: remove the watch once it settles. */
+  removeWhenIdle: boolean;
+  /** A read with a watch was sent for this entry: there may be a ZooKeeper watch to remove. */
+  armed: boolean;
 }
 
 const EVENT_TYPES: Record<string, WatchEventType> = {
@@ -65,26 +124,67 @@ const EVENT_TYPES: Record<string, WatchEventType> = {
 
 export class WatchRegistry {
   private readonly entries = new Map<string, Entry>();
+  /** Paths whose ZooKeeper watch is to be removed, oldest first. */
+  private readonly removalQueue = new Set<string>();
+  private readonly removalsInFlight = new Map<string, Promise<void>>();
+  /** Removals that failed and wait to be tried again: path -> attempts made. */
+  private readonly removalRetries = new Map<string, number>();
+  /** False once a member answered UNIMPLEMENTED; asked again after a new session. */
+  private removeWatchesSupported = true;
+  private readonly removalCounts = { removed: 0, nothingToRemove: 0, leftArmed: 0, failed: 0 };
+  private readonly removalConcurrency: number;
+  private readonly readConcurrency: number;
+  private readsInFlight = 0;
+  private readonly readWaiters: (() => void)[] = [];
+  private readonly removalDeadlineMs: number;
   /** ZooKeeper reads made on behalf of watches, for benchmarks and metrics. */
   reads = 0;
 
   constructor(
     private readonly reader: WatchReader,
     private readonly log: Logger,
-  ) {}
+    options: WatchRegistryOptions = {},
+  ) {
+    this.removalConcurrency = Math.max(1, options.removalConcurrency ?? DEFAULT_REMOVAL_CONCURRENCY);
+    this.readConcurrency = Math.max(1, options.readConcurrency ?? DEFAULT_READ_CONCURRENCY);
+    this.removalDeadlineMs = options.removalDeadlineMs ?? DEFAULT_REMOVAL_DEADLINE_MS;
+  }
 
   get watchedPaths(): number {
     return this.entries.size;
+  }
+
+  /** Whether some subscriber holds a watch on the path now. */
+  isWatched(path: string): boolean {
+    return this.entries.has(path);
+  }
+
+  get removalStats(): WatchRemovalStats {
+    return { ...this.removalCounts, queued: this.removalQueue.size, inFlight: this.removalsInFlight.size };
   }
 
   /** Subscribes a listener to a path; returns the unsubscribe function. */
   watch(path: string, listener: WatchListener): () => void {
     let entry = this.entries.get(path);
     if (!entry) {
-      entry = { path, listeners: new Set(), node: null, children: null, pending: 0, syncing: false, retryAttempt: 0, retryTimer: null };
+      entry = { path, listeners: new Set(), node: null, children: null, pending: 0, syncing: false, retryAttempt: 0, retryTimer: null, waitingForRemoval: false, removeWhenIdle: false, armed: false };
       this.entries.set(path, entry);
       entry.listeners.add(listener);
-      this.request(entry, NEED_ALL);
+      // A removal not yet sent (or waiting to be retried) is simply called off: the watch it would remove is wanted again.
+      this.removalQueue.delete(path);
+      this.removalRetries.delete(path);
+      const removal = this.removalsInFlight.get(path);
+      if (removal) {
+        const waiting = entry;
+        waiting.waitingForRemoval = true;
+        waiting.pending |= NEED_ALL;
+        void removal.finally(() => {
+          waiting.waitingForRemoval = false;
+          if (this.isLive(waiting)) this.request(waiting, 0);
+        });
+      } else {
+        this.request(entry, NEED_ALL);
+      }
     } else {
       entry.listeners.add(listener);
       // Join an existing watch: hand over what is known, no ZooKeeper call.
@@ -94,13 +194,73 @@ export class WatchRegistry {
     const owner = entry;
     return () => {
       owner.listeners.delete(listener);
-      if (owner.listeners.size === 0 && this.entries.get(path) === owner) {
-        // The ZooKeeper watch stays armed until it fires (the client cannot remove
-        // watches); when it does, no entry is found and the event is dropped.
-        if (owner.retryTimer) clearTimeout(owner.retryTimer);
-        this.entries.delete(path);
-      }
+      if (owner.listeners.size === 0 && this.entries.get(path) === owner) this.release(owner);
     };
+  }
+
+  /** The last subscriber left: free the entry and its cached state now, remove the ZooKeeper watch soon. */
+  private release(entry: Entry): void {
+    if (entry.retryTimer) clearTimeout(entry.retryTimer);
+    entry.retryTimer = null;
+    this.entries.delete(entry.path);
+    entry.node = null;
+    entry.children = null;
+    entry.pending = 0;
+    // An entry that never sent a read (it waited for a slot, or for an earlier removal) armed nothing.
+    if (entry.syncing) entry.removeWhenIdle = true;
+    else if (entry.armed) this.queueRemoval(entry.path);
+  }
+
+  private queueRemoval(path: string): void {
+    // Subscribed again meanwhile: the new entry owns the watch.
+    if (this.entries.has(path)) return;
+    if (!this.reader.callOnce) return;
+    if (!this.removeWatchesSupported) {
+      this.removalCounts.leftArmed++;
+      return;
+    }
+    this.removalQueue.add(path);
+    this.pumpRemovals();
+  }
+
+  private pumpRemovals(): void {
+    while (this.removalsInFlight.size < this.removalConcurrency && this.removalQueue.size > 0) {
+      const path = this.removalQueue.values().next().value as string;
+      this.removalQueue.delete(path);
+      if (this.entries.has(path) || this.removalsInFlight.has(path)) continue;
+      const removal = this.removeOnServer(path).finally(() => {
+        this.removalsInFlight.delete(path);
+        this.pumpRemovals();
+      });
+      this.removalsInFlight.set(path, removal);
+    }
+  }
+
+  private async removeOnServer(path: string): Promise<void> {
+    const callOnce = this.reader.callOnce?.bind(this.reader);
+    if (!callOnce) return;
+    if (!this.removeWatchesSupported) {
+      this.removalCounts.leftArmed++;
+      return;
+    }
+    try {
+      await callOnce<void>('removeWatches', path, (client, done) => removeWatches(client, path, WATCHER_TYPE.any, done), { deadlineMs: this.removalDeadlineMs });
+      this.removalRetries.delete(path);
+      this.removalCounts.removed++;
+    } catch (error) {
+      const code = toZkError(error, path).code;
+      if (code === 'NO_WATCHER') {
+        this.removalRetries.delete(path);
+        this.removalCounts.nothingToRemove++;
+      } else if (code === 'UNIMPLEMENTED') {
+        this.removalRetries.delete(path);
+        if (this.removeWatchesSupported) this.log.warn('the ensemble does not implement removeWatches (ZooKeeper older than 3.5): watches of paths nobody views stay armed until they fire');
+        this.removeWatchesSupported = false;
+        this.removalCounts.leftArmed++;
+      } else {
+        this.retryRemoval(path, code);
+      }
+    }
   }
 
   /** Called by the gateway for every watch notification of the session. */
@@ -133,18 +293,45 @@ export class WatchRegistry {
   }
 
   /** After a new session, every watch is gone: read everything again with new watches. */
+  private retryRemoval(path: string, code: string): void {
+    const attempts = (this.removalRetries.get(path) ?? 0) + 1;
+    if (attempts > REMOVAL_RETRIES || REMOVAL_FINAL.has(code)) {
+      this.removalRetries.delete(path);
+      this.removalCounts.failed++;
+      this.log.debug({ path, code }, 'removeWatches failed');
+      return;
+    }
+    this.removalRetries.set(path, attempts);
+    setTimeout(() => {
+      if (this.removalRetries.get(path) !== attempts) return;
+      // Subscribed again meanwhile: the new entry owns the watch (queueRemoval checks).
+      this.queueRemoval(path);
+    }, 1_000 * 2 ** (attempts - 1)).unref();
+  }
+
   rearmAll(): void {
+    // The old session's watches died with it: nothing left to remove.
+    this.removalQueue.clear();
+    this.removalRetries.clear();
+    this.removeWatchesSupported = true;
     for (const entry of this.entries.values()) this.request(entry, NEED_ALL);
   }
 
   clear(): void {
     for (const entry of this.entries.values()) if (entry.retryTimer) clearTimeout(entry.retryTimer);
     this.entries.clear();
+    this.removalQueue.clear();
+    this.removalRetries.clear();
+    // Syncs waiting for a read slot wake, find their entry gone and end (each takes the slot it frees).
+    for (const wake of this.readWaiters.splice(0)) {
+      this.readsInFlight++;
+      wake();
+    }
   }
 
   private request(entry: Entry, needs: number): void {
     entry.pending |= needs;
-    if (!entry.syncing && !entry.retryTimer) void this.sync(entry);
+    if (!entry.syncing && !entry.retryTimer && !entry.waitingForRemoval && entry.pending !== 0) void this.sync(entry);
   }
 
   private isLive(entry: Entry): boolean {
@@ -155,9 +342,13 @@ export class WatchRegistry {
     entry.syncing = true;
     try {
       while (entry.pending !== 0 && this.isLive(entry)) {
-        const needs = entry.pending;
-        entry.pending = 0;
+        await this.readSlot();
+        let needs = 0;
         try {
+          // Released while waiting for a slot: nothing to read for it.
+          if (!this.isLive(entry)) return;
+          needs = entry.pending;
+          entry.pending = 0;
           await this.read(entry, needs);
           entry.retryAttempt = 0;
         } catch (error) {
@@ -176,15 +367,38 @@ export class WatchRegistry {
             this.log.warn({ path: entry.path, code: zkError.code }, 'watch read failed');
           }
           return;
+        } finally {
+          this.releaseReadSlot();
         }
       }
     } finally {
       entry.syncing = false;
+      if (entry.removeWhenIdle && !entry.retryTimer) {
+        entry.removeWhenIdle = false;
+        if (entry.armed) this.queueRemoval(entry.path);
+      }
     }
+  }
+
+  /** Waits for one of the registry's read slots (FIFO). */
+  private readSlot(): Promise<void> {
+    if (this.readsInFlight < this.readConcurrency) {
+      this.readsInFlight++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.readWaiters.push(resolve));
+  }
+
+  private releaseReadSlot(): void {
+    const next = this.readWaiters.shift();
+    // The slot passes straight to the next waiter: the count stays.
+    if (next) next();
+    else this.readsInFlight--;
   }
 
   private async read(entry: Entry, needs: number): Promise<void> {
     const { path } = entry;
+    entry.armed = true;
     if (needs & NEED_EXISTS) {
       this.reads++;
       const stat = await this.reader.exists(path, { watch: true });
@@ -195,12 +409,15 @@ export class WatchRegistry {
       }
       needs |= NEED_DATA | NEED_CHILDREN;
     }
+    // Released meanwhile: read (and arm) nothing more for a path nobody wants.
+    if (!this.isLive(entry)) return;
     if (needs & NEED_DATA) {
       this.reads++;
       const result = await this.readOrVanish(entry, () => this.reader.getData(path, { watch: true }));
       if (!result) return;
       this.publishNode(entry, { exists: true, stat: result.stat, data: encodeZnodeData(result.data) });
     }
+    if (!this.isLive(entry)) return;
     if (needs & NEED_CHILDREN) {
       this.reads++;
       const result = await this.readOrVanish(entry, () => this.reader.getChildren(path, { watch: true }));

@@ -8,7 +8,7 @@ import zookeeper from 'node-zookeeper-client';
 import { describe, expect, it } from 'vitest';
 import { ZkError } from '../../src/zk/errors.js';
 import type { ZkGateway } from '../../src/zk/gateway.js';
-import { ZkMutations, type AclEntry } from '../../src/zk/mutations.js';
+import { RESEND_MAX_PACKET_BYTES, ZkMutations, type AclEntry } from '../../src/zk/mutations.js';
 
 interface Node {
   data: Buffer;
@@ -86,6 +86,10 @@ class FakeEnsemble {
       const node = this.nodes.get(path);
       if (!node) throw new ZkError('NO_NODE', `no ${path}`, path);
       return { data: node.data, stat: { version: node.version, aversion: node.aversion, dataLength: node.data.length } };
+    },
+    exists: async (path: string) => {
+      const node = this.nodes.get(path);
+      return node ? { version: node.version, aversion: node.aversion, dataLength: node.data.length } : null;
     },
   } as unknown as ZkGateway;
 
@@ -233,5 +237,68 @@ describe('setACL after a lost reply', () => {
     node.aversion = 1;
     await expect(pending).rejects.toMatchObject({ code: 'OUTCOME_UNKNOWN' });
     expect(zk.nodes.get('/a')?.acl).toEqual([{ scheme: 'ip', id: '10.0.0.1', permissions: 31 }]);
+  });
+});
+
+describe('the size limit: refused before sending, never re-sent after a drop', () => {
+  const LIMIT = 1_048_575;
+  // setData "/a": 8 header + (4 + 2) path + 4 data length + 4 version = 22 bytes around the data.
+  const MAX_SET_DATA = LIMIT - 22;
+
+  it('setData one byte over jute.maxbuffer is refused with nothing sent; at the limit it goes', async () => {
+    const zk = new FakeEnsemble();
+    zk.put('/a');
+    const mutations = new ZkMutations(zk.gateway);
+    await expect(mutations.setData('/a', Buffer.alloc(MAX_SET_DATA + 1), 0)).rejects.toMatchObject({ code: 'DATA_TOO_LARGE', message: expect.stringMatching(/1 over the ensemble's limit of 1,048,575/) });
+    expect(zk.sent).toBe(0);
+    await mutations.setData('/a', Buffer.alloc(MAX_SET_DATA), 0);
+    expect(zk.sent).toBe(1);
+  });
+
+  it('create counts its ACL and the chroot, and follows the configured limit', async () => {
+    const zk = new FakeEnsemble();
+    // 8 + (4 + 2) + 4 + 4 ACL count + (4 + 4+5 + 4+6) world:anyone + 4 flags = 49; chroot "/app" adds 4.
+    const mutations = new ZkMutations(zk.gateway, { juteMaxBuffer: 100_000, chroot: '/app' });
+    await expect(mutations.create('/a', Buffer.alloc(100_000 - 53 + 1), PERSISTENT)).rejects.toMatchObject({ code: 'DATA_TOO_LARGE', message: expect.stringMatching(/limit of 100,000/) });
+    expect(zk.sent).toBe(0);
+    await mutations.create('/a', Buffer.alloc(100_000 - 53), PERSISTENT);
+    expect(zk.nodes.has('/a')).toBe(true);
+  });
+
+  it('a large setData whose connection dropped is read back, not re-sent', async () => {
+    const zk = new FakeEnsemble();
+    zk.put('/a');
+    zk.faults = ['loseRequest'];
+    await expect(new ZkMutations(zk.gateway).setData('/a', Buffer.alloc(RESEND_MAX_PACKET_BYTES), 0)).rejects.toMatchObject({ code: 'CONNECTION_LOSS', message: expect.stringMatching(/not applied\. Not re-sent/) });
+    expect(zk.sent).toBe(1);
+    expect(zk.nodes.get('/a')?.version).toBe(0);
+  });
+
+  it('a large create whose connection dropped is read back, not re-sent', async () => {
+    const zk = new FakeEnsemble();
+    zk.faults = ['loseRequest'];
+    await expect(new ZkMutations(zk.gateway).create('/a', Buffer.alloc(RESEND_MAX_PACKET_BYTES), PERSISTENT)).rejects.toMatchObject({ code: 'CONNECTION_LOSS', message: expect.stringMatching(/Not re-sent/) });
+    expect(zk.sent).toBe(1);
+    expect(zk.nodes.has('/a')).toBe(false);
+  });
+
+  it('a large write that did apply is still recognised from the read-back', async () => {
+    const zk = new FakeEnsemble();
+    zk.put('/a');
+    zk.faults = ['applyThenLose'];
+    const outcome = await new ZkMutations(zk.gateway).setData('/a', Buffer.alloc(RESEND_MAX_PACKET_BYTES), 0);
+    expect(outcome.note).toBe('reply lost; read back: applied');
+    expect(zk.sent).toBe(1);
+  });
+});
+
+describe('delete reads back with exists, which needs no permission', () => {
+  it('a node the console may not read is verified deleted after a lost reply', async () => {
+    const zk = new FakeEnsemble();
+    zk.put('/locked');
+    zk.gateway.getData = () => Promise.reject(new ZkError('NO_AUTH', 'NO_AUTH (-102) at /locked', '/locked'));
+    zk.faults = ['applyThenLose'];
+    const outcome = await new ZkMutations(zk.gateway).remove('/locked', 0);
+    expect(outcome.note).toBe('reply lost; read back: deleted');
   });
 });

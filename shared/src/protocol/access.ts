@@ -35,6 +35,10 @@ export const meResponseSchema = z.object({
 });
 export type MeResponse = z.infer<typeof meResponseSchema>;
 
+/** GET /api/sign-in-methods (no identity needed): which tabs the sign-in page offers. */
+export const signInMethodsSchema = z.object({ password: z.boolean(), token: z.boolean() });
+export type SignInMethods = z.infer<typeof signInMethodsSchema>;
+
 export const MAX_SHARE_LINK_MINUTES = 60 * 24 * 30;
 
 export const createShareLinkBodySchema = z.strictObject({
@@ -87,5 +91,7 @@ export const auditEntrySchema = z.object({
   note: z.string().optional(),
   remoteAddress: z.string().optional(),
   details: z.record(z.string(), z.unknown()).optional(),
+  /** Fields cut to their bound before recording (e.g. a refused request's 15 KB path). */
+  truncated: z.array(z.string()).optional(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;

@@ -5,7 +5,11 @@
 import { z } from 'zod';
 import { ACL_SCHEMES } from '../acl.js';
 
-/** ZooKeeper's default jute.maxbuffer: the largest value a znode can hold, in decoded bytes. */
+/**
+ * The most data Keeper writes into one znode: node-zookeeper-client refuses more. The real
+ * limit is lower and depends on the path: ZooKeeper's jute.maxbuffer (1,048,575 by default)
+ * counts the whole request (requestSize.ts), and Keeper refuses longer requests before sending.
+ */
 export const MAX_ZNODE_DATA_BYTES = 1_048_576;
 
 export const CREATE_MODES = ['persistent', 'persistent_sequential', 'ephemeral', 'ephemeral_sequential'] as const;
@@ -55,6 +59,11 @@ export const setAclBodySchema = z.object({
   acl: z.array(aclEntryInputSchema).min(1).max(100),
   /** The ACL version (stat.aversion) the change was made against. */
   version,
+  /**
+   * The node's path, typed by the operator, when the new ACL takes read or admin away from the
+   * console itself (otherwise 409 ACL_LOCKS_OUT with the reason, and nothing is changed).
+   */
+  confirm: z.string().max(4096).optional(),
 });
 export type SetAclBody = z.infer<typeof setAclBodySchema>;
 
@@ -122,8 +131,19 @@ export const exportDocumentSchema = z.object({
   root: z.string(),
   exportedAt: z.number(),
   nodes: z.array(exportNodeSchema).min(1).max(MAX_EXPORT_NODES),
+  /** Nodes left out because the console may not read them (and so nothing below them either). */
+  skipped: z.array(z.object({ path: z.string().max(4096), reason: z.string().max(1024) })).max(MAX_EXPORT_NODES).optional(),
 });
 export type ExportDocument = z.infer<typeof exportDocumentSchema>;
+
+export const IMPORT_PROBLEM_REASONS = ['tooLarge', 'duplicatePath', 'invalidAcl', 'aclDeniesChildren', 'underZookeeper'] as const;
+export type ImportProblemReason = (typeof IMPORT_PROBLEM_REASONS)[number];
+export const MAX_REPORTED_PROBLEMS = 200;
+
+/** Nodes a walk (count, export) could not read, and why; at most this many are listed. */
+export const MAX_REPORTED_SKIPPED = 200;
+export const skippedNodeSchema = z.object({ path: z.string(), reason: z.string() });
+export type SkippedNode = z.infer<typeof skippedNodeSchema>;
 
 export const IMPORT_CONFLICT_REASONS = ['dataDiffers', 'ephemeralInExport', 'ephemeralInTarget', 'invalidPath', 'changedMeanwhile', 'createFailed'] as const;
 
@@ -136,5 +156,11 @@ export const importPlanSchema = z.object({
   unchanged: z.array(z.string()),
   /** Left alone; the reason says why (dataDiffers: pass overwrite=true to update it). */
   conflicts: z.array(z.object({ path: z.string(), reason: z.enum(IMPORT_CONFLICT_REASONS) })),
+  /**
+   * What ZooKeeper (or Keeper) would refuse: with any of these the import is refused as a whole
+   * before writing anything (400 IMPORT_REFUSED). Capped at MAX_REPORTED_PROBLEMS; `problemsTotal` counts all.
+   */
+  problems: z.array(z.object({ path: z.string(), reason: z.enum(IMPORT_PROBLEM_REASONS), detail: z.string() })).optional(),
+  problemsTotal: z.number().optional(),
 });
 export type ImportPlan = z.infer<typeof importPlanSchema>;

@@ -15,6 +15,8 @@ export const CLOSE_PROTOCOL_MISMATCH = 4001;
 export const CLOSE_NO_HELLO = 4002;
 /** The identity behind the socket ended: share link revoked or expired, signed out, session expired. */
 export const CLOSE_ACCESS_ENDED = 4003;
+/** Too many sockets for this identity or for the server: the reason says which; retry much later, not at once. */
+export const CLOSE_TOO_MANY_SOCKETS = 4004;
 
 /** Largest client frame the server accepts; anything bigger is refused unread. */
 export const MAX_CLIENT_FRAME_BYTES = 64 * 1024;
@@ -67,6 +69,8 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
     path: znodePath,
     acl: z.array(aclEntryInputSchema).min(1).max(100),
     version: z.number().int().min(0).max(2_147_483_647),
+    /** The path, typed by the operator, when the ACL would lock the console out (as the HTTP API's `confirm`). */
+    confirm: z.string().max(4096).optional(),
     id: requestId,
   }),
   z.object({ type: z.literal('cancelJob'), jobId: z.string().min(1).max(100), id: requestId }),

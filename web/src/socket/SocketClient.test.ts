@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CLOSE_ACCESS_ENDED, CLOSE_PROTOCOL_MISMATCH, PROTOCOL_VERSION, type ClientMessage } from '@keeper/shared';
-import { RELEASE_GRACE_MS, SocketClient, type SocketEnv, type SocketHandlers, type SocketLike } from './SocketClient';
+import { CLOSE_ACCESS_ENDED, CLOSE_PROTOCOL_MISMATCH, CLOSE_TOO_MANY_SOCKETS, PROTOCOL_VERSION, type ClientMessage } from '@keeper/shared';
+import { RELEASE_GRACE_MS, SocketClient, TOO_MANY_TABS_RETRY_MS, type SocketEnv, type SocketHandlers, type SocketLike } from './SocketClient';
 import type { ConnectionStatus } from './connectionStatus';
 
 class FakeSocket implements SocketLike {
@@ -328,5 +328,22 @@ describe('SocketClient', () => {
       h.last().drop();
       expect(h.client.getStatus()).toMatchObject({ phase: 'waiting', lostAt: lastFrame });
     });
+  });
+
+  it('refused for too many tabs (4004): says the server\'s reason and waits long before trying again', () => {
+    const h = harness();
+    h.client.start();
+    h.advance(0);
+    h.last().open();
+    h.last().drop(CLOSE_TOO_MANY_SOCKETS, 'too many tabs: at most 50 open for viewer; close one');
+    const status = h.client.getStatus();
+    expect(status.phase).toBe('waiting');
+    expect(status.lastError).toBe('too many tabs: at most 50 open for viewer; close one');
+    expect(status.retryAt! - h.clock()).toBeGreaterThanOrEqual(TOO_MANY_TABS_RETRY_MS);
+    const sockets = h.sockets.length;
+    h.advance(TOO_MANY_TABS_RETRY_MS - 1);
+    expect(h.sockets.length).toBe(sockets);
+    h.client.reconnectNow();
+    expect(h.sockets.length).toBe(sockets + 1); // "Retry now" still works
   });
 });

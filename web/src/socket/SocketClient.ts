@@ -7,6 +7,7 @@
 import {
   CLOSE_ACCESS_ENDED,
   CLOSE_PROTOCOL_MISMATCH,
+  CLOSE_TOO_MANY_SOCKETS,
   PROTOCOL_VERSION,
   serverMessageSchema,
   type ClientMessage,
@@ -62,6 +63,8 @@ export interface SocketHandlers {
 
 /** A collapsed tree node re-expanded within this time costs no unsubscribe/subscribe round trip (and React StrictMode's double mount costs nothing). */
 export const RELEASE_GRACE_MS = 1_500;
+/** After a refusal for too many open tabs (close code 4004): the next try comes this late at the earliest. */
+export const TOO_MANY_TABS_RETRY_MS = 30_000;
 /** The heartbeat looks this often; a ping goes out every other look (once a second). */
 export const HEARTBEAT_TICK_MS = 500;
 export const PING_INTERVAL_MS = 1_000;
@@ -197,6 +200,11 @@ export class SocketClient {
       if (ev.code === CLOSE_ACCESS_ENDED) {
         // Reconnecting would only be refused: the app shows why access ended instead.
         this.fail(ev.reason || 'access ended', 'ended');
+        return;
+      }
+      if (ev.code === CLOSE_TOO_MANY_SOCKETS) {
+        // Retrying at once would only be refused again (and add to the load): wait long, say why.
+        this.handleDrop(ev.reason || 'too many Keeper tabs are open', TOO_MANY_TABS_RETRY_MS);
         return;
       }
       this.handleDrop(`connection closed (${ev.code}${ev.reason ? `: ${ev.reason}` : ''})`);
@@ -338,7 +346,8 @@ export class SocketClient {
     return socket;
   }
 
-  private handleDrop(reason: string): void {
+  /** `minDelayMs`: wait at least this long (jittered up to 1.5 times) before the next try. */
+  private handleDrop(reason: string, minDelayMs = 0): void {
     this.detachSocket();
     if (this.status.phase === 'stopped' || this.status.phase === 'fatal' || this.status.phase === 'ended') return;
     const wasLive = isOpenPhase(this.status.phase);
@@ -352,7 +361,8 @@ export class SocketClient {
     }
     this.pendingRelease.clear();
     const now = this.env.now();
-    const delay = reconnectDelay(this.status.attempt, this.env.isVisible(), this.env.random());
+    const backoff = reconnectDelay(this.status.attempt, this.env.isVisible(), this.env.random());
+    const delay = minDelayMs > 0 ? Math.max(backoff, Math.round(minDelayMs * (1 + 0.5 * this.env.random()))) : backoff;
     this.setStatus({
       phase: 'waiting',
       since: now,

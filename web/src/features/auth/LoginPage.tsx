@@ -1,12 +1,14 @@
 /**
  * /login: a user name and password (config `auth.users`) or a token (KEEPER_ADMIN_TOKEN /
- * KEEPER_VIEWER_TOKEN). Errors in the operator's terms, the rate limit included; afterwards, back
- * to the page that was asked for.
+ * KEEPER_VIEWER_TOKEN). Only the ways the server has configured are offered (GET
+ * /api/sign-in-methods): no Password tab without users, and it opens on the token when only
+ * tokens exist. Errors in the operator's terms, the rate limit included; afterwards, back to the
+ * page that was asked for.
  */
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { meResponseSchema, type LoginBody } from '@keeper/shared';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { meResponseSchema, signInMethodsSchema, type LoginBody } from '@keeper/shared';
 import { api, hasStatus } from '../../lib/api';
 import { ThemeToggle } from '../shell/ThemeToggle';
 import { Field } from '../../ui/Field';
@@ -22,7 +24,16 @@ export function LoginPage() {
   const { data: me } = useMe();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [method, setMethod] = useState<SignInMethod>('password');
+  // Unknown (older server, or it failed): offer both, password first as before.
+  const { data: methods } = useQuery({
+    queryKey: ['sign-in-methods'],
+    queryFn: () => api('/api/sign-in-methods', { schema: signInMethodsSchema }),
+    staleTime: Infinity,
+    retry: 1,
+  });
+  const offered: SignInMethod[] = methods ? (['password', 'token'] as const).filter((m) => methods[m]) : ['password', 'token'];
+  const [chosen, setChosen] = useState<SignInMethod | null>(null);
+  const method: SignInMethod = chosen !== null && offered.includes(chosen) ? chosen : (offered[0] ?? 'token');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [token, setToken] = useState('');
@@ -44,7 +55,7 @@ export function LoginPage() {
   };
   const ready = method === 'password' ? username.trim() !== '' && password !== '' : token.trim() !== '';
   const choose = (m: SignInMethod) => {
-    setMethod(m);
+    setChosen(m);
     login.reset();
   };
 
@@ -56,15 +67,27 @@ export function LoginPage() {
       <main className="auth-card">
         <Brand />
         <h1 className="auth-title">Sign in</h1>
-        <p className="auth-text muted">to the ZooKeeper console{next !== '/' ? <> — then back to <span className="mono">{next}</span></> : null}</p>
-        <div className="segmented auth-methods" role="group" aria-label="Sign in with">
-          <button type="button" className="segmented__btn" aria-pressed={method === 'password'} onClick={() => choose('password')}>
-            Password
-          </button>
-          <button type="button" className="segmented__btn" aria-pressed={method === 'token'} onClick={() => choose('token')}>
-            Token
-          </button>
-        </div>
+        <p className="auth-text muted">
+          to the ZooKeeper console
+          {next !== '/' ? (
+            <>
+              {' '}
+              — then back to{' '}
+              <span className="mono auth-next" title={next}>
+                {next}
+              </span>
+            </>
+          ) : null}
+        </p>
+        {offered.length > 1 && (
+          <div className="segmented auth-methods" role="group" aria-label="Sign in with">
+            {offered.map((m) => (
+              <button key={m} type="button" className="segmented__btn" aria-pressed={method === m} onClick={() => choose(m)}>
+                {m === 'password' ? 'Password' : 'Token'}
+              </button>
+            ))}
+          </div>
+        )}
         <form className="auth-form" onSubmit={submit} noValidate>
           {method === 'password' ? (
             <>

@@ -6,11 +6,14 @@ import { useDeferredValue, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { joinPath } from '@keeper/shared';
-import { useChildrenEntry, useZnodeEntry } from '../../socket/hooks';
+import { useChildrenEntry, useSubscriptionError, useZnodeEntry } from '../../socket/hooks';
+import { escapeHiddenChars } from '../../lib/invisibleChars';
 import { formatCount } from '../../lib/bytes';
 import { useFreshness } from '../freshness/useFreshness';
 import { Search } from '../../ui/icons';
 import { filterChildren } from './filterChildren';
+import { isFinalFailure, readFailureOf } from './readFailure';
+import { ZnodeName } from './ZnodeName';
 import { znodeUrl } from './urls';
 
 const ROW_HEIGHT = 26;
@@ -19,6 +22,9 @@ export function ChildrenList({ ensemble, path }: { ensemble: string; path: strin
   const entry = useChildrenEntry(ensemble, path);
   const node = useZnodeEntry(ensemble, path);
   const freshness = useFreshness(ensemble, entry?.epoch);
+  const failure = readFailureOf(useSubscriptionError(ensemble, path));
+  // Waiting will not bring a list: say why instead of "loading…".
+  const cannotList = entry === undefined && isFinalFailure(failure);
   const [query, setQuery] = useState('');
   const deferredQuery = useDeferredValue(query);
   const names = useMemo(() => entry?.names ?? [], [entry]);
@@ -41,6 +47,10 @@ export function ChildrenList({ ensemble, path }: { ensemble: string; path: strin
   const summary =
     absent
       ? '—'
+      : cannotList
+        ? failure?.kind === 'noAuth'
+          ? 'no access'
+          : 'could not be read'
       : entry === undefined
         ? 'loading…'
       : query.trim() === '' && filtered.length === total
@@ -89,13 +99,20 @@ export function ChildrenList({ ensemble, path }: { ensemble: string; path: strin
                 className="children__row"
                 style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
               >
-                <Link to={znodeUrl(ensemble, joinPath(path, name))} className="children__link mono" title={joinPath(path, name)}>
-                  {name}
+                <Link to={znodeUrl(ensemble, joinPath(path, name))} className="children__link mono" title={escapeHiddenChars(joinPath(path, name))}>
+                  <ZnodeName name={name} />
                 </Link>
               </div>
             );
           })}
         </div>
+        {cannotList && (
+          <p className="children__empty muted" role="status">
+            {failure?.kind === 'noAuth'
+              ? 'Keeper may not list the children: this node’s ACL does not give the console READ.'
+              : `The children could not be read: ${failure?.message ?? 'unknown error'}.`}
+          </p>
+        )}
         {entry !== undefined && filtered.length === 0 && (
           <p className="children__empty muted">{absent ? 'The node does not exist.' : total === 0 ? 'No children.' : 'No child matches the filter.'}</p>
         )}

@@ -1,6 +1,7 @@
 /**
  * The selected znode: stat and data, live. Deleted while shown, it stays on screen greyed under a
  * banner, and comes back to life if the path is created again (the subscription keeps watching).
+ * A node the console may not read (NO_AUTH) shows what can be known instead of loading forever.
  */
 import { useSessionEntry, useSubscription, useSubscriptionError, useZnodeEntry } from '../../socket/hooks';
 import { formatAbsolute, formatClock } from '../../lib/time';
@@ -8,6 +9,9 @@ import { useFreshness } from '../freshness/useFreshness';
 import { DataViewer } from './DataViewer';
 import { StatTable } from './StatTable';
 import { AclPanel } from './acl/AclPanel';
+import { readFailureOf } from './readFailure';
+import { UnreadableNode } from './UnreadableNode';
+import { Escaped } from './ZnodeName';
 
 export function NodePanel({ ensemble, path }: { ensemble: string; path: string }) {
   useSubscription(ensemble, path);
@@ -15,10 +19,14 @@ export function NodePanel({ ensemble, path }: { ensemble: string; path: string }
   const error = useSubscriptionError(ensemble, path);
   const freshness = useFreshness(ensemble, entry?.epoch);
   const consoleSessionId = useSessionEntry(ensemble)?.snapshot.sessionId ?? null;
+  const failure = readFailureOf(error);
+
+  if (entry === undefined && failure?.kind === 'noAuth') return <UnreadableNode key={path} ensemble={ensemble} path={path} consoleSessionId={consoleSessionId} />;
 
   const errorNote = error && (
     <p className="node-panel__error" role="alert">
-      <span className="status tone-lost">cannot read</span> {error.message}
+      <span className="status tone-lost">cannot read</span>{' '}
+      {failure?.kind === 'noAuth' ? 'ZooKeeper now refuses the console READ on this node (NO_AUTH): its ACL changed. What is shown is the last value read.' : error.message}
       {error.retrying ? ' — Keeper keeps retrying; what is shown may be old.' : ''}
     </p>
   );
@@ -29,11 +37,11 @@ export function NodePanel({ ensemble, path }: { ensemble: string; path: string }
         {errorNote ??
           (freshness.live ? (
             <p className="node-panel__loading muted" aria-busy="true">
-              Reading <span className="mono">{path}</span>…
+              Reading <span className="mono"><Escaped text={path} /></span>…
             </p>
           ) : (
             <p className="node-panel__loading muted" aria-busy="true">
-              Nothing read yet: {freshness.reason}. <span className="mono">{path}</span> appears here as soon as it can be read.
+              Nothing read yet: {freshness.reason}. <span className="mono"><Escaped text={path} /></span> appears here as soon as it can be read.
             </p>
           ))}
       </div>
@@ -65,7 +73,7 @@ export function NodePanel({ ensemble, path }: { ensemble: string; path: string }
         <div className="node-panel__content">
           <DataViewer key={path} data={content.data} />
           <div className="node-panel__side">
-            <StatTable stat={content.stat} consoleSessionId={consoleSessionId} />
+            <StatTable ensemble={ensemble} stat={content.stat} consoleSessionId={consoleSessionId} />
             {!deleted && <AclPanel ensemble={ensemble} path={path} />}
           </div>
         </div>

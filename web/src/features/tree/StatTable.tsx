@@ -1,9 +1,25 @@
 /** The full znode stat, in ZooKeeper's own field names, zxids and session ids in hex. */
 import type { ReactNode } from 'react';
+import { Link } from 'react-router-dom';
 import type { ZnodeStat } from '@keeper/shared';
 import { formatBytes, formatCount } from '../../lib/bytes';
 import { toHexId, zxidParts } from '../../lib/zxid';
 import { RelativeTime } from '../../ui/RelativeTime';
+import { sessionUrl } from '../sessions/urls';
+
+/**
+ * ZooKeeper's own nodes (the root, /zookeeper) carry 0 as their times: the epoch, not a date
+ * anyone set. Shown as "—" rather than "20780 d ago".
+ */
+function StatTime({ at }: { at: number }) {
+  if (at <= 0)
+    return (
+      <span className="muted" title="0: made by ZooKeeper itself, with no time recorded">
+        —
+      </span>
+    );
+  return <RelativeTime at={at} />;
+}
 
 function Zxid({ value }: { value: string }) {
   const hex = toHexId(value);
@@ -28,7 +44,7 @@ function Row({ name, hint, children }: { name: string; hint: string; children: R
   );
 }
 
-export function StatTable({ stat, consoleSessionId }: { stat: ZnodeStat; consoleSessionId: string | null }) {
+export function StatTable({ ensemble, stat, consoleSessionId }: { ensemble: string; stat: ZnodeStat; consoleSessionId: string | null }) {
   const owner = toHexId(stat.ephemeralOwner);
   const persistent = owner === '0x0';
   const ownedByConsole = !persistent && consoleSessionId !== null && toHexId(consoleSessionId) === owner;
@@ -46,10 +62,10 @@ export function StatTable({ stat, consoleSessionId }: { stat: ZnodeStat; console
           <span className="mono">{stat.aversion}</span>
         </Row>
         <Row name="mtime" hint="last modified">
-          <RelativeTime at={stat.mtime} />
+          <StatTime at={stat.mtime} />
         </Row>
         <Row name="ctime" hint="created">
-          <RelativeTime at={stat.ctime} />
+          <StatTime at={stat.ctime} />
         </Row>
         <Row name="mzxid" hint="zxid of the last data change">
           <Zxid value={stat.mzxid} />
@@ -65,7 +81,10 @@ export function StatTable({ stat, consoleSessionId }: { stat: ZnodeStat; console
             <span className="muted">persistent</span>
           ) : (
             <span>
-              <span className="mono">{owner}</span> <span className="muted">ephemeral{ownedByConsole ? ' · this console' : ''}</span>
+              <Link className="mono link" to={sessionUrl(ensemble, owner)} title={`Open session ${owner}`}>
+                {owner}
+              </Link>{' '}
+              <span className="muted">ephemeral{ownedByConsole ? ' · this console' : ''}</span>
             </span>
           )}
         </Row>

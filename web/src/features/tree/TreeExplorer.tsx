@@ -16,7 +16,7 @@ import { TreeNav } from './TreeNav';
 import { ZnodeHeader } from './ZnodeHeader';
 import { collapseAll } from './treeModel';
 import { parseZnodeLocation } from './urls';
-import { usePersistentFlag } from '../../lib/usePersistentFlag';
+import { useWatchEventsOpen } from '../watchEvents/useWatchEventsOpen';
 import './tree.css';
 
 export function TreeExplorer() {
@@ -43,7 +43,7 @@ function Explorer({ ensemble, selected }: { ensemble: string; selected: string }
     setExpanded((prev) => addLineage(prev, selected));
   }
   const [treeOpen, setTreeOpen] = useState(false);
-  const [eventsOpen, setEventsOpen] = usePersistentFlag('keeper.watchEvents.open', true);
+  const [eventsOpen, setEventsOpen] = useWatchEventsOpen();
   const keys = useMemo(() => ({ w: () => setEventsOpen((o) => !o) }), [setEventsOpen]);
   useGlobalKeys(keys);
 

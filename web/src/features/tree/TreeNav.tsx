@@ -7,7 +7,11 @@ import { useNavigate } from 'react-router-dom';
 import { useSubscriptions, useTreeEntries } from '../../socket/hooks';
 import { formatCount } from '../../lib/bytes';
 import { ChevronRight } from '../../ui/icons';
+import { escapeHiddenChars } from '../../lib/invisibleChars';
 import { buildTreeRows, treeKeyAction, type TreeRow } from './treeModel';
+import { isFinalFailure } from './readFailure';
+import { useReadFailures } from './useReadFailures';
+import { ZnodeName } from './ZnodeName';
 import { znodeUrl } from './urls';
 
 interface TreeNavProps {
@@ -35,6 +39,7 @@ export function TreeNav({ ensemble, selected, expanded, epoch, live, onExpand, o
   );
   const visiblePaths = useMemo(() => firstPass.filter((r) => r.kind === 'node').map((r) => r.path), [firstPass]);
   const { znodes } = useTreeEntries(ensemble, visiblePaths);
+  const failures = useReadFailures(ensemble, expandedList);
   const rows = useMemo(
     () =>
       buildTreeRows(expanded, {
@@ -44,8 +49,13 @@ export function TreeNav({ ensemble, selected, expanded, epoch, live, onExpand, o
           const z = znodes.get(p);
           return z && z.epoch === epoch && z.node.exists ? z.node.stat.numChildren : null;
         },
+        unreadable: (p) => {
+          const failure = failures.get(p) ?? null;
+          if (!isFinalFailure(failure)) return null;
+          return failure?.kind === 'noAuth' ? 'noAuth' : 'failed';
+        },
       }),
-    [expanded, children, znodes, epoch],
+    [expanded, children, znodes, epoch, failures],
   );
 
   const [focused, setFocused] = useState(selected);
@@ -162,12 +172,12 @@ function TreeItem({
       aria-posinset={row.posInSet}
       aria-expanded={expandable ? row.expanded : undefined}
       aria-selected={selected}
-      aria-label={row.name}
+      aria-label={escapeHiddenChars(row.name)}
       aria-busy={row.loading || undefined}
       tabIndex={focusable ? 0 : -1}
       className={`tree__row${selected ? ' is-selected' : ''}`}
       style={indent}
-      title={row.path}
+      title={escapeHiddenChars(row.path)}
       onClick={() => onSelect(row.path)}
     >
       {/* Not a button: a button inside a treeitem would be a second tab stop; arrows do this from the keyboard. */}
@@ -182,8 +192,12 @@ function TreeItem({
       >
         {expandable && <ChevronRight size={12} />}
       </span>
-      <span className="tree__name mono">{row.name}</span>
-      {row.loading ? (
+      <ZnodeName name={row.name} className="tree__name mono" />
+      {row.unreadable ? (
+        <span className="tree__count tree__unreadable" title={row.unreadable === 'noAuth' ? 'Keeper may not read this node (its ACL)' : 'This node could not be read'}>
+          {row.unreadable === 'noAuth' ? 'no access' : 'error'}
+        </span>
+      ) : row.loading ? (
         <span className="tree__count" aria-hidden="true">
           …
         </span>

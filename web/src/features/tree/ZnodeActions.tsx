@@ -1,7 +1,9 @@
 /**
  * What can be done to the selected znode, in its header. Admins get the write controls (Edit data,
- * Create child, Delete, Import); everyone gets Export, which only reads. Viewers and share-link
- * holders see the same header without write controls: absent, not disabled.
+ * Create child, Delete, Import) where the write can succeed (writePolicy: not on ZooKeeper's own
+ * nodes, no child under an ephemeral one, paused with the reason while the session is not live);
+ * everyone gets Export, which only reads. Viewers and share-link holders see the same header
+ * without write controls: absent, not disabled.
  */
 import { useState } from 'react';
 import { useZnodeEntry } from '../../socket/hooks';
@@ -9,8 +11,9 @@ import { useIsAdmin } from '../auth/me';
 import { DownloadIcon, PencilIcon, PlusIcon, TrashIcon, UploadIcon } from '../audit/icons';
 import { CreateNodeDialog } from './create/CreateNodeDialog';
 import { DeleteDialog } from './delete/DeleteDialog';
-import { isProtectedPath } from './delete/deleteModel';
 import { EditDataDialog } from './edit/EditDataDialog';
+import { useFreshness } from '../freshness/useFreshness';
+import { writePolicy, type WriteGate } from './writePolicy';
 import { ExportDialog } from './transfer/ExportDialog';
 import { ImportDialog } from './transfer/ImportDialog';
 import './writeControls.css';
@@ -23,8 +26,15 @@ export function ZnodeActions({ ensemble, path }: { ensemble: string; path: strin
   const [open, setOpen] = useState<Open>(null);
   // Dialogs are keyed to the path they opened for: following a link elsewhere never retargets one.
   const [target, setTarget] = useState(path);
+  const freshness = useFreshness(ensemble, entry?.epoch);
   const exists = entry?.node.exists === true;
   if (!exists && open === null) return null;
+  const policy = entry?.node.exists ? writePolicy(path, entry.node.stat, freshness) : null;
+  const gate = (action: 'edit' | 'create' | 'delete' | 'import'): WriteGate => policy?.gates[action] ?? { state: 'absent', reason: null };
+  /** Props of a control by its gate: paused ones are disabled and say why. */
+  const control = (g: WriteGate, title: string) =>
+    g.state === 'paused' ? { disabled: true, title: g.reason } : { title };
+  const paused = policy ? Object.values(policy.gates).find((g) => g.state === 'paused') : undefined;
   const show = (what: Open) => {
     setTarget(path);
     setOpen(what);
@@ -33,18 +43,32 @@ export function ZnodeActions({ ensemble, path }: { ensemble: string; path: strin
 
   return (
     <div className="znode-actions" role="group" aria-label="Znode actions">
-      {admin && exists && (
+      {admin && exists && policy && (
         <>
-          <button type="button" className="btn znode-action" onClick={() => show('edit')} aria-label="Edit data" title="Edit data (version-checked)">
-            <PencilIcon />
-            <span className="znode-action__label">Edit data</span>
-          </button>
-          <button type="button" className="btn znode-action" onClick={() => show('create')} aria-label="Create child" title="Create a child node">
-            <PlusIcon />
-            <span className="znode-action__label">Create child</span>
-          </button>
-          {!isProtectedPath(path) && (
-            <button type="button" className="btn znode-action znode-action--danger" onClick={() => show('delete')} aria-label="Delete" title="Delete this node (and its subtree)">
+          {policy.note && (
+            <span className="znode-actions__note muted" role="note" title={policy.note.long}>
+              {policy.note.short}
+            </span>
+          )}
+          {paused?.state === 'paused' && (
+            <span className="znode-actions__note znode-actions__note--paused" role="note" title={paused.reason}>
+              writes paused
+            </span>
+          )}
+          {gate('edit').state !== 'absent' && (
+            <button type="button" className="btn znode-action" onClick={() => show('edit')} aria-label="Edit data" {...control(gate('edit'), 'Edit data (version-checked)')}>
+              <PencilIcon />
+              <span className="znode-action__label">Edit data</span>
+            </button>
+          )}
+          {gate('create').state !== 'absent' && (
+            <button type="button" className="btn znode-action" onClick={() => show('create')} aria-label="Create child" {...control(gate('create'), 'Create a child node')}>
+              <PlusIcon />
+              <span className="znode-action__label">Create child</span>
+            </button>
+          )}
+          {gate('delete').state !== 'absent' && (
+            <button type="button" className="btn znode-action znode-action--danger" onClick={() => show('delete')} aria-label="Delete" {...control(gate('delete'), 'Delete this node (and its subtree)')}>
               <TrashIcon />
               <span className="znode-action__label">Delete</span>
             </button>
@@ -57,8 +81,8 @@ export function ZnodeActions({ ensemble, path }: { ensemble: string; path: strin
           <DownloadIcon />
         </button>
       )}
-      {admin && exists && (
-        <button type="button" className="btn btn--icon" onClick={() => show('import')} aria-label="Import" title="Import an export under this node">
+      {admin && exists && gate('import').state !== 'absent' && (
+        <button type="button" className="btn btn--icon" onClick={() => show('import')} aria-label="Import" {...control(gate('import'), 'Import an export under this node')}>
           <UploadIcon />
         </button>
       )}

@@ -26,6 +26,12 @@ describe('buildTreeRows', () => {
     const zk = rows.find((r) => r.path === '/zookeeper');
     expect(zk?.kind === 'node' && zk.loading).toBe(true);
   });
+  it('does not spin forever on a node the console may not read', () => {
+    const rows = buildTreeRows(new Set(['/', '/zookeeper']), { ...source, unreadable: (p) => (p === '/zookeeper' ? 'noAuth' : null) });
+    const zk = rows.find((r) => r.path === '/zookeeper');
+    expect(zk?.kind === 'node' && zk.loading).toBe(false);
+    expect(zk?.kind === 'node' && zk.unreadable).toBe('noAuth');
+  });
   it('caps children and adds a "more" row', () => {
     const rows = buildTreeRows(new Set(['/', '/app']), source, 2);
     expect(rows.map((r) => r.kind)).toEqual(['node', 'node', 'node', 'node', 'more', 'node']);

@@ -19,6 +19,8 @@ export type TreeRow =
       childCount: number | null;
       /** Waiting for the first children list after expanding. */
       loading: boolean;
+      /** The console may not read this node (NO_AUTH) or the read failed for good: no spinner. */
+      unreadable: 'noAuth' | 'failed' | null;
       posInSet: number;
       setSize: number;
     }
@@ -28,6 +30,8 @@ export interface TreeSource {
   children(path: string): { names: readonly string[]; total: number } | undefined;
   /** numChildren from a known stat, when the node's own state is known. */
   numChildren(path: string): number | null;
+  /** Why a subscribed node cannot be read (and waiting will not help), or null. */
+  unreadable?(path: string): 'noAuth' | 'failed' | null;
 }
 
 export function moreRowPath(parent: string): string {
@@ -40,6 +44,7 @@ export function buildTreeRows(expanded: ReadonlySet<string>, source: TreeSource,
     const isExpanded = expanded.has(path);
     const kids = source.children(path);
     const known = kids?.total ?? source.numChildren(path);
+    const unreadable = kids === undefined ? (source.unreadable?.(path) ?? null) : null;
     rows.push({
       kind: 'node',
       path,
@@ -48,7 +53,8 @@ export function buildTreeRows(expanded: ReadonlySet<string>, source: TreeSource,
       expanded: isExpanded,
       hasChildren: known === null ? null : known > 0,
       childCount: known,
-      loading: isExpanded && kids === undefined,
+      loading: isExpanded && kids === undefined && unreadable === null,
+      unreadable,
       posInSet,
       setSize,
     });

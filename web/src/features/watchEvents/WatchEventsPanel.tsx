@@ -10,6 +10,8 @@ import { formatCount } from '../../lib/bytes';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { ChevronDown, ChevronRight, Pause, Play } from '../../ui/icons';
 import { znodeUrl } from '../tree/urls';
+import { Escaped } from '../tree/ZnodeName';
+import { escapeHiddenChars } from '../../lib/invisibleChars';
 import { AsOf } from '../freshness/AsOf';
 import { useFreshness } from '../freshness/useFreshness';
 import { useWatchEventLog } from './useWatchEvents';
@@ -55,7 +57,9 @@ export function WatchEventsPanel({ ensemble, open, onToggle }: { ensemble: strin
         {!open && newest && (
           <span className="watch-events__peek muted">
             <span className={`evt evt--${newest.event}`}>{TYPE_LABEL[newest.event]}</span>
-            <span className="mono">{newest.path}</span>
+            <span className="mono">
+              <Escaped text={newest.path} />
+            </span>
             <RelativeTime at={newest.at} />
           </span>
         )}
@@ -111,8 +115,8 @@ export function WatchEventsPanel({ ensemble, open, onToggle }: { ensemble: strin
               {shown.map((e) => (
                 <li key={e.seq} className="watch-events__row">
                   <span className={`evt evt--${e.event}`}>{TYPE_LABEL[e.event]}</span>
-                  <button type="button" className="watch-events__path mono" onClick={() => navigate(znodeUrl(e.ensemble, e.path))} title={`Open ${e.path}`}>
-                    {e.path}
+                  <button type="button" className="watch-events__path mono" onClick={() => navigate(znodeUrl(e.ensemble, e.path))} title={`Open ${escapeHiddenChars(e.path)}`}>
+                    <Escaped text={e.path} />
                   </button>
                   <RelativeTime at={e.at} className="watch-events__time muted" />
                 </li>

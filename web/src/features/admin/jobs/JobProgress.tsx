@@ -12,7 +12,7 @@ import { useNow } from '../../../lib/useNow';
 import { CopyButton } from '../../../ui/CopyButton';
 import { RelativeTime } from '../../../ui/RelativeTime';
 import { cancelJob, jobQueryKey, useJob } from './jobs';
-import { jobReport, pace, percent } from './jobView';
+import { jobReport, pace, percent, type PaceBaseline } from './jobView';
 import '../../../ui/forms.css';
 import './jobs.css';
 
@@ -33,10 +33,13 @@ function JobView({ job }: { job: JobSnapshot }) {
   const queryClient = useQueryClient();
   const [cancelError, setCancelError] = useState<string | null>(null);
   const [asking, setAsking] = useState(false);
+  // The first progress seen here: the pace is measured from it, never from the job's start.
+  const [baseline, setBaseline] = useState<PaceBaseline | null>(null);
+  if (baseline === null && job.done > 0 && job.state === 'running') setBaseline({ at: now, done: job.done });
   const report = jobReport(job);
   const pct = percent(job);
   const running = job.state === 'running';
-  const speed = running ? pace(job, now) : null;
+  const speed = running ? pace(job, now, baseline) : null;
 
   const cancel = async () => {
     setAsking(true);

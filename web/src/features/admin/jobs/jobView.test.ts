@@ -22,8 +22,23 @@ describe('progress', () => {
     expect(percent({ done: 0, total: 0 })).toBeNull();
     expect(progressLine(base)).toBe('500 of 2,001 nodes deleted');
     expect(progressLine({ ...base, total: 0, done: 0 })).toBe('Listing the subtree…');
-    expect(pace(base, 5_000)).toEqual({ perSecond: 100, leftMs: 15_010 });
-    expect(pace({ ...base, done: 0 }, 5_000)).toBeNull();
+    // Measured from the first progress seen: 400 nodes in 2 s since then.
+    expect(pace(base, 5_000, { at: 3_000, done: 100 })).toEqual({ perSecond: 200, leftMs: 7_505 });
+    expect(pace(base, 5_000, null)).toBeNull();
+  });
+
+  it('gives no time left until a few hundred nodes went by (issue 9: "about 1 h 47 min" for 22 s)', () => {
+    // A long listing, then the first snapshot shows a handful done: no estimate from that.
+    const early = { done: 12, total: 20_001 };
+    expect(pace(early, 8_000, { at: 7_900, done: 5 })).toBeNull();
+    // Only 299 nodes measured: still none.
+    expect(pace({ done: 304, total: 20_001 }, 9_000, { at: 7_900, done: 5 })).toBeNull();
+    // Enough seen over a second: 20,000 nodes at ~900/s is about 22 s, not hours.
+    const later = pace({ done: 905, total: 20_001 }, 8_900, { at: 7_900, done: 5 });
+    expect(later?.perSecond).toBe(900);
+    expect(Math.round((later?.leftMs ?? 0) / 1000)).toBe(21);
+    // Over less than a second, however many: none.
+    expect(pace({ done: 905, total: 20_001 }, 8_500, { at: 7_900, done: 5 })).toBeNull();
   });
 });
 

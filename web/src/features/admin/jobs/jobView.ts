@@ -11,11 +11,29 @@ export function percent(job: Pick<JobSnapshot, 'done' | 'total'>): number | null
   return Math.min(100, Math.floor((job.done / job.total) * 100));
 }
 
-/** Nodes per second and time left, once there is enough to go on. */
-export function pace(job: Pick<JobSnapshot, 'done' | 'total' | 'startedAt'>, now: number): { perSecond: number; leftMs: number | null } | null {
-  const elapsed = now - job.startedAt;
-  if (job.done < 1 || elapsed < 500) return null;
-  const perSecond = job.done / (elapsed / 1000);
+/** How many nodes must be seen done, and over how long, before a pace (and a time left) is given. */
+export const PACE_MIN_NODES = 300;
+export const PACE_MIN_MS = 1_000;
+
+/** The first progress this browser saw of a job: pace is measured from here, on this browser's clock. */
+export interface PaceBaseline {
+  at: number;
+  done: number;
+}
+
+/**
+ * Nodes per second and time left, measured from progress actually seen: from the first
+ * observation with work done to now, once a few hundred nodes went by in at least a second.
+ * Never from startedAt: the listing before the first delete (and any clock skew between the
+ * server and this browser) made the first estimate say "about 1 h 47 min" for a 22 s job.
+ * Until then null: the view states the count without a time.
+ */
+export function pace(job: Pick<JobSnapshot, 'done' | 'total'>, now: number, baseline: PaceBaseline | null): { perSecond: number; leftMs: number | null } | null {
+  if (baseline === null) return null;
+  const measured = job.done - baseline.done;
+  const elapsed = now - baseline.at;
+  if (measured < PACE_MIN_NODES || elapsed < PACE_MIN_MS) return null;
+  const perSecond = measured / (elapsed / 1000);
   const left = job.total - job.done;
   return { perSecond, leftMs: perSecond > 0 && left > 0 ? (left / perSecond) * 1000 : null };
 }

@@ -1,16 +1,19 @@
 /**
  * Editing an ACL: scheme, id and the five permission letters as toggles, per entry; checked with
  * ZooKeeper's rules before sending; saved against the ACL version it was read at (409 if someone
- * changed it meanwhile, shown with their ACL, never overwritten silently).
+ * changed it meanwhile, shown with their ACL, never overwritten silently). An ACL that would take
+ * read or admin from the console itself (the server decides, from the console's credentials and
+ * address: 409 ACL_LOCKS_OUT) is applied only after the path is typed back.
  */
 import { useMemo, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { ACL_SCHEMES, type AclScheme } from '@keeper/shared';
 import { Dialog } from '../../../ui/Dialog';
-import { ApiError, errorText } from '../../../lib/api';
+import { ApiError } from '../../../lib/api';
+import { writeErrorText } from '../writeErrors';
 import { Close } from '../../../ui/icons';
 import { getAcl, setAcl, type AclAnswer } from '../ops/opsApi';
-import { checkRows, ID_PLACEHOLDER, newRow, PERMISSIONS, rowsFrom, sameAcl, togglePerm, toInput, type AclRow } from './aclModel';
+import { checkRows, ID_PLACEHOLDER, lockoutReason, newRow, PERMISSIONS, rowsFrom, sameAcl, togglePerm, toInput, type AclRow } from './aclModel';
 import '../../../ui/forms.css';
 import './acl.css';
 
@@ -28,28 +31,36 @@ function AclEditor({ ensemble, path, initial, onClose }: { ensemble: string; pat
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [stale, setStale] = useState<AclAnswer | null>(null);
+  /** The server's reason when the ACL would lock the console out; cleared by any edit. */
+  const [lockout, setLockout] = useState<string | null>(null);
   const queryClient = useQueryClient();
   const check = useMemo(() => checkRows(rows), [rows]);
   const unchanged = sameAcl(rows, base.acl);
   const valid = check.error === null && check.rowErrors.size === 0;
 
-  const update = (key: number, patch: Partial<AclRow>) => setRows((rs) => rs.map((r) => (r.key === key ? { ...r, ...patch } : r)));
+  const edit = (change: (rs: AclRow[]) => AclRow[]) => {
+    setLockout(null);
+    setRows(change);
+  };
+  const update = (key: number, patch: Partial<AclRow>) => edit((rs) => rs.map((r) => (r.key === key ? { ...r, ...patch } : r)));
 
-  const save = async (version: number) => {
+  const save = async (version: number, confirm?: string) => {
     setBusy(true);
     setError(null);
     try {
-      await setAcl(ensemble, path, toInput(rows), version);
+      await setAcl(ensemble, path, toInput(rows), version, confirm);
       await queryClient.invalidateQueries({ queryKey: ['ensembles', ensemble, 'acl', path] });
       onClose();
     } catch (e) {
-      if (e instanceof ApiError && e.code === 'BAD_VERSION') {
+      if (e instanceof ApiError && e.code === 'ACL_LOCKS_OUT') {
+        setLockout(e.message);
+      } else if (e instanceof ApiError && e.code === 'BAD_VERSION') {
         try {
           setStale(await getAcl(ensemble, path));
         } catch (readError) {
-          setError(`${e.message}; reading the current ACL failed too: ${errorText(readError)}`);
+          setError(`${e.message}; reading the current ACL failed too: ${writeErrorText(readError, 'acl')}`);
         }
-      } else setError(e instanceof ApiError && e.code === 'INVALID_ACL' ? `ZooKeeper refused this ACL: ${e.message}` : errorText(e));
+      } else setError(e instanceof ApiError && e.code === 'INVALID_ACL' ? `ZooKeeper refused this ACL: ${e.message}` : writeErrorText(e, 'acl'));
     } finally {
       setBusy(false);
     }
@@ -60,7 +71,7 @@ function AclEditor({ ensemble, path, initial, onClose }: { ensemble: string; pat
       className="acl-form"
       onSubmit={(e) => {
         e.preventDefault();
-        if (valid && !unchanged && !busy && !stale) void save(base.stat.aversion);
+        if (valid && !unchanged && !busy && !stale && !lockout) void save(base.stat.aversion);
       }}
     >
       <p className="acl-form__lead">
@@ -123,7 +134,7 @@ function AclEditor({ ensemble, path, initial, onClose }: { ensemble: string; pat
                 ))}
               </span>
               <span role="cell">
-                <button type="button" className="btn btn--icon" aria-label={`Remove entry ${i + 1}`} title="Remove this entry" onClick={() => setRows((rs) => rs.filter((r) => r.key !== row.key))}>
+                <button type="button" className="btn btn--icon" aria-label={`Remove entry ${i + 1}`} title="Remove this entry" onClick={() => edit((rs) => rs.filter((r) => r.key !== row.key))}>
                   <Close />
                 </button>
               </span>
@@ -132,7 +143,7 @@ function AclEditor({ ensemble, path, initial, onClose }: { ensemble: string; pat
         })}
       </div>
       <div>
-        <button type="button" className="btn btn--outline btn--small" onClick={() => setRows((rs) => [...rs, newRow(rs.some((r) => r.scheme === 'world') ? 'digest' : 'world')])}>
+        <button type="button" className="btn btn--outline btn--small" onClick={() => edit((rs) => [...rs, newRow(rs.some((r) => r.scheme === 'world') ? 'digest' : 'world')])}>
           Add entry
         </button>
       </div>
@@ -169,13 +180,14 @@ function AclEditor({ ensemble, path, initial, onClose }: { ensemble: string; pat
           </div>
         </div>
       )}
+      {lockout && <LockoutConfirm path={path} reason={lockout} busy={busy} onCancel={() => setLockout(null)} onConfirm={(typed) => void save(base.stat.aversion, typed)} />}
       {error && (
         <div className="callout tone-lost" role="alert">
           <strong>Not saved</strong>
           <p>{error}</p>
         </div>
       )}
-      {!stale && (
+      {!stale && !lockout && (
         <div className="form-actions">
           <span className="form-actions__hint">Enter to save · Esc to cancel</span>
           <button type="button" className="btn" onClick={onClose}>
@@ -187,5 +199,46 @@ function AclEditor({ ensemble, path, initial, onClose }: { ensemble: string; pat
         </div>
       )}
     </form>
+  );
+}
+
+/** The server's lock-out warning, and Apply only once the path is typed back exactly. */
+function LockoutConfirm({ path, reason, busy, onCancel, onConfirm }: { path: string; reason: string; busy: boolean; onCancel: () => void; onConfirm: (typed: string) => void }) {
+  const [typed, setTyped] = useState('');
+  const matches = typed === path;
+  return (
+    <div className="callout tone-lost acl-lockout" role="alert">
+      <strong>Not saved: with this ACL the console {reason.startsWith('this ACL may lock') ? 'may lose' : 'loses'} its own access to this node</strong>
+      <p>{lockoutReason(reason, path)}</p>
+      <label className="field">
+        <span className="field__label">
+          To apply it anyway, type the path <span className="mono">{path}</span>
+        </span>
+        <input
+          className="input mono"
+          value={typed}
+          spellCheck={false}
+          autoComplete="off"
+          autoFocus
+          aria-label="Type the path to confirm"
+          onChange={(e) => setTyped(e.target.value)}
+          onKeyDown={(e) => {
+            // Enter here must never submit the form's ordinary save.
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              if (matches && !busy) onConfirm(typed);
+            }
+          }}
+        />
+      </label>
+      <div className="form-actions">
+        <button type="button" className="btn" onClick={onCancel}>
+          Back to editing
+        </button>
+        <button type="button" className="btn btn--danger" disabled={!matches || busy} onClick={() => onConfirm(typed)}>
+          {busy ? 'Applying…' : 'Apply anyway'}
+        </button>
+      </div>
+    </div>
   );
 }

@@ -95,3 +95,13 @@ export function toInput(rows: readonly AclRow[]): AclEntryInput[] {
 export function sameAcl(rows: readonly AclRow[], acl: readonly AclEntryView[]): boolean {
   return rows.length === acl.length && rows.every((r, i) => r.scheme === acl[i]?.scheme && r.id === acl[i]?.id && r.perms === acl[i]?.perms);
 }
+
+/**
+ * The server's 409 ACL_LOCKS_OUT message as the dialog shows it: the heading already says the
+ * console loses access to this path, and the dialog's own field replaces the API's "confirm" hint.
+ */
+export function lockoutReason(message: string, path: string): string {
+  const lead = [`this ACL locks the console out of ${path}: `, `this ACL may lock the console out of ${path}: `].find((l) => message.startsWith(l));
+  const body = (lead ? message.slice(lead.length) : message).replace(/ To apply it anyway, send "confirm" equal to the path.*$/s, '');
+  return body.charAt(0).toUpperCase() + body.slice(1);
+}

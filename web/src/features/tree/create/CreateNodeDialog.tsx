@@ -9,6 +9,7 @@ import type { CreateModeName } from '@keeper/shared';
 import { Dialog } from '../../../ui/Dialog';
 import { Field } from '../../../ui/Field';
 import { ApiError, errorText } from '../../../lib/api';
+import { writeErrorText } from '../writeErrors';
 import { formatBytes } from '../../../lib/bytes';
 import { useSessionEntry } from '../../../socket/hooks';
 import { createZnode, type WriteAnswer } from '../ops/opsApi';
@@ -221,6 +222,6 @@ function createErrorText(e: unknown, path: string): string {
     case 'OUTCOME_UNKNOWN':
       return `${e.message}. Check whether the node exists before trying again.`;
     default:
-      return e.message;
+      return writeErrorText(e, 'create');
   }
 }

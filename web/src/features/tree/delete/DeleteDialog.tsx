@@ -9,6 +9,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { parentPath, type JobSnapshot } from '@keeper/shared';
 import { Dialog } from '../../../ui/Dialog';
 import { ApiError, errorText } from '../../../lib/api';
+import { writeErrorText } from '../writeErrors';
+import { Escaped } from '../ZnodeName';
+import { escapeHiddenChars } from '../../../lib/invisibleChars';
 import { useZnodeEntry } from '../../../socket/hooks';
 import { JobProgress } from '../../admin/jobs/JobProgress';
 import { seedJob, useJob } from '../../admin/jobs/jobs';
@@ -79,7 +82,7 @@ function DeleteFlow({
       <div className="callout tone-stale" role="status">
         <strong>Nothing to delete</strong>
         <p>
-          <span className="mono">{path}</span> does not exist (any more).
+          <span className="mono"><Escaped text={path} /></span> does not exist (any more).
         </p>
       </div>
     );
@@ -95,7 +98,7 @@ function DeleteFlow({
       setStep({ kind: 'counting' });
       setAttempt((a) => a + 1);
     } else {
-      setError(errorText(e));
+      setError(writeErrorText(e, 'delete'));
     }
   };
 
@@ -131,7 +134,7 @@ function DeleteFlow({
     return (
       <div className="delete-flow">
         <p className="muted" aria-busy="true">
-          Counting what <span className="mono">{path}</span> holds…
+          Counting what <span className="mono"><Escaped text={path} /></span> holds…
         </p>
         {error && <p role="status">{error}</p>}
       </div>
@@ -172,14 +175,14 @@ function DeleteFlow({
     >
       {leaf ? (
         <p className="delete-lead">
-          Delete <span className="mono delete-path">{path}</span> at version <span className="mono">{version}</span>? It has no children. This cannot be undone.
+          Delete <span className="mono delete-path"><Escaped text={path} /></span> at version <span className="mono">{version}</span>? It has no children. This cannot be undone.
         </p>
       ) : (
         <>
           <div className="delete-count" role="status">
             <span className="delete-count__number">{countWords(count, truncated)}</span>
             <span>
-              this will delete <span className="mono delete-path">{path}</span> and everything under it{depth > 0 ? `, ${depth} ${depth === 1 ? 'level' : 'levels'} deep` : ''}.
+              this will delete <span className="mono delete-path"><Escaped text={path} /></span> and everything under it{depth > 0 ? `, ${depth} ${depth === 1 ? 'level' : 'levels'} deep` : ''}.
             </span>
           </div>
           <p className="delete-lead muted">
@@ -188,9 +191,9 @@ function DeleteFlow({
           </p>
           <label className="field">
             <span className="field__label">
-              Type <span className="mono delete-word">{word}</span> to confirm
+              Type <span className="mono delete-word"><Escaped text={word} /></span> to confirm
             </span>
-            <input className="input mono" autoFocus autoComplete="off" spellCheck={false} value={typed} onChange={(e) => setTyped(e.target.value)} aria-label={`Type ${word} to confirm`} />
+            <input className="input mono" autoFocus autoComplete="off" spellCheck={false} value={typed} onChange={(e) => setTyped(e.target.value)} aria-label={`Type ${escapeHiddenChars(word)} to confirm`} />
           </label>
         </>
       )}

@@ -15,6 +15,11 @@ describe('delete rules', () => {
     expect(confirmMatches('/app/big', 'Big')).toBe(false);
   });
 
+  it('confirms a name with hidden characters as shown (escaped), since those cannot be typed', () => {
+    expect(confirmMatches('/app/abc\u202egpj.exe', 'abc\\u202Egpj.exe')).toBe(true);
+    expect(confirmMatches('/app/abc\u202egpj.exe', 'abcgpj.exe')).toBe(false);
+  });
+
   it('counts in words', () => {
     expect(countWords(10_001, false)).toBe('10,001 nodes');
     expect(countWords(1, false)).toBe('1 node');

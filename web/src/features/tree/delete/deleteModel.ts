@@ -1,6 +1,7 @@
 /** Rules for deleting: what to ask before, and what the count means. */
 import { baseName } from '@keeper/shared';
 import { formatCount } from '../../../lib/bytes';
+import { escapeHiddenChars } from '../../../lib/invisibleChars';
 
 /** ZooKeeper's own nodes and the root are refused by the server; the console does not offer them. */
 export function isProtectedPath(path: string): boolean {
@@ -12,8 +13,11 @@ export function confirmWord(path: string): string {
   return baseName(path);
 }
 
+/** The name as typed, or as shown when it holds hidden characters (`abc\u202Egpj.exe`): those cannot be typed. */
 export function confirmMatches(path: string, typed: string): boolean {
-  return typed.trim() === confirmWord(path);
+  const word = confirmWord(path);
+  const t = typed.trim();
+  return t === word || t === escapeHiddenChars(word);
 }
 
 /** "this will delete 10,001 nodes" (or "at least 200,000" past the counting limit). */

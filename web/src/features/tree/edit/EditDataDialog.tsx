@@ -9,6 +9,7 @@ import { encodeZnodeData, fromBase64, MAX_ZNODE_DATA_BYTES, type EncodedData } f
 import { Dialog } from '../../../ui/Dialog';
 import { useZnodeEntry } from '../../../socket/hooks';
 import { ApiError, errorText } from '../../../lib/api';
+import { writeErrorText } from '../writeErrors';
 import { formatBytes } from '../../../lib/bytes';
 import { exportSubtree, setZnodeData, staleVersionOf, type StaleVersion } from '../ops/opsApi';
 import { CodeEditor } from './CodeEditor';
@@ -304,7 +305,7 @@ function saveErrorText(e: unknown): string {
       case 'NO_AUTH':
         return `ZooKeeper refused: the node's ACL does not let the console write it (${e.message}).`;
       default:
-        return e.message;
+        return writeErrorText(e, 'edit');
     }
   }
   return errorText(e);

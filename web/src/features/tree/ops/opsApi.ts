@@ -84,8 +84,9 @@ export function getAcl(ensemble: string, path: string): Promise<AclAnswer> {
   return api(opUrl('acl', ensemble, path), { schema: aclAnswerSchema });
 }
 
-export function setAcl(ensemble: string, path: string, acl: AclEntryInput[], version: number): Promise<AclAnswer & { note?: string }> {
-  return api(opUrl('acl', ensemble, path), { method: 'PUT', body: { acl, version } });
+/** `confirm` (the path, typed by the operator) applies an ACL the server said would lock the console out (409 ACL_LOCKS_OUT). */
+export function setAcl(ensemble: string, path: string, acl: AclEntryInput[], version: number, confirm?: string): Promise<AclAnswer & { note?: string }> {
+  return api(opUrl('acl', ensemble, path), { method: 'PUT', body: { acl, version, ...(confirm !== undefined ? { confirm } : {}) } });
 }
 
 export function exportSubtree(ensemble: string, path: string, signal?: AbortSignal): Promise<ExportDocument> {

@@ -24,7 +24,7 @@ type State =
   | { kind: 'counting' }
   | { kind: 'ready'; count: SubtreeCount }
   | { kind: 'exporting'; count: SubtreeCount }
-  | { kind: 'done'; nodes: number; bytes: number; file: string }
+  | { kind: 'done'; nodes: number; bytes: number; file: string; skipped: string[] }
   | { kind: 'failed'; message: string; count: SubtreeCount | null };
 
 function ExportFlow({ ensemble, path, onClose }: { ensemble: string; path: string; onClose: () => void }) {
@@ -57,7 +57,7 @@ function ExportFlow({ ensemble, path, onClose }: { ensemble: string; path: strin
       a.download = file;
       a.click();
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      setState({ kind: 'done', nodes: doc.nodes.length, bytes: text.length, file });
+      setState({ kind: 'done', nodes: doc.nodes.length, bytes: text.length, file, skipped: (doc.skipped ?? []).map((s) => s.path) });
     } catch (e) {
       if (abort.signal.aborted) return setState({ kind: 'ready', count });
       const message = e instanceof ApiError && e.code === 'TOO_MANY_NODES' ? `${e.message}. Export a smaller subtree (one of its children).` : errorText(e);
@@ -90,11 +90,17 @@ function ExportFlow({ ensemble, path, onClose }: { ensemble: string; path: strin
         </div>
       )}
       {state.kind === 'done' && (
-        <div className="callout tone-live" role="status">
+        <div className={`callout ${state.skipped.length > 0 ? 'tone-degraded' : 'tone-live'}`} role="status">
           <strong>Downloaded {state.file}</strong>
           <p>
             {formatCount(state.nodes)} nodes, {formatBytes(state.bytes)}.
           </p>
+          {state.skipped.length > 0 && (
+            <p className="transfer-refusal">
+              Left out, because the console may not read {state.skipped.length === 1 ? 'it' : 'them'} (nor anything below): <span className="mono">{state.skipped.slice(0, 5).join(', ')}</span>
+              {state.skipped.length > 5 ? ` and ${formatCount(state.skipped.length - 5)} more (listed in the file's "skipped")` : ''}.
+            </p>
+          )}
         </div>
       )}
       {state.kind === 'failed' && (

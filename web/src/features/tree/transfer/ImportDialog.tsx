@@ -8,14 +8,14 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ExportDocument, ImportPlan, JobSnapshot } from '@keeper/shared';
 import { Dialog } from '../../../ui/Dialog';
-import { errorText } from '../../../lib/api';
+import { writeErrorText } from '../writeErrors';
 import { formatBytes, formatCount } from '../../../lib/bytes';
 import { RelativeTime } from '../../../ui/RelativeTime';
 import { JobProgress } from '../../admin/jobs/JobProgress';
 import { seedJob, useJob } from '../../admin/jobs/jobs';
 import { useDockOnClose } from '../../admin/jobs/jobsDock';
 import { previewImport, startImport } from '../ops/opsApi';
-import { applyWords, firstKind, parseExport, planCounts, planRows, PLAN_KINDS, type PlanKind } from './importModel';
+import { applyWords, canApply, firstKind, parseExport, planCounts, planRows, PLAN_KINDS, refusalWords, type PlanKind } from './importModel';
 import '../../../ui/forms.css';
 import './transfer.css';
 
@@ -56,7 +56,7 @@ function ImportFlow({ ensemble, path, onClose }: { ensemble: string; path: strin
       const answer = await previewImport(ensemble, path, file.doc, overwrite);
       setPlan({ plan: answer.plan, overwrite });
     } catch (e) {
-      setError(errorText(e));
+      setError(writeErrorText(e, 'import'));
     } finally {
       setBusy(false);
     }
@@ -71,7 +71,7 @@ function ImportFlow({ ensemble, path, onClose }: { ensemble: string; path: strin
       seedJob(queryClient, job);
       setJobId(job.id);
     } catch (e) {
-      setError(errorText(e));
+      setError(writeErrorText(e, 'import'));
     } finally {
       setBusy(false);
     }
@@ -115,6 +115,12 @@ function ImportFlow({ ensemble, path, onClose }: { ensemble: string; path: strin
           </span>
         </label>
       )}
+      {plan && refusalWords(plan.plan) && (
+        <div className="callout tone-lost" role="alert">
+          <strong>This import would be refused</strong>
+          <p className="transfer-refusal">{refusalWords(plan.plan)}</p>
+        </div>
+      )}
       {plan && <PlanTable plan={plan.plan} />}
       {error && (
         <div className="callout tone-lost" role="alert">
@@ -132,7 +138,7 @@ function ImportFlow({ ensemble, path, onClose }: { ensemble: string; path: strin
           </button>
         )}
         {plan && (
-          <button type="button" className="btn btn--primary" disabled={busy || plan.plan.create.length + plan.plan.update.length === 0} onClick={() => void apply()}>
+          <button type="button" className="btn btn--primary" disabled={busy || !canApply(plan.plan)} onClick={() => void apply()}>
             {busy ? 'Starting…' : applyWords(plan.plan)}
           </button>
         )}
@@ -153,7 +159,7 @@ function PlanTable({ plan }: { plan: ImportPlan }) {
   return (
     <section className="plan" aria-label="Import plan">
       <div className="plan__tabs" role="tablist" aria-label="Changes by kind">
-        {PLAN_KINDS.map((k) => (
+        {PLAN_KINDS.filter((k) => k.kind !== 'problems' || counts.problems > 0).map((k) => (
           <button key={k.kind} type="button" role="tab" aria-selected={kind === k.kind} className={`plan__tab tone-${k.tone}`} onClick={() => setKind(k.kind)}>
             <span className="status">{k.label}</span>
             <span className="plan__count mono">{formatCount(counts[k.kind])}</span>
@@ -173,7 +179,9 @@ function PlanTable({ plan }: { plan: ImportPlan }) {
                   <span className="mono plan__path" title={row.path}>
                     {row.path}
                   </span>
-                  <span className="muted plan__detail">{row.detail}</span>
+                  <span className="muted plan__detail" title={row.title ?? row.detail}>
+                    {row.detail}
+                  </span>
                 </div>
               );
             })}

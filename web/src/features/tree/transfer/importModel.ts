@@ -23,9 +23,10 @@ export function parseExport(text: string): ParsedExport {
   return { ok: true, doc: parsed.data };
 }
 
-export type PlanKind = 'create' | 'update' | 'unchanged' | 'conflicts';
+export type PlanKind = 'problems' | 'create' | 'update' | 'unchanged' | 'conflicts';
 
 export const PLAN_KINDS: readonly { kind: PlanKind; label: string; tone: string }[] = [
+  { kind: 'problems', label: 'Refused', tone: 'lost' },
   { kind: 'create', label: 'Create', tone: 'live' },
   { kind: 'update', label: 'Update', tone: 'degraded' },
   { kind: 'unchanged', label: 'Unchanged', tone: 'stale' },
@@ -41,13 +42,38 @@ export const CONFLICT_WORDS: Record<ImportPlan['conflicts'][number]['reason'], s
   createFailed: 'could not be created',
 };
 
+/** What the server's dry run found that would make the import fail: any of these refuses it as a whole. */
+export const PROBLEM_WORDS: Record<NonNullable<ImportPlan['problems']>[number]['reason'], string> = {
+  tooLarge: 'too large: over the ensemble’s jute.maxbuffer',
+  duplicatePath: 'listed twice in the file',
+  invalidAcl: 'ACL ZooKeeper would refuse',
+  aclDeniesChildren: 'its ACL would not let the console create its children',
+  underZookeeper: 'under /zookeeper, ZooKeeper’s own',
+};
+
+export function problemCount(plan: ImportPlan): number {
+  return plan.problemsTotal ?? plan.problems?.length ?? 0;
+}
+
+/** The sentence above a refused plan: how many problems, and the first one in full (the limit and how to raise it, for sizes). */
+export function refusalWords(plan: ImportPlan): string | null {
+  const n = problemCount(plan);
+  const first = plan.problems?.[0];
+  if (n === 0 || !first) return null;
+  return `${formatCount(n)} ${n === 1 ? 'node' : 'nodes'} would fail, so nothing will be imported until the file is fixed. First: ${first.path}: ${first.detail}`;
+}
+
 export interface PlanRow {
   path: string;
   detail: string;
+  /** The whole story, when the row shows only its gist. */
+  title?: string;
 }
 
 export function planRows(plan: ImportPlan, kind: PlanKind): PlanRow[] {
   switch (kind) {
+    case 'problems':
+      return (plan.problems ?? []).map((p) => ({ path: p.path, detail: PROBLEM_WORDS[p.reason], title: `${PROBLEM_WORDS[p.reason]}: ${p.detail}` }));
     case 'create':
       return plan.create.map((path) => ({ path, detail: 'new' }));
     case 'update':
@@ -64,18 +90,25 @@ export function planRows(plan: ImportPlan, kind: PlanKind): PlanRow[] {
 }
 
 export function planCounts(plan: ImportPlan): Record<PlanKind, number> {
-  return { create: plan.create.length, update: plan.update.length, unchanged: plan.unchanged.length, conflicts: plan.conflicts.length };
+  return { problems: problemCount(plan), create: plan.create.length, update: plan.update.length, unchanged: plan.unchanged.length, conflicts: plan.conflicts.length };
 }
 
-/** The first tab worth looking at: conflicts if any, else what will change. */
+/** The first tab worth looking at: what would refuse the import, then conflicts, else what will change. */
 export function firstKind(plan: ImportPlan): PlanKind {
+  if (problemCount(plan) > 0) return 'problems';
   if (plan.conflicts.length > 0) return 'conflicts';
   if (plan.create.length > 0) return 'create';
   if (plan.update.length > 0) return 'update';
   return 'unchanged';
 }
 
+/** Whether Apply can start anything: no problems, and something to change. */
+export function canApply(plan: ImportPlan): boolean {
+  return problemCount(plan) === 0 && plan.create.length + plan.update.length > 0;
+}
+
 export function applyWords(plan: ImportPlan): string {
+  if (problemCount(plan) > 0) return 'Refused: fix the file';
   const n = plan.create.length + plan.update.length;
   return n === 0 ? 'Nothing to apply' : `Apply ${formatCount(n)} ${n === 1 ? 'change' : 'changes'}`;
 }
