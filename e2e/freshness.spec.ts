@@ -8,7 +8,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { E2E_HOSTS, testRoot } from './support/ensemble.js';
 import { TreePage } from './support/treePage.js';
-import { settle } from './support/screenshots.js';
+import { docsShot, settle } from './support/screenshots.js';
 import { KazooWriter } from '../scripts/lib/kazooWriter.js';
 import { pidListeningOn } from '../scripts/sandbox/procfs.js';
 import { KEEPER_PORTS } from '../scripts/sandbox/portOffsets.js';
@@ -128,7 +128,7 @@ test('a hung member: "unconfirmed since" within 3 s, as of no later than the fir
     expect(mark.asOf!).toBeLessThanOrEqual(firstMissed!.at);
     await expect(page.getByRole('button', { name: /^Console session: unconfirmed/ })).toBeVisible();
     await settle(page, 200);
-    await page.screenshot({ path: info.outputPath('member-hung.png') });
+    await page.screenshot({ path: docsShot('member-hung-light.png', (n) => info.outputPath(n)) });
     // The mark stays, with the same time, for as long as the member hangs.
     await page.waitForTimeout(2_000);
     const during = (await readTruth(page)).marks.filter((m) => m.at >= mark.at);
