@@ -33,6 +33,7 @@ import { authRoutes } from './http/authRoutes.js';
 import { pageSignIn } from './http/pageSignIn.js';
 import { requireIdentity } from './http/requestIdentity.js';
 import { shareLinkRoutes } from './http/shareLinkRoutes.js';
+import { shareScopeGuard } from './http/shareScopeGuard.js';
 import { auditRoutes } from './http/auditRoutes.js';
 import { opsRoutes } from './http/opsRoutes.js';
 import { jsonErrors } from './http/jsonBody.js';
@@ -141,6 +142,8 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   app.use('/api', requireIdentity(access, guard));
   // Per identity, so one viewer's flood cannot use up an admin's budget behind the same address.
   app.use('/api', apiLimiter(limits));
+  // A share-link holder reaches only its link's scope: refused before any route reads its input.
+  app.use('/api', shareScopeGuard);
   app.use('/api', authRoutes({ access, audit, guard }));
   app.use('/api', shareLinkRoutes({ access, audit, socketsFor: (id) => hub.countWhere((identity) => identity.shareLinkId === id) }));
   app.use('/api', auditRoutes(audit));

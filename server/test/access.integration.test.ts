@@ -430,7 +430,7 @@ describe('share links', () => {
     const listed = (await api('GET', '/api/share-links', admin)).body.links.find((l: { id: string }) => l.id === share.id);
     expect(listed).toMatchObject({ id: share.id, createdBy: 'admin-token', activeSockets: 1 });
     // Neither the token nor its hash is ever listed.
-    expect(Object.keys(listed).sort()).toEqual(['activeSockets', 'createdAt', 'createdBy', 'expiresAt', 'id', 'path']);
+    expect(Object.keys(listed).sort()).toEqual(['activeSockets', 'createdAt', 'createdBy', 'expiresAt', 'id', 'path', 'scope']);
 
     expect((await api('DELETE', `/api/share-links/${share.id}`, admin)).status).toBe(200);
     await waitFor(() => b.closeCode === CLOSE_ACCESS_ENDED, { what: 'socket closed on revocation', timeoutMs: 2_000 });

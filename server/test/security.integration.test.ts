@@ -332,7 +332,7 @@ describe('behind a TLS proxy', () => {
     expect(cookies.find((c) => c.startsWith('keeper_signed_in='))).toMatch(/; Secure/);
     const plain = await raw('POST', '/api/login', { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.90' }, JSON.stringify({ token: ADMIN }));
     expect(plain.headers['set-cookie']?.find((c) => c.startsWith('keeper_session='))).not.toMatch(/Secure/);
-    const link = await raw('POST', '/api/share-links', { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'keeper.example.com' }, JSON.stringify({ path: '/', expiresInMinutes: 5 }));
+    const link = await raw('POST', '/api/share-links', { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'keeper.example.com' }, JSON.stringify({ path: '/ensembles/it/znodes/', expiresInMinutes: 5 }));
     expect(JSON.parse(link.text).url).toMatch(/^https:\/\/keeper\.example\.com\/share\//);
   });
 

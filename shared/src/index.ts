@@ -13,3 +13,4 @@ export * from './protocol/access.js';
 export * from './ensemble/index.js';
 export * from './requestSize.js';
 export * from './consoleAclAccess.js';
+export * from './shareScope.js';

@@ -60,7 +60,8 @@ export class AccessControl extends EventEmitter<AccessEvents> {
     }
     const session = this.sessions.get(readCookie(headers.cookie));
     if (!session) return { ok: false, reason: 'sign in first (POST /api/login, or open the sign-in URL Keeper printed)' };
-    if (session.shareLinkId !== undefined && !this.shareLinks.isActive(session.shareLinkId)) {
+    const shareScope = session.shareLinkId === undefined ? undefined : this.shareLinks.scopeOf(session.shareLinkId);
+    if (shareScope === null) {
       this.sessions.delete(session.id);
       return { ok: false, reason: 'the share link has been revoked or has expired' };
     }
@@ -70,6 +71,7 @@ export class AccessControl extends EventEmitter<AccessEvents> {
       via: session.via,
       sessionId: session.id,
       ...(session.shareLinkId !== undefined ? { shareLinkId: session.shareLinkId } : {}),
+      ...(shareScope !== undefined ? { shareScope } : {}),
     };
     return { ok: true, value: { identity, session } };
   }

@@ -1,5 +1,5 @@
 /** Who is behind a request or a socket, and what that lets them do. */
-import type { IdentityVia, Role } from '@keeper/shared';
+import type { IdentityVia, Role, ShareScope } from '@keeper/shared';
 
 export interface Identity {
   /** A user name, "admin-token", "viewer-token", or "share:<link id>". */
@@ -10,6 +10,8 @@ export interface Identity {
   sessionId?: string;
   /** Share identities: the link the session is bound to (its revocation ends the session). */
   shareLinkId?: string;
+  /** Share identities: what the link reaches; every read outside it is refused (OUT_OF_SCOPE). */
+  shareScope?: ShareScope;
 }
 
 /** The development mode with no identity configured (loopback only): everyone is an admin. */

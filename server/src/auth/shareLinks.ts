@@ -7,7 +7,7 @@
 import { EventEmitter } from 'node:events';
 import path from 'node:path';
 import { z } from 'zod';
-import type { ShareLinkView } from '@keeper/shared';
+import { legacyScope, shareScopeSchema, type ShareLinkView, type ShareScope } from '@keeper/shared';
 import { randomToken, sha256Hex } from './secrets.js';
 import { ensureStateDir, readFileIfExists, writeFileAtomic } from './stateFiles.js';
 
@@ -24,6 +24,8 @@ const storedLinkSchema = z.object({
   expiresAt: z.number(),
   revokedAt: z.number().optional(),
   note: z.string().optional(),
+  /** Absent in links stored before scopes: they get legacyScope(path), their own page's reach. */
+  scope: shareScopeSchema.optional(),
 });
 type StoredLink = z.infer<typeof storedLinkSchema>;
 const fileSchema = z.object({ version: z.literal(1), links: z.array(storedLinkSchema) });
@@ -36,8 +38,8 @@ interface ShareLinkEvents {
 }
 
 function view(link: StoredLink): ShareLinkView {
-  const { tokenHash: _hash, ...rest } = link;
-  return rest;
+  const { tokenHash: _hash, scope, ...rest } = link;
+  return { ...rest, scope: scope ?? legacyScope(link.path) };
 }
 
 export class ShareLinkStore extends EventEmitter<ShareLinkEvents> {
@@ -55,7 +57,8 @@ export class ShareLinkStore extends EventEmitter<ShareLinkEvents> {
     this.load();
   }
 
-  create(spec: { path: string; expiresInMinutes: number; createdBy: string; note?: string }): { link: ShareLinkView; token: string } {
+  /** Without a scope: the link's own page's reach (legacyScope). */
+  create(spec: { path: string; scope?: ShareScope; expiresInMinutes: number; createdBy: string; note?: string }): { link: ShareLinkView; token: string } {
     const token = randomToken();
     const at = this.now();
     const link: StoredLink = {
@@ -66,6 +69,7 @@ export class ShareLinkStore extends EventEmitter<ShareLinkEvents> {
       createdAt: at,
       expiresAt: at + spec.expiresInMinutes * 60_000,
       ...(spec.note !== undefined ? { note: spec.note } : {}),
+      scope: spec.scope ?? legacyScope(spec.path),
     };
     this.links.set(link.id, link);
     this.byHash.set(link.tokenHash, link.id);
@@ -100,6 +104,12 @@ export class ShareLinkStore extends EventEmitter<ShareLinkEvents> {
     if (!link) return { ok: false, reason: 'unknown' };
     const ended = this.endReason(link);
     return ended ? { ok: false, reason: ended } : { ok: true, link: view(link) };
+  }
+
+  /** The reach of an active link; null when the link is unknown or over. */
+  scopeOf(id: string): ShareScope | null {
+    const link = this.links.get(id);
+    return link !== undefined && this.endReason(link) === null ? (link.scope ?? legacyScope(link.path)) : null;
   }
 
   isActive(id: string): boolean {

@@ -3,6 +3,7 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import { DEFAULT_CHILDREN_PAGE, MAX_CHILDREN_PAGE, checkPath, encodeZnodeData, isLive, type HealthResponse, type ZnodeResponse } from '@keeper/shared';
 import type { ZkGateway } from '../zk/gateway.js';
+import type { Identified } from '../auth/accessControl.js';
 import { sendError, sendZkError } from './apiErrors.js';
 import { ChildrenPageCache } from './childrenPageCache.js';
 
@@ -41,7 +42,9 @@ export function apiRoutes(ctx: ApiContext): Router {
   });
 
   router.get('/ensembles', (_req, res) => {
-    res.json({ ensembles: [...ctx.gateways.values()].map((g) => ({ name: g.name, connectionString: g.connectionString, session: g.session })) });
+    // A share-link holder sees its link's ensemble only (shareScopeGuard.ts refuses the others).
+    const scope = (res.locals.identified as Identified | undefined)?.identity.shareScope;
+    res.json({ ensembles: [...ctx.gateways.values()].filter((g) => !scope || g.name === scope.ensemble).map((g) => ({ name: g.name, connectionString: g.connectionString, session: g.session })) });
   });
 
   router.get('/ensembles/:name', (req, res) => {

@@ -82,7 +82,7 @@ export function authRoutes(ctx: AuthRouteContext): Router {
       role: identity.role,
       via: identity.via,
       ...(session ? { csrfToken: session.csrfToken } : {}),
-      ...(link ? { shareLink: { id: link.id, path: link.path, expiresAt: link.expiresAt } } : {}),
+      ...(link ? { shareLink: { id: link.id, path: link.path, expiresAt: link.expiresAt, scope: link.scope } } : {}),
     };
     res.setHeader('Cache-Control', 'no-store');
     res.json(me);

@@ -1,6 +1,6 @@
 /** Read-only share links (admins only): create, list, revoke. */
 import { Router } from 'express';
-import { createShareLinkBodySchema, type ShareLinkView } from '@keeper/shared';
+import { createShareLinkBodySchema, scopeForNewLink, type ShareLinkView } from '@keeper/shared';
 import type { AccessControl } from '../auth/accessControl.js';
 import type { AuditLog } from '../audit/auditLog.js';
 import { actorOf } from '../auth/identity.js';
@@ -22,9 +22,12 @@ export function shareLinkRoutes(ctx: ShareLinkRouteContext): Router {
   router.post('/share-links', requireAdmin, ...jsonBody('16kb'), async (req, res) => {
     const body = parseOr400(createShareLinkBodySchema, req.body, res);
     if (!body) return;
+    const scoped = scopeForNewLink(body.path, body.scope);
+    if (!scoped.ok) return sendError(res, 400, 'INVALID_SCOPE', scoped.message);
     const identity = identityOf(res);
-    const { link, token } = ctx.access.shareLinks.create({ ...body, createdBy: identity.name });
-    await ctx.audit.append({ action: 'shareLink.create', outcome: 'ok', actor: actorOf(identity), path: link.path, details: { linkId: link.id, expiresAt: link.expiresAt }, ...(req.ip ? { remoteAddress: req.ip } : {}) });
+    const { scope: _choice, ...spec } = body;
+    const { link, token } = ctx.access.shareLinks.create({ ...spec, scope: scoped.scope, createdBy: identity.name });
+    await ctx.audit.append({ action: 'shareLink.create', outcome: 'ok', actor: actorOf(identity), path: link.path, details: { linkId: link.id, expiresAt: link.expiresAt, scope: link.scope }, ...(req.ip ? { remoteAddress: req.ip } : {}) });
     // The token is shown once, in this answer only; the server keeps its hash. Behind a trusted
     // proxy, protocol and host are the public ones (X-Forwarded-Proto / X-Forwarded-Host).
     res.status(201).json({ ...withSockets(link), url: `${req.protocol}://${req.host || 'localhost'}/share/${token}` });

@@ -10,7 +10,9 @@ import {
   CLOSE_PROTOCOL_MISMATCH,
   PROTOCOL_VERSION,
   checkPath,
+  outOfScopeMessage,
   parseClientMessage,
+  pathWithin,
   type ClientMessage,
   type ErrorCode,
   type ServerEvent,
@@ -118,6 +120,9 @@ export class ClientConnection {
 
   /** Session changes of every ensemble reach every ready browser. */
   pushEvent(event: ServerEvent): void {
+    const scope = this.identity.shareScope;
+    // A share-link holder hears of its link's ensemble only.
+    if (scope && 'ensemble' in event && event.ensemble !== scope.ensemble) return;
     if (this.ready && !this.closed) this.outbox.push(event);
   }
 
@@ -210,11 +215,14 @@ export class ClientConnection {
     }
     clearTimeout(this.helloTimer);
     this.ready = true;
-    const ensembles = [...this.ctx.gateways.values()].map((g) => ({ name: g.name, connectionString: g.connectionString, session: g.session }));
+    const scope = this.identity.shareScope;
+    const ensembles = [...this.ctx.gateways.values()].filter((g) => !scope || g.name === scope.ensemble).map((g) => ({ name: g.name, connectionString: g.connectionString, session: g.session }));
     this.send({ type: 'welcome', protocolVersion: PROTOCOL_VERSION, serverVersion: this.ctx.serverVersion, ensembles });
   }
 
   private onSubscribe(ensemble: string, path: string, id?: string): void {
+    const outside = this.outsideScope(ensemble, path);
+    if (outside) return this.replyError('outOfScope', outside, id);
     const gateway = this.ctx.gateways.get(ensemble);
     if (!gateway) return this.replyError('unknownEnsemble', `no ensemble named ${JSON.stringify(ensemble)}`, id);
     const check = checkPath(path);
@@ -278,6 +286,8 @@ export class ClientConnection {
   }
 
   private onWatchEnsemble(ensemble: string, id?: string): void {
+    const outside = this.outsideScope(ensemble, null);
+    if (outside) return this.replyError('outOfScope', outside, id);
     const feed = this.ctx.health.get(ensemble);
     if (!feed) {
       const known = this.ctx.gateways.has(ensemble);
@@ -294,6 +304,18 @@ export class ClientConnection {
     });
     this.healthWatches.set(ensemble, stop);
     if (id) this.send({ type: 'ack', id });
+  }
+
+  /**
+   * For a share-link holder: why this ensemble, znode (path) or the ensemble views (path null) are
+   * outside its link's scope; null when they are within it, or for any other identity.
+   */
+  private outsideScope(ensemble: string, path: string | null): string | null {
+    const scope = this.identity.shareScope;
+    if (!scope) return null;
+    if (ensemble !== scope.ensemble) return outOfScopeMessage(scope, `ensemble ${JSON.stringify(ensemble)}`);
+    if (path === null) return scope.ensembleViews ? null : outOfScopeMessage(scope, 'the ensemble views (members, health)');
+    return pathWithin(scope.root, path) ? null : outOfScopeMessage(scope, JSON.stringify(path));
   }
 
   private onUnsubscribe(ensemble: string, path: string, id?: string): void {

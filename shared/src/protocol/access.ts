@@ -3,6 +3,7 @@
  * trail (HTTP shapes, shared so the web app and scripts agree with the server).
  */
 import { z } from 'zod';
+import { shareScopeChoiceSchema, shareScopeSchema } from '../shareScope.js';
 
 export const ROLES = ['admin', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
@@ -31,7 +32,7 @@ export const meResponseSchema = z.object({
   /** For cookie (and share) sessions: send it as X-CSRF-Token on every POST/PUT/DELETE. */
   csrfToken: z.string().optional(),
   /** For a share-link session: the link it is bound to. */
-  shareLink: z.object({ id: z.string(), path: z.string(), expiresAt: z.number() }).optional(),
+  shareLink: z.object({ id: z.string(), path: z.string(), expiresAt: z.number(), scope: shareScopeSchema.optional() }).optional(),
 });
 export type MeResponse = z.infer<typeof meResponseSchema>;
 
@@ -50,6 +51,8 @@ export const createShareLinkBodySchema = z.strictObject({
     .regex(/^\/(?!\/)[^\s\\]*$/, 'must be a path on this console, starting with a single /'),
   expiresInMinutes: z.number().int().min(1).max(MAX_SHARE_LINK_MINUTES),
   note: z.string().max(200).optional(),
+  /** What the holder may reach; by default the opened znode's subtree, no ensemble views (shareScope.ts). */
+  scope: shareScopeChoiceSchema.optional(),
 });
 export type CreateShareLinkBody = z.infer<typeof createShareLinkBodySchema>;
 
@@ -61,6 +64,8 @@ export const shareLinkSchema = z.object({
   expiresAt: z.number(),
   revokedAt: z.number().optional(),
   note: z.string().optional(),
+  /** What the holder may reach (links stored without one get legacyScope of their path). */
+  scope: shareScopeSchema,
   /** Open sockets bound to this link right now. */
   activeSockets: z.number().optional(),
 });

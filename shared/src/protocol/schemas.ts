@@ -148,6 +148,8 @@ export const ERROR_CODES = [
   'forbidden',
   /** Too many mutation messages from this address (the API's rate limit, applied to the socket). */
   'rateLimited',
+  /** Outside what the socket's share link reaches (its subtree, or the ensemble views it does not allow). */
+  'outOfScope',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -1,6 +1,8 @@
 /**
- * Makes a read-only link to one page: choose how long it lasts, add a note for the list, copy the
- * URL. The URL (with its token) is shown once; the Share links page lists and revokes links.
+ * Makes a read-only link to one page: choose what it reaches (the znode's subtree or an
+ * ancestor's, and whether the ensemble views come with it), how long it lasts, a note for the
+ * list; copy the URL. The URL (with its token) is shown once; the Share links page lists and
+ * revokes links. The server enforces the reach; this only says it before and after.
  */
 import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
@@ -11,7 +13,8 @@ import { Field } from '../../ui/Field';
 import { errorText } from '../../lib/api';
 import { formatAbsolute, formatDuration } from '../../lib/time';
 import { useNow } from '../../lib/useNow';
-import { createShareLink, DEFAULT_EXPIRY_MINUTES, EXPIRY_CHOICES, shareLinksQueryKey } from './shareLinks';
+import { describeScope } from '@keeper/shared';
+import { createShareLink, DEFAULT_EXPIRY_MINUTES, EXPIRY_CHOICES, scopeOptions, shareLinksQueryKey } from './shareLinks';
 import '../../ui/forms.css';
 import './share.css';
 
@@ -27,9 +30,12 @@ export function ShareDialog({ open, path, onClose }: { open: boolean; path: stri
 function ShareForm({ path, onClose }: { path: string; onClose: () => void }) {
   const [minutes, setMinutes] = useState<number>(DEFAULT_EXPIRY_MINUTES);
   const [note, setNote] = useState('');
+  const options = scopeOptions(path);
+  const [root, setRoot] = useState(options?.roots[0] ?? '/');
+  const [views, setViews] = useState(options?.viewsRequired ?? false);
   const queryClient = useQueryClient();
   const create = useMutation({
-    mutationFn: () => createShareLink({ path, expiresInMinutes: minutes, ...(note.trim() ? { note: note.trim() } : {}) }),
+    mutationFn: () => createShareLink({ path, expiresInMinutes: minutes, ...(note.trim() ? { note: note.trim() } : {}), ...(options ? { scope: { root, ensembleViews: views } } : {}) }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: shareLinksQueryKey }),
   });
   const submit = (e: FormEvent) => {
@@ -43,7 +49,7 @@ function ShareForm({ path, onClose }: { path: string; onClose: () => void }) {
     return (
       <div className="share-result">
         <p className="share-lead">
-          Anyone with this link sees <span className="mono">{link.path}</span> and the rest of the console live, read-only, until{' '}
+          Anyone with this link opens <span className="mono share-path">{link.path}</span> and sees <strong className="share-path">{describeScope(link.scope)}</strong>, live, until{' '}
           <time title={formatAbsolute(link.expiresAt)}>{formatAbsolute(link.expiresAt).slice(0, 16)}</time> (in {formatDuration(link.expiresAt - now + 30_000)}).
         </p>
         <Field label="Share link" hint="Copy it now: it is shown only once. Revoke it any time under Audit → Share links; open pages close at once.">
@@ -69,8 +75,47 @@ function ShareForm({ path, onClose }: { path: string; onClose: () => void }) {
   return (
     <form onSubmit={submit} className="share-form">
       <p className="share-lead">
-        A link that opens <span className="mono share-path">{path}</span> for someone without an account: everything live, nothing changeable.
+        A link that opens <span className="mono share-path">{path}</span> for someone without an account: live, nothing changeable.
       </p>
+      {options ? (
+        <>
+          <div className="field">
+            <span className="field__label" id="share-reach-label">
+              Reaches
+            </span>
+            <div className="share-reach" role="radiogroup" aria-labelledby="share-reach-label">
+              {options.roots.map((r, i) => (
+                <label key={r} className="share-reach__choice">
+                  <input type="radio" name="share-reach" value={r} checked={root === r} onChange={() => setRoot(r)} />
+                  <span className="mono share-path">{r === '/' ? '/ (the whole tree)' : `${r} and below`}</span>
+                  {i === 0 && options.roots.length > 1 && <span className="muted"> · this znode</span>}
+                </label>
+              ))}
+            </div>
+          </div>
+          <label className="share-views">
+            <input type="checkbox" checked={views} disabled={options.viewsRequired} onChange={(e) => setViews(e.target.checked)} />
+            <span>
+              Also the ensemble views: members and quorum, sessions, watches
+              <span className="field__hint">{options.viewsRequired ? 'This page is one of them.' : 'Off by default: sessions show client addresses.'}</span>
+            </span>
+          </label>
+          <p className="share-scope-summary" aria-label="What the holder will see">
+            <span className="share-scope-summary__yes">
+              Will see: <strong>{describeScope({ ensemble: options.ensemble, root, ensembleViews: views })}</strong>.
+            </span>{' '}
+            <span className="muted">
+              Will not see: {root === '/' ? '' : 'the rest of the tree, '}
+              {views ? '' : 'members, sessions, watches, '}other ensembles, the audit trail, or any way to change anything.
+            </span>
+          </p>
+        </>
+      ) : (
+        <div className="callout tone-degraded" role="alert">
+          <strong>Not a page of one ensemble</strong>
+          <p>Share links open a znode or an ensemble view. Open one, then share it.</p>
+        </div>
+      )}
       <div className="field">
         <span className="field__label" id="share-expiry-label">
           Expires after
@@ -97,7 +142,7 @@ function ShareForm({ path, onClose }: { path: string; onClose: () => void }) {
         <button type="button" className="btn" onClick={onClose}>
           Cancel
         </button>
-        <button type="submit" className="btn btn--primary" disabled={create.isPending} autoFocus>
+        <button type="submit" className="btn btn--primary" disabled={create.isPending || !options} autoFocus>
           {create.isPending ? 'Creating…' : 'Create link'}
         </button>
       </div>

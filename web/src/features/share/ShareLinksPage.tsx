@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ShareLinkView } from '@keeper/shared';
+import { describeScope, type ShareLinkView } from '@keeper/shared';
 import { errorText } from '../../lib/api';
 import { formatCount } from '../../lib/bytes';
 import { formatAbsolute, formatDuration } from '../../lib/time';
@@ -45,7 +45,7 @@ export function ShareLinksPage() {
           <thead>
             <tr>
               <th scope="col">State</th>
-              <th scope="col">Opens</th>
+              <th scope="col">Opens · reaches</th>
               <th scope="col">Note</th>
               <th scope="col">Made by</th>
               <th scope="col">Ends</th>
@@ -90,6 +90,7 @@ function LinkRow({ link, now }: { link: ShareLinkView; now: number }) {
         <Link className="link" to={link.path} title={link.path}>
           {link.path}
         </Link>
+        <span className="links-scope muted">reaches {describeScope(link.scope)}</span>
       </td>
       <td className="links-note">{link.note ?? <span className="muted">—</span>}</td>
       <td>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAdminOnlyPage, linkState, sharablePath, sortLinks } from './shareLinks';
+import { holderBanner, holderMayOpen, isAdminOnlyPage, linkState, scopeOptions, sharablePath, sortLinks } from './shareLinks';
 
 const H = 3_600_000;
 
@@ -30,7 +30,7 @@ describe('linkState', () => {
 
 describe('sortLinks', () => {
   it('puts active links first, soonest to end first, then ended ones newest first', () => {
-    const base = { path: '/', createdBy: 'a', createdAt: 0 };
+    const base = { path: '/', createdBy: 'a', createdAt: 0, scope: { ensemble: 'e', root: '/', ensembleViews: false } };
     const links = [
       { ...base, id: 'old-expired', expiresAt: 1 * H },
       { ...base, id: 'late', expiresAt: 20 * H },
@@ -38,5 +38,21 @@ describe('sortLinks', () => {
       { ...base, id: 'soon', expiresAt: 6 * H },
     ];
     expect(sortLinks(links, 5 * H).map((l) => l.id)).toEqual(['soon', 'late', 'revoked', 'old-expired']);
+  });
+});
+
+describe('scope choices and the holder side', () => {
+  it('offers the znode itself first, then each ancestor; an ensemble view needs the views', () => {
+    expect(scopeOptions('/ensembles/prod/znodes/app/db/database.json')).toEqual({ ensemble: 'prod', roots: ['/app/db/database.json', '/app/db', '/app', '/'], viewsRequired: false });
+    expect(scopeOptions('/ensembles/prod/sessions?flagged=1')).toEqual({ ensemble: 'prod', roots: ['/'], viewsRequired: true });
+    expect(scopeOptions('/audit')).toBeNull();
+  });
+
+  it('says the scope calmly and hides the views the link does not allow', () => {
+    const scope = { ensemble: 'prod', root: '/app/db', ensembleViews: false };
+    expect(holderBanner(scope)).toBe('Shared view: /app/db and below, read-only');
+    expect(holderBanner({ ...scope, root: '/', ensembleViews: true })).toBe('Shared view: all of prod, with members, sessions and watches, read-only');
+    expect(['tree', 'ensemble', 'sessions', 'watches', 'audit'].filter((id) => holderMayOpen(scope, id))).toEqual(['tree']);
+    expect(['tree', 'ensemble', 'sessions', 'watches', 'audit'].filter((id) => holderMayOpen({ ...scope, ensembleViews: true }, id))).toEqual(['tree', 'ensemble', 'sessions', 'watches']);
   });
 });

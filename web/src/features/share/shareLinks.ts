@@ -2,7 +2,7 @@
  * Read-only share links (admins): the API calls, the expiry choices, and what state a link is in.
  * The link's URL holds its token and is shown once, right after it is made.
  */
-import { createdShareLinkSchema, shareLinkSchema, type ShareLinkView } from '@keeper/shared';
+import { createdShareLinkSchema, parseConsolePage, pathLineage, shareLinkSchema, type ShareLinkView, type ShareScope, type ShareScopeChoice } from '@keeper/shared';
 import { api, fieldSchema } from '../../lib/api';
 
 export const shareLinksQueryKey = ['shareLinks'] as const;
@@ -20,7 +20,7 @@ const listSchema = fieldSchema('links', shareLinkSchema.array());
 
 export type CreatedShareLink = ShareLinkView & { url: string };
 
-export function createShareLink(body: { path: string; expiresInMinutes: number; note?: string }): Promise<CreatedShareLink> {
+export function createShareLink(body: { path: string; expiresInMinutes: number; note?: string; scope?: ShareScopeChoice }): Promise<CreatedShareLink> {
   return api('/api/share-links', { method: 'POST', body, schema: createdShareLinkSchema });
 }
 
@@ -68,4 +68,29 @@ export function sortLinks(links: readonly ShareLinkView[], now: number): ShareLi
     if (!ea) return a.expiresAt - b.expiresAt;
     return (b.revokedAt ?? b.expiresAt) - (a.revokedAt ?? a.expiresAt);
   });
+}
+
+/**
+ * What the creator may pick as the reach of a link to this page: for a znode, the znode itself
+ * (first, the default) and each ancestor up to /; for an ensemble view, the whole tree only, with
+ * the ensemble views always on (the page is one). Null for a page of no ensemble.
+ */
+export function scopeOptions(pagePath: string): { ensemble: string; roots: string[]; viewsRequired: boolean } | null {
+  const page = parseConsolePage(pagePath);
+  if (!page) return null;
+  if (page.znodePath === null) return { ensemble: page.ensemble, roots: ['/'], viewsRequired: true };
+  return { ensemble: page.ensemble, roots: pathLineage(page.znodePath).reverse(), viewsRequired: false };
+}
+
+/** The holder's frame line: "Shared view: /app/db and below, read-only". */
+export function holderBanner(scope: ShareScope): string {
+  const tree = scope.root === '/' ? `all of ${scope.ensemble}` : `${scope.root} and below`;
+  return `Shared view: ${tree}${scope.ensembleViews ? ', with members, sessions and watches' : ''}, read-only`;
+}
+
+/** Which left-nav views a share holder can open: the tree always; the ensemble views only when the link allows them. */
+export function holderMayOpen(scope: ShareScope, navId: string): boolean {
+  if (navId === 'tree') return true;
+  if (navId === 'ensemble' || navId === 'sessions' || navId === 'watches') return scope.ensembleViews;
+  return false;
 }

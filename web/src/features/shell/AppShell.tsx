@@ -13,6 +13,7 @@ import { UnknownEnsemble } from './UnknownEnsemble';
 import { lastEnsemble, rememberEnsemble } from './lastEnsemble';
 import { useEnsembles } from '../../socket/useEnsembles';
 import { JobsDock } from '../admin/jobs/JobsDock';
+import { ShareHolderBanner } from '../share/ShareHolderBanner';
 import './shell.css';
 
 /** `global`: a view that spans every ensemble (the audit trail); the frame shows the last ensemble seen. */
@@ -32,7 +33,10 @@ export function AppShell({ global = false }: { global?: boolean }) {
   return (
     <div className="shell">
       <TopBar ensemble={ensemble} known={known && ensemble !== ''} onMenu={() => setNavOpen(true)} onShortcuts={() => setShortcutsOpen(true)} />
-      <ConnectionBanner />
+      <div className="shell__banners">
+        <ShareHolderBanner />
+        <ConnectionBanner />
+      </div>
       <div className={`shell__nav${navOpen ? ' is-open' : ''}`}>
         <LeftNav ensemble={ensemble} onNavigate={() => setNavOpen(false)} />
       </div>

@@ -1,18 +1,25 @@
 import { NavLink } from 'react-router-dom';
 import { NAV_ITEMS } from './navItems';
 import { useEnsembles } from '../../socket/useEnsembles';
-import { useIsAdmin } from '../auth/me';
+import { useMe } from '../auth/me';
+import { holderMayOpen } from '../share/shareLinks';
+import { znodeUrl } from '../tree/urls';
 
 export function LeftNav({ ensemble, onNavigate }: { ensemble: string; onNavigate?: () => void }) {
   const connection = useEnsembles().data?.find((e) => e.name === ensemble)?.connectionString;
-  const admin = useIsAdmin();
+  const me = useMe().data;
+  const admin = me?.role === 'admin';
+  // A share-link holder is offered only what its link reaches, and the tree opens at its scope.
+  const scope = me?.shareLink?.scope;
+  const items = NAV_ITEMS.filter((item) => (admin || !item.adminOnly) && (!scope || holderMayOpen(scope, item.id)));
+  const hrefOf = (item: (typeof NAV_ITEMS)[number]) => (scope && item.id === 'tree' ? znodeUrl(ensemble, scope.root) : item.href(ensemble));
   return (
     <nav className="leftnav" aria-label={`${ensemble} views`}>
       <ul>
-        {NAV_ITEMS.filter((item) => admin || !item.adminOnly).map((item) => (
+        {items.map((item) => (
           <li key={item.id}>
             <NavLink
-              to={item.href(ensemble)}
+              to={hrefOf(item)}
               className={({ isActive }) => `leftnav__item${isActive ? ' is-active' : ''}`}
               // Active for every path inside the view, e.g. any znode under /znodes.
               end={false}

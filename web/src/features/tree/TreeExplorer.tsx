@@ -5,7 +5,8 @@
  */
 import { useMemo, useState } from 'react';
 import { useLocation } from 'react-router-dom';
-import { pathLineage } from '@keeper/shared';
+import { pathLineage, pathWithin } from '@keeper/shared';
+import { useMe } from '../auth/me';
 import { useConnectionStatus } from '../../socket/hooks';
 import { useFreshness } from '../freshness/useFreshness';
 import { useGlobalKeys } from '../shell/useGlobalKeys';
@@ -27,20 +28,23 @@ export function TreeExplorer() {
   return <Explorer key={parsed.ensemble} ensemble={parsed.ensemble} selected={parsed.path} />;
 }
 
-function addLineage(set: ReadonlySet<string>, path: string): Set<string> {
+/** Expands the way to `path`, from the tree's root down (a share holder's tree starts at its scope). */
+function addLineage(set: ReadonlySet<string>, path: string, root: string): Set<string> {
   const next = new Set(set);
-  for (const p of pathLineage(path)) next.add(p);
+  for (const p of pathLineage(path)) if (pathWithin(root, p)) next.add(p);
   return next;
 }
 
 function Explorer({ ensemble, selected }: { ensemble: string; selected: string }) {
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => addLineage(new Set(), selected));
+  // A share-link holder's tree starts at its link's scope root: the server refuses what is above.
+  const root = useMe().data?.shareLink?.scope?.root ?? '/';
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => addLineage(new Set(), selected, root));
   // Opening a znode (click, link, back button) expands the way to it, adjusted during render so
   // the tree never shows one frame without it.
   const [shownFor, setShownFor] = useState(selected);
   if (shownFor !== selected) {
     setShownFor(selected);
-    setExpanded((prev) => addLineage(prev, selected));
+    setExpanded((prev) => addLineage(prev, selected, root));
   }
   const [treeOpen, setTreeOpen] = useState(false);
   const [eventsOpen, setEventsOpen] = useWatchEventsOpen();
@@ -62,6 +66,7 @@ function Explorer({ ensemble, selected }: { ensemble: string; selected: string }
           onExpand={(p) => setExpanded((prev) => new Set(prev).add(p))}
           onCollapse={(p) => setExpanded((prev) => collapseAll(prev, p))}
           onSelected={() => setTreeOpen(false)}
+          root={root}
         />
       </aside>
       {treeOpen && <button type="button" className="explorer__scrim" aria-label="Close tree" onClick={() => setTreeOpen(false)} />}

@@ -24,9 +24,11 @@ interface TreeNavProps {
   onCollapse(path: string): void;
   /** Called after a selection from the tree (e.g. to close the phone drawer). */
   onSelected?(): void;
+  /** Where the tree starts: / , or a share link's scope root. */
+  root?: string;
 }
 
-export function TreeNav({ ensemble, selected, expanded, epoch, live, onExpand, onCollapse, onSelected }: TreeNavProps) {
+export function TreeNav({ ensemble, selected, expanded, epoch, live, onExpand, onCollapse, onSelected, root = '/' }: TreeNavProps) {
   const navigate = useNavigate();
   const expandedList = useMemo(() => [...expanded].sort(), [expanded]);
   useSubscriptions(ensemble, expandedList);
@@ -34,8 +36,8 @@ export function TreeNav({ ensemble, selected, expanded, epoch, live, onExpand, o
   // Read children for expanded nodes and stat (child counts) for everything visible that is cached.
   const { children } = useTreeEntries(ensemble, expandedList);
   const firstPass = useMemo(
-    () => buildTreeRows(expanded, { children: (p) => children.get(p), numChildren: () => null }),
-    [expanded, children],
+    () => buildTreeRows(expanded, { children: (p) => children.get(p), numChildren: () => null }, undefined, root),
+    [expanded, children, root],
   );
   const visiblePaths = useMemo(() => firstPass.filter((r) => r.kind === 'node').map((r) => r.path), [firstPass]);
   const { znodes } = useTreeEntries(ensemble, visiblePaths);
@@ -54,8 +56,8 @@ export function TreeNav({ ensemble, selected, expanded, epoch, live, onExpand, o
           if (!isFinalFailure(failure)) return null;
           return failure?.kind === 'noAuth' ? 'noAuth' : 'failed';
         },
-      }),
-    [expanded, children, znodes, epoch, failures],
+      }, undefined, root),
+    [expanded, children, znodes, epoch, failures, root],
   );
 
   const [focused, setFocused] = useState(selected);

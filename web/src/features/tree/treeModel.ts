@@ -38,7 +38,8 @@ export function moreRowPath(parent: string): string {
   return `${parent}\u0000more`;
 }
 
-export function buildTreeRows(expanded: ReadonlySet<string>, source: TreeSource, limit = TREE_CHILD_LIMIT): TreeRow[] {
+/** `root`: where the tree starts (a share link's scope root: nothing above it is shown). */
+export function buildTreeRows(expanded: ReadonlySet<string>, source: TreeSource, limit = TREE_CHILD_LIMIT, root = '/'): TreeRow[] {
   const rows: TreeRow[] = [];
   const visit = (path: string, name: string, depth: number, posInSet: number, setSize: number) => {
     const isExpanded = expanded.has(path);
@@ -64,7 +65,7 @@ export function buildTreeRows(expanded: ReadonlySet<string>, source: TreeSource,
     const hidden = kids.names.length - shown.length;
     if (hidden > 0) rows.push({ kind: 'more', path: moreRowPath(path), parent: path, depth: depth + 1, hidden });
   };
-  visit('/', '/', 0, 1, 1);
+  visit(root, root, 0, 1, 1);
   return rows;
 }
 
