@@ -60,8 +60,7 @@ export function WatchSummary({
                 {count(sum.paths)}
                 {distinctPaths !== undefined && (
                   <span className="wtable__distinct" title="distinct paths over every member, from the last wchp">
-                    {' '}
-                    ({count(distinctPaths)} distinct)
+                    {count(distinctPaths)} distinct
                   </span>
                 )}
               </td>
