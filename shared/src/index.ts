@@ -14,3 +14,4 @@ export * from './ensemble/index.js';
 export * from './requestSize.js';
 export * from './consoleAclAccess.js';
 export * from './shareScope.js';
+export * from './protectedPaths.js';

@@ -8,13 +8,14 @@
  *  - invalidAcl: an entry ZooKeeper refuses (a malformed id; `auth` with no console credentials);
  *  - aclDeniesChildren: a node's ACL would not let the console create the children the file
  *    puts under it;
- *  - underZookeeper: ZooKeeper's own subtree (protectedPaths.ts).
+ *  - underZookeeper: ZooKeeper's own subtree (shared/src/protectedPaths.ts).
  * Pure: the caller gives the plan, the console's identity and the size limit.
  */
 import {
   checkAclId,
   checkRequestSize,
   consolePermissionsUnder,
+  isUnderZookeeper,
   MAX_REPORTED_PROBLEMS,
   PERMISSION_BITS,
   type AclScheme,
@@ -55,7 +56,7 @@ export function importProblems(root: string, nodes: readonly (ExportNode & { byt
 
   const creating = new Set(plan.create);
   for (const path of [...plan.create, ...plan.update.map((u) => u.path)]) {
-    if (path === '/zookeeper' || path.startsWith('/zookeeper/')) {
+    if (isUnderZookeeper(path)) {
       problems.push({ path, reason: 'underZookeeper', detail: "ZooKeeper's own subtree: Keeper does not write there" });
     }
   }

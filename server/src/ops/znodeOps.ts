@@ -24,6 +24,9 @@ import {
   type SetDataBody,
   type SkippedNode,
   type ZnodeStat,
+  CREATE_UNDER_ZOOKEEPER_REFUSED,
+  isProtectedFromCreate,
+  isProtectedFromDelete,
 } from '@keeper/shared';
 import { checkPath } from '@keeper/shared';
 import type { Logger } from 'pino';
@@ -43,7 +46,6 @@ import { walkSubtree } from './subtree.js';
 import { assertImportable, exportSubtree, planImportFor, runImport } from './exportImport.js';
 import { chrootOf, consoleIdentityOf } from './consoleIdentity.js';
 import { refusalMessage, type ImportCheckContext } from './importChecks.js';
-import { CREATE_UNDER_ZOOKEEPER_REFUSED, isProtectedFromCreate, isProtectedFromDelete } from './protectedPaths.js';
 
 const CREATE_MODE: Record<CreateModeName, number> = {
   persistent: zookeeper.CreateMode.PERSISTENT,

@@ -33,6 +33,14 @@ describe('writePolicy', () => {
     expect(quota.note?.long).toMatch(/setquota/);
   });
 
+  it('offers only Delete on a stray node someone else put under /zookeeper (the server deletes it, creates nothing there)', () => {
+    const { gates } = writePolicy('/zookeeper/evil', stat(), live);
+    expect(gates.delete.state).toBe('offered');
+    expect(gates.create.state).toBe('absent');
+    expect(gates.import.state).toBe('absent');
+    expect(gates.edit.state).toBe('absent');
+  });
+
   it('offers no child under an ephemeral node, with the reason', () => {
     const { gates, note } = writePolicy('/app/lock-0000000001', stat({ ephemeralOwner: '72057594037927937' }), live);
     expect(gates.create).toMatchObject({ state: 'absent', reason: expect.stringMatching(/ephemeral/) });

@@ -10,9 +10,8 @@
  * - An ephemeral node cannot have children (NO_CHILDREN_FOR_EPHEMERALS).
  * - Nothing is written while the console's session is not live (disconnected, no quorum).
  */
-import type { ZnodeStat } from '@keeper/shared';
+import { isProtectedFromDelete, isUnderZookeeper, type ZnodeStat } from '@keeper/shared';
 import { toHexId } from '../../lib/zxid';
-import { isProtectedPath } from './delete/deleteModel';
 
 export type WriteAction = 'edit' | 'create' | 'delete' | 'import';
 
@@ -42,7 +41,7 @@ const CONFIG: WriteNote = {
 };
 const SYSTEM: WriteNote = {
   short: 'read-only: ZooKeeper’s own node',
-  long: 'This is ZooKeeper’s own namespace. Keeper does not edit it, nor create or delete nodes under /zookeeper.',
+  long: 'This is ZooKeeper’s own namespace. Keeper does not edit it nor create nodes under /zookeeper; it deletes only a node someone else put here.',
 };
 const QUOTA: WriteNote = {
   short: 'quota node: edit only',
@@ -61,12 +60,13 @@ function isQuotaNode(path: string): boolean {
 }
 
 export function writePolicy(path: string, stat: ZnodeStat, live: { live: true } | { live: false; reason: string }): WritePolicy {
-  const system = path === '/zookeeper' || path.startsWith('/zookeeper/');
+  const system = isUnderZookeeper(path);
   const ephemeral = toHexId(stat.ephemeralOwner) !== '0x0';
   let note: WriteNote | null = null;
   const gates: Record<WriteAction, WriteGate> = { edit: offered, create: offered, delete: offered, import: offered };
 
-  if (isProtectedPath(path)) gates.delete = absent();
+  // The server's rule: a stray node under /zookeeper may be deleted, ZooKeeper's own may not.
+  if (isProtectedFromDelete(path)) gates.delete = absent();
   if (system) {
     note = path === '/zookeeper/config' ? CONFIG : isQuotaNode(path) ? QUOTA : SYSTEM;
     gates.create = absent(note.long);

@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { confirmMatches, countWords, isProtectedPath } from './deleteModel';
+import { confirmMatches, countWords } from './deleteModel';
 
 describe('delete rules', () => {
-  it('protects the root and ZooKeeper’s own nodes', () => {
-    expect(isProtectedPath('/')).toBe(true);
-    expect(isProtectedPath('/zookeeper/config')).toBe(true);
-    expect(isProtectedPath('/zookeeperish')).toBe(false);
-  });
-
   it('confirms with the node’s own name', () => {
     expect(confirmMatches('/app/big', 'big')).toBe(true);
     expect(confirmMatches('/app/big', ' big ')).toBe(true);

@@ -3,11 +3,6 @@ import { baseName } from '@keeper/shared';
 import { formatCount } from '../../../lib/bytes';
 import { escapeHiddenChars } from '../../../lib/invisibleChars';
 
-/** ZooKeeper's own nodes and the root are refused by the server; the console does not offer them. */
-export function isProtectedPath(path: string): boolean {
-  return path === '/' || path === '/zookeeper' || path.startsWith('/zookeeper/');
-}
-
 /** What the operator types to confirm a recursive delete: the node's own name. */
 export function confirmWord(path: string): string {
   return baseName(path);
