@@ -1,9 +1,41 @@
 // One lint configuration for every workspace: typescript-eslint's recommended rules,
-// React hooks rules for the web, and a few rules that catch real mistakes in async code.
+// React hooks rules for the web, a few rules that catch real mistakes in async code, and
+// the layer rules that keep imports pointing one way.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import prettierOff from 'eslint-config-prettier/flat';
+
+/**
+ * Layer rules: which way imports may point. Each is a no-restricted-imports pattern whose
+ * message starts with the rule's name, so a violation says which rule it broke. The regexes
+ * read the import as written (relative paths climb with ../), since ESLint does not resolve it.
+ */
+const layer = (name, regex, why) => ({ regex, message: `Layer rule "${name}": ${why}` });
+const zkKnowsNoAdapters = layer(
+  'zk-knows-no-adapters',
+  '^(\\.\\./)+(http|hub|ops|auth)(/|$)',
+  'server/src/zk is the ZooKeeper core; it imports nothing from http, hub, ops or auth (they call it, not the reverse).',
+);
+const socketImportsNoFeature = layer(
+  'socket-imports-no-feature',
+  '^(\\.\\./)+features(/|$)',
+  'web/src/socket imports no feature; features register their topics into the socket layer instead.',
+);
+const webNeverImportsServer = layer(
+  'web-never-imports-server',
+  '^(@keeper/server|(\\.\\./)+server)(/|$)',
+  'web never imports server code; what both sides need lives in shared/.',
+);
+const sharedImportsNeither = layer(
+  'shared-imports-neither',
+  '^(@keeper/(web|server)|(\\.\\./)+(web|server))(/|$)',
+  'shared/ imports neither web nor server; both import it.',
+);
+// A later config object replaces a rule's options instead of merging them, so a folder inside
+// web/ lists the web-wide rule again next to its own.
+const restrictImports = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'test-results/**', 'playwright-report/**'] },
@@ -24,9 +56,15 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
+  { files: ['server/src/zk/**'], rules: restrictImports(zkKnowsNoAdapters) },
+  { files: ['web/**'], rules: restrictImports(webNeverImportsServer) },
+  { files: ['web/src/socket/**'], rules: restrictImports(webNeverImportsServer, socketImportsNoFeature) },
+  { files: ['shared/**'], rules: restrictImports(sharedImportsNeither) },
   {
     // Tests poke at untyped JSON bodies on purpose.
     files: ['**/test/**/*.ts', '**/*.test.ts', 'e2e/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off', '@typescript-eslint/no-non-null-assertion': 'off' },
   },
+  // Layout is Prettier's job (npm run format:check): turn off any rule that would argue with it.
+  prettierOff,
 );

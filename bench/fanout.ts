@@ -46,7 +46,13 @@ async function srvrOverhead(env: BenchEnv): Promise<number> {
 }
 
 /** Paced writes: `rate` per second for `durationMs`, round-robin; pipelined, FIFO per session. */
-async function writeLoad(scope: Scope, writer: RawZk, paths: readonly string[], finalValues: Map<string, string>, tag: string): Promise<{ writes: number; errors: number; seconds: number }> {
+async function writeLoad(
+  scope: Scope,
+  writer: RawZk,
+  paths: readonly string[],
+  finalValues: Map<string, string>,
+  tag: string,
+): Promise<{ writes: number; errors: number; seconds: number }> {
   const started = performance.now();
   const pending: Promise<void>[] = [];
   let writes = 0;
@@ -75,7 +81,15 @@ function finalValuesSeen(browsers: readonly BenchBrowser[], finalValues: Readonl
   return seen;
 }
 
-async function runPhase(scope: Scope, env: BenchEnv, writer: RawZk, paths: readonly string[], finalValues: Map<string, string>, count: number, overhead: number): Promise<PhaseResult> {
+async function runPhase(
+  scope: Scope,
+  env: BenchEnv,
+  writer: RawZk,
+  paths: readonly string[],
+  finalValues: Map<string, string>,
+  count: number,
+  overhead: number,
+): Promise<PhaseResult> {
   const { gateway } = env;
   scope.log(`${count} browser(s): connecting and subscribing to ${paths.length} znodes`);
   const browsers: BenchBrowser[] = [];
@@ -83,7 +97,7 @@ async function runPhase(scope: Scope, env: BenchEnv, writer: RawZk, paths: reado
     const b = await BenchBrowser.open(env.keeper.url);
     browsers.push(b);
     scope.defer(`close browser ${i}`, () => b.close());
-    for (const path of paths) b.subscribe(ENSEMBLE, path);
+    for (const path of paths) b.subscribe('znode', ENSEMBLE, { path });
   }
   const expected = count * paths.length;
   await until(() => finalValuesSeen(browsers, finalValues) === expected, 'every browser to get every znode', { timeoutMs: 30_000, signal: scope.signal });
@@ -99,7 +113,10 @@ async function runPhase(scope: Scope, env: BenchEnv, writer: RawZk, paths: reado
 
   // Let the last writes reach every browser, then let Keeper's reads finish.
   try {
-    await until(() => finalValuesSeen(browsers, finalValues) === expected, 'every browser to see every final value', { timeoutMs: 20_000, signal: scope.signal });
+    await until(() => finalValuesSeen(browsers, finalValues) === expected, 'every browser to see every final value', {
+      timeoutMs: 20_000,
+      signal: scope.signal,
+    });
   } catch (error) {
     if (scope.signal.aborted) throw error;
     scope.log(String(error));
@@ -160,7 +177,8 @@ await runBench('fanout', { timeoutMs: 150_000 }, async (scope) => {
   const near1 = (r: number) => r >= 0.9 && r <= 1.1;
   const notes: string[] = [];
   for (const p of phases) {
-    if (p.finalValuesSeen !== p.finalValuesExpected) notes.push(`${p.browsers} browser(s): only ${p.finalValuesSeen} of ${p.finalValuesExpected} (browser, znode) pairs got the final value`);
+    if (p.finalValuesSeen !== p.finalValuesExpected)
+      notes.push(`${p.browsers} browser(s): only ${p.finalValuesSeen} of ${p.finalValuesExpected} (browser, znode) pairs got the final value`);
     if (p.browserErrors.length > 0) notes.push(`${p.browsers} browser(s): errors ${p.browserErrors.join('; ')}`);
     if (p.writeErrors > 0) notes.push(`${p.browsers} browser(s): ${p.writeErrors} writes failed`);
     const gap = Math.abs(p.ensembleKeeperRequests - p.gatewayReads);

@@ -1,7 +1,8 @@
 /**
  * The member poller's load on the ensemble, with 1 and then 50 browsers watching the
- * ensemble view (WebSockets sending `watchEnsemble`). One poller per ensemble feeds every
- * browser, so the requests per second to each member should not move. Counted twice:
+ * ensemble view (WebSockets subscribed to the `ensembleHealth` topic). One poller per
+ * ensemble feeds every browser, so the requests per second to each member should not
+ * move. Counted twice:
  *  - by the poller's own counters (every request it sends, per member);
  *  - by the members: srvr `Received:` deltas (4lw words count as received packets), minus
  *    this bench's own srvr readings, which are measured first. The console's ZooKeeper
@@ -63,7 +64,7 @@ async function runPhase(scope: Scope, env: BenchEnv, count: number, overhead: Re
     const b = await BenchBrowser.open(env.keeper.url);
     browsers.push(b);
     scope.defer(`close browser ${i}`, () => b.close());
-    b.watchEnsemble(ENSEMBLE);
+    b.subscribe('ensembleHealth', ENSEMBLE, {});
   }
   // The history and the current health arrive at once; then one frame per poll.
   await until(() => browsers.every((b) => b.frames >= 1), 'every browser to get the health', { timeoutMs: 20_000, signal: scope.signal });
@@ -85,7 +86,13 @@ async function runPhase(scope: Scope, env: BenchEnv, count: number, overhead: Re
   const pollerRequests = new Map<string, number>();
   const memberReceived = new Map<string, number>();
   for (const [address, after] of packets1) {
-    pollerRequests.set(address, (counters1[address]?.fourLetterWords ?? 0) + (counters1[address]?.admin ?? 0) - (counters0[address]?.fourLetterWords ?? 0) - (counters0[address]?.admin ?? 0));
+    pollerRequests.set(
+      address,
+      (counters1[address]?.fourLetterWords ?? 0) +
+        (counters1[address]?.admin ?? 0) -
+        (counters0[address]?.fourLetterWords ?? 0) -
+        (counters0[address]?.admin ?? 0),
+    );
     memberReceived.set(address, after.received - (packets0.get(address)?.received ?? 0) - (overhead.get(address) ?? 0));
   }
   const result: PhaseResult = {
@@ -105,7 +112,9 @@ function describePhase(p: PhaseResult): string[] {
   const label = `${p.browsers} browser${p.browsers === 1 ? '' : 's'}`;
   const lines = [`${label}: ${fmt(p.seconds, 1)} s, ${p.rounds} poll rounds, ${fmt(p.healthFramesPerBrowser, 1)} frames per browser`];
   for (const [address, requests] of p.pollerRequests) {
-    lines.push(`  ${address}: poller ${fmt(requests / p.seconds)} req/s (${requests}), member-side ${fmt((p.memberReceived.get(address) ?? 0) / p.seconds)} packets/s (${p.memberReceived.get(address)})`);
+    lines.push(
+      `  ${address}: poller ${fmt(requests / p.seconds)} req/s (${requests}), member-side ${fmt((p.memberReceived.get(address) ?? 0) / p.seconds)} packets/s (${p.memberReceived.get(address)})`,
+    );
   }
   return lines;
 }
@@ -127,7 +136,8 @@ await runBench('poller', { timeoutMs: 180_000 }, async (scope) => {
   const perRound = (p: PhaseResult) => sum(p.pollerRequests) / p.rounds / p.pollerRequests.size;
   const notes: string[] = [];
   for (const p of phases) if (p.browserErrors.length > 0) notes.push(`${p.browsers} browser(s): errors ${p.browserErrors.join('; ')}`);
-  if (perRound(one) !== perRound(many)) notes.push(`requests per member per round differ: ${fmt(perRound(one))} (1 browser) vs ${fmt(perRound(many))} (50 browsers)`);
+  if (perRound(one) !== perRound(many))
+    notes.push(`requests per member per round differ: ${fmt(perRound(one))} (1 browser) vs ${fmt(perRound(many))} (50 browsers)`);
 
   return {
     bench: 'poller',
@@ -148,7 +158,7 @@ await runBench('poller', { timeoutMs: 180_000 }, async (scope) => {
         withinTarget: Math.abs(pollerRatio - 1) <= 0.05,
       },
       {
-        measure: 'packets/s per member from Keeper, 50 browsers vs 1 (members\' srvr Received)',
+        measure: "packets/s per member from Keeper, 50 browsers vs 1 (members' srvr Received)",
         keeper: `${fmt(rate(many, many.memberReceived))}/s`,
         baseline: `${fmt(rate(one, one.memberReceived))}/s`,
         ratio: memberRatio,

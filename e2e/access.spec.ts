@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { E2E_ADMIN_TOKEN, E2E_VIEWER_TOKEN } from '../playwright.config.js';
-import { kazoo, kazooGet, kazooGrow } from './support/kazoo.js';
+import { kazoo, kazooGet } from '../scripts/lib/kazoo/index.js';
 import { E2E_HOSTS, testRoot } from './support/ensemble.js';
 import { TreePage } from './support/treePage.js';
 import { AccessPage, anonymousContext, useTheme } from './support/accessPage.js';
@@ -20,7 +20,7 @@ import { docsShot, settle } from './support/screenshots.js';
 // The size the docs' screenshots are taken at (like docs/tree-*.png).
 test.use({ viewport: { width: 1440, height: 900 } });
 
-const get = (path: string) => kazooGet(E2E_HOSTS, path);
+const get = (path: string) => kazooGet(E2E_HOSTS, path, { subtree: true });
 
 /**
  * The specs whose screenshots go into the docs work under /app (paths an operator would
@@ -33,7 +33,6 @@ async function freshShowcase(path: string): Promise<void> {
     { op: 'delete', path, recursive: true },
   ]);
 }
-
 
 test('an admin edits a znode in the UI and another client reads the new value', async ({ page }, info) => {
   const root = testRoot(info.testId, info.retry);
@@ -132,7 +131,7 @@ test('a recursive delete counts first, shows progress, can be cancelled, and rep
   await freshShowcase(big);
   // 1 + 20 × (1 + 999) = 20,001 nodes: several seconds of work even on a fast machine, so a
   // screenshot and Cancel land while it runs.
-  await kazooGrow(E2E_HOSTS, big, 20, 999);
+  await kazoo(E2E_HOSTS, [{ op: 'grow', path: big, shards: 20, perShard: 999 }]);
 
   await useTheme(page, 'light');
   const tree = new TreePage(page);
@@ -161,16 +160,15 @@ test('a recursive delete counts first, shows progress, can be cancelled, and rep
   await expect(ui.jobProgress).toContainText('cancelled', { timeout: 20_000 });
   await expect(ui.jobProgress).toContainText(/nodes? remains? \(read back from ZooKeeper after stopping\)/);
   await expect(ui.jobProgress.getByRole('list', { name: 'Remaining nodes' })).toBeVisible();
-  const left = await get(big);
-  expect(left).not.toBeNull();
-  expect(left!.subtree).toBeGreaterThan(0);
-  expect(left!.subtree).toBeLessThan(20_001);
-  await expect(ui.jobProgress).toContainText(`${left!.subtree.toLocaleString('en-US')} node`);
+  const left = (await get(big))?.subtree;
+  expect(left).toBeGreaterThan(0);
+  expect(left).toBeLessThan(20_001);
+  await expect(ui.jobProgress).toContainText(`${left!.toLocaleString('en-US')} node`);
   await ui.button('Done').click();
 
   // Again, to the end: the count is what remains now.
   await ui.deleteButton.click();
-  await expect(ui.dialog).toContainText(`${left!.subtree.toLocaleString('en-US')} node`);
+  await expect(ui.dialog).toContainText(`${left!.toLocaleString('en-US')} node`);
   await ui.dialog.getByRole('textbox', { name: 'Type archive to confirm' }).fill('archive');
   await ui.button(/^Delete [\d,]+ nodes?$/).click();
   await expect(ui.jobProgress).toContainText('completed', { timeout: 60_000 });
@@ -182,7 +180,11 @@ test('a recursive delete counts first, shows progress, can be cancelled, and rep
 test('a share link gives a second browser a live, read-only view until it is revoked', async ({ page, browser }, info) => {
   const node = '/app/feature-flags';
   await freshShowcase(node);
-  const flags = { checkout: { enabled: true, rollout: 100 }, search: { enabled: true, rollout: 25, variant: 'semantic-v2' }, recommendations: { enabled: false, owner: 'growth' } };
+  const flags = {
+    checkout: { enabled: true, rollout: 100 },
+    search: { enabled: true, rollout: 25, variant: 'semantic-v2' },
+    recommendations: { enabled: false, owner: 'growth' },
+  };
   await kazoo(E2E_HOSTS, [{ op: 'create', path: node, data: JSON.stringify(flags) }]);
 
   const tree = new TreePage(page);
@@ -224,7 +226,11 @@ test('a share link gives a second browser a live, read-only view until it is rev
   // The server refuses the viewer's writes whatever a page sends.
   const refused = await viewerPage.evaluate(async (p) => {
     const me = (await (await fetch('/api/me')).json()) as { csrfToken: string };
-    const r = await fetch(`/api/ensembles/default/znodes${p}`, { method: 'PUT', headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': me.csrfToken }, body: JSON.stringify({ data: 'x', version: 1 }) });
+    const r = await fetch(`/api/ensembles/default/znodes${p}`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': me.csrfToken },
+      body: JSON.stringify({ data: 'x', version: 1 }),
+    });
     return r.status;
   }, node);
   expect(refused).toBe(403);
@@ -354,7 +360,11 @@ const securityShot = (name: string) => join(process.env.KEEPER_SECURITY_SHOTS ??
 
 test('the sign-in page offers only the token when no users are configured, and a long next path stays in the card', async ({ browser }) => {
   const longPath = `/ensembles/default/znodes/${'services/payments/'.repeat(8)}database.json`;
-  for (const [theme, width] of [['dark', 1440], ['light', 1440], ['dark', 390]] as const) {
+  for (const [theme, width] of [
+    ['dark', 1440],
+    ['light', 1440],
+    ['dark', 390],
+  ] as const) {
     const context = await anonymousContext(browser, theme);
     const page = await context.newPage();
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
@@ -392,7 +402,11 @@ test("another site's page cannot switch a signed-in browser to a share link or a
   await new TreePage(page).open('default', '/zookeeper');
   const shareUrl = await new AccessPage(page).createShareLink('1 h', `login CSRF ${Date.now()}`);
 
-  for (const [theme, width] of [['dark', 1440], ['light', 1440], ['light', 390]] as const) {
+  for (const [theme, width] of [
+    ['dark', 1440],
+    ['light', 1440],
+    ['light', 390],
+  ] as const) {
     const context = await anonymousContext(browser, theme);
     const victim = await context.newPage();
     await victim.emulateMedia({ colorScheme: theme });

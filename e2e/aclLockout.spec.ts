@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { kazoo } from './support/kazoo.js';
+import { kazoo } from '../scripts/lib/kazoo/index.js';
 import { E2E_HOSTS, testRoot } from './support/ensemble.js';
 import { TreePage } from './support/treePage.js';
 import { useTheme } from './support/accessPage.js';
@@ -76,14 +76,19 @@ test('an import the dry run finds problems in is shown as refused, and cannot be
     ensemble: 'elsewhere',
     root: '/big',
     exportedAt: Date.now(),
-    nodes: [{ rel: '', data: '', encoding: 'utf8', acl: world, stat }, ...['a', 'b', 'c'].map((rel) => ({ rel, data: mib, encoding: 'base64', acl: world, stat }))],
+    nodes: [
+      { rel: '', data: '', encoding: 'utf8', acl: world, stat },
+      ...['a', 'b', 'c'].map((rel) => ({ rel, data: mib, encoding: 'base64', acl: world, stat })),
+    ],
   };
   await page.setViewportSize({ width: 1440, height: 900 });
   await useTheme(page, 'dark');
   await new TreePage(page).open('default', root);
   await page.getByRole('button', { name: 'Import', exact: true }).click();
   const dialog = page.getByRole('dialog');
-  await dialog.locator('input[type=file]').setInputFiles({ name: 'big.keeper-export.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
+  await dialog
+    .locator('input[type=file]')
+    .setInputFiles({ name: 'big.keeper-export.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(doc)) });
   await dialog.getByRole('button', { name: 'Preview changes' }).click();
   await expect(dialog.getByRole('alert')).toContainText('3 nodes would fail');
   await expect(dialog.getByRole('tab', { name: /Refused/ })).toContainText('3');

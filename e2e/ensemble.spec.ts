@@ -5,15 +5,17 @@
  * wchp on confirmation finding a herd. Screenshots go to docs/ with KEEPER_DOCS_SCREENSHOTS=1.
  */
 import { expect, test } from '@playwright/test';
-import { kazoo } from './support/kazoo.js';
+import { holdSessions, kazoo, type HeldSessions } from '../scripts/lib/kazoo/index.js';
 import { E2E_HOSTS, testRoot } from './support/ensemble.js';
-import { EnsemblePage, holdSessions, signIn, type HeldSessions } from './support/ensemblePage.js';
+import { EnsemblePage, signIn } from './support/ensemblePage.js';
 import { docsShot, settle } from './support/screenshots.js';
 
 /** Screenshots wait a little longer here: the charts draw their first points. */
 const CHARTS_QUIET_MS = 600;
 
 const ADDRESSES = E2E_HOSTS.split(',');
+// The held clients read now and then, like real workers, rather than only pinging.
+const BUSY = { busy: true };
 
 // The size the docs' screenshots are taken at (like docs/tree-*.png).
 test.use({ viewport: { width: 1440, height: 900 } });
@@ -92,11 +94,12 @@ test('sessions: every client session, the console’s own marked, dead and silen
   try {
     const workers = await holdSessions(
       [0, 1, 2, 3].map((i) => ({ hosts: E2E_HOSTS, timeout: 30, ephemerals: [`${root}/services/api/instance-${i}`], watch: [`${root}/config`] })),
+      BUSY,
     );
     held.push(workers);
-    const dead = await holdSessions([{ hosts: E2E_HOSTS, timeout: 30, ephemerals: [`${root}/queue/worker-7`] }]);
+    const dead = await holdSessions([{ hosts: E2E_HOSTS, timeout: 30, ephemerals: [`${root}/queue/worker-7`] }], BUSY);
     held.push(dead);
-    const stuck = await holdSessions([{ hosts: E2E_HOSTS, timeout: 30 }]);
+    const stuck = await holdSessions([{ hosts: E2E_HOSTS, timeout: 30 }], BUSY);
     held.push(stuck);
     const [worker] = workers.ids;
     const [deadId] = dead.ids;
@@ -176,7 +179,10 @@ test('watches: wchs per member, and wchp on confirmation finds the herd', async 
   const config = `${root}/config/feature-flags`;
   await kazoo(E2E_HOSTS, [{ op: 'ensure', path: config }]);
   // Twelve sessions watching one node: every change wakes all of them (the thundering herd).
-  const readers = await holdSessions(Array.from({ length: 12 }, () => ({ hosts: E2E_HOSTS, timeout: 30, watch: [config] })));
+  const readers = await holdSessions(
+    Array.from({ length: 12 }, () => ({ hosts: E2E_HOSTS, timeout: 30, watch: [config] })),
+    BUSY,
+  );
   try {
     await signIn(page);
     const view = new EnsemblePage(page);
@@ -206,9 +212,15 @@ test('watches: distinct paths counted from wchp, and the console’s own watches
   const root = testRoot(info.testId, info.retry);
   const watched = `${root}/config/db`;
   const opened = `${root}/config/opened-in-a-browser`;
-  await kazoo(E2E_HOSTS, [{ op: 'ensure', path: watched }, { op: 'ensure', path: opened }]);
+  await kazoo(E2E_HOSTS, [
+    { op: 'ensure', path: watched },
+    { op: 'ensure', path: opened },
+  ]);
   // Three clients on three members watch one path: wchs counts it once per member.
-  const readers = await holdSessions(ADDRESSES.map((hosts) => ({ hosts, timeout: 30, watch: [watched] })));
+  const readers = await holdSessions(
+    ADDRESSES.map((hosts) => ({ hosts, timeout: 30, watch: [watched] })),
+    BUSY,
+  );
   try {
     await signIn(page);
     // A browser with a znode open: the console's session holds a data watch on it.

@@ -5,7 +5,7 @@
  * KEEPER_DOCS_SCREENSHOTS=1.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { kazoo, type KazooOp } from './support/kazoo.js';
+import { kazoo, type KazooOp } from '../scripts/lib/kazoo/index.js';
 import { E2E_HOSTS } from './support/ensemble.js';
 import { TreePage } from './support/treePage.js';
 import { useTheme } from './support/accessPage.js';

@@ -9,7 +9,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { E2E_HOSTS, testRoot } from './support/ensemble.js';
 import { TreePage } from './support/treePage.js';
 import { docsShot, settle } from './support/screenshots.js';
-import { KazooWriter } from '../scripts/lib/kazooWriter.js';
+import { KazooWriter } from '../scripts/lib/kazoo/index.js';
 import { pidListeningOn } from '../scripts/sandbox/procfs.js';
 import { KEEPER_PORTS } from '../scripts/sandbox/portOffsets.js';
 
@@ -43,7 +43,10 @@ async function installRecorder(page: Page): Promise<void> {
       const current = mark ? `${mark.getAttribute('data-as-of')}|${mark.textContent}` : '';
       const last = truth.marks.at(-1);
       const lastKey = last ? (last.asOf === null ? '' : `${last.asOf}|${last.text}`) : '';
-      if (current !== lastKey) truth.marks.push(mark ? { at: Date.now(), asOf: Number(mark.getAttribute('data-as-of')), text: mark.textContent ?? '' } : { at: Date.now(), asOf: null, text: '' });
+      if (current !== lastKey)
+        truth.marks.push(
+          mark ? { at: Date.now(), asOf: Number(mark.getAttribute('data-as-of')), text: mark.textContent ?? '' } : { at: Date.now(), asOf: null, text: '' },
+        );
     }, 50);
   });
 }
@@ -141,7 +144,7 @@ test('a hung member: "unconfirmed since" within 3 s, as of no later than the fir
   expect(Date.now() - thawedAt).toBeLessThan(STALENESS_BOUND_MS);
   const newest = writer.acks.at(-1)!.value;
   await expect.poll(async () => (await readTruth(page)).seen.at(-1)!.value, { timeout: 5_000 }).toBeGreaterThanOrEqual(newest);
-  writer.stop();
+  await writer.stop();
 });
 
 test('a hung Keeper server: "Keeper is not answering" within 3 s, as of its last message; live again when it answers', async ({ page }, info) => {
@@ -167,7 +170,7 @@ test('a hung Keeper server: "Keeper is not answering" within 3 s, as of its last
   await expect(page.locator('[data-as-of]')).toHaveCount(0, { timeout: 10_000 });
   const newest = writer.acks.at(-1)!.value;
   await expect.poll(async () => (await readTruth(page)).seen.at(-1)!.value, { timeout: 10_000 }).toBeGreaterThanOrEqual(newest);
-  writer.stop();
+  await writer.stop();
 });
 
 test('quorum lost: the page says so within 3 s of the last answer, and "as of" never moves until it is back', async ({ page }, info) => {
@@ -201,5 +204,5 @@ test('quorum lost: the page says so within 3 s of the last answer, and "as of" n
   }
   await expect(page.locator('[data-as-of]')).toHaveCount(0, { timeout: 60_000 });
   await expect.poll(async () => (await readTruth(page)).seen.at(-1)!.value, { timeout: 20_000 }).toBeGreaterThan((await readTruth(page)).seen.at(-1)!.value);
-  writer.stop();
+  await writer.stop();
 });

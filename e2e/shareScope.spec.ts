@@ -6,7 +6,7 @@
  * Screenshots (dark, light, 390 px) go to /tmp/shots-share/.
  */
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { kazoo } from './support/kazoo.js';
+import { kazoo } from '../scripts/lib/kazoo/index.js';
 import { E2E_HOSTS, testRoot } from './support/ensemble.js';
 import { TreePage } from './support/treePage.js';
 import { AccessPage, anonymousContext } from './support/accessPage.js';
@@ -61,7 +61,11 @@ test('the share dialog lets the creator choose the reach, and the holder sees it
   await expect(admin.shareLinks.getByRole('row').filter({ hasText: node }).first()).toContainText(`reaches ${root}/app/db and below of default, read-only`);
 
   // The holder: told the scope, offered only the tree, which starts at the scope.
-  for (const [theme, width] of [['dark', 1440], ['light', 1440], ['light', 390]] as const) {
+  for (const [theme, width] of [
+    ['dark', 1440],
+    ['light', 1440],
+    ['light', 390],
+  ] as const) {
     const holder = await holderPage(browser, url, theme, width);
     await expect(holder).toHaveURL(/\/database\.json$/);
     await expect(holder.getByRole('status', { name: 'Shared view' })).toHaveText(`Shared view: ${root}/app/db and below, read-only`);
@@ -81,7 +85,12 @@ test('the share dialog lets the creator choose the reach, and the holder sees it
         const res = await fetch(p);
         return `${res.status} ${((await res.json()) as { error?: { code: string } }).error?.code ?? 'ok'}`;
       };
-      return [await get(`/api/ensembles/default/znodes${r}/app/db/schema`), await get(`/api/ensembles/default/znodes${r}/app/secrets`), await get('/api/ensembles/default/sessions'), await get('/api/ensembles/default/members')];
+      return [
+        await get(`/api/ensembles/default/znodes${r}/app/db/schema`),
+        await get(`/api/ensembles/default/znodes${r}/app/secrets`),
+        await get('/api/ensembles/default/sessions'),
+        await get('/api/ensembles/default/members'),
+      ];
     }, root);
     expect(answers).toEqual(['200 ok', '403 OUT_OF_SCOPE', '403 OUT_OF_SCOPE', '403 OUT_OF_SCOPE']);
     await holder.context().close();

@@ -3,7 +3,7 @@
  * it and the page follows live, then deletes it and the page says so. No reloads anywhere.
  */
 import { expect, test } from '@playwright/test';
-import { kazoo } from './support/kazoo.js';
+import { kazoo } from '../scripts/lib/kazoo/index.js';
 import { E2E_HOSTS, testRoot } from './support/ensemble.js';
 import { TreePage } from './support/treePage.js';
 
@@ -48,9 +48,7 @@ test('a deep link opens a znode that then follows another client live', async ({
 
 test('binary data shows as hex, large data says it is truncated', async ({ page }, info) => {
   const root = testRoot(info.testId, info.retry);
-  await kazoo(E2E_HOSTS, [
-    { op: 'create', path: `${root}/large`, data: 'x'.repeat(100_000) },
-  ]);
+  await kazoo(E2E_HOSTS, [{ op: 'create', path: `${root}/large`, data: 'x'.repeat(100_000) }]);
   const tree = new TreePage(page);
   await tree.open('default', `${root}/large`);
   await expect(tree.data).toContainText(/64 KiB/);

@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { E2E_HOSTS, testRoot } from './support/ensemble.js';
-import { holdEphemeral, kazooNodes } from './support/kazooNodes.js';
+import { holdSessions, kazoo } from '../scripts/lib/kazoo/index.js';
 import { TreePage } from './support/treePage.js';
 import { useTheme } from './support/accessPage.js';
 import { settle } from './support/screenshots.js';
@@ -27,7 +27,10 @@ async function shot(page: Page, name: string): Promise<void> {
 
 const actions = (page: Page) => page.getByRole('group', { name: 'Znode actions' });
 const statValue = (tree: TreePage, field: string): Locator =>
-  tree.stat.getByRole('row').filter({ has: tree.page.getByRole('rowheader', { name: field, exact: true }) }).getByRole('cell');
+  tree.stat
+    .getByRole('row')
+    .filter({ has: tree.page.getByRole('rowheader', { name: field, exact: true }) })
+    .getByRole('cell');
 
 test('/zookeeper/config offers no write and says why; the root’s epoch-0 times read "—"', async ({ page }) => {
   const tree = new TreePage(page);
@@ -50,8 +53,9 @@ test('/zookeeper/config offers no write and says why; the root’s epoch-0 times
 
 test('an ephemeral node offers no "Create child", says why, and links its owner’s session', async ({ page }, info) => {
   const root = testRoot(info.testId, info.retry);
-  await kazooNodes(E2E_HOSTS, [{ op: 'ensure', path: root }]);
-  const held = await holdEphemeral(E2E_HOSTS, `${root}/worker-lease`);
+  await kazoo(E2E_HOSTS, [{ op: 'ensure', path: root }]);
+  const held = await holdSessions([{ hosts: E2E_HOSTS, timeout: 10, ephemerals: [`${root}/worker-lease`], ephemeralData: 'held by kazoo' }]);
+  const owner = held.ids[0]!;
   try {
     const tree = new TreePage(page);
     await tree.open('default', `${root}/worker-lease`);
@@ -62,12 +66,12 @@ test('an ephemeral node offers no "Create child", says why, and links its owner�
     await expect(group.getByRole('button', { name: 'Import' })).toHaveCount(0);
     await expect(group.getByRole('note')).toHaveText('no children: ephemeral node');
     await expect(group.getByRole('note')).toHaveAttribute('title', /does not allow children under an ephemeral node/);
-    const owner = statValue(tree, 'ephemeralOwner').getByRole('link', { name: held.session });
-    await expect(owner).toHaveAttribute('href', `/ensembles/default/sessions/${held.session}`);
+    const ownerLink = statValue(tree, 'ephemeralOwner').getByRole('link', { name: owner });
+    await expect(ownerLink).toHaveAttribute('href', `/ensembles/default/sessions/${owner}`);
     await shot(page, 'ephemeral-light.png');
 
     // A persistent sibling still offers it: the rule is the node's, not the page's.
-    await kazooNodes(E2E_HOSTS, [{ op: 'create', path: `${root}/plain` }]);
+    await kazoo(E2E_HOSTS, [{ op: 'create', path: `${root}/plain` }]);
     await tree.open('default', `${root}/plain`);
     await expect(actions(page).getByRole('button', { name: 'Create child' })).toBeVisible();
   } finally {
@@ -77,7 +81,7 @@ test('an ephemeral node offers no "Create child", says why, and links its owner�
 
 test('a node the console may not read shows its stat, what it needs, and no endless spinner', async ({ page }, info) => {
   const root = testRoot(info.testId, info.retry);
-  await kazooNodes(E2E_HOSTS, [
+  await kazoo(E2E_HOSTS, [
     // First, with the open ACL: kazoo's makepath would give the parents the digest ACL too.
     { op: 'ensure', path: root },
     { op: 'create', path: `${root}/vault`, data: 'secret', digest: [{ user: 'alice', password: 'pw-alice', perms: 'rwcda' }] },
@@ -99,7 +103,12 @@ test('a node the console may not read shows its stat, what it needs, and no endl
   await expect(need).toContainText('"auth"');
   // The children panel and the tree stop waiting: they say why.
   await expect(page.locator('.children__summary')).toHaveText('no access');
-  await expect(page.getByRole('region', { name: /^Znode \// }).getByRole('status').filter({ hasText: 'may not list the children' })).toBeVisible();
+  await expect(
+    page
+      .getByRole('region', { name: /^Znode \// })
+      .getByRole('status')
+      .filter({ hasText: 'may not list the children' }),
+  ).toBeVisible();
   const vaultItem = page.getByRole('tree').getByRole('treeitem', { name: 'vault', exact: true });
   await expect(vaultItem).toContainText('no access');
   await expect(page.getByRole('tree').locator('[aria-busy="true"]')).toHaveCount(0);
@@ -123,12 +132,15 @@ test('lock contenders list holder first (by sequence suffix), suffixes whole, na
   const lock = `${root}/locks/orders`;
   // Curator's protected names: the uuid comes first, so name order is not creation order.
   const uuids = ['f0000000-aaaa-4aaa-8aaa-000000000001', '10000000-bbbb-4bbb-8bbb-000000000002', '80000000-cccc-4ccc-8ccc-000000000003'];
-  const made = await kazooNodes(E2E_HOSTS, [
+  await kazoo(E2E_HOSTS, [
     { op: 'ensure', path: lock },
-    ...uuids.map((u) => ({ op: 'create' as const, path: `${lock}/_c_${u}-lock-`, sequence: true })),
     { op: 'create', path: `${root}/abc\u202egpj.exe`, data: 'not a picture' },
   ]);
-  const contenders = made.slice(0, 3).map((p) => p.slice(lock.length + 1));
+  const made = await kazoo(
+    E2E_HOSTS,
+    uuids.map((u) => ({ op: 'create' as const, path: `${lock}/_c_${u}-lock-`, sequence: true })),
+  );
+  const contenders = made.map((p) => p.slice(lock.length + 1));
   expect(contenders.map((n) => n.slice(-10))).toEqual(['0000000000', '0000000001', '0000000002']);
 
   await useTheme(page, 'dark');
@@ -168,7 +180,7 @@ test.describe('at a phone’s width', () => {
   test('the breadcrumb keeps the node’s name whole, watch events start closed, the drawer lists one member a line', async ({ page }, info) => {
     const root = testRoot(info.testId, info.retry);
     const node = `${root}/platform/config/services/database.json`;
-    await kazooNodes(E2E_HOSTS, [{ op: 'create', path: node, data: '{"pool":20}' }]);
+    await kazoo(E2E_HOSTS, [{ op: 'create', path: node, data: '{"pool":20}' }]);
     await useTheme(page, 'dark');
     const tree = new TreePage(page);
     await tree.open('default', node);

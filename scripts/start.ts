@@ -65,7 +65,10 @@ async function main(): Promise<void> {
   const auth = options.auth;
   if (auth && !auth.adminToken && !auth.viewerToken && !auth.users?.length) {
     if (!isLoopbackHost(options.host)) {
-      die(`refusing to listen on ${options.host} without authentication: set KEEPER_ADMIN_TOKEN (and KEEPER_VIEWER_TOKEN) or configure users (see --help), or use --host 127.0.0.1`, 2);
+      die(
+        `refusing to listen on ${options.host} without authentication: set KEEPER_ADMIN_TOKEN (and KEEPER_VIEWER_TOKEN) or configure users (see --help), or use --host 127.0.0.1`,
+        2,
+      );
     }
     const generated = loadOrCreateAdminToken(auth.stateDir);
     auth.adminToken = generated.token;

@@ -4,7 +4,7 @@
  * them stay cheap.
  */
 import WebSocket from 'ws';
-import { PROTOCOL_VERSION, type ServerMessage } from '@keeper/shared';
+import { PROTOCOL_VERSION, type ServerMessage, type TopicName, type TopicParams } from '@keeper/shared';
 
 /** The value a znode event carries: utf8 text, or null when the znode does not exist. */
 export type SeenValue = string | null;
@@ -45,13 +45,9 @@ export class BenchBrowser {
     });
   }
 
-  subscribe(ensemble: string, path: string): void {
-    this.socket.send(JSON.stringify({ type: 'subscribe', ensemble, path }));
-  }
-
-  /** The ensemble view's member health, pushed after every poll. */
-  watchEnsemble(ensemble: string): void {
-    this.socket.send(JSON.stringify({ type: 'watchEnsemble', ensemble }));
+  /** Follows a live topic: `znode` {path} for a tree view, `ensembleHealth` {} for the ensemble view (pushed after every poll). */
+  subscribe<T extends TopicName>(topic: T, ensemble: string, params: TopicParams<T>): void {
+    this.socket.send(JSON.stringify({ type: 'subscribe', topic, ensemble, params }));
   }
 
   resetCounters(): void {
@@ -71,13 +67,14 @@ export class BenchBrowser {
     const message = JSON.parse(data.toString('utf8')) as ServerMessage;
     if (message.type === 'error') this.errors.push(`${message.code}: ${message.message}`);
     if (message.type !== 'batch') return message;
-    for (const event of message.events) {
-      if (event.type === 'subscriptionError') this.errors.push(`${event.path}: ${event.message}`);
-      if (event.type !== 'znode') continue;
+    for (const { topic, params, event } of message.events) {
+      if (topic !== 'znode') continue;
+      if (event.kind === 'error') this.errors.push(`${params.path}: ${event.message}`);
+      if (event.kind !== 'state') continue;
       this.znodeEvents++;
       const value = event.node.exists ? event.node.data.value : null;
-      this.values.set(event.path, value);
-      this.onZnode?.(event.path, value, at);
+      this.values.set(params.path, value);
+      this.onZnode?.(params.path, value, at);
     }
     return message;
   }

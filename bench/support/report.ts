@@ -33,7 +33,15 @@ export function ratioText(ratio: number): string {
 export function markdownTable(rows: readonly (SummaryRow & { bench?: string })[]): string {
   const withBench = rows.some((r) => r.bench !== undefined);
   const head = [...(withBench ? ['Bench'] : []), 'Measure', 'Keeper', 'Baseline', 'Ratio', 'Target', 'Within target'];
-  const body = rows.map((r) => [...(withBench ? [r.bench ?? ''] : []), r.measure, r.keeper, r.baseline, ratioText(r.ratio), r.target, r.withinTarget ? 'yes' : 'no']);
+  const body = rows.map((r) => [
+    ...(withBench ? [r.bench ?? ''] : []),
+    r.measure,
+    r.keeper,
+    r.baseline,
+    ratioText(r.ratio),
+    r.target,
+    r.withinTarget ? 'yes' : 'no',
+  ]);
   const line = (cells: string[]) => `| ${cells.map((c) => c.replace(/\|/g, '\\|')).join(' | ')} |`;
   return [line(head), line(head.map(() => '---')), ...body.map(line)].join('\n');
 }

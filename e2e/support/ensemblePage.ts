@@ -1,13 +1,11 @@
 /**
  * The ensemble, sessions and watches views as a page object (role-based locators only, so the
- * markup can move), plus what their specs need around them: signing in, and kazoo clients that
- * hold sessions for as long as a test needs them (e2e/support/kazoo.ts runs one-shot operations).
+ * markup can move), plus signing in, which their specs need around them. Kazoo clients holding
+ * sessions come from scripts/lib/kazoo.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Locator, Page } from '@playwright/test';
 
 export class EnsemblePage {
@@ -35,7 +33,9 @@ export class EnsemblePage {
 
   /** "checked 4 s ago" on a member's card. */
   memberChecked(address: string): Locator {
-    return this.member(address).locator('time').filter({ hasText: /^checked / });
+    return this.member(address)
+      .locator('time')
+      .filter({ hasText: /^checked / });
   }
 
   /** The sessions snapshot's time ("Gathered 12 s ago"): its dateTime is the gathering's. */
@@ -91,77 +91,4 @@ export function adminToken(): string | null {
 export async function signIn(page: Page): Promise<void> {
   const token = adminToken();
   await page.goto(token ? `/?token=${encodeURIComponent(token)}` : '/');
-}
-
-export interface HeldClient {
-  hosts: string;
-  /** Seconds, as kazoo takes it. */
-  timeout: number;
-  ephemerals?: string[];
-  /** Paths to set a data watch on (exists), as lock waiters and config readers do. */
-  watch?: string[];
-}
-
-export interface HeldSessions {
-  /** Session ids in plan order, as ZooKeeper prints them. */
-  ids: string[];
-  /** SIGSTOP: the clients stay connected but fall silent (the FAQ's hung process, client side). */
-  freeze(): void;
-  /** SIGKILL: the connections drop; the sessions and their ephemerals stay until they expire. */
-  kill(): Promise<void>;
-}
-
-// Plans travel as JSON through argv, never spliced into Python source. Clients read a node now
-// and then so their sessions look busy, like real workers.
-const HOLD_SCRIPT = `
-import json, sys, time
-from kazoo.client import KazooClient
-plans = json.loads(sys.argv[1])
-clients = []
-for plan in plans:
-    zk = KazooClient(hosts=plan['hosts'], timeout=plan['timeout'])
-    zk.start(timeout=20)
-    clients.append(zk)
-    for path in plan.get('ephemerals', []):
-        zk.create(path, b'', ephemeral=True, makepath=True)
-    for path in plan.get('watch', []):
-        zk.exists(path, watch=lambda event: None)
-print('ready ' + json.dumps(['0x%x' % zk.client_id[0] for zk in clients]), flush=True)
-while True:
-    time.sleep(2)
-    for zk in clients:
-        try:
-            zk.exists('/')
-        except Exception:
-            pass
-`;
-
-/** Starts one python process holding every planned session until kill(); resolves once all are open. */
-export async function holdSessions(plans: HeldClient[], readyWithinMs = 60_000): Promise<HeldSessions> {
-  const child: ChildProcess = spawn('/usr/bin/python3', ['-c', HOLD_SCRIPT, JSON.stringify(plans)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const kill = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited;
-  };
-  try {
-    const ids = await new Promise<string[]>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`kazoo not ready within ${readyWithinMs} ms: ${stderr.slice(-2000)}`)), readyWithinMs);
-      createInterface({ input: child.stdout! }).on('line', (line) => {
-        if (!line.startsWith('ready ')) return;
-        clearTimeout(timer);
-        resolve(JSON.parse(line.slice(6)) as string[]);
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`kazoo exited (${code}) before ready: ${stderr.slice(-2000)}`));
-      });
-    });
-    return { ids, kill, freeze: () => void child.kill('SIGSTOP') };
-  } catch (error) {
-    await kill();
-    throw error;
-  }
 }

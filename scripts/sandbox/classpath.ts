@@ -40,7 +40,10 @@ export function findZooKeeperClasspath(env: NodeJS.ProcessEnv = process.env): st
 export function findJava(env: NodeJS.ProcessEnv = process.env): string | null {
   const candidates = [
     ...(env.JAVA_HOME ? [path.join(env.JAVA_HOME, 'bin', 'java')] : []),
-    ...(env.PATH ?? '').split(':').filter(Boolean).map((d) => path.join(d, 'java')),
+    ...(env.PATH ?? '')
+      .split(':')
+      .filter(Boolean)
+      .map((d) => path.join(d, 'java')),
   ];
   return candidates.find((c) => isExecutable(c)) ?? null;
 }

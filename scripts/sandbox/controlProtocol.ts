@@ -12,9 +12,7 @@ import { DRILL_OPS, type DrillOp, type DrillOutcome, type SandboxMember } from '
 
 export type ControlRequest = { op: 'status' } | { op: DrillOp; id: number; timeoutMs?: number };
 
-export type ControlReply =
-  | { ok: true; launcherPid: number; members: SandboxMember[]; outcome?: DrillOutcome }
-  | { ok: false; error: string };
+export type ControlReply = { ok: true; launcherPid: number; members: SandboxMember[]; outcome?: DrillOutcome } | { ok: false; error: string };
 
 /** A request line longer than this is refused unread: nothing legitimate comes close. */
 export const MAX_REQUEST_BYTES = 1024;

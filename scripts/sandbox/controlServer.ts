@@ -85,8 +85,8 @@ function handle(socket: net.Socket, target: DrillTarget): void {
     Promise.resolve()
       .then(() => (request.op === 'status' ? undefined : target.drill(request.op, request.id, { timeoutMs: request.timeoutMs })))
       .then(
-      (outcome) => reply({ ok: true, launcherPid: process.pid, members: target.snapshot(), ...(outcome ? { outcome } : {}) }),
-      (err: Error) => reply({ ok: false, error: err.message }),
-    );
+        (outcome) => reply({ ok: true, launcherPid: process.pid, members: target.snapshot(), ...(outcome ? { outcome } : {}) }),
+        (err: Error) => reply({ ok: false, error: err.message }),
+      );
   });
 }

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { holdKazooSessions } from '../../server/test/support/kazooSessions.js';
+import { holdSessions } from '../lib/kazoo/index.js';
 import { runDrill } from './controlClient.js';
 import { controlSocketPath } from './controlProtocol.js';
 import { fourLetterWord, parseSrvrMode, SandboxEnsemble } from './index.js';
@@ -141,9 +141,9 @@ describe('drills through the launcher (library and control socket)', () => {
   });
 
   it('a 900 s session negotiates 900 s (maxSessionTimeout), as seed 000 needs', async () => {
-    const sessions = await holdKazooSessions([{ hosts: ensemble.connectionString, timeout: 900 }]);
+    const sessions = await holdSessions([{ hosts: ensemble.connectionString, timeout: 900 }]);
     try {
-      const sid = sessions.sessionIds[0]!;
+      const sid = sessions.ids[0]!;
       // cons on every member: the one holding the connection prints the negotiated timeout.
       const line = await eventually(async () => {
         const answers = await Promise.all([1, 2, 3].map((id) => fourLetterWord('127.0.0.1', clientPort(id), 'cons')));
@@ -180,7 +180,11 @@ describe('drills from the CLI beside a running npm start', () => {
     keeper = spawn(
       process.execPath,
       ['--import', 'tsx', 'scripts/start.ts', '--port', '0', '--sandbox-port-offset', String(OFFSET), '--state-dir', stateDir, '--data-dir', dataDir],
-      { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, KEEPER_ADMIN_TOKEN: 'drill-test-admin-token-0123456789', KEEPER_WEB_DIST: path.join(dataDir, 'no-web') } },
+      {
+        cwd: REPO,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, KEEPER_ADMIN_TOKEN: 'drill-test-admin-token-0123456789', KEEPER_WEB_DIST: path.join(dataDir, 'no-web') },
+      },
     );
     keeperExit = new Promise((resolve) => keeper.once('exit', (code) => resolve(code)));
     let out = '';

@@ -38,9 +38,7 @@ export function launchMember(spec: LaunchSpec): MemberProcess {
   fs.writeSync(logFd, `\n=== keeper sandbox: launching at ${new Date().toISOString()} ===\n`);
   // setpriv execs java with PR_SET_PDEATHSIG=KILL: the kernel kills the JVM if the
   // launcher dies without running any handler (kill -9, OOM). pid stays the JVM's pid.
-  const [cmd, args] = fs.existsSync(SETPRIV)
-    ? [SETPRIV, ['--pdeathsig', 'KILL', '--', spec.java, ...javaArgs(spec)]]
-    : [spec.java, javaArgs(spec)];
+  const [cmd, args] = fs.existsSync(SETPRIV) ? [SETPRIV, ['--pdeathsig', 'KILL', '--', spec.java, ...javaArgs(spec)]] : [spec.java, javaArgs(spec)];
   let child;
   try {
     // detached: own process group, so signals reach the JVM and nothing else of ours.

@@ -10,7 +10,8 @@ function layoutPorts(offset: number): number[] {
 
 describe('PORT_OFFSETS', () => {
   const owners = new Map<number, string>();
-  for (const [name, offset] of Object.entries(PORT_OFFSETS)) for (const port of layoutPorts(offset)) owners.set(port, owners.has(port) ? `${owners.get(port)} and ${name}` : name);
+  for (const [name, offset] of Object.entries(PORT_OFFSETS))
+    for (const port of layoutPorts(offset)) owners.set(port, owners.has(port) ? `${owners.get(port)} and ${name}` : name);
   for (const [name, port] of Object.entries(KEEPER_PORTS)) owners.set(port, owners.has(port) ? `${owners.get(port)} and keeper.${name}` : `keeper.${name}`);
 
   it('gives every port to one user only', () => {

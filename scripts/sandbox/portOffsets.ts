@@ -37,6 +37,8 @@ export const PORT_OFFSETS = {
   securityTest: 10_320,
   spareTestA: 10_340,
   spareTestB: 10_360,
+  httpContractTest: 10_380,
+  childrenPageTest: 10_420,
   fanoutBench: 16_300,
   latencyBench: 16_400,
   childrenBench: 16_500,

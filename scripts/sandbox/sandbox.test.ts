@@ -80,8 +80,6 @@ describe('findZooKeeperClasspath', () => {
   });
 
   it.runIf(fs.existsSync('/usr/share/java/zookeeper.jar'))('falls back to the Debian package jars', () => {
-    expect(findZooKeeperClasspath({})).toBe(
-      '/usr/share/java/zookeeper.jar:/usr/share/java/servlet-api.jar:/usr/share/java/slf4j-simple.jar',
-    );
+    expect(findZooKeeperClasspath({})).toBe('/usr/share/java/zookeeper.jar:/usr/share/java/servlet-api.jar:/usr/share/java/slf4j-simple.jar');
   });
 });

@@ -23,9 +23,7 @@ export function readOwner(stateDir: string): number | null {
 /** JVMs whose command line names a config in this state dir. */
 export function sandboxJvms(stateDir: string): number[] {
   const marker = `${path.resolve(stateDir)}${path.sep}member-`;
-  return findProcesses(
-    (argv) => argv.some((a) => a.includes('QuorumPeerMain')) && argv.some((a) => a.startsWith(marker)),
-  );
+  return findProcesses((argv) => argv.some((a) => a.includes('QuorumPeerMain')) && argv.some((a) => a.startsWith(marker)));
 }
 
 export async function acquire(stateDir: string, log: (line: string) => void): Promise<void> {

@@ -52,7 +52,14 @@ export async function sandboxStatus(stateDir: string, fallback: { size: number; 
   const launcher = await launcherMembers(stateDir);
   const known =
     launcher?.members ??
-    Array.from({ length: fallback.size }, (_, i) => ({ id: i + 1, clientPort: memberPorts(i + 1, fallback.portOffset).clientPort, state: 'unknown' as const, pid: null, since: 0, lastExit: null }));
+    Array.from({ length: fallback.size }, (_, i) => ({
+      id: i + 1,
+      clientPort: memberPorts(i + 1, fallback.portOffset).clientPort,
+      state: 'unknown' as const,
+      pid: null,
+      since: 0,
+      lastExit: null,
+    }));
   const members = await Promise.all(
     known.map(async (m): Promise<MemberStatus> => {
       const base = { id: m.id, clientPort: m.clientPort, process: m.state, pid: m.pid };
@@ -71,7 +78,10 @@ export async function sandboxStatus(stateDir: string, fallback: { size: number; 
 }
 
 export function formatStatus(stateDir: string, status: SandboxStatus): string {
-  const head = status.launcherPid === null ? `state dir ${stateDir}: no launcher answers (members probed by port)` : `state dir ${stateDir}: launcher pid ${status.launcherPid}`;
+  const head =
+    status.launcherPid === null
+      ? `state dir ${stateDir}: no launcher answers (members probed by port)`
+      : `state dir ${stateDir}: launcher pid ${status.launcherPid}`;
   const rows = status.members.map((m) => `  member ${m.id} 127.0.0.1:${m.clientPort}${m.pid === null ? '' : ` pid ${m.pid}`}: ${m.detail}`);
   return [head, ...rows].join('\n');
 }

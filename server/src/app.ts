@@ -8,23 +8,26 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { Logger } from 'pino';
 import type { KeeperOptions } from './config/types.js';
-import { ZkGateway } from './zk/gateway.js';
+import type { ZkGateway } from './zk/gateway.js';
+import { Ensembles } from './ensemble/ensembles.js';
+import { ensembleLookup } from './http/ensembleLookup.js';
 import { SocketHub } from './hub/socketHub.js';
 import { hubLimitsFromConfig } from './hub/hubLimits.js';
 import { WalkBudget, walkLimitsFromConfig } from './ops/walkBudget.js';
-import { MutationBudget } from './hub/mutationBudget.js';
+import { topicProducers } from './topics/index.js';
 import { apiRoutes } from './http/apiRoutes.js';
+import { openApiRoute } from './http/openApiRoute.js';
 import { staticWeb } from './http/staticWeb.js';
 import { createLogger } from './logger.js';
 import { installCrashGuards } from './crashGuards.js';
-import { createEnsembleMonitor, type EnsembleMonitor, type MonitorSettings } from './ensemble/ensembleMonitor.js';
+import type { EnsembleMonitor, MonitorSettings } from './ensemble/ensembleMonitor.js';
 import { ensembleRoutes } from './http/ensembleRoutes.js';
 import { AccessControl } from './auth/accessControl.js';
 import { Credentials } from './auth/credentials.js';
 import { isLoopbackHost } from './auth/origin.js';
 import { SessionStore } from './auth/sessionStore.js';
 import { ShareLinkStore } from './auth/shareLinks.js';
-import { upgradeAuthorizer } from './auth/upgrade.js';
+import { socketGate } from './auth/socketGate.js';
 import { CLOSE_ACCESS_ENDED } from '@keeper/shared';
 import { AuditLog } from './audit/auditLog.js';
 import { JobRegistry } from './ops/jobs.js';
@@ -50,6 +53,7 @@ export const SERVER_VERSION = '0.1.0';
 export interface RunningKeeper {
   url: string;
   port: number;
+  ensembles: Ensembles;
   gateways: ReadonlyMap<string, ZkGateway>;
   hub: SocketHub;
   /** The ensemble view's poller and collectors, one set per ensemble. */
@@ -79,31 +83,27 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   installCrashGuards(log);
   const auth = options.auth;
   if (!auth && !isLoopbackHost(options.host)) {
-    throw new Error(`refusing to listen on ${options.host} without authentication: set KEEPER_ADMIN_TOKEN (and KEEPER_VIEWER_TOKEN), configure users, or bind 127.0.0.1`);
+    throw new Error(
+      `refusing to listen on ${options.host} without authentication: set KEEPER_ADMIN_TOKEN (and KEEPER_VIEWER_TOKEN), configure users, or bind 127.0.0.1`,
+    );
   }
   const credentials = auth ? new Credentials(auth) : null;
-  if (credentials && !credentials.configured) throw new Error('authentication is on but no admin token, viewer token or user is configured: nobody could sign in');
-  const gateways = new Map<string, ZkGateway>();
-  for (const ensemble of options.ensembles) {
-    if (gateways.has(ensemble.name)) throw new Error(`two ensembles are named ${JSON.stringify(ensemble.name)}`);
-    const gateway = new ZkGateway({
-      name: ensemble.name,
-      connectionString: ensemble.connectionString,
-      ...(ensemble.auth ? { auth: ensemble.auth } : {}),
-      sessionTimeoutMs: ensemble.sessionTimeoutMs ?? extras.gatewayDefaults?.sessionTimeoutMs ?? 30_000,
-      ...(extras.gatewayDefaults?.requestDeadlineMs ? { requestDeadlineMs: extras.gatewayDefaults.requestDeadlineMs } : {}),
-      ...(extras.gatewayDefaults?.maxInFlight ? { maxInFlight: extras.gatewayDefaults.maxInFlight } : {}),
-      logger: log,
-    });
-    gateways.set(ensemble.name, gateway);
-  }
-  const monitors = new Map<string, EnsembleMonitor>();
-  for (const ensemble of options.ensembles) monitors.set(ensemble.name, createEnsembleMonitor(ensemble, gateways.get(ensemble.name) ?? null, extras.ensembleDefaults ?? {}, log));
+  if (credentials && !credentials.configured)
+    throw new Error('authentication is on but no admin token, viewer token or user is configured: nobody could sign in');
+  const ensembles = Ensembles.fromConfig(options.ensembles, log, extras.gatewayDefaults, extras.ensembleDefaults ?? {});
+  // Views for tests and benches that reach into one part; adapters take `ensembles`.
+  const gateways = new Map([...ensembles].map((e) => [e.name, e.gateway]));
+  const monitors = new Map([...ensembles].map((e) => [e.name, e.monitor]));
 
-  const access = new AccessControl(credentials, new SessionStore(auth?.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS), new ShareLinkStore(auth?.stateDir ?? null), auth?.allowedOrigins ?? []);
+  const access = new AccessControl(
+    credentials,
+    new SessionStore(auth?.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS),
+    new ShareLinkStore(auth?.stateDir ?? null),
+    auth?.allowedOrigins ?? [],
+  );
   const audit = await AuditLog.open(auth?.stateDir ?? null, log, { ...DEFAULT_AUDIT_ROTATION, ...options.audit });
   const jobs = new JobRegistry();
-  const ops = new ZnodeOps({ gateways, audit, jobs, log, ensembles: options.ensembles, ...(extras.recursiveDelete ? { recursiveDelete: extras.recursiveDelete } : {}) });
+  const ops = new ZnodeOps({ ensembles, audit, jobs, log, ...(extras.recursiveDelete ? { recursiveDelete: extras.recursiveDelete } : {}) });
   const limits: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits, ...extras.rateLimits };
   const guard = new SignInGuard(signInLimiter(limits), audit, log);
   const allowedHosts = allowedHostNames(options.host, auth?.allowedOrigins ?? [], options.allowedHosts ?? []);
@@ -117,22 +117,23 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   const server: Server = createServer();
   const hub = new SocketHub(
     {
-      gateways,
-      health: new Map([...monitors].map(([name, monitor]) => [name, monitor.poller])),
+      ensembles,
+      producers: topicProducers({ jobs }),
       serverVersion: SERVER_VERSION,
       log,
       limits: hubLimitsFromConfig(options.limits),
-      ops,
-      mutationBudget: new MutationBudget({ limit: limits.api, windowMs: limits.windowMs }),
     },
-    upgradeAuthorizer(access, { allowedHosts, guard, addressOf: (request) => clientAddress(request, trust) }),
+    socketGate(access, { allowedHosts, guard, addressOf: (request) => clientAddress(request, trust) }),
   );
   hub.attach(server);
   // Access that ends (revoked or expired share link, sign-out, expired session) closes its sockets at once.
   access.on('ended', (end, reason) => {
-    hub.closeWhere((identity) => ('sessionId' in end ? identity.sessionId === end.sessionId : identity.shareLinkId === end.shareLinkId), CLOSE_ACCESS_ENDED, reason);
+    hub.closeWhere(
+      (identity) => ('sessionId' in end ? identity.sessionId === end.sessionId : identity.shareLinkId === end.shareLinkId),
+      CLOSE_ACCESS_ENDED,
+      reason,
+    );
   });
-  jobs.on('update', (job) => hub.pushJob(job));
 
   app.use(hostCheck(allowedHosts));
   app.use(malformedUrls(log));
@@ -144,12 +145,15 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   app.use('/api', apiLimiter(limits));
   // A share-link holder reaches only its link's scope: refused before any route reads its input.
   app.use('/api', shareScopeGuard);
+  // One lookup of /api/ensembles/:name for every route below: an unknown name is answered here.
+  app.use('/api/ensembles/:name', ensembleLookup(ensembles));
   app.use('/api', authRoutes({ access, audit, guard }));
   app.use('/api', shareLinkRoutes({ access, audit, socketsFor: (id) => hub.countWhere((identity) => identity.shareLinkId === id) }));
   app.use('/api', auditRoutes(audit));
   app.use('/api', opsRoutes(ops, jobs, new WalkBudget(walkLimitsFromConfig(options.limits))));
-  app.use('/api/ensembles/:name', ensembleRoutes(monitors, gateways));
-  app.use('/api', apiRoutes({ gateways, version: SERVER_VERSION, startedAt: Date.now() }));
+  app.use('/api/ensembles/:name', ensembleRoutes());
+  app.use('/api', openApiRoute(SERVER_VERSION));
+  app.use('/api', apiRoutes({ ensembles, version: SERVER_VERSION, startedAt: Date.now() }));
   app.use('/api', jsonErrors);
   app.use('/api', lastErrorHandler(log));
   if (options.webDist) app.use(staticWeb(options.webDist));
@@ -166,18 +170,18 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
       resolve();
     });
   });
-  for (const gateway of gateways.values()) gateway.start();
-  for (const monitor of monitors.values()) monitor.start();
+  ensembles.start();
 
   const port = (server.address() as AddressInfo).port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const url = `http://${host}:${port}`;
-  log.info({ url, ensembles: [...gateways.keys()] }, 'keeper is serving');
+  log.info({ url, ensembles: ensembles.names }, 'keeper is serving');
 
   let closing: Promise<void> | null = null;
   return {
     url,
     port,
+    ensembles,
     gateways,
     hub,
     monitors,
@@ -190,8 +194,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
         access.close();
         await jobs.close();
         hub.close();
-        for (const monitor of monitors.values()) monitor.close();
-        for (const gateway of gateways.values()) gateway.close();
+        ensembles.close();
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await audit.close();

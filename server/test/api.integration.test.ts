@@ -18,10 +18,7 @@ async function get(path: string): Promise<{ status: number; body: any }> {
 
 beforeAll(async () => {
   ensemble = await startTestEnsemble(PORT_OFFSETS.apiTest);
-  keeper = await startKeeper(
-    { host: '127.0.0.1', port: 0, ensembles: [{ name: 'it', connectionString: ensemble.connectionString }] },
-    { logger: testLogger },
-  );
+  keeper = await startKeeper({ host: '127.0.0.1', port: 0, ensembles: [{ name: 'it', connectionString: ensemble.connectionString }] }, { logger: testLogger });
   other = await connectRaw(ensemble.connectionString);
   await other.mkdirp('/api/kids');
   for (const name of ['n10', 'n2', 'n1', 'b', 'a']) await other.create(`/api/kids/${name}`);

@@ -111,9 +111,7 @@ describe('parseStartArgs with --zk / KEEPER_ZK', () => {
       },
       sandbox: null,
     });
-    expect(run([], { ...ENV, KEEPER_ZK: '127.0.0.1:2181' }).keeper.ensembles).toEqual([
-      { name: 'default', connectionString: '127.0.0.1:2181' },
-    ]);
+    expect(run([], { ...ENV, KEEPER_ZK: '127.0.0.1:2181' }).keeper.ensembles).toEqual([{ name: 'default', connectionString: '127.0.0.1:2181' }]);
   });
 
   it('names the source of a bad connection string', () => {
@@ -185,7 +183,10 @@ describe('config files', () => {
         name: 'prod',
         connectionString: 'zk1:2181, zk2:2181/app',
         auth: [{ scheme: 'digest', credential: 'ops:s3cr:et' }],
-        members: [{ host: 'zk1', clientPort: 2181, adminPort: 8080 }, { host: 'zk2', clientPort: 2181 }],
+        members: [
+          { host: 'zk1', clientPort: 2181, adminPort: 8080 },
+          { host: 'zk2', clientPort: 2181 },
+        ],
         sessionTimeoutMs: 30000,
       },
       { name: 'staging', connectionString: 'stage-zk:2181' },
@@ -249,7 +250,12 @@ describe('config files', () => {
   });
 
   it('refuses two ensembles with the same name', () => {
-    const twins = { ensembles: [{ name: 'a', connectionString: 'zk1' }, { name: 'a', connectionString: 'zk2' }] };
+    const twins = {
+      ensembles: [
+        { name: 'a', connectionString: 'zk1' },
+        { name: 'a', connectionString: 'zk2' },
+      ],
+    };
     expect(() => parseFileConfig(twins, 'c.json')).toThrow(/ensembles\[1\]\.name: duplicate name "a"/);
   });
 

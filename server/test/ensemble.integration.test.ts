@@ -8,7 +8,7 @@
  * and one whose member 3 only allows srvr and has no AdminServer (offset 25200).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { membersResponseSchema, sessionsResponseSchema, sizingResponseSchema, watchesResponseSchema, type EnsembleHealth, type MembersResponse } from '@keeper/shared';
+import { membersResponseSchema, sessionsResponseSchema, sizingResponseSchema, watchesResponseSchema, type MembersResponse } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import { MemberPoller } from '../src/ensemble/memberPoller.js';
 import { MemberTransport } from '../src/ensemble/transport.js';
@@ -17,7 +17,7 @@ import { initialTargets } from '../src/ensemble/memberTargets.js';
 import type { MemberCount } from '../src/ensemble/counters.js';
 import { memberPorts } from '../../scripts/sandbox/index.js';
 import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
-import { holdKazooSessions, type KazooSessions } from './support/kazooSessions.js';
+import { holdSessions, type HeldSessions } from '../../scripts/lib/kazoo/index.js';
 import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
@@ -33,7 +33,13 @@ async function startFor(ensemble: Ensemble, name: string): Promise<RunningKeeper
     {
       host: '127.0.0.1',
       port: 0,
-      ensembles: [{ name, connectionString: ensemble.connectionString, members: ensemble.members.map((m) => ({ host: m.host, clientPort: m.clientPort, adminPort: m.adminPort })) }],
+      ensembles: [
+        {
+          name,
+          connectionString: ensemble.connectionString,
+          members: ensemble.members.map((m) => ({ host: m.host, clientPort: m.clientPort, adminPort: m.adminPort })),
+        },
+      ],
     },
     { logger: testLogger, ensembleDefaults: SETTINGS },
   );
@@ -71,13 +77,15 @@ async function pollRequestsPerRound(poller: MemberPoller, rounds: number): Promi
   });
   const first = samples[0]!;
   const last = samples.at(-1)!;
-  return Object.fromEntries(poller.targets().map(({ address }) => [address, ((last[address]?.byPurpose.poll ?? 0) - (first[address]?.byPurpose.poll ?? 0)) / rounds]));
+  return Object.fromEntries(
+    poller.targets().map(({ address }) => [address, ((last[address]?.byPurpose.poll ?? 0) - (first[address]?.byPurpose.poll ?? 0)) / rounds]),
+  );
 }
 
 describe('a healthy 3-member ensemble, then broken on purpose', () => {
   let ensemble: Ensemble;
   let keeper: RunningKeeper;
-  let kazoo: KazooSessions | null = null;
+  let kazoo: HeldSessions | null = null;
 
   beforeAll(async () => {
     ensemble = await startTestEnsemble(PORT_OFFSETS.ensembleTest, { extraConfig: EXTRA_CONFIG });
@@ -121,7 +129,10 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
     const leaderId = await ensemble.leaderId();
     // One member, named "localhost" while the ensemble's config says 127.0.0.1: it must stay ONE member.
     const connectionString = `localhost:${ensemble.member(1).clientPort}`;
-    const other = await startKeeper({ host: '127.0.0.1', port: 0, ensembles: [{ name: 'cs', connectionString }] }, { logger: testLogger, ensembleDefaults: SETTINGS });
+    const other = await startKeeper(
+      { host: '127.0.0.1', port: 0, ensembles: [{ name: 'cs', connectionString }] },
+      { logger: testLogger, ensembleDefaults: SETTINGS },
+    );
     try {
       const body = await until(
         async () => {
@@ -190,12 +201,12 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
     const poller = keeper.monitors.get('it')!.poller;
     const browsers = [await TestBrowser.open(keeper.url)];
     try {
-      browsers[0]!.send({ type: 'watchEnsemble', ensemble: 'it', id: 'w0' });
+      browsers[0]!.subscribe('ensembleHealth', 'it', {}, 'w0');
       await browsers[0]!.next((m) => m.type === 'ack');
       const withOne = await pollRequestsPerRound(poller, 3);
       for (let i = 1; i < 20; i++) {
         const b = await TestBrowser.open(keeper.url);
-        b.send({ type: 'watchEnsemble', ensemble: 'it', id: `w${i}` });
+        b.subscribe('ensembleHealth', 'it', {}, `w${i}`);
         browsers.push(b);
       }
       await Promise.all(browsers.map((b) => b.next((m) => m.type === 'ack')));
@@ -204,23 +215,23 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
       expect(Object.values(withOne)).toEqual([2, 2, 2]);
       expect(withTwenty).toEqual(withOne);
       // And every browser got the health pushed, with the history first.
-      await waitFor(() => browsers.every((b) => b.events.filter((e) => e.type === 'ensembleHealth').length >= 2), { what: 'health at every browser' });
+      const healthOf = (b: TestBrowser) => b.topicEvents('ensembleHealth', 'it').flatMap((e) => (e.event.kind === 'health' ? [e.event.health] : []));
+      await waitFor(() => browsers.every((b) => healthOf(b).length >= 2), { what: 'health at every browser' });
       for (const b of browsers) {
-        const [first] = b.events.filter((e) => e.type === 'memberHistory');
-        expect(first).toMatchObject({ type: 'memberHistory', mode: 'full' });
-        const health = b.events.filter((e) => e.type === 'ensembleHealth').at(-1) as { health: EnsembleHealth };
-        expect(health.health.members).toHaveLength(3);
+        const [first] = b.topicEvents('ensembleHealth', 'it').map((e) => e.event);
+        expect(first).toMatchObject({ kind: 'history', mode: 'full' });
+        expect(healthOf(b).at(-1)?.members).toHaveLength(3);
       }
     } finally {
       for (const b of browsers) b.close();
     }
   });
 
-  it('lists a kazoo session with a 15-minute timeout, its ephemerals, and the console\'s own session', async () => {
+  it("lists a kazoo session with a 15-minute timeout, its ephemerals, and the console's own session", async () => {
     const [m1, m2, m3] = ensemble.members.map((m) => `${m.host}:${m.clientPort}`);
     const herd = Array.from({ length: 10 }, (_, i) => ({ hosts: [m1, m2, m3][i % 3]!, timeout: 10, watch: ['/it/locks/leader'] }));
-    kazoo = await holdKazooSessions([{ hosts: m1!, timeout: 900, ephemerals: ['/it/workers/w-1', '/it/workers/w-2'] }, ...herd]);
-    const [worker] = kazoo.sessionIds;
+    kazoo = await holdSessions([{ hosts: m1!, timeout: 900, ephemerals: ['/it/workers/w-1', '/it/workers/w-2'] }, ...herd]);
+    const [worker] = kazoo.ids;
 
     const body = await until(
       async () => {
@@ -232,7 +243,14 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
     );
     expect(body.gaps).toEqual([]);
     const session = body.sessions.find((s) => s.sessionId === worker)!;
-    expect(session).toMatchObject({ member: m1, timeoutMs: 900_000, ephemerals: ['/it/workers/w-1', '/it/workers/w-2'], ephemeralCount: 2, connected: true, isConsole: false });
+    expect(session).toMatchObject({
+      member: m1,
+      timeoutMs: 900_000,
+      ephemerals: ['/it/workers/w-1', '/it/workers/w-2'],
+      ephemeralCount: 2,
+      connected: true,
+      isConsole: false,
+    });
     expect(session.flags.map((f) => f.kind)).toEqual(['long-timeout']);
     expect(session.flags[0]!.message).toContain('15 min');
     expect(session.expiresAt).toBeGreaterThan(Date.now() + 10 * 60_000);
@@ -266,8 +284,8 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
     expect(w.body.byPathNextInSeconds).toBeGreaterThan(0);
   });
 
-  it('shows a dead client\'s session held by the ensemble, connected to no member', async () => {
-    const worker = kazoo!.sessionIds[0];
+  it("shows a dead client's session held by the ensemble, connected to no member", async () => {
+    const worker = kazoo!.ids[0];
     await kazoo!.kill();
     kazoo = null;
     const session = await until(
@@ -313,7 +331,11 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
     expect(later.state).toBe('down');
 
     await ensemble.startMember(oldLeader);
-    await waitFor(async () => roles(await members(keeper, 'it'))[oldLeader] === 'follower', { what: 'the old leader following again', timeoutMs: 20_000, intervalMs: 300 });
+    await waitFor(async () => roles(await members(keeper, 'it'))[oldLeader] === 'follower', {
+      what: 'the old leader following again',
+      timeoutMs: 20_000,
+      intervalMs: 300,
+    });
   });
 
   it('tells a hung member (unreachable) from a dead one (down)', async () => {
@@ -321,10 +343,11 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
     const follower = [1, 2, 3].find((id) => id !== leaderId)!;
     ensemble.pauseMember(follower);
     try {
-      const hung = await until(
-        async () => (await members(keeper, 'it')).members.find((m) => m.id === follower && m.role === 'unreachable'),
-        { what: 'the paused member unreachable', timeoutMs: 15_000, intervalMs: 300 },
-      );
+      const hung = await until(async () => (await members(keeper, 'it')).members.find((m) => m.id === follower && m.role === 'unreachable'), {
+        what: 'the paused member unreachable',
+        timeoutMs: 15_000,
+        intervalMs: 300,
+      });
       expect(hung.detail).toContain('no answer within 2 s');
     } finally {
       ensemble.resumeMember(follower);

@@ -11,7 +11,7 @@ import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { RecordingListener } from './support/recordingListener.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
-import { KazooWriter } from '../../scripts/lib/kazooWriter.js';
+import { KazooWriter } from '../../scripts/lib/kazoo/index.js';
 
 /** Long enough that the library's own move off a hung member (2/3 of it, 10 s) comes well after 3 s. */
 const SESSION_TIMEOUT_MS = 15_000;
@@ -47,7 +47,13 @@ function valuesSeen(listener: RecordingListener): number[] {
 
 beforeAll(async () => {
   ensemble = await startTestEnsemble(PORT_OFFSETS.freshnessTest);
-  gateway = new ZkGateway({ name: 'fresh', connectionString: ensemble.connectionString, sessionTimeoutMs: SESSION_TIMEOUT_MS, requestDeadlineMs: 5_000, logger: testLogger });
+  gateway = new ZkGateway({
+    name: 'fresh',
+    connectionString: ensemble.connectionString,
+    sessionTimeoutMs: SESSION_TIMEOUT_MS,
+    requestDeadlineMs: 5_000,
+    logger: testLogger,
+  });
   gateway.on('session', (snapshot) => published.push({ at: Date.now(), snapshot }));
   gateway.start();
   await waitFor(() => gateway.session.state === 'connected', { what: 'console session connected', timeoutMs: 30_000 });
@@ -92,14 +98,17 @@ describe('a frozen member (SIGSTOP) while kazoo writes through the others', () =
       expect(published.filter((p) => p.at > unconfirmed.at && p.snapshot.state === 'connected' && memberId(p.snapshot.member) === frozen)).toEqual([]);
 
       // The library moves to another member at 2/3 of the timeout: live again, same session, and the writes it missed arrive.
-      await waitFor(() => gateway.session.state === 'connected' && memberId(gateway.session.member) !== frozen, { what: 'moved to another member', timeoutMs: SESSION_TIMEOUT_MS });
+      await waitFor(() => gateway.session.state === 'connected' && memberId(gateway.session.member) !== frozen, {
+        what: 'moved to another member',
+        timeoutMs: SESSION_TIMEOUT_MS,
+      });
       expect(gateway.session.sessionId).toBe(sessionId);
       expect(gateway.session.confirmedAt!).toBeGreaterThan(asOf);
       const newest = writer.acks.at(-1)!.value;
       await waitFor(() => valuesSeen(listener).some((v) => v >= newest), { what: 'caught up with kazoo', timeoutMs: 5_000 });
     } finally {
       ensemble.resumeMember(frozen);
-      writer.stop();
+      await writer.stop();
       stopWatch();
     }
   }, 90_000);
@@ -131,7 +140,10 @@ describe('losing quorum', () => {
     const lostAt = Date.now();
     for (const id of others) await ensemble.killMember(id);
     try {
-      const notLive = await waitFor(() => published.find((p) => p.at >= lostAt && p.snapshot.state !== 'connected') ?? null, { what: 'session not live', timeoutMs: 20_000 });
+      const notLive = await waitFor(() => published.find((p) => p.at >= lostAt && p.snapshot.state !== 'connected') ?? null, {
+        what: 'session not live',
+        timeoutMs: 20_000,
+      });
       const asOf = notLive.snapshot.confirmedAt!;
       expect(notLive.at - asOf).toBeLessThanOrEqual(STALENESS_BOUND_MS);
       // Let it cycle through disconnected and connecting (refused, unanswered handshakes) for a while.

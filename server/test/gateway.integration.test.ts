@@ -170,7 +170,10 @@ describe('faults', () => {
       expect(Date.now() - pausedAt).toBeLessThan(SESSION_TIMEOUT_MS);
       expect(gateway.session.sessionId).toBe(sessionId);
       // Write through a member that is not hung, then the console sees it.
-      const healthy = ensemble.members.filter((m) => m.id !== hung).map((m) => `${m.host}:${m.clientPort}`).join(',');
+      const healthy = ensemble.members
+        .filter((m) => m.id !== hung)
+        .map((m) => `${m.host}:${m.clientPort}`)
+        .join(',');
       const writer = await connectRaw(healthy);
       await writer.set('/it/stall', 'after');
       writer.close();
@@ -214,4 +217,3 @@ describe('faults', () => {
     expect(await other.get('/it/stale')).toBe('kept-2');
   });
 });
-

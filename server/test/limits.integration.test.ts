@@ -58,12 +58,21 @@ class Lean {
 
   private constructor(readonly socket: WebSocket) {
     socket.on('message', (data) => {
-      const message = JSON.parse(data.toString()) as { type: string; code?: string; message?: string; id?: string; events?: { type: string }[] };
+      const message = JSON.parse(data.toString()) as {
+        type: string;
+        code?: string;
+        message?: string;
+        id?: string;
+        events?: { topic: string; event: { kind?: string } }[];
+      };
       if (message.type === 'welcome') this.welcomed = true;
-      else if (message.type === 'error') this.errors.push({ code: message.code ?? '', message: message.message ?? '', ...(message.id ? { id: message.id } : {}) });
-      else if (message.type === 'batch') for (const e of message.events ?? []) {
-          if (e.type === 'znode') this.znodeEvents++;
-          else if (e.type === 'children') this.childrenEvents++;
+      else if (message.type === 'error')
+        this.errors.push({ code: message.code ?? '', message: message.message ?? '', ...(message.id ? { id: message.id } : {}) });
+      else if (message.type === 'batch')
+        for (const e of message.events ?? []) {
+          if (e.topic !== 'znode') continue;
+          if (e.event.kind === 'state') this.znodeEvents++;
+          else if (e.event.kind === 'children') this.childrenEvents++;
         }
     });
     socket.on('close', (code, reason) => {
@@ -88,6 +97,14 @@ class Lean {
 
   send(message: unknown): void {
     this.socket.send(JSON.stringify(message));
+  }
+
+  subscribe(path: string, id?: string): void {
+    this.send({ type: 'subscribe', topic: 'znode', ensemble: 'it', params: { path }, ...(id !== undefined ? { id } : {}) });
+  }
+
+  unsubscribe(path: string): void {
+    this.send({ type: 'unsubscribe', topic: 'znode', ensemble: 'it', params: { path } });
   }
 
   /** Stops reading: the server's frames pile up in the kernel, then in the server. */
@@ -178,7 +195,7 @@ afterAll(async () => {
 }, 60_000);
 
 describe('watches are removed when the last subscriber leaves', () => {
-  it('20 rounds of 5,000 subscriptions and unsubscriptions leave the members\' watch count at its baseline and the heap bounded', async () => {
+  it("20 rounds of 5,000 subscriptions and unsubscriptions leave the members' watch count at its baseline and the heap bounded", async () => {
     const PATHS = 5_000;
     const ROUNDS = 20;
     const b = await Lean.open(VIEWER);
@@ -187,11 +204,11 @@ describe('watches are removed when the last subscriber leaves', () => {
     let peakDuringRound = 0;
     for (let round = 0; round < ROUNDS; round++) {
       const seenBefore = b.znodeEvents;
-      for (let i = 0; i < PATHS; i++) b.send({ type: 'subscribe', ensemble: 'it', path: `${ROOT}/missing/r${round}-p${i}` });
+      for (let i = 0; i < PATHS; i++) b.subscribe(`${ROOT}/missing/r${round}-p${i}`);
       // Every path answered (absent) means every exists watch is armed.
       await waitFor(() => b.znodeEvents - seenBefore >= PATHS, { what: `round ${round}: ${PATHS} answers`, timeoutMs: 60_000 });
       if (round === 0 || round === ROUNDS - 1) peakDuringRound = Math.max(peakDuringRound, await memberWatches());
-      for (let i = 0; i < PATHS; i++) b.send({ type: 'unsubscribe', ensemble: 'it', path: `${ROOT}/missing/r${round}-p${i}` });
+      for (let i = 0; i < PATHS; i++) b.unsubscribe(`${ROOT}/missing/r${round}-p${i}`);
       await waitFor(
         () => {
           const r = gateway.watches.removalStats;
@@ -202,7 +219,11 @@ describe('watches are removed when the last subscriber leaves', () => {
     }
     const after = await memberWatches();
     const heapGrowth = liveHeap() - heapBefore;
-    if (process.env.LIMITS_DEBUG) console.log(`watches: baseline ${baseline}, peak ${peakDuringRound}, after ${after}; live heap ${(heapGrowth / 1048576).toFixed(1)} MiB`, gateway.watches.removalStats);
+    if (process.env.LIMITS_DEBUG)
+      console.log(
+        `watches: baseline ${baseline}, peak ${peakDuringRound}, after ${after}; live heap ${(heapGrowth / 1048576).toFixed(1)} MiB`,
+        gateway.watches.removalStats,
+      );
     expect(b.errors).toEqual([]);
     // The watches really were armed while subscribed...
     expect(peakDuringRound).toBeGreaterThanOrEqual(baseline + PATHS);
@@ -219,16 +240,16 @@ describe('subscription caps', () => {
   it('refuses past the per-socket cap and the per-identity cap across sockets, with a sentence; other identities are unaffected', async () => {
     const a = await Lean.open(VIEWER);
     const perSocket = DEFAULT_HUB_LIMITS.maxSubscriptions;
-    for (let i = 0; i < perSocket; i++) a.send({ type: 'subscribe', ensemble: 'it', path: `${ROOT}/capA/p${i}` });
-    a.send({ type: 'subscribe', ensemble: 'it', path: `${ROOT}/capA/one-too-many`, id: 'over-socket' });
+    for (let i = 0; i < perSocket; i++) a.subscribe(`${ROOT}/capA/p${i}`);
+    a.subscribe(`${ROOT}/capA/one-too-many`, 'over-socket');
     const overSocket = await waitFor(() => a.errors.find((e) => e.id === 'over-socket'), { what: 'per-socket refusal', timeoutMs: 30_000 });
     expect(overSocket).toMatchObject({ code: 'tooManySubscriptions' });
     expect(overSocket.message).toMatch(/at most 5000 subscriptions per browser tab/);
 
     const b = await Lean.open(VIEWER);
     const rest = SUBSCRIPTIONS_PER_IDENTITY - perSocket;
-    for (let i = 0; i < rest; i++) b.send({ type: 'subscribe', ensemble: 'it', path: `${ROOT}/capB/p${i}` });
-    b.send({ type: 'subscribe', ensemble: 'it', path: `${ROOT}/capB/one-too-many`, id: 'over-identity' });
+    for (let i = 0; i < rest; i++) b.subscribe(`${ROOT}/capB/p${i}`);
+    b.subscribe(`${ROOT}/capB/one-too-many`, 'over-identity');
     const overIdentity = await waitFor(() => b.errors.find((e) => e.id === 'over-identity'), { what: 'per-identity refusal', timeoutMs: 30_000 });
     expect(overIdentity).toMatchObject({ code: 'tooManySubscriptions' });
     expect(overIdentity.message).toMatch(/at most 6000 subscriptions for viewer-token across all its tabs/);
@@ -236,14 +257,14 @@ describe('subscription caps', () => {
 
     // An admin is another identity: still served.
     const c = await Lean.open(ADMIN);
-    c.send({ type: 'subscribe', ensemble: 'it', path: ROOT, id: 'admin-sub' });
+    c.subscribe(ROOT, 'admin-sub');
     await waitFor(() => c.znodeEvents >= 1, { what: 'admin served' });
     expect(c.errors).toEqual([]);
 
     // Closing a tab gives its subscriptions back.
     a.close();
     await waitFor(() => keeper.hub.stats.subscriptions === rest + 1, { what: 'subscriptions given back' });
-    b.send({ type: 'subscribe', ensemble: 'it', path: `${ROOT}/capB/after`, id: 'after' });
+    b.subscribe(`${ROOT}/capB/after`, 'after');
     await waitFor(() => gateway.watches.isWatched(`${ROOT}/capB/after`), { what: 'subscribed again' });
     expect(b.errors).toHaveLength(1);
     await closeAll();
@@ -279,12 +300,12 @@ describe('subtree walks are budgeted by cost', () => {
 });
 
 describe('slow clients', () => {
-  it('25 clients that never read are closed before they take the server\'s memory; others are still served', async () => {
+  it("25 clients that never read are closed before they take the server's memory; others are still served", async () => {
     // A child list of ~600 KB: every re-subscription replays it in full.
     await createChildren(`${ROOT}/big`, 2_000, (i) => `${'n'.repeat(280)}-${i}`);
     // Someone already views it: every subscription is answered from the cache, at once, in full.
     const viewing = await Lean.open(ADMIN);
-    viewing.send({ type: 'subscribe', ensemble: 'it', path: `${ROOT}/big` });
+    viewing.subscribe(`${ROOT}/big`);
     await waitFor(() => viewing.childrenEvents >= 1, { what: 'the big child list read' });
     const rssBefore = process.memoryUsage().rss;
     const slow: Lean[] = [];
@@ -298,15 +319,16 @@ describe('slow clients', () => {
     }, 20);
     try {
       // Each offers ~60 MB (100 replays of the list); 25 of them, 1.5 GB.
-      for (let round = 0; round < 100; round++) for (const s of slow) s.send({ type: 'subscribe', ensemble: 'it', path: `${ROOT}/big` });
+      for (let round = 0; round < 100; round++) for (const s of slow) s.subscribe(`${ROOT}/big`);
       const served = await Lean.open(ADMIN);
-      served.send({ type: 'subscribe', ensemble: 'it', path: ROOT });
+      served.subscribe(ROOT);
       await waitFor(() => served.znodeEvents >= 1, { what: 'an admin served during the flood', timeoutMs: 30_000 });
       await waitFor(() => keeper.hub.stats.droppedTooSlow >= 25, { what: 'every slow client closed', timeoutMs: 60_000 });
     } finally {
       clearInterval(sampler);
     }
-    if (process.env.LIMITS_DEBUG) console.log(`slow clients: peak unsent ${(peakBuffered / 1048576).toFixed(1)} MiB, RSS +${((peakRss - rssBefore) / 1048576).toFixed(0)} MiB`);
+    if (process.env.LIMITS_DEBUG)
+      console.log(`slow clients: peak unsent ${(peakBuffered / 1048576).toFixed(1)} MiB, RSS +${((peakRss - rssBefore) / 1048576).toFixed(0)} MiB`);
     const perSocket = DEFAULT_HUB_LIMITS.maxBufferedBytes + 1024 * 1024; // the cap plus the frame that crossed it
     expect(peakBuffered).toBeLessThanOrEqual(25 * perSocket);
     // Before: 25 such clients took about 1 GB.
@@ -322,7 +344,10 @@ describe('socket caps', () => {
     for (let i = 0; i < SOCKETS_PER_IDENTITY; i++) await Lean.open(VIEWER, { hello: false });
     const overIdentity = await Lean.open(VIEWER, { hello: false });
     await waitFor(() => overIdentity.closed, { what: 'per-identity refusal' });
-    expect(overIdentity.closed).toEqual({ code: CLOSE_TOO_MANY_SOCKETS, reason: `too many tabs: at most ${SOCKETS_PER_IDENTITY} open for viewer-token; close one` });
+    expect(overIdentity.closed).toEqual({
+      code: CLOSE_TOO_MANY_SOCKETS,
+      reason: `too many tabs: at most ${SOCKETS_PER_IDENTITY} open for viewer-token; close one`,
+    });
 
     const total = DEFAULT_HUB_LIMITS.maxSockets;
     for (let i = SOCKETS_PER_IDENTITY; i < total; i++) await Lean.open(ADMIN, { hello: false });

@@ -8,8 +8,6 @@
  *    same timeout is never flagged over the same period;
  *  - reads after the sessions are a cadence old gather anew, once for many readers.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { membersResponseSchema, sessionsResponseSchema, silentThresholdMs, type MembersResponse, type SessionsResponse } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
@@ -17,6 +15,7 @@ import { fourLetterWord, parseSrvrMode } from '../../scripts/sandbox/index.js';
 import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
+import { holdSessions, type HeldSessions } from '../../scripts/lib/kazoo/index.js';
 
 type Ensemble = Awaited<ReturnType<typeof startTestEnsemble>>;
 
@@ -42,56 +41,15 @@ const sessions = async (keeper: RunningKeeper, refresh: boolean): Promise<Sessio
 const SERVING = new Set(['leader', 'follower', 'observer', 'standalone']);
 
 /** One idle kazoo client in its own Python process, so that process alone can be frozen. */
-interface KazooProcess {
-  sessionId: string;
-  pid: number;
-  signal(sig: NodeJS.Signals): void;
-  kill(): Promise<void>;
-}
-
-const KAZOO_SCRIPT = `
-import json, sys, time
-from kazoo.client import KazooClient
-zk = KazooClient(hosts=sys.argv[1], timeout=float(sys.argv[2]))
-zk.start(timeout=20)
-print('ready ' + json.dumps('0x%x' % zk.client_id[0]), flush=True)
-while True:
-    time.sleep(1)
-`;
-
-async function idleKazoo(hosts: string, timeoutS: number): Promise<KazooProcess> {
-  const child: ChildProcess = spawn('/usr/bin/python3', ['-c', KAZOO_SCRIPT, hosts, String(timeoutS)], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const kill = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await exited;
-  };
-  try {
-    const sessionId = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`kazoo not ready: ${stderr.slice(-2000)}`)), 60_000);
-      createInterface({ input: child.stdout! }).on('line', (line) => {
-        if (!line.startsWith('ready ')) return;
-        clearTimeout(timer);
-        resolve(JSON.parse(line.slice(6)) as string);
-      });
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`kazoo exited (${code}) before ready: ${stderr.slice(-2000)}`));
-      });
-    });
-    return { sessionId, pid: child.pid!, signal: (sig) => child.kill(sig), kill };
-  } catch (error) {
-    await kill();
-    throw error;
-  }
+async function idleKazoo(hosts: string, timeoutS: number): Promise<HeldSessions & { sessionId: string }> {
+  const held = await holdSessions([{ hosts, timeout: timeoutS }]);
+  return { ...held, sessionId: held.ids[0]! };
 }
 
 describe('member and session freshness on a real ensemble', () => {
   let ensemble: Ensemble;
   let keeper: RunningKeeper;
-  const kazoos: KazooProcess[] = [];
+  const kazoos: HeldSessions[] = [];
 
   beforeAll(async () => {
     ensemble = await startTestEnsemble(PORT_OFFSETS.memberFreshnessTest, { extraConfig: EXTRA_CONFIG });
@@ -99,7 +57,13 @@ describe('member and session freshness on a real ensemble', () => {
       {
         host: '127.0.0.1',
         port: 0,
-        ensembles: [{ name: 'mf', connectionString: ensemble.connectionString, members: ensemble.members.map((m) => ({ host: m.host, clientPort: m.clientPort, adminPort: m.adminPort })) }],
+        ensembles: [
+          {
+            name: 'mf',
+            connectionString: ensemble.connectionString,
+            members: ensemble.members.map((m) => ({ host: m.host, clientPort: m.clientPort, adminPort: m.adminPort })),
+          },
+        ],
       },
       { logger: testLogger, ensembleDefaults: SETTINGS },
     );
@@ -188,25 +152,30 @@ describe('member and session freshness on a real ensemble', () => {
     };
 
     // Both alive and idle for longer than a ping interval (10 s): neither is flagged.
-    await waitFor(async () => (await sessions(keeper, true)).sessions.filter((s) => s.sessionId === frozen.sessionId || s.sessionId === live.sessionId).length === 2, {
-      what: 'both kazoo sessions listed',
-      timeoutMs: 20_000,
-      intervalMs: 1_000,
-    });
+    await waitFor(
+      async () => (await sessions(keeper, true)).sessions.filter((s) => s.sessionId === frozen.sessionId || s.sessionId === live.sessionId).length === 2,
+      {
+        what: 'both kazoo sessions listed',
+        timeoutMs: 20_000,
+        intervalMs: 1_000,
+      },
+    );
     const aliveFrom = Date.now();
     while (Date.now() - aliveFrom < 14_000) await sample();
     expect(samples.filter((s) => s.frozen !== false || s.live !== false)).toEqual([]);
 
-    frozen.signal('SIGSTOP');
+    frozen.freeze();
     const stoppedAt = Date.now();
     while (Date.now() - stoppedAt < 20_000) await sample();
-    frozen.signal('SIGCONT');
+    frozen.thaw();
 
     const after = samples.filter((s) => s.at > stoppedAt);
     const first = after.find((s) => s.frozen === true);
     expect(first, 'the frozen client flagged').toBeDefined();
     const flaggedAfter = first!.at - stoppedAt;
-    console.log(`frozen kazoo (timeout ${KAZOO_TIMEOUT_S} s) flagged silent ${flaggedAfter} ms after SIGSTOP (rule: > ${silentThresholdMs(KAZOO_TIMEOUT_S * 1000)} ms silent); ${samples.length} gatherings`);
+    console.log(
+      `frozen kazoo (timeout ${KAZOO_TIMEOUT_S} s) flagged silent ${flaggedAfter} ms after SIGSTOP (rule: > ${silentThresholdMs(KAZOO_TIMEOUT_S * 1000)} ms silent); ${samples.length} gatherings`,
+    );
     // Well before 20 s (2/3 of 30 s, where the old rule flagged it): its last answer was at most a ping (10 s) before the freeze.
     expect(flaggedAfter).toBeLessThan(16_500);
     // Once flagged it stays flagged while frozen, and the message says the rule.

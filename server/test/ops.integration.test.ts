@@ -16,7 +16,7 @@ import { connectRaw, type RawClient } from './support/rawClient.js';
 import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
-import { kazoo, kazooGet, kazooSnapshot } from './support/kazoo.js';
+import { kazoo, kazooGet, kazooSnapshot } from '../../scripts/lib/kazoo/index.js';
 import { call, type Who } from './support/http.js';
 import { pick, randomInt, randomString, seeded } from '../../shared/test/support/random.js';
 
@@ -30,7 +30,8 @@ let other: RawClient;
 let stateDir: string;
 const browsers: TestBrowser[] = [];
 
-const api = (method: string, path: string, who: Who = admin, body?: unknown, opts?: { raw?: boolean; contentType?: string }) => call(keeper.url, method, path, who, body, opts);
+const api = (method: string, path: string, who: Who = admin, body?: unknown, opts?: { raw?: boolean; contentType?: string }) =>
+  call(keeper.url, method, path, who, body, opts);
 
 async function open(headers: Record<string, string> = { authorization: `Bearer ${ADMIN}` }): Promise<TestBrowser> {
   const b = await TestBrowser.open(keeper.url, { headers });
@@ -57,17 +58,25 @@ async function jobOf(id: string): Promise<JobSnapshot> {
 }
 
 async function settled(id: string, timeoutMs = 180_000): Promise<JobSnapshot> {
-  return waitFor<JobSnapshot | null>(async () => {
-    const job = await jobOf(id);
-    return job.state === 'running' ? null : job;
-  }, { what: `job ${id} to end`, timeoutMs, intervalMs: 100 }) as Promise<JobSnapshot>;
+  return waitFor<JobSnapshot | null>(
+    async () => {
+      const job = await jobOf(id);
+      return job.state === 'running' ? null : job;
+    },
+    { what: `job ${id} to end`, timeoutMs, intervalMs: 100 },
+  ) as Promise<JobSnapshot>;
 }
 
 beforeAll(async () => {
   ensemble = await startTestEnsemble(PORT_OFFSETS.opsTest);
   stateDir = mkdtempSync(join(tmpdir(), 'keeper-ops-'));
   keeper = await startKeeper(
-    { host: '127.0.0.1', port: 0, ensembles: [{ name: 'it', connectionString: ensemble.connectionString }], auth: { stateDir, adminToken: ADMIN, viewerToken: VIEWER } },
+    {
+      host: '127.0.0.1',
+      port: 0,
+      ensembles: [{ name: 'it', connectionString: ensemble.connectionString }],
+      auth: { stateDir, adminToken: ADMIN, viewerToken: VIEWER },
+    },
     { logger: testLogger, rateLimits: { api: 1_000_000, loginFailures: 1_000_000 }, recursiveDelete: { concurrency: 16, stallMs: 30_000 } },
   );
   other = await connectRaw(ensemble.connectionString);
@@ -101,7 +110,8 @@ describe('fuzzing', () => {
         return Array.from({ length: randomInt(random, 4) }, () => junkJson(random, depth - 1));
       default: {
         const out: Record<string, unknown> = {};
-        for (let i = 0; i < randomInt(random, 4); i++) out[pick(random, ['data', 'version', 'encoding', 'mode', 'acl', '__proto__', 'type', 'path', 'x'])] = junkJson(random, depth - 1);
+        for (let i = 0; i < randomInt(random, 4); i++)
+          out[pick(random, ['data', 'version', 'encoding', 'mode', 'acl', '__proto__', 'type', 'path', 'x'])] = junkJson(random, depth - 1);
         return out;
       }
     }
@@ -117,15 +127,15 @@ describe('fuzzing', () => {
     return out;
   }
 
-  // Templates that would be refused even if a mutation left them valid: stale versions, a missing parent.
+  // Every message and topic the socket takes (it carries no writes: nothing it is sent can change the ensemble).
   const TEMPLATES = [
-    { type: 'create', ensemble: 'it', path: '/fuzz-missing/a/b', data: 'x', id: 'f' },
-    { type: 'setData', ensemble: 'it', path: '/fuzz/existing', data: 'x', version: 999, id: 'f' },
-    { type: 'delete', ensemble: 'it', path: '/fuzz/existing', version: 999, id: 'f' },
-    { type: 'delete', ensemble: 'it', path: '/fuzz', version: 999, recursive: true, id: 'f' },
-    { type: 'setAcl', ensemble: 'it', path: '/fuzz/existing', acl: [{ scheme: 'world', id: 'anyone', perms: 'r' }], version: 999, id: 'f' },
-    { type: 'subscribe', ensemble: 'it', path: '/fuzz/existing', id: 'f' },
-    { type: 'cancelJob', jobId: 'nope', id: 'f' },
+    { type: 'subscribe', topic: 'znode', ensemble: 'it', params: { path: '/fuzz/existing' }, id: 'f' },
+    { type: 'unsubscribe', topic: 'znode', ensemble: 'it', params: { path: '/fuzz/existing' }, id: 'f' },
+    { type: 'subscribe', topic: 'consoleSession', ensemble: 'it', params: {}, id: 'f' },
+    { type: 'subscribe', topic: 'ensembleHealth', ensemble: 'it', params: {}, id: 'f' },
+    { type: 'subscribe', topic: 'jobs', ensemble: 'it', params: {}, id: 'f' },
+    { type: 'unsubscribe', topic: 'jobs', ensemble: 'it', params: {}, id: 'f' },
+    { type: 'hello', protocolVersion: PROTOCOL_VERSION, id: 'f' },
     { type: 'ping', id: 'f' },
   ];
 
@@ -136,7 +146,7 @@ describe('fuzzing', () => {
         return mutate(random, JSON.stringify(template));
       case 1: {
         const m: Record<string, unknown> = { ...template };
-        m[pick(random, [...Object.keys(m), 'acl', 'encoding', 'mode'])] = junkJson(random, 3);
+        m[pick(random, [...Object.keys(m), 'params', 'topic', 'path'])] = junkJson(random, 3);
         return JSON.stringify(m);
       }
       case 2:
@@ -175,12 +185,27 @@ describe('fuzzing', () => {
     const serverErrors: string[] = [];
     for (let i = 0; i < 500; i++) {
       const [method, route] = pick(random, ROUTES);
-      const body = i % 3 === 0 ? mutate(random, JSON.stringify({ data: 'x', version: 999, acl: [], username: 'u', password: 'p' })) : i % 3 === 1 ? JSON.stringify(junkJson(random, 5)) : frame(random);
-      const contentType = pick(random, ['application/json', 'application/json', 'text/plain', 'application/json; charset=latin1', 'application/x-www-form-urlencoded']);
+      const body =
+        i % 3 === 0
+          ? mutate(random, JSON.stringify({ data: 'x', version: 999, acl: [], username: 'u', password: 'p' }))
+          : i % 3 === 1
+            ? JSON.stringify(junkJson(random, 5))
+            : frame(random);
+      const contentType = pick(random, [
+        'application/json',
+        'application/json',
+        'text/plain',
+        'application/json; charset=latin1',
+        'application/x-www-form-urlencoded',
+      ]);
       const res = await api(method, route, admin, body, { raw: true, contentType });
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-      if (res.status >= 500) serverErrors.push(`#${i} (seed ${SEED}) ${method} ${route} ${JSON.stringify(body).slice(0, 120)} -> ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
-      if (res.status >= 400 && (typeof res.body !== 'object' || typeof res.body?.error?.code !== 'string')) serverErrors.push(`#${i}: ${res.status} without a JSON error: ${String(res.body).slice(0, 100)}`);
+      if (res.status >= 500)
+        serverErrors.push(
+          `#${i} (seed ${SEED}) ${method} ${route} ${JSON.stringify(body).slice(0, 120)} -> ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`,
+        );
+      if (res.status >= 400 && (typeof res.body !== 'object' || typeof res.body?.error?.code !== 'string'))
+        serverErrors.push(`#${i}: ${res.status} without a JSON error: ${String(res.body).slice(0, 100)}`);
     }
     expect(serverErrors.slice(0, 5)).toEqual([]);
     // Mostly refused as malformed; nothing applied.
@@ -196,14 +221,14 @@ describe('fuzzing', () => {
     const fresh = await open();
     fresh.send({ type: 'ping', id: 'p' });
     await fresh.next((m) => m.type === 'pong');
-    // Let any in-flight socket mutation finish before looking.
+    // Let any in-flight request finish before looking.
     await new Promise((r) => setTimeout(r, 500));
     expect(await kazooSnapshot(ensemble.connectionString, '/')).toEqual(before);
   }, 180_000);
 });
 
 describe('recursive delete', () => {
-  it('counts first, then deletes 10,000 nodes with progress over the socket', async () => {
+  it('counts first, then deletes 10,000 nodes with progress over the socket (the jobs topic)', async () => {
     const total = await populate('/rd/big', 100, 99);
     expect(total).toBe(10_001);
     const count = await api('GET', '/api/ensembles/it/subtree/rd/big', { token: VIEWER });
@@ -214,15 +239,19 @@ describe('recursive delete', () => {
     expect(tooBig.body.error.code).toBe('TOO_MANY_NODES');
 
     const b = await open();
-    b.send({ type: 'delete', ensemble: 'it', path: '/rd/big', version: 0, recursive: true, id: 'rd' });
-    const started = await b.next((m) => m.type === 'result' && m.id === 'rd');
-    expect(started).toMatchObject({ ok: true, op: 'delete' });
-    const jobId = (started as { jobId: string }).jobId;
-    const jobEvents = () => b.events.flatMap((e) => (e.type === 'job' && e.job.id === jobId ? [e.job] : []));
+    await b.subscribed('jobs', 'it', {});
+    const started = await api('DELETE', '/api/ensembles/it/znodes/rd/big?version=0&recursive=true');
+    expect(started.status).toBe(202);
+    const jobId = started.body.job.id as string;
+    const jobEvents = () => b.topicEvents('jobs', 'it').flatMap((e) => (e.event.job.id === jobId ? [e.event.job] : []));
     await waitFor(() => jobEvents().some((j) => j.state !== 'running'), { what: 'job end over the socket', timeoutMs: 180_000, intervalMs: 100 });
     const final = jobEvents().at(-1)!;
     expect(final).toMatchObject({ state: 'done', done: 10_001, total: 10_001, kind: 'recursiveDelete', startedBy: 'admin-token' });
-    const progress = new Set(jobEvents().filter((j) => j.state === 'running').map((j) => j.done));
+    const progress = new Set(
+      jobEvents()
+        .filter((j) => j.state === 'running')
+        .map((j) => j.done),
+    );
     expect(progress.size).toBeGreaterThanOrEqual(3);
     expect(await kazooGet(ensemble.connectionString, '/rd/big')).toBeNull();
     // Audited: the start and the end.
@@ -261,12 +290,13 @@ describe('recursive delete', () => {
 
   it('can be cancelled, and then says exactly what remains', async () => {
     await populate('/rd/cancel', 30, 99);
-    const b = await open();
-    b.send({ type: 'delete', ensemble: 'it', path: '/rd/cancel', version: 0, recursive: true, id: 'c' });
-    const started = (await b.next((m) => m.type === 'result' && m.id === 'c')) as { jobId: string };
+    const res = await api('DELETE', '/api/ensembles/it/znodes/rd/cancel?version=0&recursive=true');
+    expect(res.status).toBe(202);
+    const started = { jobId: res.body.job.id as string };
     await waitFor(async () => (await jobOf(started.jobId)).done >= 200, { what: 'some progress', intervalMs: 10 });
-    b.send({ type: 'cancelJob', jobId: started.jobId, id: 'x' });
-    expect(await b.next((m) => m.type === 'result' && m.id === 'x')).toMatchObject({ ok: true, op: 'cancelJob' });
+    const cancelled = await api('DELETE', `/api/jobs/${started.jobId}`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.job).toMatchObject({ id: started.jobId, cancelRequested: true });
     const end = await settled(started.jobId);
     expect(end.state).toBe('cancelled');
     const left = await kazooSnapshot(ensemble.connectionString, '/rd/cancel');
@@ -297,7 +327,11 @@ describe('export and import', () => {
     expect(doc).toMatchObject({ format: 'keeper-export', version: 1, root: '/ex/app' });
     expect(doc.nodes.map((n: any) => n.rel).sort()).toEqual(['', 'a', 'b', 'b/c', 'bin']);
     const bin = doc.nodes.find((n: any) => n.rel === 'bin');
-    expect(bin).toMatchObject({ data: Buffer.from([0, 255, 7]).toString('base64'), encoding: 'base64', acl: [{ scheme: 'world', id: 'anyone', perms: 'cdrwa', permissions: 31 }] });
+    expect(bin).toMatchObject({
+      data: Buffer.from([0, 255, 7]).toString('base64'),
+      encoding: 'base64',
+      acl: [{ scheme: 'world', id: 'anyone', perms: 'cdrwa', permissions: 31 }],
+    });
 
     await kazoo(ensemble.connectionString, [{ op: 'create', path: '/im/copy/a', data: 'changed here' }]);
     const dry = await api('POST', '/api/ensembles/it/import/im/copy?dryRun=true', admin, doc);

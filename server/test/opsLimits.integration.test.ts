@@ -21,7 +21,7 @@ import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { connectRaw, type RawClient } from './support/rawClient.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
-import { kazoo } from './support/kazoo.js';
+import { kazoo } from '../../scripts/lib/kazoo/index.js';
 import { call, type Who } from './support/http.js';
 
 const ADMIN = 'limits-admin-token-0123456789abcdef';
@@ -58,7 +58,9 @@ function rawCall<T>(run: (cb: (error: unknown, value?: T) => void) => void): Pro
 }
 
 const lockWithRawClient = (path: string) =>
-  rawCall<unknown>((cb) => other.client.setACL(path, [new zookeeper.ACL(zookeeper.Permission.ALL, new zookeeper.Id('ip', '10.9.9.9'))], -1, (e, s) => cb(e, s)));
+  rawCall<unknown>((cb) =>
+    other.client.setACL(path, [new zookeeper.ACL(zookeeper.Permission.ALL, new zookeeper.Id('ip', '10.9.9.9'))], -1, (e, s) => cb(e, s)),
+  );
 
 async function settled(id: string): Promise<JobSnapshot> {
   return (await waitFor<JobSnapshot | null>(
@@ -125,7 +127,7 @@ describe('the size limit is exact, and refused before sending', () => {
     expect(Buffer.byteLength(read.data)).toBe(max);
   });
 
-  it('the boundary is the member\'s: a raw client sending one byte more IS dropped', async () => {
+  it("the boundary is the member's: a raw client sending one byte more IS dropped", async () => {
     watchFrom = Date.now();
     sessionAtStart = consoleSession().sessionId;
     const path = '/limits/boundary-raw';
@@ -137,7 +139,9 @@ describe('the size limit is exact, and refused before sending', () => {
     );
     expect(dropped?.code).toBe(zookeeper.Exception.CONNECTION_LOSS);
     // Nothing of it was applied; and the raw client comes back on its own.
-    await waitFor(async () => (await rawCall<Buffer>((cb) => other.client.getData(path, (e, d) => cb(e, d))).catch(() => null))?.toString() === 'v0', { what: 'raw client back, value unchanged' });
+    await waitFor(async () => (await rawCall<Buffer>((cb) => other.client.getData(path, (e, d) => cb(e, d))).catch(() => null))?.toString() === 'v0', {
+      what: 'raw client back, value unchanged',
+    });
   });
 
   it('create: the largest value for the path and its ACL is created; one byte more is refused before sending', async () => {
@@ -156,7 +160,7 @@ describe('the size limit is exact, and refused before sending', () => {
     expect(Buffer.byteLength(read.data)).toBe(max);
   });
 
-  it('the limit is the ensemble\'s own setting', async () => {
+  it("the limit is the ensemble's own setting", async () => {
     watchFrom = Date.now();
     sessionAtStart = consoleSession().sessionId;
     const path = '/limits/configured';
@@ -179,11 +183,22 @@ describe('the size limit is exact, and refused before sending', () => {
       acl: [{ scheme: 'world' as const, id: 'anyone', permissions: 31 }],
       stat: { version: 0, aversion: 0, cversion: 0, ctime: 0, mtime: 0, dataLength: 0, numChildren: 0, ephemeral: false },
     });
-    const doc: ExportDocument = { format: 'keeper-export', version: 1, ensemble: 'elsewhere', root: '/big', exportedAt: Date.now(), nodes: [node('', ''), node('a', mib), node('b', mib), node('c', mib)] };
+    const doc: ExportDocument = {
+      format: 'keeper-export',
+      version: 1,
+      ensemble: 'elsewhere',
+      root: '/big',
+      exportedAt: Date.now(),
+      nodes: [node('', ''), node('a', mib), node('b', mib), node('c', mib)],
+    };
     const dry = await api('POST', `${url('import', '/limits/imported')}?dryRun=true`, doc);
     expect(dry.status).toBe(200);
     expect(dry.body.plan.problemsTotal).toBe(3);
-    expect(dry.body.plan.problems.map((p: { path: string; reason: string }) => `${p.path} ${p.reason}`).sort()).toEqual(['/limits/imported/a tooLarge', '/limits/imported/b tooLarge', '/limits/imported/c tooLarge']);
+    expect(dry.body.plan.problems.map((p: { path: string; reason: string }) => `${p.path} ${p.reason}`).sort()).toEqual([
+      '/limits/imported/a tooLarge',
+      '/limits/imported/b tooLarge',
+      '/limits/imported/c tooLarge',
+    ]);
     const run = await api('POST', url('import', '/limits/imported'), doc);
     expect(run.status).toBe(400);
     expect(run.body.error.code).toBe('IMPORT_REFUSED');
@@ -246,7 +261,7 @@ describe('an ACL that locks the console out', () => {
     expect(gone).toBeNull();
   });
 
-  it('an ACL that keeps the console\'s access needs no confirmation', async () => {
+  it("an ACL that keeps the console's access needs no confirmation", async () => {
     watchFrom = Date.now();
     sessionAtStart = consoleSession().sessionId;
     const path = '/limits/open';

@@ -25,7 +25,7 @@ import { AUDIT_FILE, readAuditFile } from '../src/audit/auditLog.js';
 import { hashPassword } from '../src/auth/credentials.js';
 import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { waitFor } from './support/waitFor.js';
-import { kazoo, kazooGet } from './support/kazoo.js';
+import { kazoo, kazooGet } from '../../scripts/lib/kazoo/index.js';
 import { call, cookieFrom, type ApiResponse, type Who } from './support/http.js';
 
 const ADMIN = 'security-admin-token-0123456789';
@@ -44,7 +44,12 @@ const api = (method: string, path: string, who: Who = admin, body?: unknown) => 
 const audit = (): AuditEntry[] => readAuditFile(stateDir);
 
 /** A raw request (headers fetch will not send: Host, X-Forwarded-*, Sec-Fetch-Site). */
-function raw(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+function raw(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   return new Promise((resolve, reject) => {
     const req = http.request(`${keeper.url}${path}`, { method, headers }, (res) => {
       let text = '';
@@ -60,7 +65,9 @@ function raw(method: string, path: string, headers: Record<string, string>, body
 /** A socket upgrade; resolves with the HTTP status (101 when accepted). */
 function upgrade(headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = http.request(`${keeper.url}/ws`, { headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', ...headers } });
+    const req = http.request(`${keeper.url}/ws`, {
+      headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==', ...headers },
+    });
     req.on('upgrade', (res, socket) => {
       socket.destroy();
       resolve(res.statusCode ?? 0);
@@ -76,7 +83,8 @@ function upgrade(headers: Record<string, string>): Promise<number> {
 
 async function inBatches<T>(count: number, width: number, run: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = [];
-  for (let start = 0; start < count; start += width) out.push(...(await Promise.all(Array.from({ length: Math.min(width, count - start) }, (_, k) => run(start + k)))));
+  for (let start = 0; start < count; start += width)
+    out.push(...(await Promise.all(Array.from({ length: Math.min(width, count - start) }, (_, k) => run(start + k)))));
   return out;
 }
 
@@ -146,7 +154,9 @@ describe('authorization before validation and parsing', () => {
       let answered = false;
       let reply = '';
       const socket = net.connect(port, '127.0.0.1', () => {
-        socket.write(`POST /api/ensembles/it/import${ROOT}?dryRun=true HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${VIEWER}\r\nContent-Type: application/json\r\nContent-Length: ${total}\r\n\r\n`);
+        socket.write(
+          `POST /api/ensembles/it/import${ROOT}?dryRun=true HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${VIEWER}\r\nContent-Type: application/json\r\nContent-Length: ${total}\r\n\r\n`,
+        );
         // Slowly (a chunk every 5 ms): the answer must come long before the end of the body.
         const pump = () => {
           if (answered || socket.destroyed || sent >= total) return;
@@ -179,7 +189,9 @@ describe('authorization before validation and parsing', () => {
   });
 
   it('refuses an admin body over the route limit with 413 BODY_TOO_LARGE', async () => {
-    const res = await call(keeper.url, 'PUT', `/api/ensembles/it/acl${ROOT}/keep`, admin, JSON.stringify({ acl: [], version: 0, pad: 'x'.repeat(70 * 1024) }), { raw: true });
+    const res = await call(keeper.url, 'PUT', `/api/ensembles/it/acl${ROOT}/keep`, admin, JSON.stringify({ acl: [], version: 0, pad: 'x'.repeat(70 * 1024) }), {
+      raw: true,
+    });
     expect(res.status).toBe(413);
     expect(res.body.error.code).toBe('BODY_TOO_LARGE');
   });
@@ -200,9 +212,16 @@ describe('the audit trail cannot fill the disk', () => {
   });
 
   it('caps the name of a failed sign-in', async () => {
-    const res = await raw('POST', '/api/login', { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.40' }, JSON.stringify({ username: 'u'.repeat(200), password: 'x' }));
+    const res = await raw(
+      'POST',
+      '/api/login',
+      { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.40' },
+      JSON.stringify({ username: 'u'.repeat(200), password: 'x' }),
+    );
     expect(res.status).toBe(401);
-    const entry = audit().filter((e) => e.action === 'login' && e.remoteAddress === '198.51.100.40').at(-1);
+    const entry = audit()
+      .filter((e) => e.action === 'login' && e.remoteAddress === '198.51.100.40')
+      .at(-1);
     expect(entry?.actor.name.length).toBeLessThanOrEqual(65);
   });
 });
@@ -233,7 +252,12 @@ describe('login CSRF by top-level navigation', () => {
     expect(visit.text).toContain('You are signed in as <strong>ann</strong>');
     expect(visit.text).toContain(`action="/share/${token}"`);
     // Another site's page cannot press the button for the user.
-    const forgeries: Record<string, string>[] = [{ origin: 'http://evil.example' }, { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' }, { origin: 'null', 'sec-fetch-site': 'cross-site' }, {}];
+    const forgeries: Record<string, string>[] = [
+      { origin: 'http://evil.example' },
+      { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' },
+      { origin: 'null', 'sec-fetch-site': 'cross-site' },
+      {},
+    ];
     for (const from of forgeries) {
       const forged = await raw('POST', `/share/${token}`, { cookie: hint, ...from });
       expect(forged.status, JSON.stringify(from)).toBe(403);
@@ -292,7 +316,11 @@ describe('token guessing', () => {
 
   it('limits and audits wrong bearer tokens over HTTP', async () => {
     const from = '198.51.100.70';
-    const statuses = await inBatches(40, 10, async () => (await raw('GET', '/api/me', { authorization: 'Bearer not-the-token-000000000', 'x-forwarded-for': from })).status);
+    const statuses = await inBatches(
+      40,
+      10,
+      async () => (await raw('GET', '/api/me', { authorization: 'Bearer not-the-token-000000000', 'x-forwarded-for': from })).status,
+    );
     expect(statuses.filter((s) => s === 401)).toHaveLength(10);
     expect(statuses.filter((s) => s === 429)).toHaveLength(30);
     const entries = audit().filter((e) => e.remoteAddress === from);
@@ -325,14 +353,24 @@ describe('malformed percent-encoding', () => {
 
 describe('behind a TLS proxy', () => {
   it('sets a Secure cookie and makes https share URLs from X-Forwarded-Proto', async () => {
-    const login = await raw('POST', '/api/login', { 'content-type': 'application/json', 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.90' }, JSON.stringify({ token: ADMIN }));
+    const login = await raw(
+      'POST',
+      '/api/login',
+      { 'content-type': 'application/json', 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.90' },
+      JSON.stringify({ token: ADMIN }),
+    );
     expect(login.status).toBe(200);
     const cookies = login.headers['set-cookie'] ?? [];
     expect(cookies.find((c) => c.startsWith('keeper_session='))).toMatch(/; Secure/);
     expect(cookies.find((c) => c.startsWith('keeper_signed_in='))).toMatch(/; Secure/);
     const plain = await raw('POST', '/api/login', { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.90' }, JSON.stringify({ token: ADMIN }));
     expect(plain.headers['set-cookie']?.find((c) => c.startsWith('keeper_session='))).not.toMatch(/Secure/);
-    const link = await raw('POST', '/api/share-links', { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'keeper.example.com' }, JSON.stringify({ path: '/ensembles/it/znodes/', expiresInMinutes: 5 }));
+    const link = await raw(
+      'POST',
+      '/api/share-links',
+      { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'keeper.example.com' },
+      JSON.stringify({ path: '/ensembles/it/znodes/', expiresInMinutes: 5 }),
+    );
     expect(JSON.parse(link.text).url).toMatch(/^https:\/\/keeper\.example\.com\/share\//);
   });
 

@@ -14,7 +14,7 @@ import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
-import { kazoo } from './support/kazoo.js';
+import { kazoo } from '../../scripts/lib/kazoo/index.js';
 import { call, type Who } from './support/http.js';
 
 const ADMIN = 'admin-token-for-share-scope-0123456789';
@@ -46,7 +46,9 @@ async function open(who: Who): Promise<TestBrowser> {
 function expectOutOfScope(res: { status: number; body: any }, what: string): void {
   expect(res.status, what).toBe(403);
   expect(res.body.error.code, what).toBe('OUT_OF_SCOPE');
-  expect(res.body.error.message, what).toMatch(/^this share link reaches \/s\/a and below of it(, plus members, sessions and watches)?, read-only; .+ is outside it$/);
+  expect(res.body.error.message, what).toMatch(
+    /^this share link reaches \/s\/a and below of it(, plus members, sessions and watches)?, read-only; .+ is outside it$/,
+  );
 }
 
 beforeAll(async () => {
@@ -145,18 +147,26 @@ describe('a link scoped to /s/a', () => {
   it('on the socket: subscribes within /s/a, gets outOfScope for /s/b, /s and the ensemble health, hears only its ensemble', async () => {
     const { who } = await holderOf('/ensembles/it/znodes/s/a', { root: '/s/a' });
     const b = await open(who);
-    b.send({ type: 'subscribe', ensemble: 'it', path: '/s/a/x', id: 'in' });
+    const welcome = b.messages.find((m) => m.type === 'welcome');
+    expect(welcome?.type === 'welcome' && welcome.ensembles.map((e) => e.name)).toEqual(['it']);
+    b.subscribe('znode', 'it', { path: '/s/a/x' }, 'in');
     await b.next((m) => m.type === 'ack' && m.id === 'in');
-    await waitFor(() => {
-      const z = b.lastZnode('it', '/s/a/x');
-      return z?.type === 'znode' && z.node.exists && z.node.data.value === 'inside';
-    }, { what: 'the value inside the scope' });
+    await waitFor(
+      () => {
+        const z = b.lastZnode('it', '/s/a/x');
+        return z?.node.exists && z.node.data.value === 'inside';
+      },
+      { what: 'the value inside the scope' },
+    );
+    // The console's session with its own ensemble is part of any page of it.
+    await b.subscribed('consoleSession', 'it', {});
     const refusals: [Record<string, unknown>, string][] = [
-      [{ type: 'subscribe', ensemble: 'it', path: '/s/b', id: 'sib' }, '/s/b'],
-      [{ type: 'subscribe', ensemble: 'it', path: '/s/ab', id: 'pre' }, '/s/ab'],
-      [{ type: 'subscribe', ensemble: 'it', path: '/s', id: 'up' }, '/s'],
-      [{ type: 'subscribe', ensemble: 'twin', path: '/s/a', id: 'twin' }, 'twin'],
-      [{ type: 'watchEnsemble', ensemble: 'it', id: 'health' }, 'health'],
+      [{ type: 'subscribe', topic: 'znode', ensemble: 'it', params: { path: '/s/b' }, id: 'sib' }, '/s/b'],
+      [{ type: 'subscribe', topic: 'znode', ensemble: 'it', params: { path: '/s/ab' }, id: 'pre' }, '/s/ab'],
+      [{ type: 'subscribe', topic: 'znode', ensemble: 'it', params: { path: '/s' }, id: 'up' }, '/s'],
+      [{ type: 'subscribe', topic: 'znode', ensemble: 'twin', params: { path: '/s/a' }, id: 'twin' }, 'twin'],
+      [{ type: 'subscribe', topic: 'consoleSession', ensemble: 'twin', params: {}, id: 'twin-session' }, 'twin session'],
+      [{ type: 'subscribe', topic: 'ensembleHealth', ensemble: 'it', params: {}, id: 'health' }, 'health'],
     ];
     for (const [message, what] of refusals) {
       b.send(message);
@@ -164,6 +174,8 @@ describe('a link scoped to /s/a', () => {
       expect(reply, what).toMatchObject({ type: 'error', code: 'outOfScope', message: expect.stringContaining('/s/a and below') });
     }
     expect(b.lastZnode('it', '/s/b')).toBeUndefined();
+    expect(b.events.every((e) => e.ensemble === 'it')).toBe(true);
+    expect(b.topicEvents('ensembleHealth')).toEqual([]);
     // The socket still works after the refusals.
     b.send({ type: 'ping', id: 'still' });
     await b.next((m) => m.type === 'pong' && m.id === 'still');
@@ -181,8 +193,9 @@ describe('a link that allows the ensemble views', () => {
     expect(sessions.status, JSON.stringify(sessions.body)).toBe(200);
     expectOutOfScope(await api('GET', '/api/ensembles/it/znodes/s/b', who), '/s/b');
     const b = await open(who);
-    b.send({ type: 'watchEnsemble', ensemble: 'it', id: 'health' });
+    b.subscribe('ensembleHealth', 'it', {}, 'health');
     await b.next((m) => m.type === 'ack' && m.id === 'health');
+    await waitFor(() => b.topicEvents('ensembleHealth', 'it').some((e) => e.event.kind === 'history'), { what: 'the health history' });
   });
 
   it('is what a link to an ensemble page gets without asking', async () => {

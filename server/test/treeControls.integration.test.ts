@@ -7,7 +7,6 @@
 import { createHash } from 'node:crypto';
 import zookeeper from 'node-zookeeper-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServerEvent } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { connectRaw, type RawClient } from './support/rawClient.js';
@@ -36,10 +35,7 @@ const open = [new zookeeper.ACL(zookeeper.Permission.ALL, new zookeeper.Id('worl
 
 beforeAll(async () => {
   ensemble = await startTestEnsemble(PORT_OFFSETS.treeControlsTest);
-  keeper = await startKeeper(
-    { host: '127.0.0.1', port: 0, ensembles: [{ name: 'it', connectionString: ensemble.connectionString }] },
-    { logger: testLogger },
-  );
+  keeper = await startKeeper({ host: '127.0.0.1', port: 0, ensembles: [{ name: 'it', connectionString: ensemble.connectionString }] }, { logger: testLogger });
   owner = await connectRaw(ensemble.connectionString);
   owner.client.addAuthInfo('digest', Buffer.from('alice:pw'));
   await owner.mkdirp('/tc/locks');
@@ -78,13 +74,12 @@ describe('a node the console may not read', () => {
   it('the socket subscription reports NO_AUTH once, not retried, and no znode state', async () => {
     const browser = await TestBrowser.open(keeper.url);
     try {
-      browser.send({ type: 'subscribe', ensemble: 'it', path: '/tc/vault', id: 's1' });
-      const isError = (e: ServerEvent) => e.type === 'subscriptionError' && e.path === '/tc/vault';
-      await waitFor(() => browser.events.find(isError), { what: 'a subscription error for /tc/vault' });
-      const error = browser.events.find(isError) as Extract<ServerEvent, { type: 'subscriptionError' }>;
-      expect(error.message).toMatch(/^NO_AUTH\b/);
-      expect(error.retrying).toBe(false);
-      expect(browser.events.some((e) => e.type === 'znode' && e.path === '/tc/vault')).toBe(false);
+      browser.subscribe('znode', 'it', { path: '/tc/vault' }, 's1');
+      const errors = () => browser.znodeEvents('it', '/tc/vault').filter((e) => e.kind === 'error');
+      const [error] = await waitFor(() => (errors().length > 0 ? errors() : null), { what: 'a subscription error for /tc/vault' });
+      expect(error?.message).toMatch(/^NO_AUTH\b/);
+      expect(error?.retrying).toBe(false);
+      expect(browser.lastZnode('it', '/tc/vault')).toBeUndefined();
     } finally {
       browser.close();
     }

@@ -101,7 +101,7 @@ export function smallestChildNames(names: readonly string[], k: number): string[
   for (const name of names) {
     if (heap.length < k) {
       heap.push(name);
-      for (let i = heap.length - 1; i > 0; ) {
+      for (let i = heap.length - 1; i > 0;) {
         const parent = (i - 1) >> 1;
         if (!greater(i, parent)) break;
         swap(i, parent);
@@ -109,7 +109,7 @@ export function smallestChildNames(names: readonly string[], k: number): string[
       }
     } else if (k > 0 && compareChildNames(name, heap[0]!) < 0) {
       heap[0] = name;
-      for (let i = 0; ; ) {
+      for (let i = 0; ;) {
         const l = 2 * i + 1;
         const r = l + 1;
         let top = i;

@@ -40,7 +40,10 @@ const NEEDED = [
  * The permission bits the console surely has under `acl` (`granted`), and those only ip entries
  * would add when the address the members see is unknown (`undecided`).
  */
-export function consolePermissionsUnder(acl: readonly { scheme: string; id: string; permissions: number }[], console: ConsoleIdentity): { granted: number; undecided: number } {
+export function consolePermissionsUnder(
+  acl: readonly { scheme: string; id: string; permissions: number }[],
+  console: ConsoleIdentity,
+): { granted: number; undecided: number } {
   let granted = 0;
   let undecided = 0;
   for (const entry of acl) {
@@ -87,7 +90,9 @@ export function consoleAccessUnder(acl: readonly { scheme: string; id: string; p
 }
 
 function consequenceOf(missing: readonly string[]): string {
-  const cannot = [missing.includes('read') ? 'show its data and children, or export it' : null, missing.includes('admin') ? 'change its ACL back' : null].filter(Boolean).join(', nor ');
+  const cannot = [missing.includes('read') ? 'show its data and children, or export it' : null, missing.includes('admin') ? 'change its ACL back' : null]
+    .filter(Boolean)
+    .join(', nor ');
   return `Keeper could not ${cannot} (it could still delete it: that needs delete permission on the parent).`;
 }
 

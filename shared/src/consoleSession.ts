@@ -113,8 +113,7 @@ export function applySessionEvent(snap: ConsoleSessionSnapshot, event: SessionEv
   if (event.kind === 'unconfirmed' && !isLive(snap.state)) return snap;
   const state = nextState(event);
   const isNewSession = event.kind === 'connected' && event.sessionId !== snap.sessionId;
-  const sessionId =
-    event.kind === 'connected' ? event.sessionId : event.kind === 'expired' || event.kind === 'closed' ? null : snap.sessionId;
+  const sessionId = event.kind === 'connected' ? event.sessionId : event.kind === 'expired' || event.kind === 'closed' ? null : snap.sessionId;
   // Unconfirmed is still on that member: naming it is the point ("no answer from zk2:2181").
   const member = event.kind === 'connected' ? event.member : event.kind === 'unconfirmed' ? snap.member : null;
   const timeoutMs = event.kind === 'connected' ? event.timeoutMs : snap.timeoutMs;

@@ -1,4 +1,5 @@
 export * from './paths.js';
+export * from './urlPaths.js';
 export * from './sessionId.js';
 export * from './znodeData.js';
 export * from './consoleSession.js';
@@ -15,3 +16,10 @@ export * from './requestSize.js';
 export * from './consoleAclAccess.js';
 export * from './shareScope.js';
 export * from './protectedPaths.js';
+export * from './backoff.js';
+export * from './protocol/http/errors.js';
+export * from './protocol/http/answers.js';
+export * from './protocol/http/requests.js';
+export * from './protocol/http/routes.js';
+export * from './protocol/http/openapi.js';
+export * from './locks/index.js';

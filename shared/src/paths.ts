@@ -8,11 +8,7 @@ export type PathCheck = { ok: true; path: string } | { ok: false; reason: string
 // Characters ZooKeeper 3.8 refuses anywhere in a path (PathUtils.validatePath: limits included).
 function isForbiddenChar(code: number): boolean {
   return (
-    code === 0 ||
-    (code > 0x00 && code <= 0x1f) ||
-    (code >= 0x7f && code <= 0x9f) ||
-    (code >= 0xd800 && code <= 0xf8ff) ||
-    (code >= 0xfff0 && code <= 0xffff)
+    code === 0 || (code > 0x00 && code <= 0x1f) || (code >= 0x7f && code <= 0x9f) || (code >= 0xd800 && code <= 0xf8ff) || (code >= 0xfff0 && code <= 0xffff)
   );
 }
 
@@ -63,12 +59,4 @@ export function pathLineage(path: string): string[] {
     out.push(acc);
   }
   return out;
-}
-
-/** Encodes a znode path for a URL, keeping the slashes readable (/ensembles/x/znodes/a/b). */
-export function pathToUrlSegment(path: string): string {
-  return path
-    .split('/')
-    .map((part) => encodeURIComponent(part))
-    .join('/');
 }

@@ -26,4 +26,5 @@ export function isProtectedFromCreate(path: string): boolean {
   return path === '/' || isUnderZookeeper(path);
 }
 
-export const CREATE_UNDER_ZOOKEEPER_REFUSED = "is under /zookeeper, ZooKeeper's own subtree: Keeper does not create nodes there (quotas are set with zkCli's setquota)";
+export const CREATE_UNDER_ZOOKEEPER_REFUSED =
+  "is under /zookeeper, ZooKeeper's own subtree: Keeper does not create nodes there (quotas are set with zkCli's setquota)";

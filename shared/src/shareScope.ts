@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { isValidPath, pathLineage } from './paths.js';
+import { decodeUrlSegment, pathFromUrlSegment } from './urlPaths.js';
 
 export const shareScopeSchema = z.object({
   ensemble: z.string(),
@@ -44,27 +45,16 @@ export interface ConsolePage {
   znodePath: string | null;
 }
 
-function decode(segment: string): string | null {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return null;
-  }
-}
-
 /** Reads which ensemble (and znode) a console page path opens: /ensembles/<name>/znodes/<path>. Null for pages of no ensemble. */
 export function parseConsolePage(pagePath: string): ConsolePage | null {
   const pathname = pagePath.split(/[?#]/, 1)[0] ?? '';
   const m = /^\/ensembles\/([^/]+)(?:\/([^/]*)(\/.*)?)?$/.exec(pathname);
-  const ensemble = m?.[1] === undefined ? null : decode(m[1]);
+  const ensemble = m?.[1] === undefined ? null : decodeUrlSegment(m[1]);
   if (!m || ensemble === null || ensemble === '') return null;
   const view = m[2] ?? '';
   if (view !== 'znodes') return { ensemble, view, znodePath: null };
-  const rest = (m[3] ?? '').replace(/\/+$/, '');
-  if (rest === '') return { ensemble, view: 'znodes', znodePath: '/' };
-  const segments = rest.slice(1).split('/').map(decode);
-  if (segments.some((s) => s === null)) return null;
-  return { ensemble, view: 'znodes', znodePath: `/${segments.join('/')}` };
+  const znodePath = pathFromUrlSegment((m[3] ?? '').replace(/\/+$/, ''));
+  return znodePath === null ? null : { ensemble, view: 'znodes', znodePath };
 }
 
 export type ScopeResult = { ok: true; scope: ShareScope } | { ok: false; message: string };
@@ -84,7 +74,8 @@ export function scopeForNewLink(pagePath: string, choice: ShareScopeChoice = {})
     if (!pathLineage(opened).includes(root)) return { ok: false, message: `the scope must be ${opened} or one of its ancestors, not ${JSON.stringify(root)}` };
     return { ok: true, scope: { ensemble: page.ensemble, root, ensembleViews: choice.ensembleViews ?? false } };
   }
-  if (choice.ensembleViews === false) return { ok: false, message: `the page is an ensemble view (${page.view || 'overview'}): a link to it needs the ensemble views` };
+  if (choice.ensembleViews === false)
+    return { ok: false, message: `the page is an ensemble view (${page.view || 'overview'}): a link to it needs the ensemble views` };
   const root = choice.root ?? '/';
   if (!isValidPath(root)) return { ok: false, message: `${JSON.stringify(root)} is not a znode path` };
   return { ok: true, scope: { ensemble: page.ensemble, root, ensembleViews: true } };

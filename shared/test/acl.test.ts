@@ -9,7 +9,7 @@ describe('ACL permissions: letters and bits', () => {
     }
   });
 
-  it('uses ZooKeeper\'s bits and zkCli\'s letter order', () => {
+  it("uses ZooKeeper's bits and zkCli's letter order", () => {
     expect(lettersToPermissions('r')).toEqual({ ok: true, bits: 1 });
     expect(lettersToPermissions('w')).toEqual({ ok: true, bits: 2 });
     expect(lettersToPermissions('c')).toEqual({ ok: true, bits: 4 });

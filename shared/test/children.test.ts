@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareChildNames, sortChildNames } from '../src/childOrder.js';
-import { applyChildrenDiff, diffChildren } from '../src/childrenDiff.js';
+import { applyChildrenDiff, diffChildren, diffChildrenInOrder } from '../src/childrenDiff.js';
 import { pick, randomInt, randomString, seeded } from './support/random.js';
 
 const sign = (n: number) => (n < 0 ? -1 : n > 0 ? 1 : 0);
@@ -32,6 +32,69 @@ describe('diffChildren', () => {
     expect(diffChildren(before, after)).toEqual({ added: ['c'], removed: ['a'] });
     expect(before).toEqual(['a', 'b']);
     expect(after).toEqual(['b', 'c']);
+  });
+});
+
+/** The difference by hashing both lists: the reference the walk must match exactly, order included. */
+function hashedDiff(before: readonly string[], after: readonly string[]) {
+  const old = new Set(before);
+  const now = new Set(after);
+  return { added: after.filter((n) => !old.has(n)), removed: before.filter((n) => !now.has(n)) };
+}
+
+describe('diffChildrenInOrder', () => {
+  const big = Array.from({ length: 10_000 }, (_, i) => `item-${(i * 7919) % 10_000}`);
+
+  it('finds a few creates and deletes in a big list, as hashing would', () => {
+    const after = [...big];
+    after.splice(9_000, 1);
+    after.splice(5_000, 0, 'new-b');
+    after.splice(4_000, 2);
+    after.splice(0, 0, 'new-a');
+    after.push('new-c');
+    const diff = diffChildrenInOrder(big, after, 16);
+    expect(diff).toEqual(hashedDiff(big, after));
+    expect(diff?.added).toEqual(['new-a', 'new-b', 'new-c']);
+    expect(diff?.removed).toHaveLength(3);
+  });
+
+  it('reports nothing for the same list, or a name that moved', () => {
+    expect(diffChildrenInOrder(big, [...big], 0)).toEqual({ added: [], removed: [] });
+    const moved = [...big];
+    const [name] = moved.splice(10, 1);
+    moved.splice(9_990, 0, name!);
+    expect(diffChildrenInOrder(big, moved, 4)).toEqual({ added: [], removed: [] });
+  });
+
+  it('gives up (null) past its budget of added + removed names', () => {
+    const after = [...big.filter((_, i) => i % 100 !== 0), ...Array.from({ length: 50 }, (_, i) => `other-${i}`)];
+    expect(diffChildrenInOrder(big, after, 149)).toBeNull();
+    expect(diffChildrenInOrder(big, after, 150)).toEqual(hashedDiff(big, after));
+    // A reordered list is exact too, within a budget that allows for it.
+    const reversed = [...big.slice(0, 40)].reverse();
+    expect(diffChildrenInOrder(big.slice(0, 40), reversed, 80)).toEqual({ added: [], removed: [] });
+    expect(diffChildrenInOrder(big.slice(0, 40), reversed, 10)).toBeNull();
+  });
+
+  it('matches hashing exactly on random lists and random small edits (seeded)', () => {
+    const random = seeded(11);
+    const pool = Array.from({ length: 300 }, (_, i) => `n${i}`);
+    for (let run = 0; run < 500; run++) {
+      const before = randomChildren(random, pool, 120);
+      const after = run % 2 === 0 ? randomChildren(random, pool, 120) : [...before];
+      if (run % 2 === 1) {
+        for (let e = randomInt(random, 6); e > 0; e--) {
+          const at = randomInt(random, after.length + 1);
+          if (random() < 0.5 && after.length > 0) after.splice(Math.min(at, after.length - 1), 1);
+          else {
+            const name = pick(random, pool);
+            if (!after.includes(name)) after.splice(at, 0, name);
+          }
+        }
+      }
+      const diff = diffChildrenInOrder(before, after, 1_000);
+      expect(diff, `run ${run}: ${JSON.stringify({ before, after })}`).toEqual(hashedDiff(before, after));
+    }
   });
 });
 

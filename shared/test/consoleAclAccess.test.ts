@@ -59,7 +59,7 @@ describe('does the console keep read and admin under an ACL?', () => {
   });
 });
 
-describe('ip matching, as ZooKeeper\'s IPAuthenticationProvider does it', () => {
+describe("ip matching, as ZooKeeper's IPAuthenticationProvider does it", () => {
   it('IPv4 with and without prefix lengths', () => {
     expect(ipMatches('10.1.2.3', '10.0.0.0/8')).toBe(true);
     expect(ipMatches('11.1.2.3', '10.0.0.0/8')).toBe(false);

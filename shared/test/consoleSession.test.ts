@@ -134,7 +134,12 @@ describe('applySessionEvent: transitions', () => {
     };
     for (const from of CONSOLE_SESSION_STATES) {
       if (from === 'closed') continue;
-      const base = from === 'connecting' ? start() : from === 'unconfirmed' ? apply(start(), connected(T0), toEvent.unconfirmed(T0 + 1)) : apply(start(), toEvent[from](T0 + 1));
+      const base =
+        from === 'connecting'
+          ? start()
+          : from === 'unconfirmed'
+            ? apply(start(), connected(T0), toEvent.unconfirmed(T0 + 1))
+            : apply(start(), toEvent[from](T0 + 1));
       expect(base.state).toBe(from);
       for (const to of CONSOLE_SESSION_STATES) {
         if (to === from) continue;
@@ -253,7 +258,7 @@ describe('confirmation: the "as of" time of everything the console shows', () =>
     expect(b.timeline).toHaveLength(a.timeline.length);
   });
 
-  it('establishedAt is the session\'s own age: unchanged by a move to another member, reset by a new session', () => {
+  it("establishedAt is the session's own age: unchanged by a move to another member, reset by a new session", () => {
     const moved = apply(start(), connected(T0 + 10, '0x1', 'zk1:2181'), { kind: 'disconnected', at: T0 + 20 }, connected(T0 + 30, '0x1', 'zk2:2181'));
     expect(moved.establishedAt).toBe(T0 + 10);
     const renewed = apply(moved, { kind: 'expired', at: T0 + 40 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { baseName, checkPath, isValidPath, joinPath, parentPath, pathLineage, pathToUrlSegment } from '../src/paths.js';
+import { baseName, checkPath, isValidPath, joinPath, parentPath, pathLineage } from '../src/paths.js';
 
 function reason(path: string): string {
   const r = checkPath(path);
@@ -152,29 +152,5 @@ describe('pathLineage', () => {
   it('is consistent with parentPath', () => {
     const lineage = pathLineage('/x/y/z');
     for (let i = 1; i < lineage.length; i++) expect(parentPath(lineage[i]!)).toBe(lineage[i - 1]);
-  });
-});
-
-describe('pathToUrlSegment', () => {
-  it('keeps slashes readable and encodes each segment', () => {
-    expect(pathToUrlSegment('/')).toBe('/');
-    expect(pathToUrlSegment('/a/b')).toBe('/a/b');
-    expect(pathToUrlSegment('/a b/c')).toBe('/a%20b/c');
-    expect(pathToUrlSegment('/q?x=1#f')).toBe('/q%3Fx%3D1%23f');
-    expect(pathToUrlSegment('/100%/é')).toBe('/100%25/%C3%A9');
-    expect(pathToUrlSegment('/a:b@c')).toBe('/a%3Ab%40c');
-  });
-
-  it('round-trips through decodeURIComponent per segment', () => {
-    for (const p of ['/a b/c?d', '/%2F/x', '/ünï/cödé/#', "/it's/(fine)"]) {
-      const decoded = pathToUrlSegment(p).split('/').map(decodeURIComponent).join('/');
-      expect(decoded).toBe(p);
-    }
-  });
-
-  it('never lets a segment break out of its place in the URL', () => {
-    const url = pathToUrlSegment('/a?b#c/d');
-    expect(url).not.toMatch(/[?#]/);
-    expect(url.split('/')).toHaveLength(3);
   });
 });

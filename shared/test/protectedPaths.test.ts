@@ -3,7 +3,8 @@ import { isProtectedFromCreate, isProtectedFromDelete, isUnderZookeeper } from '
 
 describe('what Keeper leaves to ZooKeeper (one rule for server and web)', () => {
   it('never deletes the root or ZooKeeper’s own nodes, but may delete a stray node under /zookeeper', () => {
-    for (const p of ['/', '/zookeeper', '/zookeeper/config', '/zookeeper/quota', '/zookeeper/quota/app/zookeeper_limits']) expect(isProtectedFromDelete(p), p).toBe(true);
+    for (const p of ['/', '/zookeeper', '/zookeeper/config', '/zookeeper/quota', '/zookeeper/quota/app/zookeeper_limits'])
+      expect(isProtectedFromDelete(p), p).toBe(true);
     for (const p of ['/zookeeper/evil', '/zookeeperish', '/app']) expect(isProtectedFromDelete(p), p).toBe(false);
   });
 

@@ -4,13 +4,18 @@ import {
   type ClientMessage,
   clientMessageSchema,
   type ServerEvent,
-  serverEventSchema,
   ERROR_CODES,
   MAX_CLIENT_FRAME_BYTES,
   parseClientMessage,
   PROTOCOL_VERSION,
+  protocolMismatchMessage,
   type ServerMessage,
   serverMessageSchema,
+  subscriptionKey,
+  TOPIC_NAMES,
+  TOPICS,
+  topicDeclaration,
+  topicMessageSchema,
   WATCH_EVENT_TYPES,
 } from '../src/protocol/schemas.js';
 import { encodeZnodeData } from '../src/znodeData.js';
@@ -39,20 +44,42 @@ describe('parseClientMessage: valid messages', () => {
   });
 
   it('parses subscribe and unsubscribe', () => {
-    expect(ok('{"type":"subscribe","ensemble":"prod","path":"/a/b","id":"s1"}')).toEqual({
+    expect(ok('{"type":"subscribe","topic":"znode","ensemble":"prod","params":{"path":"/a/b"},"id":"s1"}')).toEqual({
       type: 'subscribe',
+      topic: 'znode',
       ensemble: 'prod',
-      path: '/a/b',
+      params: { path: '/a/b' },
       id: 's1',
     });
-    expect(ok('{"type":"unsubscribe","ensemble":"prod","path":"/"}')).toEqual({ type: 'unsubscribe', ensemble: 'prod', path: '/' });
+    expect(ok('{"type":"unsubscribe","topic":"znode","ensemble":"prod","params":{"path":"/"}}')).toEqual({
+      type: 'unsubscribe',
+      topic: 'znode',
+      ensemble: 'prod',
+      params: { path: '/' },
+    });
   });
 
-  it('parses watchEnsemble and unwatchEnsemble', () => {
-    expect(ok('{"type":"watchEnsemble","ensemble":"prod","id":"w1"}')).toEqual({ type: 'watchEnsemble', ensemble: 'prod', id: 'w1' });
-    expect(ok('{"type":"unwatchEnsemble","ensemble":"prod"}')).toEqual({ type: 'unwatchEnsemble', ensemble: 'prod' });
-    expect(refused('{"type":"watchEnsemble"}')).toMatchObject({ code: 'malformed' });
-    expect(refused('{"type":"unwatchEnsemble","ensemble":""}')).toMatchObject({ code: 'malformed' });
+  it('parses a subscription to every topic, and refuses a topic it does not know', () => {
+    for (const topic of ['znode', 'consoleSession', 'ensembleHealth', 'jobs']) {
+      expect(ok(JSON.stringify({ type: 'subscribe', topic, ensemble: 'prod', params: {}, id: 'w1' }))).toEqual({
+        type: 'subscribe',
+        topic,
+        ensemble: 'prod',
+        params: {},
+        id: 'w1',
+      });
+    }
+    expect(refused('{"type":"subscribe","topic":"watchEnsemble","ensemble":"prod","params":{}}')).toMatchObject({
+      code: 'malformed',
+      message: expect.stringMatching(/^invalid subscribe message: topic: /),
+    });
+    expect(refused('{"type":"unsubscribe","topic":"ensembleHealth","ensemble":"","params":{}}')).toMatchObject({ code: 'malformed' });
+  });
+
+  it('refuses the messages of protocol 2 that are gone (health by its own message, writes over the socket)', () => {
+    for (const type of ['watchEnsemble', 'unwatchEnsemble', 'create', 'setData', 'delete', 'setAcl', 'cancelJob']) {
+      expect(refused(JSON.stringify({ type, ensemble: 'prod', path: '/a', id: 'old' })), type).toMatchObject({ code: 'unknownType', id: 'old' });
+    }
   });
 
   it('parses ping with and without id', () => {
@@ -65,12 +92,15 @@ describe('parseClientMessage: valid messages', () => {
   });
 
   it('accepts fields at their maximum lengths', () => {
-    const m = ok(JSON.stringify({ type: 'subscribe', ensemble: 'e'.repeat(100), path: `/${'p'.repeat(4095)}`, id: 'i'.repeat(100) }));
+    const m = ok(
+      JSON.stringify({ type: 'subscribe', topic: 'znode', ensemble: 'e'.repeat(100), params: { path: `/${'p'.repeat(4095)}` }, id: 'i'.repeat(100) }),
+    );
     expect(m).toMatchObject({ type: 'subscribe' });
   });
 
-  it('does not check ZooKeeper path rules (that is the handler\'s job, with its own error code)', () => {
-    expect(ok('{"type":"subscribe","ensemble":"e","path":"no-slash"}')).toMatchObject({ path: 'no-slash' });
+  it("does not check a topic's parameters (the hub does, after the role, with its own error code)", () => {
+    expect(ok('{"type":"subscribe","topic":"znode","ensemble":"e","params":{"path":"no-slash"}}')).toMatchObject({ params: { path: 'no-slash' } });
+    expect(ok('{"type":"subscribe","topic":"jobs","ensemble":"e","params":[1,"x"]}')).toMatchObject({ params: [1, 'x'] });
   });
 });
 
@@ -113,12 +143,12 @@ describe('parseClientMessage: refusals', () => {
       ['{"type":"hello","protocolVersion":1.5}', /protocolVersion/],
       ['{"type":"hello","protocolVersion":1e400}', /protocolVersion/],
       ['{"type":"hello","protocolVersion":9007199254740992}', /protocolVersion/],
-      ['{"type":"subscribe","ensemble":"e"}', /^invalid subscribe message: path: /],
-      ['{"type":"subscribe","ensemble":"","path":"/"}', /ensemble/],
-      [`{"type":"subscribe","ensemble":"${'e'.repeat(101)}","path":"/"}`, /ensemble/],
-      ['{"type":"subscribe","ensemble":"e","path":""}', /path/],
-      [`{"type":"subscribe","ensemble":"e","path":"/${'p'.repeat(4096)}"}`, /path/],
-      ['{"type":"unsubscribe","ensemble":1,"path":2}', /ensemble.*path|path.*ensemble/],
+      ['{"type":"subscribe","topic":"znode","ensemble":"e"}', /^invalid subscribe message: params: /],
+      ['{"type":"subscribe","ensemble":"e","params":{}}', /^invalid subscribe message: topic: /],
+      ['{"type":"subscribe","topic":"znode","ensemble":"","params":{}}', /ensemble/],
+      [`{"type":"subscribe","topic":"znode","ensemble":"${'e'.repeat(101)}","params":{}}`, /ensemble/],
+      ['{"type":"subscribe","topic":"Znode","ensemble":"e","params":{}}', /topic/],
+      ['{"type":"unsubscribe","topic":1,"ensemble":2,"params":{}}', /topic.*ensemble|ensemble.*topic/],
       ['{"type":"ping","id":5}', /id/],
       ['{"type":"ping","id":null}', /id/],
       [`{"type":"ping","id":"${'i'.repeat(101)}"}`, /id/],
@@ -157,10 +187,7 @@ describe('parseClientMessage: refusals', () => {
   // parseClientMessage throw RangeError instead of returning { ok: false }.
   it('does not throw on a deeply nested type that fits in one frame', () => {
     const depth = 30_000;
-    const frames = [
-      `{"type":${'['.repeat(depth)}${']'.repeat(depth)}}`,
-      `{"type":${'{"a":'.repeat(depth / 3)}0${'}'.repeat(depth / 3)}}`,
-    ];
+    const frames = [`{"type":${'['.repeat(depth)}${']'.repeat(depth)}}`, `{"type":${'{"a":'.repeat(depth / 3)}0${'}'.repeat(depth / 3)}}`];
     for (const raw of frames) {
       expect(new TextEncoder().encode(raw).length).toBeLessThan(MAX_CLIENT_FRAME_BYTES);
       const r = parseClientMessage(raw);
@@ -179,7 +206,9 @@ describe('parseClientMessage: refusals', () => {
 // Fuzz: ~2,400 random and mutated frames, checked against an independent oracle.
 
 /** The oracle knows each client message type's rules; a new type must be taught to it (see the first fuzz test). */
-const KNOWN_TYPES = ['hello', 'subscribe', 'unsubscribe', 'watchEnsemble', 'unwatchEnsemble', 'ping', 'create', 'setData', 'delete', 'setAcl', 'cancelJob'] as const;
+const KNOWN_TYPES = ['hello', 'subscribe', 'unsubscribe', 'ping'] as const;
+/** The topics the oracle knows; a new topic must be taught to it (see the first fuzz test). */
+const KNOWN_TOPICS = ['znode', 'consoleSession', 'ensembleHealth', 'jobs'] as const;
 
 interface Expectation {
   code: 'ok' | 'malformed' | 'unknownType';
@@ -210,66 +239,12 @@ function oracle(raw: string): Expectation {
     valid &&= typeof obj!.protocolVersion === 'number' && Number.isSafeInteger(obj!.protocolVersion);
     message.protocolVersion = obj!.protocolVersion;
   } else if (type === 'subscribe' || type === 'unsubscribe') {
-    valid &&= str(obj!.ensemble, 1, 100) && str(obj!.path, 1, 4096);
+    // Parameters are any JSON value here (the hub checks them against the topic), but must be there.
+    valid &&=
+      typeof obj!.topic === 'string' && (KNOWN_TOPICS as readonly string[]).includes(obj!.topic) && str(obj!.ensemble, 1, 100) && Object.hasOwn(obj!, 'params');
+    message.topic = obj!.topic;
     message.ensemble = obj!.ensemble;
-    message.path = obj!.path;
-  } else if (type === 'watchEnsemble' || type === 'unwatchEnsemble') {
-    valid &&= str(obj!.ensemble, 1, 100);
-    message.ensemble = obj!.ensemble;
-  } else if (type === 'cancelJob') {
-    valid &&= str(obj!.jobId, 1, 100);
-    message.jobId = obj!.jobId;
-  } else if (type !== 'ping') {
-    // The mutations: ensemble and path like subscribe, plus their own fields.
-    valid &&= str(obj!.ensemble, 1, 100) && str(obj!.path, 1, 4096);
-    message.ensemble = obj!.ensemble;
-    message.path = obj!.path;
-    const version = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 && v <= 2_147_483_647;
-    const optional = (key: string, check: (v: unknown) => boolean) => {
-      if (!Object.hasOwn(obj!, key) || obj![key] === undefined) return;
-      valid &&= check(obj![key]);
-      message[key] = obj![key];
-    };
-    const required = (key: string, check: (v: unknown) => boolean) => {
-      valid &&= Object.hasOwn(obj!, key) && check(obj![key]);
-      message[key] = obj![key];
-    };
-    const dataOk = (v: unknown) => str(v, 0, MAX_CLIENT_FRAME_BYTES);
-    const encodingOk = (v: unknown) => v === 'utf8' || v === 'base64';
-    if (type === 'create') {
-      optional('data', dataOk);
-      optional('encoding', encodingOk);
-      optional('mode', (v) => ['persistent', 'persistent_sequential', 'ephemeral', 'ephemeral_sequential'].includes(v as string));
-    } else if (type === 'setData') {
-      required('data', dataOk);
-      optional('encoding', encodingOk);
-      required('version', version);
-    } else if (type === 'delete') {
-      required('version', version);
-      optional('recursive', (v) => typeof v === 'boolean');
-    } else if (type === 'setAcl') {
-      required('version', version);
-      required('acl', (v) => {
-        if (!Array.isArray(v) || v.length < 1 || v.length > 100) return false;
-        return v.every((e) => {
-          if (typeof e !== 'object' || e === null || Array.isArray(e)) return false;
-          const entry = e as Record<string, unknown>;
-          const perms = entry.perms === undefined || str(entry.perms, 0, 5);
-          const bits = entry.permissions === undefined || (Number.isSafeInteger(entry.permissions) && (entry.permissions as number) >= 0 && (entry.permissions as number) <= 31);
-          return ['world', 'digest', 'ip', 'auth'].includes(entry.scheme as string) && str(entry.id, 0, 1024) && perms && bits;
-        });
-      });
-      // zod strips unknown keys inside entries too.
-      if (Array.isArray(obj!.acl)) {
-        message.acl = (obj!.acl as Record<string, unknown>[]).map((e) => {
-          if (typeof e !== 'object' || e === null) return e;
-          const out: Record<string, unknown> = { scheme: e.scheme, id: e.id };
-          if (e.perms !== undefined) out.perms = e.perms;
-          if (e.permissions !== undefined) out.permissions = e.permissions;
-          return out;
-        });
-      }
-    }
+    message.params = obj!.params;
   }
   return valid ? { code: 'ok', id: typeof rawId === 'string' ? rawId : undefined, message } : { code: 'malformed', id };
 }
@@ -286,7 +261,7 @@ function randomJsonValue(random: () => number, depth: number): unknown {
     case 3:
       return randomString(random, 'ab/\\"\u0000\u001f\u00e9\u{1F600}\ud800 ', 12);
     case 4:
-      return pick(random, ['', 'hello', 'subscribe', 'unsubscribe', 'ping', '__proto__', 'constructor', '/', 'e'.repeat(101)]);
+      return pick(random, ['', 'hello', 'subscribe', 'unsubscribe', 'ping', 'znode', 'jobs', '__proto__', 'constructor', '/', 'e'.repeat(101)]);
     case 5:
       return 'x'.repeat(randomInt(random, 5000));
     case 6:
@@ -298,7 +273,10 @@ function randomJsonValue(random: () => number, depth: number): unknown {
       const out: Record<string, unknown> = {};
       const n = randomInt(random, 4);
       for (let i = 0; i < n; i++) {
-        out[pick(random, ['type', 'id', 'path', 'ensemble', 'protocolVersion', 'a', 'constructor', 'prototype'])] = randomJsonValue(random, depth - 1);
+        out[pick(random, ['type', 'id', 'path', 'topic', 'params', 'ensemble', 'protocolVersion', 'a', 'constructor', 'prototype'])] = randomJsonValue(
+          random,
+          depth - 1,
+        );
       }
       return out;
     }
@@ -309,31 +287,11 @@ function validMessage(random: () => number): Record<string, unknown> {
   const type = pick(random, KNOWN_TYPES);
   const m: Record<string, unknown> = { type };
   if (type === 'hello') m.protocolVersion = pick(random, [0, 1, 2, -1, PROTOCOL_VERSION, 123456]);
-  if (type === 'subscribe' || type === 'unsubscribe' || type === 'watchEnsemble' || type === 'unwatchEnsemble') {
+  if (type === 'subscribe' || type === 'unsubscribe') {
+    m.topic = pick(random, KNOWN_TOPICS);
     m.ensemble = randomString(random, 'abz-_0', 10) || 'e';
+    m.params = m.topic === 'znode' ? { path: `/${randomString(random, 'ab/.-', 20)}` } : {};
   }
-  if (type === 'subscribe' || type === 'unsubscribe') m.path = `/${randomString(random, 'ab/.-', 20)}`;
-  if (type === 'create' || type === 'setData' || type === 'delete' || type === 'setAcl') {
-    m.ensemble = randomString(random, 'abz-_0', 10) || 'e';
-    m.path = `/${randomString(random, 'ab/.-', 20)}`;
-  }
-  if (type === 'create') {
-    if (random() < 0.7) m.data = randomString(random, 'ab{}" ', 20);
-    if (random() < 0.5) m.encoding = pick(random, ['utf8', 'base64']);
-    if (random() < 0.5) m.mode = pick(random, ['persistent', 'persistent_sequential', 'ephemeral', 'ephemeral_sequential']);
-  }
-  if (type === 'setData') {
-    m.data = randomString(random, 'ab{}" ', 20);
-    if (random() < 0.5) m.encoding = pick(random, ['utf8', 'base64']);
-  }
-  if (type === 'setData' || type === 'delete' || type === 'setAcl') m.version = pick(random, [0, 1, 7, 2_147_483_647]);
-  if (type === 'delete' && random() < 0.5) m.recursive = random() < 0.5;
-  if (type === 'setAcl') {
-    m.acl = Array.from({ length: 1 + randomInt(random, 3) }, () =>
-      random() < 0.5 ? { scheme: pick(random, ['world', 'digest', 'ip', 'auth']), id: 'anyone', perms: pick(random, ['r', 'cdrwa', 'rw']) } : { scheme: 'ip', id: '10.0.0.1', permissions: randomInt(random, 32) },
-    );
-  }
-  if (type === 'cancelJob') m.jobId = randomString(random, 'abc123', 12) || 'j';
   if (random() < 0.7) m.id = randomString(random, 'abc123-', 12) || 'id';
   return m;
 }
@@ -354,13 +312,31 @@ function mutate(random: () => number, s: string): string {
   return out;
 }
 
-const HUGE_NUMBERS = ['1e999', '-1e999', '1e308', '123456789012345678901234567890', '9007199254740993', '-0', '0.0', '1e2', '1E+2', '0x10', '01', '.5', '-', 'Infinity', 'NaN'];
+const HUGE_NUMBERS = [
+  '1e999',
+  '-1e999',
+  '1e308',
+  '123456789012345678901234567890',
+  '9007199254740993',
+  '-0',
+  '0.0',
+  '1e2',
+  '1E+2',
+  '0x10',
+  '01',
+  '.5',
+  '-',
+  'Infinity',
+  'NaN',
+];
 
 const POLLUTION = [
   '{"__proto__":{"type":"ping"}}',
   '{"__proto__":{"polluted":true},"type":"ping"}',
   '{"type":"ping","__proto__":{"id":"from-proto"}}',
-  '{"type":"subscribe","ensemble":"e","path":"/","__proto__":{"polluted":true}}',
+  '{"type":"subscribe","topic":"znode","ensemble":"e","params":{"path":"/"},"__proto__":{"polluted":true}}',
+  '{"type":"subscribe","topic":"znode","ensemble":"e","params":{"__proto__":{"polluted":true}}}',
+  '{"type":"subscribe","topic":"__proto__","ensemble":"e","params":{}}',
   '{"constructor":{"prototype":{"polluted":true}},"type":"ping","id":"c"}',
   '{"type":"hello","protocolVersion":1,"__proto__":{"protocolVersion":"x"}}',
   '{"__proto__":{"__proto__":{"polluted":true}},"type":"nope","id":"p"}',
@@ -399,7 +375,7 @@ function generateFrames(seed: number, count: number): string[] {
       case 4: {
         // A valid message with one field given the wrong type (or a junk value).
         const m = validMessage(random);
-        const key = pick(random, [...Object.keys(m), 'id', 'path', 'ensemble', 'protocolVersion', 'type']);
+        const key = pick(random, [...Object.keys(m), 'id', 'topic', 'params', 'ensemble', 'protocolVersion', 'type']);
         m[key] = randomJsonValue(random, 2);
         frames.push(JSON.stringify(m));
         break;
@@ -417,7 +393,12 @@ function generateFrames(seed: number, count: number): string[] {
       case 7: {
         // Prototype-pollution keys in random places.
         const m = JSON.stringify(validMessage(random));
-        const evil = pick(random, ['"__proto__":{"polluted":true}', '"__proto__":{"type":"ping"}', '"constructor":{"prototype":{"polluted":true}}', '"__proto__":[]']);
+        const evil = pick(random, [
+          '"__proto__":{"polluted":true}',
+          '"__proto__":{"type":"ping"}',
+          '"constructor":{"prototype":{"polluted":true}}',
+          '"__proto__":[]',
+        ]);
         frames.push(m.replace('{', `{${evil},`));
         break;
       }
@@ -432,8 +413,9 @@ describe('parseClientMessage: fuzz', () => {
   const SEED = 20250101;
   const frames = generateFrames(SEED, 2400);
 
-  it('the oracle knows every client message type in the schema', () => {
+  it('the oracle knows every client message type and every topic in the schema', () => {
     expect([...KNOWN_TYPES].sort()).toEqual(clientMessageSchema.options.map((o) => o.shape.type.value).sort());
+    expect([...KNOWN_TOPICS].sort()).toEqual([...TOPIC_NAMES].sort());
   });
 
   it('the generator covers every outcome and every type', () => {
@@ -522,7 +504,7 @@ describe('serverMessageSchema', () => {
     numChildren: 0,
   };
 
-  const health: Extract<ServerEvent, { type: 'ensembleHealth' }>['health'] = {
+  const health: Extract<Extract<ServerEvent, { topic: 'ensembleHealth' }>['event'], { kind: 'health' }>['health'] = {
     ensemble: 'prod',
     polledAt: 2000,
     pollIntervalMs: 5000,
@@ -541,47 +523,74 @@ describe('serverMessageSchema', () => {
     alerts: [],
   };
 
+  const job = {
+    id: 'j1',
+    kind: 'recursiveDelete' as const,
+    ensemble: 'prod',
+    path: '/a',
+    state: 'running' as const,
+    done: 10,
+    total: 100,
+    current: '/a/b',
+    startedBy: 'ann',
+    startedAt: 1,
+    cancelRequested: false,
+  };
+  const a = { topic: 'znode' as const, ensemble: 'prod', params: { path: '/a' } };
+  const root = { topic: 'znode' as const, ensemble: 'prod', params: { path: '/' } };
   const events: ServerEvent[] = [
-    { type: 'session', ensemble: 'prod', session: snapshot },
-    { type: 'znode', ensemble: 'prod', path: '/a', node: { exists: true, stat, data: encodeZnodeData(new TextEncoder().encode('{"a":1}')) }, at: 5 },
-    { type: 'znode', ensemble: 'prod', path: '/bin', node: { exists: true, stat, data: encodeZnodeData(new Uint8Array([0, 1, 2])) }, at: 5 },
-    { type: 'znode', ensemble: 'prod', path: '/gone', node: { exists: false }, at: 6 },
-    { type: 'children', ensemble: 'prod', path: '/', mode: 'full', names: ['a', 'b'], total: 2 },
-    { type: 'children', ensemble: 'prod', path: '/', mode: 'diff', added: ['c'], removed: ['a'], total: 2 },
-    ...WATCH_EVENT_TYPES.map((event) => ({ type: 'watchEvent' as const, ensemble: 'prod', path: '/a', event, at: 7 })),
-    { type: 'ensembleHealth', ensemble: 'prod', health },
-    { type: 'memberHistory', ensemble: 'prod', mode: 'full', history: {} },
-    { type: 'subscriptionError', ensemble: 'prod', path: '/a', message: 'NO_AUTH', retrying: false },
-    { type: 'subscriptionError', ensemble: 'prod', path: '/a', message: 'CONNECTION_LOSS', retrying: true },
+    { topic: 'consoleSession', ensemble: 'prod', params: {}, event: { session: snapshot } },
+    { ...a, event: { kind: 'state', node: { exists: true, stat, data: encodeZnodeData(new TextEncoder().encode('{"a":1}')) }, at: 5 } },
     {
-      type: 'job',
-      job: { id: 'j1', kind: 'recursiveDelete', ensemble: 'prod', path: '/a', state: 'running', done: 10, total: 100, current: '/a/b', startedBy: 'ann', startedAt: 1, cancelRequested: false },
+      topic: 'znode',
+      ensemble: 'prod',
+      params: { path: '/bin' },
+      event: { kind: 'state', node: { exists: true, stat, data: encodeZnodeData(new Uint8Array([0, 1, 2])) }, at: 5 },
     },
+    { topic: 'znode', ensemble: 'prod', params: { path: '/gone' }, event: { kind: 'state', node: { exists: false }, at: 6 } },
+    { ...root, event: { kind: 'children', mode: 'full', names: ['a', 'b'], total: 2 } },
+    { ...root, event: { kind: 'children', mode: 'diff', added: ['c'], removed: ['a'], total: 2 } },
+    ...WATCH_EVENT_TYPES.map((event): ServerEvent => ({ ...a, event: { kind: 'watchEvent', event, at: 7 } })),
+    { ...a, event: { kind: 'error', message: 'NO_AUTH', retrying: false } },
+    { ...a, event: { kind: 'error', message: 'CONNECTION_LOSS', retrying: true } },
+    { topic: 'ensembleHealth', ensemble: 'prod', params: {}, event: { kind: 'health', health } },
+    { topic: 'ensembleHealth', ensemble: 'prod', params: {}, event: { kind: 'history', mode: 'full', history: {} } },
     {
-      type: 'job',
-      job: {
-        id: 'j1',
-        kind: 'recursiveDelete',
-        ensemble: 'prod',
-        path: '/a',
-        state: 'failed',
-        done: 10,
-        total: 100,
-        current: null,
-        startedBy: 'ann',
-        startedAt: 1,
-        finishedAt: 2,
-        cancelRequested: false,
-        remaining: ['/a/c', '/a'],
-        remainingTotal: 2,
-        remainingVerified: true,
-        error: { code: 'NOT_CONNECTED', message: 'not connected' },
+      topic: 'ensembleHealth',
+      ensemble: 'prod',
+      params: {},
+      event: {
+        kind: 'history',
+        mode: 'append',
+        history: { m1: [{ at: 1, latencyAvg: 1, latencyMax: 2, outstanding: 0, connections: 3, znodeCount: 10, serving: true }] },
+      },
+    },
+    { topic: 'jobs', ensemble: 'prod', params: {}, event: { job } },
+    {
+      topic: 'jobs',
+      ensemble: 'prod',
+      params: {},
+      event: {
+        job: {
+          ...job,
+          state: 'failed',
+          current: null,
+          finishedAt: 2,
+          remaining: ['/a/c', '/a'],
+          remainingTotal: 2,
+          remainingVerified: true,
+          error: { code: 'NOT_CONNECTED', message: 'not connected' },
+        },
       },
     },
   ];
 
-  it('has an example of every server event type', () => {
-    expect(new Set(events.map((e) => e.type))).toEqual(new Set(serverEventSchema.options.map((o) => o.shape.type.value)));
+  it('has an example of every topic and of every kind of event a topic has', () => {
+    expect(new Set(events.map((e) => e.topic))).toEqual(new Set(TOPIC_NAMES));
+    expect(new Set(topicMessageSchema.options.map((o) => o.shape.topic.value))).toEqual(new Set(TOPIC_NAMES));
+    const kinds = (topic: string) => new Set(events.flatMap((e) => (e.topic === topic && 'kind' in e.event ? [e.event.kind] : [])));
+    expect(kinds('znode')).toEqual(new Set(['state', 'children', 'watchEvent', 'error']));
+    expect(kinds('ensembleHealth')).toEqual(new Set(['health', 'history']));
   });
 
   const examples: ServerMessage[] = [
@@ -600,9 +609,6 @@ describe('serverMessageSchema', () => {
     { type: 'ack', id: 'r1' },
     { type: 'pong', at: 123 },
     { type: 'pong', id: 'p1', at: 123 },
-    { type: 'result', id: 'm1', op: 'create', ok: true, ensemble: 'prod', path: '/a', created: '/a', stat },
-    { type: 'result', id: 'm2', op: 'setData', ok: false, ensemble: 'prod', path: '/a', error: { code: 'BAD_VERSION', message: 'stale' }, current: { stat, data: encodeZnodeData(new Uint8Array([1])) } },
-    { type: 'result', op: 'delete', ok: true, jobId: 'j1' },
   ];
 
   examples.forEach((message, i) => {
@@ -623,12 +629,71 @@ describe('serverMessageSchema', () => {
       { type: 'error', code: 'notACode', message: 'x' },
       { type: 'ack' },
       { type: 'pong' },
-      { type: 'batch', events: [{ type: 'znode', ensemble: 'e', path: '/', node: { exists: true }, at: 1 }] },
-      { type: 'batch', events: [{ type: 'watchEvent', ensemble: 'e', path: '/', event: 'nodeDeleted', at: 1 }] },
-      { type: 'batch', events: [{ type: 'children', ensemble: 'e', path: '/', mode: 'patch', total: 0 }] },
-      { type: 'batch', events: [{ type: 'session', ensemble: 'e', session: { ...snapshot, state: 'sleeping' } }] },
+      { type: 'batch', events: [{ topic: 'znode', ensemble: 'e', params: { path: '/' }, event: { kind: 'state', node: { exists: true }, at: 1 } }] },
+      { type: 'batch', events: [{ topic: 'znode', ensemble: 'e', params: { path: '/' }, event: { kind: 'watchEvent', event: 'nodeDeleted', at: 1 } }] },
+      { type: 'batch', events: [{ topic: 'znode', ensemble: 'e', params: { path: '/' }, event: { kind: 'children', mode: 'patch', total: 0 } }] },
+      // A diff must say what was added and removed; a full list must carry the names.
+      { type: 'batch', events: [{ topic: 'znode', ensemble: 'e', params: { path: '/' }, event: { kind: 'children', mode: 'diff', names: ['a'], total: 1 } }] },
+      {
+        type: 'batch',
+        events: [{ topic: 'znode', ensemble: 'e', params: { path: '/' }, event: { kind: 'children', mode: 'full', added: ['a'], removed: [], total: 1 } }],
+      },
+      // An event of one topic under another topic's name.
+      { type: 'batch', events: [{ topic: 'jobs', ensemble: 'e', params: {}, event: { session: snapshot } }] },
+      { type: 'batch', events: [{ topic: 'consoleSession', ensemble: 'e', params: {}, event: { session: { ...snapshot, state: 'sleeping' } } }] },
+      { type: 'batch', events: [{ topic: 'nosuch', ensemble: 'e', params: {}, event: {} }] },
+      // Protocol 2's shapes.
+      { type: 'batch', events: [{ type: 'session', ensemble: 'e', session: snapshot }] },
+      { type: 'result', id: 'm1', op: 'create', ok: true },
       { type: 'welcome', protocolVersion: 1, serverVersion: '0.1.0' },
     ];
     for (const m of bad) expect(serverMessageSchema.safeParse(m).success, JSON.stringify(m)).toBe(false);
+  });
+});
+
+describe('topics', () => {
+  it("check their parameters: a znode path by ZooKeeper's rules with a sentence, nothing for the others", () => {
+    const znode = TOPICS.znode.params;
+    expect(znode.safeParse({ path: '/a/b' }).success).toBe(true);
+    expect(znode.safeParse({ path: `/${'p'.repeat(4095)}` }).success).toBe(true);
+    expect(znode.safeParse({ path: `/${'p'.repeat(4096)}` }).success).toBe(false);
+    const bad = znode.safeParse({ path: 'no-slash' });
+    expect(bad.success ? null : bad.error.issues[0]?.message).toMatch(/^invalid path "no-slash": /);
+    expect(znode.safeParse({ path: '/a', extra: 1 }).success).toBe(false);
+    for (const topic of ['consoleSession', 'ensembleHealth', 'jobs'] as const) {
+      expect(topicDeclaration(topic).params.safeParse({}).success, topic).toBe(true);
+      expect(topicDeclaration(topic).params.safeParse({ path: '/' }).success, topic).toBe(false);
+    }
+  });
+
+  it('leave jobs to admins and the rest to every viewer', () => {
+    expect(TOPIC_NAMES.filter((t) => topicDeclaration(t).role === 'admin')).toEqual(['jobs']);
+  });
+
+  it('keep only the latest state of a znode, session, health and job, and every diff, watch event and history append', () => {
+    const key = <T extends keyof typeof TOPICS>(topic: T, event: unknown) => topicDeclaration(topic).coalesceKey(event);
+    expect(key('znode', { kind: 'state', node: { exists: false }, at: 1 })).toBe('state');
+    expect(key('znode', { kind: 'children', mode: 'diff', added: [], removed: [], total: 0 })).toBeNull();
+    expect(key('znode', { kind: 'watchEvent', event: 'created', at: 1 })).toBeNull();
+    expect(key('consoleSession', { session: {} })).toBe('session');
+    expect(key('ensembleHealth', { kind: 'health', health: {} })).toBe('health');
+    expect(key('ensembleHealth', { kind: 'history', mode: 'append', history: {} })).toBeNull();
+    expect(key('jobs', { job: { id: 'j1' } })).not.toBe(key('jobs', { job: { id: 'j2' } }));
+  });
+
+  it('name one subscription by topic, ensemble and parameters, whatever the order of the parameters', () => {
+    expect(subscriptionKey('znode', 'p', { path: '/a', x: [1, { b: 1, a: 2 }] })).toBe(subscriptionKey('znode', 'p', { x: [1, { a: 2, b: 1 }], path: '/a' }));
+    const keys = new Set([
+      subscriptionKey('znode', 'p', { path: '/a' }),
+      subscriptionKey('znode', 'q', { path: '/a' }),
+      subscriptionKey('znode', 'p', { path: '/b' }),
+      subscriptionKey('jobs', 'p', {}),
+      subscriptionKey('consoleSession', 'p', {}),
+    ]);
+    expect(keys.size).toBe(5);
+  });
+
+  it('tell an out-of-date page to reload', () => {
+    expect(protocolMismatchMessage(PROTOCOL_VERSION, PROTOCOL_VERSION - 1)).toMatch(/^Keeper was updated: reload/);
   });
 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { checkRequestSize, DEFAULT_JUTE_MAX_BUFFER, maxDataBytesFor, requestOverheadBytes, requestPacketBytes, utf8Length, wirePath } from '../src/requestSize.js';
+import {
+  checkRequestSize,
+  DEFAULT_JUTE_MAX_BUFFER,
+  maxDataBytesFor,
+  requestOverheadBytes,
+  requestPacketBytes,
+  utf8Length,
+  wirePath,
+} from '../src/requestSize.js';
 
 const LIMIT = DEFAULT_JUTE_MAX_BUFFER;
 
@@ -15,7 +23,9 @@ describe('request packet size, as the member counts it against jute.maxbuffer', 
     const acl = [{ scheme: 'world', id: 'anyone' }];
     expect(requestOverheadBytes({ op: 'create', path: '/a', dataBytes: 0, acl })).toBe(8 + 6 + 4 + 4 + 23 + 4);
     const two = [...acl, { scheme: 'ip', id: '10.9.9.9' }];
-    expect(requestOverheadBytes({ op: 'create', path: '/a', dataBytes: 0, acl: two }) - requestOverheadBytes({ op: 'create', path: '/a', dataBytes: 0, acl })).toBe(4 + 4 + 2 + 4 + 8);
+    expect(
+      requestOverheadBytes({ op: 'create', path: '/a', dataBytes: 0, acl: two }) - requestOverheadBytes({ op: 'create', path: '/a', dataBytes: 0, acl }),
+    ).toBe(4 + 4 + 2 + 4 + 8);
   });
 
   it('counts the path in UTF-8 bytes, not characters', () => {

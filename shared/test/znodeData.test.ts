@@ -239,13 +239,14 @@ describe('hexDump', () => {
   });
 
   it('shows non-printable bytes as dots (printable is 0x20..0x7e)', () => {
-    expect(hexDump(bytes(0x00, 0x1f, 0x20, 0x7e, 0x7f, 0x80, 0xff))).toEqual([
-      `00000000  ${'00 1f 20 7e 7f 80 ff'.padEnd(47)}  .. ~...`,
-    ]);
+    expect(hexDump(bytes(0x00, 0x1f, 0x20, 0x7e, 0x7f, 0x80, 0xff))).toEqual([`00000000  ${'00 1f 20 7e 7f 80 ff'.padEnd(47)}  .. ~...`]);
   });
 
   it('honours a custom width and keeps every hex column aligned', () => {
-    const lines = hexDump(Uint8Array.from({ length: 20 }, (_, i) => i), 8);
+    const lines = hexDump(
+      Uint8Array.from({ length: 20 }, (_, i) => i),
+      8,
+    );
     expect(lines).toHaveLength(3);
     expect(lines[0]).toBe('00000000  00 01 02 03 04 05 06 07  ........');
     expect(lines[1]).toBe('00000008  08 09 0a 0b 0c 0d 0e 0f  ........');

@@ -9,7 +9,6 @@ export type AuditInput = Omit<AuditEntry, 'seq' | 'at'>;
 
 /** Characters kept per field; `details` is bounded by its JSON size. */
 export const AUDIT_FIELD_LIMITS = {
-  action: 64,
   actorName: 128,
   actorVia: 16,
   ensemble: 128,
@@ -32,12 +31,19 @@ export function boundAuditInput(input: AuditInput): AuditInput {
   const L = AUDIT_FIELD_LIMITS;
   const out: AuditInput = {
     ...input,
-    action: cut(String(input.action), L.action, 'action', truncated),
-    actor: { name: cut(String(input.actor.name), L.actorName, 'actor.name', truncated), role: input.actor.role, via: cut(String(input.actor.via), L.actorVia, 'actor.via', truncated) },
+    actor: {
+      name: cut(String(input.actor.name), L.actorName, 'actor.name', truncated),
+      role: input.actor.role,
+      via: cut(String(input.actor.via), L.actorVia, 'actor.via', truncated),
+    },
   };
   if (input.ensemble !== undefined) out.ensemble = cut(input.ensemble, L.ensemble, 'ensemble', truncated);
   if (input.path !== undefined) out.path = cut(input.path, L.path, 'path', truncated);
-  if (input.error !== undefined) out.error = { code: cut(input.error.code, L.errorCode, 'error.code', truncated), message: cut(input.error.message, L.errorMessage, 'error.message', truncated) };
+  if (input.error !== undefined)
+    out.error = {
+      code: cut(input.error.code, L.errorCode, 'error.code', truncated),
+      message: cut(input.error.message, L.errorMessage, 'error.message', truncated),
+    };
   if (input.note !== undefined) out.note = cut(input.note, L.note, 'note', truncated);
   if (input.remoteAddress !== undefined) out.remoteAddress = cut(input.remoteAddress, L.remoteAddress, 'remoteAddress', truncated);
   if (input.details !== undefined) {

@@ -13,14 +13,13 @@ import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import { auditEntrySchema, type AuditEntry } from '@keeper/shared';
-import { ensureStateDir } from '../auth/stateFiles.js';
+import { ensureStateDir } from '../config/stateFiles.js';
 import { boundAuditInput, type AuditInput } from './auditBounds.js';
 import { reverseLines } from './reverseLines.js';
 
 export type { AuditInput } from './auditBounds.js';
 
 export const AUDIT_FILE = 'audit.jsonl';
-export const MAX_AUDIT_PAGE = 1_000;
 
 export interface AuditRotation {
   /** Rotate once the current file reaches this size. */

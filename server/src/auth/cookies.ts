@@ -22,7 +22,14 @@ export function readCookie(header: string | undefined, name: string = SESSION_CO
  * when the request came over https (a cookie marked Secure is never sent back over plain http).
  */
 export function sessionCookie(value: string, { maxAgeSeconds, secure }: { maxAgeSeconds: number; secure: boolean }): string {
-  return [`${SESSION_COOKIE}=${encodeURIComponent(value)}`, 'Path=/', 'HttpOnly', 'SameSite=Strict', `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`, ...(secure ? ['Secure'] : [])].join('; ');
+  return [
+    `${SESSION_COOKIE}=${encodeURIComponent(value)}`,
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Strict',
+    `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`,
+    ...(secure ? ['Secure'] : []),
+  ].join('; ');
 }
 
 export function clearedSessionCookie(secure: boolean): string {
@@ -38,7 +45,14 @@ export function clearedSessionCookie(secure: boolean): string {
 export const SIGNED_IN_HINT_COOKIE = 'keeper_signed_in';
 
 export function signedInHintCookie(value: string, { maxAgeSeconds, secure }: { maxAgeSeconds: number; secure: boolean }): string {
-  return [`${SIGNED_IN_HINT_COOKIE}=${encodeURIComponent(value)}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`, ...(secure ? ['Secure'] : [])].join('; ');
+  return [
+    `${SIGNED_IN_HINT_COOKIE}=${encodeURIComponent(value)}`,
+    'Path=/',
+    'HttpOnly',
+    'SameSite=Lax',
+    `Max-Age=${Math.max(0, Math.floor(maxAgeSeconds))}`,
+    ...(secure ? ['Secure'] : []),
+  ].join('; ');
 }
 
 export function clearedHintCookie(secure: boolean): string {

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomToken } from './secrets.js';
-import { ensureStateDir, readFileIfExists, writeFileAtomic } from './stateFiles.js';
+import { ensureStateDir, readFileIfExists, writeFileAtomic } from '../config/stateFiles.js';
 
 export const GENERATED_TOKEN_FILE = 'admin-token';
 

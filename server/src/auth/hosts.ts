@@ -48,5 +48,8 @@ export function checkHost(header: string | undefined, allowed: ReadonlySet<strin
   const name = hostNameOf(header);
   if (name === null) return { ok: false, reason: 'the Host header is not a host name' };
   if (isIP(name) !== 0 || allowed.has(name)) return { ok: true };
-  return { ok: false, reason: `this console is not served as ${JSON.stringify(name.slice(0, 253))}; add it to "allowedHosts" (or KEEPER_ALLOWED_HOSTS) if it should be` };
+  return {
+    ok: false,
+    reason: `this console is not served as ${JSON.stringify(name.slice(0, 253))}; add it to "allowedHosts" (or KEEPER_ALLOWED_HOSTS) if it should be`,
+  };
 }

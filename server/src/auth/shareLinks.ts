@@ -9,7 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { legacyScope, shareScopeSchema, type ShareLinkView, type ShareScope } from '@keeper/shared';
 import { randomToken, sha256Hex } from './secrets.js';
-import { ensureStateDir, readFileIfExists, writeFileAtomic } from './stateFiles.js';
+import { ensureStateDir, readFileIfExists, writeFileAtomic } from '../config/stateFiles.js';
 
 export const SHARE_LINKS_FILE = 'share-links.json';
 /** Ended links stay listed (as revoked/expired) this long, then are forgotten. */
@@ -50,7 +50,10 @@ export class ShareLinkStore extends EventEmitter<ShareLinkEvents> {
   private readonly file: string | null;
 
   /** stateDir null: in memory only (the open development mode). */
-  constructor(stateDir: string | null, private readonly now: () => number = Date.now) {
+  constructor(
+    stateDir: string | null,
+    private readonly now: () => number = Date.now,
+  ) {
     super();
     this.file = stateDir === null ? null : path.join(stateDir, SHARE_LINKS_FILE);
     if (stateDir !== null) ensureStateDir(stateDir);

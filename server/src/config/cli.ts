@@ -155,11 +155,17 @@ function trustProxyOption(text: string): TrustProxy {
   if (value === 'true') return true;
   if (value === 'false' || value === '') return false;
   if (/^\d+$/.test(value)) return intOption('KEEPER_TRUST_PROXY', value, 0, 32);
-  return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 function listOption(text: string): string[] {
-  return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 /** trustProxy, allowedHosts, audit rotation and rate limits: environment over the config file. */
@@ -230,13 +236,8 @@ export function parseStartArgs(argv: string[], env: Env, cwd: string = process.c
   }
 
   const port =
-    values.port !== undefined
-      ? intOption('--port', values.port, 0, 65535)
-      : env.PORT
-        ? intOption('PORT', env.PORT, 0, 65535)
-        : (file?.port ?? DEFAULT_PORT);
-  const host =
-    values.host !== undefined ? nonEmpty('--host', values.host) : env.HOST ? env.HOST.trim() : (file?.host ?? DEFAULT_HOST);
+    values.port !== undefined ? intOption('--port', values.port, 0, 65535) : env.PORT ? intOption('PORT', env.PORT, 0, 65535) : (file?.port ?? DEFAULT_PORT);
+  const host = values.host !== undefined ? nonEmpty('--host', values.host) : env.HOST ? env.HOST.trim() : (file?.host ?? DEFAULT_HOST);
 
   const keeper: KeeperOptions = { host, port, ensembles, auth: authOptions(values, env, file, cwd), ...serving(env, file) };
   if (file?.webDist !== undefined) keeper.webDist = file.webDist;

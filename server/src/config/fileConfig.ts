@@ -77,7 +77,10 @@ export const fileConfigSchema = z.strictObject({
   port: z.number().int().min(0).max(65535).optional(),
   webDist: z.string().min(1).optional(),
   trustProxy: z.union([z.boolean(), z.number().int().min(0).max(32), z.array(z.string().min(1).max(64)).max(100)]).optional(),
-  allowedHosts: z.array(z.string().regex(/^[A-Za-z0-9.-]{1,253}$|^\[[0-9A-Fa-f:.]+\]$/, 'must be a host name (no scheme, no port)')).max(100).optional(),
+  allowedHosts: z
+    .array(z.string().regex(/^[A-Za-z0-9.-]{1,253}$|^\[[0-9A-Fa-f:.]+\]$/, 'must be a host name (no scheme, no port)'))
+    .max(100)
+    .optional(),
   audit: z.strictObject({ maxFileMiB: z.number().int().min(1).max(10_240).optional(), keepFiles: z.number().int().min(0).max(1_000).optional() }).optional(),
   rateLimits: z
     .strictObject({
@@ -92,7 +95,9 @@ export const fileConfigSchema = z.strictObject({
         .array(
           z.strictObject({
             name: z.string().regex(/^[A-Za-z0-9._@-]{1,64}$/, 'must be 1-64 letters, digits, ".", "_", "@" or "-"'),
-            passwordHash: z.string().regex(/^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/, 'must be a bcrypt hash (make one with `npm run hash-password`), never the password'),
+            passwordHash: z
+              .string()
+              .regex(/^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/, 'must be a bcrypt hash (make one with `npm run hash-password`), never the password'),
             role: z.enum(['admin', 'viewer']),
           }),
         )
@@ -106,7 +111,12 @@ export const fileConfigSchema = z.strictObject({
         .optional(),
       allowedOrigins: z.array(z.url().regex(/^https?:\/\/[^/]+$/, 'must be an origin: scheme://host[:port], no path')).optional(),
       stateDir: z.string().min(1).optional(),
-      sessionTtlMinutes: z.number().int().min(1).max(60 * 24 * 30).optional(),
+      sessionTtlMinutes: z
+        .number()
+        .int()
+        .min(1)
+        .max(60 * 24 * 30)
+        .optional(),
     })
     .optional(),
 });

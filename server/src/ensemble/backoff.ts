@@ -8,6 +8,8 @@
  * lose that word within about one cap, not 30 s later. Asking a dead member costs it nothing
  * (a refused connection) and a hung one one connection per try, so a short cap is cheap.
  */
+import { backoffDelay } from '@keeper/shared';
+
 export interface RetryPolicy {
   intervalMs: number;
   maxDelayMs: number;
@@ -19,9 +21,9 @@ export const DEFAULT_MEMBER_BACKOFF_MAX_MS = 5_000;
 /** Delay before the next try after `failures` consecutive failures (1 = the first failure). */
 export function retryDelay(failures: number, policy: RetryPolicy, random: () => number = Math.random): number {
   if (failures <= 0) return policy.intervalMs;
-  const cap = Math.max(policy.intervalMs, Math.min(policy.maxDelayMs, policy.intervalMs * 2 ** (failures - 1)));
-  // Jitter in [cap * 0.75, cap]: never sooner than the regular cadence.
-  return Math.max(policy.intervalMs, Math.round(cap * (0.75 + random() * 0.25)));
+  const backoff = { baseMs: policy.intervalMs, capMs: Math.max(policy.intervalMs, policy.maxDelayMs), jitter: [0.75, 1] as const };
+  // Never sooner than the regular cadence, whatever the draw.
+  return Math.max(policy.intervalMs, backoffDelay(failures - 1, backoff, random));
 }
 
 /**

@@ -30,7 +30,10 @@ export async function askMember<T>(transport: MemberTransport, member: MemberAdd
         if (body.kind === 'ok') return { ok: true, value: spec.admin.fromBody(body.value) };
       }
     }
-    return { ok: false, reason: `${spec.word} is not in ${WHITELIST_SETTING} and the AdminServer did not answer: add ${spec.word} to ${WHITELIST_SETTING} (or enable the AdminServer)` };
+    return {
+      ok: false,
+      reason: `${spec.word} is not in ${WHITELIST_SETTING} and the AdminServer did not answer: add ${spec.word} to ${WHITELIST_SETTING} (or enable the AdminServer)`,
+    };
   } catch (error) {
     return { ok: false, reason: `${spec.word} failed: ${error instanceof Error ? error.message : String(error)}` };
   }

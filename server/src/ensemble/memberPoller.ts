@@ -33,7 +33,7 @@ import {
   type MemberStatus,
   type ServerSpec,
 } from '@keeper/shared';
-import type { HealthFeed } from '../hub/healthFeed.js';
+import type { HealthFeed } from './healthFeed.js';
 import { DEFAULT_MEMBER_BACKOFF_MAX_MS, isDue, retryDelay } from './backoff.js';
 import { HistoryRing } from './historyRing.js';
 import { probeMember } from './memberProbe.js';
@@ -299,9 +299,7 @@ export class MemberPoller implements HealthFeed {
   }
 
   private async membershipFromConf(): Promise<ServerSpec[] | null> {
-    const candidates = [...this.slots.values()]
-      .filter((s) => s.status !== null && SERVING_STATES.includes(s.status.state))
-      .slice(0, MEMBERSHIP_ATTEMPTS);
+    const candidates = [...this.slots.values()].filter((s) => s.status !== null && SERVING_STATES.includes(s.status.state)).slice(0, MEMBERSHIP_ATTEMPTS);
     for (const slot of candidates) {
       const answer = await this.options.transport.fourLetterWord(slot.target, 'conf', 'membership');
       if (!answer.ok || blockedWord(answer.text) || isNotServing(answer.text)) continue;

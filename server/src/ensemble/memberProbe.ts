@@ -3,16 +3,7 @@
  * else `srvr` + `mntr` over 4lw. Two requests either way, sent together. Whatever the member
  * answers (or fails to) becomes a ProbeResult; nothing here throws.
  */
-import {
-  blockedWord,
-  isNotServing,
-  mntrFromMonitor,
-  parseMntr,
-  parseSrvr,
-  readAdminBody,
-  srvrFromServerStats,
-  type ProbeResult,
-} from '@keeper/shared';
+import { blockedWord, isNotServing, mntrFromMonitor, parseMntr, parseSrvr, readAdminBody, srvrFromServerStats, type ProbeResult } from '@keeper/shared';
 import type { WireResult } from './wire.js';
 import type { MemberAddress, MemberTransport } from './transport.js';
 
@@ -75,7 +66,13 @@ async function viaFourLetterWords(transport: MemberTransport, member: MemberAddr
   const srvr = srvrBlocked ? null : parseSrvr(text);
   if (!srvr && !srvrBlocked) {
     const sample = text.trim().slice(0, 80);
-    return { kind: 'failed', message: sample === '' ? 'answered srvr with nothing (connection limit reached, or not ZooKeeper?)' : `answered srvr with something else: ${JSON.stringify(sample)}` };
+    return {
+      kind: 'failed',
+      message:
+        sample === ''
+          ? 'answered srvr with nothing (connection limit reached, or not ZooKeeper?)'
+          : `answered srvr with something else: ${JSON.stringify(sample)}`,
+    };
   }
   return { kind: 'answered', source: '4lw', notServing: false, srvr, mntr, blocked };
 }

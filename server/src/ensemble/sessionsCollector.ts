@@ -154,11 +154,19 @@ export class SessionsCollector {
     const candidates = [...targets].sort((a, b) => rank(a) - rank(b)).slice(0, DUMP_ATTEMPTS);
     const reasons: string[] = [];
     for (const t of candidates) {
-      const answer = await askMember(this.options.transport, t, { word: 'dump', fromText: parseDump, admin: { command: 'dump', fromBody: dumpFromAdmin }, purpose: 'sessions' });
+      const answer = await askMember(this.options.transport, t, {
+        word: 'dump',
+        fromText: parseDump,
+        admin: { command: 'dump', fromBody: dumpFromAdmin },
+        purpose: 'sessions',
+      });
       if (answer.ok) return answer.value;
       reasons.push(`${t.address}: ${answer.reason}`);
     }
-    gaps.push({ member: candidates[0]?.address ?? '', reason: `dump (ephemerals, disconnected sessions) unavailable: ${reasons.join('; ') || 'no member to ask'}` });
+    gaps.push({
+      member: candidates[0]?.address ?? '',
+      reason: `dump (ephemerals, disconnected sessions) unavailable: ${reasons.join('; ') || 'no member to ask'}`,
+    });
     return null;
   }
 }

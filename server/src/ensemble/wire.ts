@@ -75,17 +75,20 @@ export function adminCommand(host: string, port: number, command: string, deadli
       request.destroy();
       resolve(result);
     };
-    const request = http.get({ host, port, path: `/commands/${encodeURIComponent(command)}`, agent: false, headers: { accept: 'application/json' } }, (response) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      response.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_ANSWER_BYTES) return finish({ ok: false, kind: 'failed', message: `${what}: answer larger than ${MAX_ANSWER_BYTES} bytes` });
-        chunks.push(chunk);
-      });
-      response.on('end', () => finish({ ok: true, status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      response.on('error', (error: NodeJS.ErrnoException) => finish(failure(error, what)));
-    });
+    const request = http.get(
+      { host, port, path: `/commands/${encodeURIComponent(command)}`, agent: false, headers: { accept: 'application/json' } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER_BYTES) return finish({ ok: false, kind: 'failed', message: `${what}: answer larger than ${MAX_ANSWER_BYTES} bytes` });
+          chunks.push(chunk);
+        });
+        response.on('end', () => finish({ ok: true, status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        response.on('error', (error: NodeJS.ErrnoException) => finish(failure(error, what)));
+      },
+    );
     const timer = setTimeout(() => finish({ ok: false, kind: 'timeout', message: `${what}: no answer within ${deadlineMs} ms` }), deadlineMs);
     request.on('error', (error: NodeJS.ErrnoException) => finish(failure(error, what)));
   });

@@ -1,31 +1,22 @@
-/** One place that turns failures into clear JSON errors with the right status. */
+/**
+ * One place that turns failures into JSON errors: `{error:{code,message}}`, sent with the status
+ * the shared table gives the code (shared/src/protocol/http/errors.ts), never one chosen here.
+ */
 import type { Response } from 'express';
-import { ZkError } from '../zk/errors.js';
+import { statusOfCode, type ApiErrorCode } from '@keeper/shared';
+import { toOpError } from '../ops/opError.js';
+import { WalkRefused } from '../ops/walkBudget.js';
 
-export function sendError(res: Response, status: number, code: string, message: string): void {
-  res.status(status).json({ error: { code, message } });
+export function sendError(res: Response, code: ApiErrorCode, message: string): void {
+  res.status(statusOfCode(code)).json({ error: { code, message } });
 }
 
-const ZK_STATUS: Record<string, number> = {
-  NO_NODE: 404,
-  INVALID_PATH: 400,
-  NO_AUTH: 403,
-  BAD_VERSION: 409,
-  NODE_EXISTS: 409,
-  NOT_EMPTY: 409,
-  DEADLINE_EXCEEDED: 504,
-  NOT_CONNECTED: 503,
-  CONNECTION_LOSS: 503,
-  SESSION_EXPIRED: 503,
-  OVERLOADED: 503,
-  THROTTLED_OP: 503,
-  CLOSED: 503,
-};
-
-export function sendZkError(res: Response, error: unknown): void {
-  if (error instanceof ZkError) {
-    sendError(res, ZK_STATUS[error.code] ?? 502, error.code, error.message);
-    return;
-  }
-  sendError(res, 500, 'INTERNAL', error instanceof Error ? error.message : 'internal error');
+/**
+ * Anything thrown by an operation or a ZooKeeper call: its code and status from the table, the
+ * current value of a stale write (409 BAD_VERSION), and when to come back for a refused walk.
+ */
+export function sendFailure(res: Response, error: unknown, path?: string): void {
+  const e = toOpError(error, path);
+  if (e instanceof WalkRefused) res.setHeader('Retry-After', String(e.retryAfterSeconds));
+  res.status(statusOfCode(e.code)).json({ error: { code: e.code, message: e.message }, ...(e.current ? { current: e.current } : {}) });
 }

@@ -24,11 +24,20 @@ export interface AuthRouteContext {
  * recognised as coming to a signed-in browser (the session cookie is SameSite=Strict: it is not
  * sent then). A session this browser had before is ended: it is replaced, not kept alive unseen.
  */
-export function startCookieSession(req: Request, res: Response, access: AccessControl, spec: Parameters<AccessControl['sessions']['create']>[0], replacing: Session | null = null): Session {
+export function startCookieSession(
+  req: Request,
+  res: Response,
+  access: AccessControl,
+  spec: Parameters<AccessControl['sessions']['create']>[0],
+  replacing: Session | null = null,
+): Session {
   if (replacing) access.endSession(replacing.id, 'signed in as someone else');
   const session = access.sessions.create(spec);
   const maxAgeSeconds = (session.expiresAt - Date.now()) / 1000;
-  res.setHeader('Set-Cookie', [sessionCookie(session.id, { maxAgeSeconds, secure: req.secure }), signedInHintCookie(session.hint, { maxAgeSeconds, secure: req.secure })]);
+  res.setHeader('Set-Cookie', [
+    sessionCookie(session.id, { maxAgeSeconds, secure: req.secure }),
+    signedInHintCookie(session.hint, { maxAgeSeconds, secure: req.secure }),
+  ]);
   return session;
 }
 
@@ -37,24 +46,35 @@ export function authRoutes(ctx: AuthRouteContext): Router {
   const { access, audit } = ctx;
 
   router.post('/login', ...jsonBody('16kb'), async (req, res) => {
-    if (access.credentials === null) return sendError(res, 400, 'AUTH_NOT_CONFIGURED', 'no identity is configured: this console is open to every local caller');
+    if (access.credentials === null) return sendError(res, 'AUTH_NOT_CONFIGURED', 'no identity is configured: this console is open to every local caller');
     const body = parseOr400(loginBodySchema, req.body, res);
     if (!body) return;
     const remoteAddress = req.ip ? { remoteAddress: req.ip } : {};
-    const attempt = { address: req.ip ?? 'unknown', name: 'username' in body ? capName(body.username) : 'token', method: 'username' in body ? ('password' as const) : ('token' as const) };
+    const attempt = {
+      address: req.ip ?? 'unknown',
+      name: 'username' in body ? capName(body.username) : 'token',
+      method: 'username' in body ? ('password' as const) : ('token' as const),
+    };
     // Asked before any password is hashed: a locked-out guesser costs no bcrypt work either.
     const refused = ctx.guard.refusal(attempt);
     if (refused) {
       res.setHeader('Retry-After', String(refused.retryAfterSeconds));
-      return sendError(res, 429, 'RATE_LIMITED', 'too many failed sign-ins for this name from this address; wait a minute');
+      return sendError(res, 'RATE_LIMITED', 'too many failed sign-ins for this name from this address; wait a minute');
     }
-    const principal: Principal | null = 'username' in body ? await access.credentials.verifyPassword(body.username, body.password) : access.credentials.verifyToken(body.token);
+    const principal: Principal | null =
+      'username' in body ? await access.credentials.verifyPassword(body.username, body.password) : access.credentials.verifyToken(body.token);
     if (!principal) {
       await ctx.guard.failed(attempt, 'wrong user name, password or token');
-      return sendError(res, 401, 'INVALID_CREDENTIALS', 'wrong user name, password or token');
+      return sendError(res, 'INVALID_CREDENTIALS', 'wrong user name, password or token');
     }
     const session = startCookieSession(req, res, access, { name: principal.name, role: principal.role, via: 'cookie' });
-    await audit.append({ action: 'login', outcome: 'ok', actor: { name: principal.name, role: principal.role, via: 'cookie' }, details: { method: 'username' in body ? 'password' : 'token' }, ...remoteAddress });
+    await audit.append({
+      action: 'login',
+      outcome: 'ok',
+      actor: { name: principal.name, role: principal.role, via: 'cookie' },
+      details: { method: 'username' in body ? 'password' : 'token' },
+      ...remoteAddress,
+    });
     const me: MeResponse = { name: principal.name, role: principal.role, via: 'cookie', csrfToken: session.csrfToken };
     res.json(me);
   });
@@ -69,7 +89,12 @@ export function authRoutes(ctx: AuthRouteContext): Router {
     res.setHeader('Set-Cookie', [clearedSessionCookie(req.secure), clearedHintCookie(req.secure)]);
     if (session) {
       access.endSession(session.id, 'signed out');
-      await audit.append({ action: 'logout', outcome: 'ok', actor: { name: identity.name, role: identity.role, via: identity.via }, ...(req.ip ? { remoteAddress: req.ip } : {}) });
+      await audit.append({
+        action: 'logout',
+        outcome: 'ok',
+        actor: { name: identity.name, role: identity.role, via: identity.via },
+        ...(req.ip ? { remoteAddress: req.ip } : {}),
+      });
     }
     res.status(204).end();
   });

@@ -4,6 +4,7 @@
  */
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
 import type { z } from 'zod';
+import { pathFromSegments, type ApiErrorCode } from '@keeper/shared';
 import { sendError } from './apiErrors.js';
 
 export function jsonBody(limit: string): RequestHandler[] {
@@ -13,26 +14,35 @@ export function jsonBody(limit: string): RequestHandler[] {
 /** Maps body-parser errors; anything else goes on to the next error handler. */
 export const jsonErrors: ErrorRequestHandler = (error, _req, res, next) => {
   const type = (error as { type?: unknown }).type;
-  if (type === 'entity.parse.failed') return sendError(res, 400, 'MALFORMED_JSON', `the body is not valid JSON: ${(error as Error).message}`);
-  if (type === 'entity.too.large') return sendError(res, 413, 'BODY_TOO_LARGE', `the body is larger than this endpoint accepts (${String((error as { limit?: unknown }).limit)} bytes); znode data is limited to 1,048,576 bytes`);
-  if (typeof type === 'string' && type.startsWith('charset') || type === 'encoding.unsupported') return sendError(res, 400, 'INVALID_BODY', `unsupported body encoding: ${(error as Error).message}`);
-  if (typeof type === 'string') return sendError(res, 400, 'INVALID_BODY', (error as Error).message);
+  if (type === 'entity.parse.failed') return sendError(res, 'MALFORMED_JSON', `the body is not valid JSON: ${(error as Error).message}`);
+  if (type === 'entity.too.large')
+    return sendError(
+      res,
+      'BODY_TOO_LARGE',
+      `the body is larger than this endpoint accepts (${String((error as { limit?: unknown }).limit)} bytes); znode data is limited to 1,048,576 bytes`,
+    );
+  if ((typeof type === 'string' && type.startsWith('charset')) || type === 'encoding.unsupported')
+    return sendError(res, 'INVALID_BODY', `unsupported body encoding: ${(error as Error).message}`);
+  if (typeof type === 'string') return sendError(res, 'INVALID_BODY', (error as Error).message);
   next(error);
 };
 
 /** A zod-checked body or query, or null after answering 400 with every problem listed. */
-export function parseOr400<T extends z.ZodType>(schema: T, value: unknown, res: Parameters<typeof sendError>[0], code = 'INVALID_BODY'): z.infer<T> | null {
+export function parseOr400<T extends z.ZodType>(
+  schema: T,
+  value: unknown,
+  res: Parameters<typeof sendError>[0],
+  code: ApiErrorCode = 'INVALID_BODY',
+): z.infer<T> | null {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const detail = parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
-  sendError(res, 400, code, detail);
+  sendError(res, code, detail);
   return null;
 }
 
 /** Express 5 gives a wildcard as its segments; rebuild the znode path from them. */
 export function wildcardPath(params: unknown): string {
   const segments = (params as { path?: string[] | string }).path;
-  if (segments === undefined) return '/';
-  const parts = Array.isArray(segments) ? segments : [segments];
-  return `/${parts.join('/')}`;
+  return pathFromSegments(segments === undefined ? [] : [segments].flat());
 }

@@ -13,44 +13,29 @@
  *   GET    /api/jobs, GET|DELETE /api/jobs/<id>
  */
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { z } from 'zod';
-import { createBodySchema, exportDocumentSchema, setAclBodySchema, setDataBodySchema } from '@keeper/shared';
+import {
+  createBodySchema,
+  deleteQuerySchema,
+  exportDocumentSchema,
+  importQuerySchema,
+  setAclBodySchema,
+  setDataBodySchema,
+  type AuditAction,
+} from '@keeper/shared';
 import type { JobRegistry } from '../ops/jobs.js';
-import { OpError, statusOf, toOpError } from '../ops/opError.js';
+import { OpError } from '../ops/opError.js';
+import { sendFailure } from './apiErrors.js';
 import type { ZnodeOps } from '../ops/znodeOps.js';
 import type { AuditRecord } from '../ops/znodeOps.js';
 import { canMutate } from '../auth/identity.js';
 import { jsonBody, parseOr400, wildcardPath } from './jsonBody.js';
 import { caller } from './requestIdentity.js';
-import { WalkBudget, WalkRefused } from '../ops/walkBudget.js';
+import { WalkBudget } from '../ops/walkBudget.js';
 
 /** Admins' body limits per route; a viewer's write is refused before its body is read at all. */
 export const ZNODE_BODY_LIMIT = '2mb';
 export const ACL_BODY_LIMIT = '64kb';
 export const IMPORT_BODY_LIMIT = '40mb';
-
-/** A znode version: decimal digits only ("", "0x0", "1e3" and " 7" are not versions). */
-const versionParam = z
-  .string()
-  .regex(/^\d{1,10}$/, 'must be a decimal integer (the version you read)')
-  .transform(Number)
-  .pipe(z.number().int().min(0).max(2_147_483_647));
-
-const deleteQuery = z.object({
-  version: versionParam,
-  recursive: z.enum(['true', 'false']).optional(),
-});
-const importQuery = z.object({
-  dryRun: z.enum(['true', 'false']).optional(),
-  overwrite: z.enum(['true', 'false']).optional(),
-});
-
-export function sendOpError(res: Response, error: unknown): void {
-  const e = toOpError(error);
-  // A subtree walk over its budget (walkBudget.ts): 429, and when to come back.
-  if (e instanceof WalkRefused) res.setHeader('Retry-After', String(e.retryAfterSeconds));
-  res.status(e instanceof WalkRefused ? 429 : statusOf(e.code)).json({ error: { code: e.code, message: e.message }, ...(e.current ? { current: e.current } : {}) });
-}
 
 const both = (route: string) => [`/ensembles/:name/${route}`, `/ensembles/:name/${route}/*path`];
 
@@ -76,7 +61,7 @@ function adminOnly(ops: ZnodeOps, what: (req: Request) => AuditRecord): RequestH
       });
     });
     void ops.refuse(who, what(req)).finally(() => {
-      sendOpError(res, new OpError('FORBIDDEN', `${who.identity.name} is a ${who.identity.role}: only admins may change anything`));
+      sendFailure(res, new OpError('FORBIDDEN', `${who.identity.name} is a ${who.identity.role}: only admins may change anything`));
     });
   };
 }
@@ -93,7 +78,9 @@ function abandonedWhenGone(res: Response): AbortSignal {
 export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry, walks: WalkBudget = new WalkBudget()): Router {
   const router = Router();
   const name = (params: unknown) => (params as { name: string }).name;
-  const target = (action: string) => (req: Request): AuditRecord => ({ action, ensemble: name(req.params), path: wildcardPath(req.params) });
+  const target =
+    (action: AuditAction) =>
+    (req: Request): AuditRecord => ({ action, ensemble: name(req.params), path: wildcardPath(req.params) });
 
   router.post(both('znodes'), adminOnly(ops, target('create')), ...jsonBody(ZNODE_BODY_LIMIT), async (req, res) => {
     const body = parseOr400(createBodySchema, req.body ?? {}, res);
@@ -101,7 +88,7 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry, walks: WalkBudget = 
     try {
       res.status(201).json(await ops.create(caller(req, res), name(req.params), wildcardPath(req.params), body));
     } catch (error) {
-      sendOpError(res, error);
+      sendFailure(res, error);
     }
   });
 
@@ -111,31 +98,35 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry, walks: WalkBudget = 
     try {
       res.json(await ops.setData(caller(req, res), name(req.params), wildcardPath(req.params), body));
     } catch (error) {
-      sendOpError(res, error);
+      sendFailure(res, error);
     }
   });
 
-  router.delete(both('znodes'), adminOnly(ops, (req) => target(req.query.recursive === 'true' ? 'deleteRecursive' : 'delete')(req)), async (req, res) => {
-    const q = parseOr400(deleteQuery, req.query, res, 'INVALID_QUERY');
-    if (!q) return;
-    try {
-      const who = caller(req, res);
-      if (q.recursive === 'true') {
-        const job = await ops.startRecursiveDelete(who, name(req.params), wildcardPath(req.params), q.version);
-        res.status(202).json({ job });
-      } else {
-        res.json(await ops.delete(who, name(req.params), wildcardPath(req.params), q.version));
+  router.delete(
+    both('znodes'),
+    adminOnly(ops, (req) => target(req.query.recursive === 'true' ? 'deleteRecursive' : 'delete')(req)),
+    async (req, res) => {
+      const q = parseOr400(deleteQuerySchema, req.query, res, 'INVALID_QUERY');
+      if (!q) return;
+      try {
+        const who = caller(req, res);
+        if (q.recursive === 'true') {
+          const job = await ops.startRecursiveDelete(who, name(req.params), wildcardPath(req.params), q.version);
+          res.status(202).json({ job });
+        } else {
+          res.json(await ops.delete(who, name(req.params), wildcardPath(req.params), q.version));
+        }
+      } catch (error) {
+        sendFailure(res, error);
       }
-    } catch (error) {
-      sendOpError(res, error);
-    }
-  });
+    },
+  );
 
   router.get(both('subtree'), async (req, res) => {
     try {
       res.json(await walks.run(caller(req, res).identity, () => ops.countSubtree(name(req.params), wildcardPath(req.params)), abandonedWhenGone(res)));
     } catch (error) {
-      sendOpError(res, error);
+      sendFailure(res, error);
     }
   });
 
@@ -143,7 +134,7 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry, walks: WalkBudget = 
     try {
       res.json(await ops.getAcl(name(req.params), wildcardPath(req.params)));
     } catch (error) {
-      sendOpError(res, error);
+      sendFailure(res, error);
     }
   });
 
@@ -153,7 +144,7 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry, walks: WalkBudget = 
     try {
       res.json(await ops.setAcl(caller(req, res), name(req.params), wildcardPath(req.params), body));
     } catch (error) {
-      sendOpError(res, error);
+      sendFailure(res, error);
     }
   });
 
@@ -163,23 +154,29 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry, walks: WalkBudget = 
       res.setHeader('Content-Disposition', `attachment; filename="${doc.ensemble}-export.json"`);
       res.json(doc);
     } catch (error) {
-      sendOpError(res, error);
+      sendFailure(res, error);
     }
   });
 
-  router.post(both('import'), adminOnly(ops, (req) => ({ ...target('import')(req), details: { dryRun: req.query.dryRun === 'true' } })), ...jsonBody(IMPORT_BODY_LIMIT), async (req, res) => {
-    const q = parseOr400(importQuery, req.query, res, 'INVALID_QUERY');
-    if (!q) return;
-    const doc = parseOr400(exportDocumentSchema, req.body, res);
-    if (!doc) return;
-    try {
-      const overwrite = q.overwrite === 'true';
-      if (q.dryRun === 'true') res.json({ dryRun: true, overwrite, plan: await ops.planImport(caller(req, res), name(req.params), wildcardPath(req.params), doc, overwrite) });
-      else res.status(202).json({ job: await ops.startImport(caller(req, res), name(req.params), wildcardPath(req.params), doc, overwrite) });
-    } catch (error) {
-      sendOpError(res, error);
-    }
-  });
+  router.post(
+    both('import'),
+    adminOnly(ops, (req) => ({ ...target('import')(req), details: { dryRun: req.query.dryRun === 'true' } })),
+    ...jsonBody(IMPORT_BODY_LIMIT),
+    async (req, res) => {
+      const q = parseOr400(importQuerySchema, req.query, res, 'INVALID_QUERY');
+      if (!q) return;
+      const doc = parseOr400(exportDocumentSchema, req.body, res);
+      if (!doc) return;
+      try {
+        const overwrite = q.overwrite === 'true';
+        if (q.dryRun === 'true')
+          res.json({ dryRun: true, overwrite, plan: await ops.planImport(caller(req, res), name(req.params), wildcardPath(req.params), doc, overwrite) });
+        else res.status(202).json({ job: await ops.startImport(caller(req, res), name(req.params), wildcardPath(req.params), doc, overwrite) });
+      } catch (error) {
+        sendFailure(res, error);
+      }
+    },
+  );
 
   router.get('/jobs', (_req, res) => {
     res.json({ jobs: jobs.list() });
@@ -187,17 +184,21 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry, walks: WalkBudget = 
 
   router.get('/jobs/:id', (req, res) => {
     const job = jobs.get(req.params.id);
-    if (!job) return sendOpError(res, new OpError('UNKNOWN_JOB', `no job ${JSON.stringify(req.params.id)}`));
+    if (!job) return sendFailure(res, new OpError('UNKNOWN_JOB', `no job ${JSON.stringify(req.params.id)}`));
     res.json({ job });
   });
 
-  router.delete('/jobs/:id', adminOnly(ops, (req) => ({ action: 'cancelJob', details: { jobId: String(req.params.id).slice(0, 64) } })), (req, res) => {
-    try {
-      res.json({ job: ops.cancelJob(caller(req, res), String(req.params.id)) });
-    } catch (error) {
-      sendOpError(res, error);
-    }
-  });
+  router.delete(
+    '/jobs/:id',
+    adminOnly(ops, (req) => ({ action: 'cancelJob', details: { jobId: String(req.params.id).slice(0, 64) } })),
+    (req, res) => {
+      try {
+        res.json({ job: ops.cancelJob(caller(req, res), String(req.params.id)) });
+      } catch (error) {
+        sendFailure(res, error);
+      }
+    },
+  );
 
   return router;
 }

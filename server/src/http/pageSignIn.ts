@@ -70,7 +70,8 @@ export function pageSignIn(ctx: PageSignInContext): Router {
     res.setHeader('Retry-After', String(retryAfterSeconds));
     sendPage(res, 429, messagePage('Too many attempts', 'Too many failed sign-ins from this address. Wait a minute, then open the link again.'));
   };
-  const crossSitePost = (res: Response) => sendPage(res, 403, messagePage('Not from this console', 'This sign-in can only be confirmed from the console’s own page. Open the link again.'));
+  const crossSitePost = (res: Response) =>
+    sendPage(res, 403, messagePage('Not from this console', 'This sign-in can only be confirmed from the console’s own page. Open the link again.'));
 
   const shareLink = async (req: Request, res: Response, confirmed: boolean) => {
     noStore(res);
@@ -82,8 +83,20 @@ export function pageSignIn(ctx: PageSignInContext): Router {
     const remoteAddress = req.ip ? { remoteAddress: req.ip } : {};
     if (!found.ok) {
       guard.limiter.fail(attempt.address, attempt.name);
-      await audit.append({ action: 'shareLink.use', outcome: 'refused', actor: { name: 'anonymous', role: null, via: 'share' }, error: { code: found.reason.toUpperCase(), message: `share link ${found.reason}` }, ...remoteAddress });
-      const html = found.reason === 'unknown' ? messagePage('Unknown share link', 'This link is not (or no longer) known to this console.') : messagePage(`Share link ${found.reason}`, `This read-only link has ${found.reason === 'revoked' ? 'been revoked' : 'expired'}. Ask whoever shared it for a new one.`);
+      await audit.append({
+        action: 'shareLink.use',
+        outcome: 'refused',
+        actor: { name: 'anonymous', role: null, via: 'share' },
+        error: { code: found.reason.toUpperCase(), message: `share link ${found.reason}` },
+        ...remoteAddress,
+      });
+      const html =
+        found.reason === 'unknown'
+          ? messagePage('Unknown share link', 'This link is not (or no longer) known to this console.')
+          : messagePage(
+              `Share link ${found.reason}`,
+              `This read-only link has ${found.reason === 'revoked' ? 'been revoked' : 'expired'}. Ask whoever shared it for a new one.`,
+            );
       return sendPage(res, found.reason === 'unknown' ? 404 : 410, html);
     }
     const link = found.link;
@@ -91,10 +104,25 @@ export function pageSignIn(ctx: PageSignInContext): Router {
     const current = currentSession(req);
     if (current?.shareLinkId === link.id) return res.redirect(302, destination);
     if (current && !confirmed) {
-      return sendPage(res, 200, switchIdentityPage({ current, next: { label: `share link ${link.id}`, role: 'viewer, read-only', detail: link.path }, action: `/share/${encodeURIComponent(String(req.params.token))}` }));
+      return sendPage(
+        res,
+        200,
+        switchIdentityPage({
+          current,
+          next: { label: `share link ${link.id}`, role: 'viewer, read-only', detail: link.path },
+          action: `/share/${encodeURIComponent(String(req.params.token))}`,
+        }),
+      );
     }
     startCookieSession(req, res, access, { name: `share:${link.id}`, role: 'viewer', via: 'share', shareLinkId: link.id, expiresAt: link.expiresAt }, current);
-    await audit.append({ action: 'shareLink.use', outcome: 'ok', actor: { name: `share:${link.id}`, role: 'viewer', via: 'share' }, path: link.path, details: { linkId: link.id, createdBy: link.createdBy, ...(current ? { replaced: current.name } : {}) }, ...remoteAddress });
+    await audit.append({
+      action: 'shareLink.use',
+      outcome: 'ok',
+      actor: { name: `share:${link.id}`, role: 'viewer', via: 'share' },
+      path: link.path,
+      details: { linkId: link.id, createdBy: link.createdBy, ...(current ? { replaced: current.name } : {}) },
+      ...remoteAddress,
+    });
     res.redirect(confirmed ? 303 : 302, destination);
   };
   router.get('/share/:token', (req, res) => shareLink(req, res, false));
@@ -115,7 +143,11 @@ export function pageSignIn(ctx: PageSignInContext): Router {
     const principal: Principal | null = access.credentials.verifyToken(token);
     if (!principal) {
       await guard.failed(attempt, 'invalid sign-in URL token');
-      return sendPage(res, 401, messagePage('Sign-in link not valid', 'The token in this address is not valid for this console. Use the URL Keeper printed at start-up.'));
+      return sendPage(
+        res,
+        401,
+        messagePage('Sign-in link not valid', 'The token in this address is not valid for this console. Use the URL Keeper printed at start-up.'),
+      );
     }
     const current = currentSession(req);
     const same = current !== null && current.via === 'cookie' && current.name === principal.name && current.role === principal.role;
@@ -125,7 +157,13 @@ export function pageSignIn(ctx: PageSignInContext): Router {
       return sendPage(res, 200, switchIdentityPage({ current, next: { label: principal.name, role: principal.role }, action: req.originalUrl }));
     }
     startCookieSession(req, res, access, { name: principal.name, role: principal.role, via: 'cookie' }, current);
-    await audit.append({ action: 'login', outcome: 'ok', actor: { name: principal.name, role: principal.role, via: 'cookie' }, details: { method: 'url', ...(current ? { replaced: current.name } : {}) }, ...(req.ip ? { remoteAddress: req.ip } : {}) });
+    await audit.append({
+      action: 'login',
+      outcome: 'ok',
+      actor: { name: principal.name, role: principal.role, via: 'cookie' },
+      details: { method: 'url', ...(current ? { replaced: current.name } : {}) },
+      ...(req.ip ? { remoteAddress: req.ip } : {}),
+    });
     res.redirect(confirmed ? 303 : 302, clean);
   };
   const wantsTokenSignIn = (req: Request) => typeof req.query.token === 'string' && !req.path.startsWith('/api/') && req.path !== '/api' && req.path !== '/ws';

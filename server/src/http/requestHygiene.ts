@@ -15,7 +15,7 @@ export function hostCheck(allowed: ReadonlySet<string>): RequestHandler {
     const verdict = checkHost(req.headers.host, allowed);
     if (verdict.ok) return next();
     res.setHeader('Connection', 'close');
-    sendError(res, 421, 'HOST_NOT_ALLOWED', verdict.reason);
+    sendError(res, 'HOST_NOT_ALLOWED', verdict.reason);
   };
 }
 
@@ -34,7 +34,7 @@ export function malformedUrls(log: Logger): RequestHandler {
   return (req, res, next) => {
     if (decodablePath(req.url)) return next();
     log.debug({ method: req.method, url: req.url.slice(0, 200) }, 'refused a URL with malformed percent-encoding');
-    sendError(res, 400, 'MALFORMED_URL', 'the URL has a malformed percent-encoding (such as "%zz"); encode "%" as "%25"');
+    sendError(res, 'MALFORMED_URL', 'the URL has a malformed percent-encoding (such as "%zz"); encode "%" as "%25"');
   };
 }
 
@@ -44,11 +44,11 @@ export function lastErrorHandler(log: Logger): ErrorRequestHandler {
     const status = (error as { status?: unknown; statusCode?: unknown }).status ?? (error as { statusCode?: unknown }).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       log.debug({ err: error, url: req.url.slice(0, 200) }, 'refused a bad request');
-      if (!res.headersSent) sendError(res, status, 'BAD_REQUEST', error instanceof Error ? error.message : 'bad request');
+      if (!res.headersSent) sendError(res, status === 413 ? 'BODY_TOO_LARGE' : 'BAD_REQUEST', error instanceof Error ? error.message : 'bad request');
       return;
     }
     log.error({ err: error, url: req.url.slice(0, 200) }, 'request failed');
-    if (!res.headersSent) sendError(res, 500, 'INTERNAL', 'the server could not handle this request');
+    if (!res.headersSent) sendError(res, 'INTERNAL', 'the server could not handle this request');
     else res.destroy();
   };
 }

@@ -34,23 +34,26 @@ export function caller(req: Request, res: Response): { identity: Identity; remot
 export function requireIdentity(access: AccessControl, guard: SignInGuard | null = null): RequestHandler {
   return async (req, res, next) => {
     if (PUBLIC.has(req.path)) return next();
-    const attempt: SignInAttempt | null = guard && access.credentials !== null && req.headers.authorization !== undefined ? { address: req.ip ?? 'unknown', name: 'token', method: 'bearer', transport: 'http' } : null;
+    const attempt: SignInAttempt | null =
+      guard && access.credentials !== null && req.headers.authorization !== undefined
+        ? { address: req.ip ?? 'unknown', name: 'token', method: 'bearer', transport: 'http' }
+        : null;
     if (attempt && guard) {
       const refused = guard.refusal(attempt);
       if (refused) {
         res.setHeader('Retry-After', String(refused.retryAfterSeconds));
-        return sendError(res, 429, 'RATE_LIMITED', 'too many failed sign-ins from this address; wait a minute');
+        return sendError(res, 'RATE_LIMITED', 'too many failed sign-ins from this address; wait a minute');
       }
     }
     const result = access.identify(req.headers);
     if (!result.ok) {
       if (attempt && guard) await guard.failed(attempt, result.reason);
       res.setHeader('WWW-Authenticate', 'Bearer realm="keeper"');
-      return sendError(res, 401, 'UNAUTHENTICATED', result.reason);
+      return sendError(res, 'UNAUTHENTICATED', result.reason);
     }
     res.locals.identified = result.value;
     const csrf = checkCsrf(req.method, result.value.identity, result.value.session, req.headers['x-csrf-token']);
-    if (!csrf.ok) return sendError(res, 403, 'CSRF', csrf.reason);
+    if (!csrf.ok) return sendError(res, 'CSRF', csrf.reason);
     next();
   };
 }
@@ -58,6 +61,6 @@ export function requireIdentity(access: AccessControl, guard: SignInGuard | null
 /** For admin-only routes that are not znode operations (share links, the audit trail). */
 export const requireAdmin: RequestHandler = (_req, res, next) => {
   const identity = identityOf(res);
-  if (!canMutate(identity)) return sendError(res, 403, 'FORBIDDEN', `${identity.name} is a ${identity.role}: admins only`);
+  if (!canMutate(identity)) return sendError(res, 'FORBIDDEN', `${identity.name} is a ${identity.role}: admins only`);
   next();
 };

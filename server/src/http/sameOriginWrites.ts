@@ -18,9 +18,9 @@ export function sameOriginWrites(allowedOrigins: readonly string[]): RequestHand
     const origin = req.headers.origin;
     if (origin !== undefined) {
       if (originAllowed(origin, req.headers.host, allowedOrigins)) return next();
-      return sendError(res, 403, 'CSRF', `a page on ${origin} may not change anything on this console`);
+      return sendError(res, 'CSRF', `a page on ${origin} may not change anything on this console`);
     }
-    if (req.headers['sec-fetch-site'] === 'cross-site') return sendError(res, 403, 'CSRF', 'a page on another site may not change anything on this console');
+    if (req.headers['sec-fetch-site'] === 'cross-site') return sendError(res, 'CSRF', 'a page on another site may not change anything on this console');
     next();
   };
 }

@@ -36,7 +36,11 @@ export function inlineScriptHashes(webDist: string | undefined): string[] {
   }
   const hashes: string[] = [];
   for (const match of html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)) {
-    hashes.push(`'sha256-${createHash('sha256').update(match[1] ?? '').digest('base64')}'`);
+    hashes.push(
+      `'sha256-${createHash('sha256')
+        .update(match[1] ?? '')
+        .digest('base64')}'`,
+    );
   }
   return hashes;
 }
@@ -67,7 +71,11 @@ export function securityHeaders(webDist: string | undefined): RequestHandler {
 }
 
 export function signInLimiter(limits: RateLimits): SignInLimiter {
-  return new SignInLimiter({ perName: limits.loginFailures, perAddress: Math.max(limits.loginFailures, limits.loginFailuresPerAddress), windowMs: limits.windowMs });
+  return new SignInLimiter({
+    perName: limits.loginFailures,
+    perAddress: Math.max(limits.loginFailures, limits.loginFailuresPerAddress),
+    windowMs: limits.windowMs,
+  });
 }
 
 /**
@@ -90,6 +98,6 @@ export function apiLimiter(limits: RateLimits): RequestHandler {
     keyGenerator: (req, res) => rateLimitKey(req, res.locals.identified as Identified | undefined),
     // `trustProxy` is a deliberate setting here; X-Forwarded-For without it is ignored, not an error.
     validate: { xForwardedForHeader: false },
-    handler: (_req, res) => sendError(res, 429, 'RATE_LIMITED', 'too many requests from you; slow down'),
+    handler: (_req, res) => sendError(res, 'RATE_LIMITED', 'too many requests from you; slow down'),
   });
 }

@@ -23,11 +23,18 @@ export function shareLinkRoutes(ctx: ShareLinkRouteContext): Router {
     const body = parseOr400(createShareLinkBodySchema, req.body, res);
     if (!body) return;
     const scoped = scopeForNewLink(body.path, body.scope);
-    if (!scoped.ok) return sendError(res, 400, 'INVALID_SCOPE', scoped.message);
+    if (!scoped.ok) return sendError(res, 'INVALID_SCOPE', scoped.message);
     const identity = identityOf(res);
     const { scope: _choice, ...spec } = body;
     const { link, token } = ctx.access.shareLinks.create({ ...spec, scope: scoped.scope, createdBy: identity.name });
-    await ctx.audit.append({ action: 'shareLink.create', outcome: 'ok', actor: actorOf(identity), path: link.path, details: { linkId: link.id, expiresAt: link.expiresAt, scope: link.scope }, ...(req.ip ? { remoteAddress: req.ip } : {}) });
+    await ctx.audit.append({
+      action: 'shareLink.create',
+      outcome: 'ok',
+      actor: actorOf(identity),
+      path: link.path,
+      details: { linkId: link.id, expiresAt: link.expiresAt, scope: link.scope },
+      ...(req.ip ? { remoteAddress: req.ip } : {}),
+    });
     // The token is shown once, in this answer only; the server keeps its hash. Behind a trusted
     // proxy, protocol and host are the public ones (X-Forwarded-Proto / X-Forwarded-Host).
     res.status(201).json({ ...withSockets(link), url: `${req.protocol}://${req.host || 'localhost'}/share/${token}` });
@@ -39,8 +46,15 @@ export function shareLinkRoutes(ctx: ShareLinkRouteContext): Router {
 
   router.delete('/share-links/:id', requireAdmin, async (req, res) => {
     const link = ctx.access.shareLinks.revoke(req.params.id as string);
-    if (!link) return sendError(res, 404, 'UNKNOWN_SHARE_LINK', `no share link ${JSON.stringify(req.params.id)}`);
-    await ctx.audit.append({ action: 'shareLink.revoke', outcome: 'ok', actor: actorOf(identityOf(res)), path: link.path, details: { linkId: link.id }, ...(req.ip ? { remoteAddress: req.ip } : {}) });
+    if (!link) return sendError(res, 'UNKNOWN_SHARE_LINK', `no share link ${JSON.stringify(req.params.id)}`);
+    await ctx.audit.append({
+      action: 'shareLink.revoke',
+      outcome: 'ok',
+      actor: actorOf(identityOf(res)),
+      path: link.path,
+      details: { linkId: link.id },
+      ...(req.ip ? { remoteAddress: req.ip } : {}),
+    });
     res.json(withSockets(link));
   });
 

@@ -6,26 +6,18 @@
  * listed here. Other identities pass untouched.
  */
 import type { RequestHandler } from 'express';
-import { outOfScopeMessage, pathWithin, type ShareScope } from '@keeper/shared';
+import { decodeUrlSegment, outOfScopeMessage, pathFromUrlSegment, pathWithin, type ShareScope } from '@keeper/shared';
 import type { Identified } from '../auth/accessControl.js';
 import { sendError } from './apiErrors.js';
 
 /** API routes (under /api) that reach no ensemble: signing in and out, and the admin-only pages, which refuse holders by role. */
 const OUTSIDE_ENSEMBLES = new Set(['me', 'logout', 'login', 'sign-in-methods', 'health', 'share-links', 'audit']);
 /** Routes whose wildcard is a znode path. */
-const ZNODE_ROUTES = new Set(['znodes', 'stat', 'acl', 'subtree', 'export', 'import']);
+const ZNODE_ROUTES = new Set(['znodes', 'data', 'stat', 'acl', 'subtree', 'export', 'import']);
 /** The ensemble views: members and quorum, sizing, sessions (client addresses), watches. */
 const ENSEMBLE_VIEW_ROUTES = new Set(['members', 'sizing', 'sessions', 'watches']);
 
 export type ScopeVerdict = { ok: true } | { ok: false; message: string };
-
-function decode(segment: string): string | null {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Whether a share holder with `scope` may use the API route at `apiPath` (relative to /api, still
@@ -41,15 +33,14 @@ export function shareRouteVerdict(scope: ShareScope, apiPath: string, method = '
   if (first !== 'ensembles') return OUTSIDE_ENSEMBLES.has(first) && segments.length === 1 ? { ok: true } : refuse(`/api/${segments.join('/')}`);
   // The list itself answers holders with their ensemble only (apiRoutes.ts).
   if (segments.length === 1 || (segments.length === 2 && segments[1] === '')) return { ok: true };
-  const ensemble = decode(segments[1] ?? '');
+  const ensemble = decodeUrlSegment(segments[1] ?? '');
   if (ensemble !== scope.ensemble) return refuse(`ensemble ${JSON.stringify(ensemble ?? segments[1])}`);
   const kind = (segments[2] ?? '').toLowerCase();
   const rest = segments.slice(3);
   if (kind === '' && rest.length === 0) return { ok: true };
   if (ZNODE_ROUTES.has(kind)) {
-    const parts = rest.map(decode);
-    if (parts.some((p) => p === null)) return refuse('a malformed path');
-    const path = `/${parts.join('/')}`;
+    const path = pathFromUrlSegment(`/${rest.join('/')}`);
+    if (path === null) return refuse('a malformed path');
     return pathWithin(scope.root, path) ? { ok: true } : refuse(path);
   }
   if (ENSEMBLE_VIEW_ROUTES.has(kind) && (rest.length === 0 || (rest.length === 1 && rest[0] === ''))) {
@@ -64,5 +55,5 @@ export const shareScopeGuard: RequestHandler = (req, res, next) => {
   if (!scope) return next();
   const verdict = shareRouteVerdict(scope, req.path, req.method);
   if (verdict.ok) return next();
-  sendError(res, 403, 'OUT_OF_SCOPE', verdict.message);
+  sendError(res, 'OUT_OF_SCOPE', verdict.message);
 };

@@ -1,12 +1,13 @@
 /**
  * Per-browser batching of server events (the tldraw pattern): after a quiet spell the
  * first event goes out at once (next tick, so a synchronous burst still shares a frame);
- * while busy, events are flushed together every `intervalMs`. The latest `znode` and
- * `session` event for the same key replaces an unsent earlier one: only the current state matters.
- * A `watchEvent` is never urgent on its own: the new state it announces follows a read
- * later, and must not be held back by a flush the bare notification used up.
+ * while busy, events are flushed together every `intervalMs`. An event whose topic gives it a
+ * coalescing key replaces an unsent earlier one of the same subscription and key: only the
+ * current state matters. An event its topic calls not urgent (a bare watch notification) waits
+ * for the next flush: the new state it announces follows a read later, and must not be held
+ * back by a flush the bare notification used up.
  */
-import type { ServerEvent } from '@keeper/shared';
+import { subscriptionKey, topicDeclaration, type ServerEvent } from '@keeper/shared';
 
 export class Outbox {
   private events: ServerEvent[] = [];
@@ -32,7 +33,7 @@ export class Outbox {
       this.replaceable.set(key, this.events.length);
     }
     this.events.push(event);
-    this.schedule(event.type !== 'watchEvent');
+    this.schedule(topicDeclaration(event.topic).urgent?.(event.event) ?? true);
   }
 
   close(): void {
@@ -75,24 +76,6 @@ export class Outbox {
 }
 
 function replaceKey(event: ServerEvent): string | null {
-  switch (event.type) {
-    case 'znode':
-      return `znode\0${event.ensemble}\0${event.path}`;
-    case 'session':
-      return `session\0${event.ensemble}`;
-    case 'ensembleHealth':
-      return `health\0${event.ensemble}`;
-    case 'job':
-      // Only the latest progress of a job matters.
-      return `job\0${event.job.id}`;
-    case 'memberHistory':
-    case 'children':
-    case 'watchEvent':
-    case 'subscriptionError':
-      return null;
-    default: {
-      const never: never = event;
-      return never;
-    }
-  }
+  const key = topicDeclaration(event.topic).coalesceKey(event.event);
+  return key === null ? null : `${subscriptionKey(event.topic, event.ensemble, event.params)}\u0000${key}`;
 }

@@ -1,14 +1,15 @@
 /**
- * Accepts WebSocket upgrades on /ws and fans gateway session changes out to every browser.
- * It holds the caps across sockets (hubLimits.ts): open sockets per identity and in total (a
+ * Accepts WebSocket upgrades on /ws and hands each socket to a ClientConnection, which routes
+ * its topic subscriptions to the producers. It holds the caps across sockets (hubLimits.ts): open sockets per identity and in total (a
  * socket past either is closed with CLOSE_TOO_MANY_SOCKETS and a sentence), subscriptions per
  * identity and in total, distinct watched paths, and unsent bytes across every socket.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { MAX_CLIENT_FRAME_BYTES, type JobSnapshot } from '@keeper/shared';
+import { MAX_CLIENT_FRAME_BYTES } from '@keeper/shared';
 import { OPEN_IDENTITY, type Identity } from '../auth/identity.js';
+import type { UpgradeAuthorizer } from '../auth/socketGate.js';
 import { ClientConnection, type HubContext } from './clientConnection.js';
 import { CappedCounter } from './cappedCounter.js';
 import { BUFFER_SWEEP_INTERVAL_MS, CLOSE_GRACE_MS, CLOSE_TOO_MANY_SOCKETS, DEFAULT_HUB_LIMITS, type HubLimits } from './hubLimits.js';
@@ -22,23 +23,16 @@ export interface HubStats {
   droppedTooSlow: number;
 }
 
-/**
- * Decides whether an upgrade may proceed, before the handshake: who is asking (cookie, bearer,
- * share session) and from which Origin. Without one, every socket is the open-mode admin.
- */
-export type UpgradeAuthorizer = (request: IncomingMessage) => { ok: true; identity: Identity } | { ok: false; status: 401 | 403; reason: string };
-
 export const WS_PATH = '/ws';
 
 export class SocketHub {
   private readonly wss: WebSocketServer;
   private readonly connections = new Set<ClientConnection>();
-  private readonly detach: (() => void)[] = [];
   readonly limits: HubLimits;
   private readonly sockets: CappedCounter;
   private readonly subscriptions: CappedCounter;
   private readonly sweepTimer: NodeJS.Timeout;
-  private readonly gateways: HubContext['gateways'];
+  private readonly ensembles: HubContext['ensembles'];
   private refusedSockets = 0;
   private droppedTooSlow = 0;
 
@@ -46,7 +40,7 @@ export class SocketHub {
     ctx: HubContext,
     private readonly authorize?: UpgradeAuthorizer,
   ) {
-    this.gateways = ctx.gateways;
+    this.ensembles = ctx.ensembles;
     this.limits = { ...DEFAULT_HUB_LIMITS, ...definedOnly(ctx.limits) };
     this.sockets = new CappedCounter(this.limits.maxSocketsPerIdentity, this.limits.maxSockets);
     this.subscriptions = new CappedCounter(this.limits.maxSubscriptionsPerIdentity, this.limits.maxSubscriptionsTotal);
@@ -65,10 +59,15 @@ export class SocketHub {
       const identity = request.keeperIdentity ?? OPEN_IDENTITY;
       const verdict = this.sockets.take(identity);
       if (!verdict.ok) {
-        this.refuse(socket, verdict.cap === 'identity' ? `too many tabs: at most ${verdict.limit} open for ${identity.name}; close one` : `the server has its maximum of ${verdict.limit} open tabs; try again later`);
+        this.refuse(
+          socket,
+          verdict.cap === 'identity'
+            ? `too many tabs: at most ${verdict.limit} open for ${identity.name}; close one`
+            : `the server has its maximum of ${verdict.limit} open tabs; try again later`,
+        );
         return;
       }
-      const connection = new ClientConnection(socket, connectionCtx, identity, request.socket.remoteAddress);
+      const connection = new ClientConnection(socket, connectionCtx, identity);
       this.connections.add(connection);
       socket.once('close', () => {
         this.connections.delete(connection);
@@ -77,13 +76,6 @@ export class SocketHub {
     });
     this.sweepTimer = setInterval(() => this.sweepBuffers(), BUFFER_SWEEP_INTERVAL_MS);
     this.sweepTimer.unref();
-    for (const gateway of ctx.gateways.values()) {
-      const onSession = () => {
-        for (const connection of this.connections) connection.pushEvent({ type: 'session', ensemble: gateway.name, session: gateway.session });
-      };
-      gateway.on('session', onSession);
-      this.detach.push(() => gateway.off('session', onSession));
-    }
   }
 
   get browserCount(): number {
@@ -93,7 +85,7 @@ export class SocketHub {
   /** Distinct paths watched in ZooKeeper, all ensembles together. */
   get watchedPaths(): number {
     let n = 0;
-    for (const gateway of this.gateways.values()) n += gateway.watches.watchedPaths;
+    for (const ensemble of this.ensembles) n += ensemble.gateway.watches.watchedPaths;
     return n;
   }
 
@@ -128,11 +120,6 @@ export class SocketHub {
     return n;
   }
 
-  /** Job progress goes to admins only: viewers cannot start or cancel jobs. */
-  pushJob(job: JobSnapshot): void {
-    for (const connection of this.connections) if (connection.identity.role === 'admin') connection.pushEvent({ type: 'job', job });
-  }
-
   attach(server: Server): void {
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       socket.on('error', () => socket.destroy());
@@ -147,7 +134,9 @@ export class SocketHub {
           // Refused before the handshake: a browser sees a failed connection, never a socket.
           const status = verdict.status === 401 ? '401 Unauthorized' : '403 Forbidden';
           const body = `${verdict.reason}\n`;
-          socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+          socket.end(
+            `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+          );
           return;
         }
         (request as IncomingMessage & { keeperIdentity?: Identity }).keeperIdentity = verdict.identity;
@@ -185,7 +174,6 @@ export class SocketHub {
 
   close(): void {
     clearInterval(this.sweepTimer);
-    for (const off of this.detach) off();
     for (const connection of this.connections) connection.dispose();
     for (const client of this.wss.clients) client.terminate();
     this.wss.close();

@@ -16,7 +16,10 @@ export function decodeInputData(data: string | undefined, encoding: InputEncodin
   }
   if (bytes.length > MAX_ZNODE_DATA_BYTES) {
     // The exact limit (jute.maxbuffer, counting path and protocol) is checked in ZkMutations; this is the client library's own ceiling.
-    throw new OpError('DATA_TOO_LARGE', `data is ${bytes.length.toLocaleString('en-US')} bytes; Keeper writes at most ${MAX_ZNODE_DATA_BYTES.toLocaleString('en-US')} bytes into a znode, and ZooKeeper's jute.maxbuffer (1,048,575 by default, counting the path and protocol too) allows a little less`);
+    throw new OpError(
+      'DATA_TOO_LARGE',
+      `data is ${bytes.length.toLocaleString('en-US')} bytes; Keeper writes at most ${MAX_ZNODE_DATA_BYTES.toLocaleString('en-US')} bytes into a znode, and ZooKeeper's jute.maxbuffer (1,048,575 by default, counting the path and protocol too) allows a little less`,
+    );
   }
   return bytes;
 }

@@ -4,7 +4,16 @@
  */
 import { createHash } from 'node:crypto';
 import zookeeper from 'node-zookeeper-client';
-import { MAX_EXPORT_NODES, encodeZnodeData, permissionsToLetters, type ExportDocument, type ExportNode, type ImportPlan, type JobSnapshot, type SkippedNode } from '@keeper/shared';
+import {
+  MAX_EXPORT_NODES,
+  encodeZnodeData,
+  permissionsToLetters,
+  type ExportDocument,
+  type ExportNode,
+  type ImportPlan,
+  type JobSnapshot,
+  type SkippedNode,
+} from '@keeper/shared';
 import type { ZkGateway } from '../zk/gateway.js';
 import type { ZkMutations } from '../zk/mutations.js';
 import { toZkError } from '../zk/errors.js';
@@ -35,8 +44,22 @@ export async function exportSubtree(gateway: ZkGateway, mutations: ZkMutations, 
           rel: path === root ? '' : path.slice(root === '/' ? 1 : root.length + 1),
           data: data.toString('base64'),
           encoding: encodeZnodeData(data, data.length).encoding,
-          acl: acl.map((a) => ({ scheme: a.scheme as ExportNode['acl'][number]['scheme'], id: a.id, perms: permissionsToLetters(a.permissions), permissions: a.permissions })),
-          stat: { version: stat.version, aversion: stat.aversion, cversion: stat.cversion, ctime: stat.ctime, mtime: stat.mtime, dataLength: stat.dataLength, numChildren: stat.numChildren, ephemeral: stat.ephemeralOwner !== '0x0' },
+          acl: acl.map((a) => ({
+            scheme: a.scheme as ExportNode['acl'][number]['scheme'],
+            id: a.id,
+            perms: permissionsToLetters(a.permissions),
+            permissions: a.permissions,
+          })),
+          stat: {
+            version: stat.version,
+            aversion: stat.aversion,
+            cversion: stat.cversion,
+            ctime: stat.ctime,
+            mtime: stat.mtime,
+            dataLength: stat.dataLength,
+            numChildren: stat.numChildren,
+            ephemeral: stat.ephemeralOwner !== '0x0',
+          },
         };
       } catch (error) {
         // Deleted while exporting: it is simply not in the export.
@@ -51,8 +74,18 @@ export async function exportSubtree(gateway: ZkGateway, mutations: ZkMutations, 
   const exported = nodes.filter((n): n is ExportNode => n !== null);
   if (exported.length === 0) throw new OpError('NO_AUTH', `${root} cannot be exported: the console may not read it`);
   // Only what was really left out: a node whose children were unlisted but whose data was read is in the export.
-  const skipped: SkippedNode[] = tree.nodes.filter((n, i) => nodes[i] === null && unreadable.has(n.path)).map((n) => ({ path: n.path, reason: unreadable.get(n.path) ?? '' }));
-  return { format: 'keeper-export', version: 1, ensemble: gateway.name, root, exportedAt: Date.now(), nodes: exported, ...(skipped.length > 0 ? { skipped } : {}) };
+  const skipped: SkippedNode[] = tree.nodes
+    .filter((n, i) => nodes[i] === null && unreadable.has(n.path))
+    .map((n) => ({ path: n.path, reason: unreadable.get(n.path) ?? '' }));
+  return {
+    format: 'keeper-export',
+    version: 1,
+    ensemble: gateway.name,
+    root,
+    exportedAt: Date.now(),
+    nodes: exported,
+    ...(skipped.length > 0 ? { skipped } : {}),
+  };
 }
 
 function withHashes(doc: ExportDocument): (ExportNode & { sha256: string; bytes: Buffer })[] {
@@ -64,7 +97,13 @@ function withHashes(doc: ExportDocument): (ExportNode & { sha256: string; bytes:
 
 /** Reads what the target holds at every path the import would touch, then plans. */
 /** The plan, with the problems that would refuse the import (importChecks.ts). */
-export async function planImportFor(gateway: ZkGateway, root: string, doc: ExportDocument, overwrite: boolean, checks: ImportCheckContext): Promise<ImportPlan> {
+export async function planImportFor(
+  gateway: ZkGateway,
+  root: string,
+  doc: ExportDocument,
+  overwrite: boolean,
+  checks: ImportCheckContext,
+): Promise<ImportPlan> {
   const nodes = withHashes(doc);
   const target = new Map<string, TargetState | null>();
   await forEachPooled(nodes, CONCURRENCY, async (node) => {
@@ -82,10 +121,19 @@ export async function planImportFor(gateway: ZkGateway, root: string, doc: Expor
   return withProblems(plan, importProblems(root, nodes, plan, checks));
 }
 
-export async function runImport(gateway: ZkGateway, mutations: ZkMutations, root: string, doc: ExportDocument, overwrite: boolean, job: JobControl, checks: ImportCheckContext): Promise<Partial<JobSnapshot> & Pick<JobSnapshot, 'state'>> {
+export async function runImport(
+  gateway: ZkGateway,
+  mutations: ZkMutations,
+  root: string,
+  doc: ExportDocument,
+  overwrite: boolean,
+  job: JobControl,
+  checks: ImportCheckContext,
+): Promise<Partial<JobSnapshot> & Pick<JobSnapshot, 'state'>> {
   const plan = await planImportFor(gateway, root, doc, overwrite, checks);
   // Checked again on the fresh plan: refused as a whole, nothing written.
-  if ((plan.problemsTotal ?? 0) > 0) return { state: 'failed', done: 0, total: 0, error: { code: 'IMPORT_REFUSED', message: refusalMessage(plan.problems ?? [], plan.problemsTotal) } };
+  if ((plan.problemsTotal ?? 0) > 0)
+    return { state: 'failed', done: 0, total: 0, error: { code: 'IMPORT_REFUSED', message: refusalMessage(plan.problems ?? [], plan.problemsTotal) } };
   const byPath = new Map(withHashes(doc).map((n) => [targetPathOf(root, n.rel), n]));
   const summary = { created: 0, updated: 0, unchanged: plan.unchanged.length, conflicts: plan.conflicts.length, failed: 0 };
   const total = plan.create.length + plan.update.length;
@@ -135,7 +183,9 @@ export async function runImport(gateway: ZkGateway, mutations: ZkMutations, root
     done,
     total,
     summary,
-    ...(failures.length > 0 ? { error: { code: 'IMPORT_INCOMPLETE', message: `${failures.length} of ${total} changes failed: ${failures.slice(0, 5).join('; ')}` } } : {}),
+    ...(failures.length > 0
+      ? { error: { code: 'IMPORT_INCOMPLETE', message: `${failures.length} of ${total} changes failed: ${failures.slice(0, 5).join('; ')}` } }
+      : {}),
   };
 }
 

@@ -41,7 +41,12 @@ export interface ImportCheckContext {
 /** What a node is created with when the file gives no ACL (ZkMutations' default). */
 const DEFAULT_ACL: ExportNode['acl'] = [{ scheme: 'world', id: 'anyone', permissions: 31 }];
 
-export function importProblems(root: string, nodes: readonly (ExportNode & { bytes: Uint8Array })[], plan: ImportPlan, ctx: ImportCheckContext): ImportProblem[] {
+export function importProblems(
+  root: string,
+  nodes: readonly (ExportNode & { bytes: Uint8Array })[],
+  plan: ImportPlan,
+  ctx: ImportCheckContext,
+): ImportProblem[] {
   const problems: ImportProblem[] = [];
   const byPath = new Map<string, ExportNode & { bytes: Uint8Array }>();
   const times = new Map<string, number>();
@@ -88,7 +93,11 @@ export function importProblems(root: string, nodes: readonly (ExportNode & { byt
     if (((granted | undecided) & PERMISSION_BITS.c) === 0) deniedParents.set(parent, (deniedParents.get(parent) ?? 0) + 1);
   }
   for (const [parent, children] of deniedParents) {
-    problems.push({ path: parent, reason: 'aclDeniesChildren', detail: `its ACL does not let the console create (c) the ${children} ${children === 1 ? 'child' : 'children'} the file puts under it` });
+    problems.push({
+      path: parent,
+      reason: 'aclDeniesChildren',
+      detail: `its ACL does not let the console create (c) the ${children} ${children === 1 ? 'child' : 'children'} the file puts under it`,
+    });
   }
   return problems;
 }
@@ -96,7 +105,8 @@ export function importProblems(root: string, nodes: readonly (ExportNode & { byt
 function invalidAcl(acl: readonly { scheme: AclScheme; id: string }[], console: ConsoleIdentity): string | null {
   for (const [i, entry] of acl.entries()) {
     if (entry.scheme === 'auth') {
-      if (console.digestIds.length === 0) return `acl[${i}]: an auth entry stands for the console's own credentials, and it has none here: ZooKeeper refuses it (INVALID_ACL)`;
+      if (console.digestIds.length === 0)
+        return `acl[${i}]: an auth entry stands for the console's own credentials, and it has none here: ZooKeeper refuses it (INVALID_ACL)`;
       continue;
     }
     const problem = checkAclId(entry.scheme, entry.id);

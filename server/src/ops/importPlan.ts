@@ -16,7 +16,12 @@ export function targetPathOf(root: string, rel: string): string {
   return root === '/' ? `/${rel}` : `${root}/${rel}`;
 }
 
-export function planImport(root: string, nodes: readonly (ExportNode & { sha256: string })[], target: ReadonlyMap<string, TargetState | null>, { overwrite }: { overwrite: boolean }): ImportPlan {
+export function planImport(
+  root: string,
+  nodes: readonly (ExportNode & { sha256: string })[],
+  target: ReadonlyMap<string, TargetState | null>,
+  { overwrite }: { overwrite: boolean },
+): ImportPlan {
   const plan: ImportPlan = { root, create: [], update: [], unchanged: [], conflicts: [] };
   // Parents before children, whatever order the file lists them in.
   const ordered = [...nodes].sort((a, b) => depth(a.rel) - depth(b.rel) || a.rel.localeCompare(b.rel));

@@ -71,7 +71,11 @@ class Job implements JobControl {
 export class JobRegistry extends EventEmitter<JobEvents> {
   private readonly jobs = new Map<string, Job>();
 
-  start(init: Pick<JobSnapshot, 'kind' | 'ensemble' | 'path' | 'startedBy'>, run: JobRun, onFinished?: (snapshot: JobSnapshot) => void | Promise<void>): JobSnapshot {
+  start(
+    init: Pick<JobSnapshot, 'kind' | 'ensemble' | 'path' | 'startedBy'>,
+    run: JobRun,
+    onFinished?: (snapshot: JobSnapshot) => void | Promise<void>,
+  ): JobSnapshot {
     const job = new Job(init, (snapshot) => this.emit('update', snapshot));
     this.jobs.set(job.snapshot.id, job);
     this.prune();

@@ -18,7 +18,12 @@ export class Semaphore {
 }
 
 /** Runs fn over items with `concurrency` workers; stops taking new items once `stop()` says so. */
-export async function forEachPooled<T>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<void>, stop: () => boolean = () => false): Promise<void> {
+export async function forEachPooled<T>(
+  items: readonly T[],
+  concurrency: number,
+  fn: (item: T) => Promise<void>,
+  stop: () => boolean = () => false,
+): Promise<void> {
   let next = 0;
   let failure: unknown = null;
   const worker = async () => {

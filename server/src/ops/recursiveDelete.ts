@@ -10,11 +10,11 @@
  * When it stops early (failure, cancellation) it reads the subtree back and reports exactly
  * what remains, or, if the ensemble cannot be read, what its own bookkeeping says remains.
  */
-import { MAX_REPORTED_REMAINING, joinPath, type JobSnapshot } from '@keeper/shared';
-import type { ZkGateway } from '../zk/gateway.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { MAX_REPORTED_REMAINING, backoffDelay, joinPath, type JobSnapshot } from '@keeper/shared';
+import { READ_RETRY, type ZkGateway } from '../zk/gateway.js';
 import type { ZkMutations } from '../zk/mutations.js';
 import { toZkError } from '../zk/errors.js';
-import { backoffDelay, sleep } from '../zk/backoff.js';
 import type { JobControl } from './jobs.js';
 import { OpError, toOpError } from './opError.js';
 import { Semaphore, forEachPooled } from './pool.js';
@@ -23,7 +23,18 @@ import { walkSubtree } from './subtree.js';
 export const MAX_RECURSIVE_DELETE_NODES = 1_000_000;
 
 /** Failures after which trying the same delete again later may work. */
-const RETRYABLE = new Set(['CONNECTION_LOSS', 'NOT_CONNECTED', 'DEADLINE_EXCEEDED', 'SESSION_EXPIRED', 'SESSION_MOVED', 'OPERATION_TIMEOUT', 'REQUEST_TIMEOUT', 'THROTTLED_OP', 'OVERLOADED', 'OUTCOME_UNKNOWN']);
+const RETRYABLE = new Set([
+  'CONNECTION_LOSS',
+  'NOT_CONNECTED',
+  'DEADLINE_EXCEEDED',
+  'SESSION_EXPIRED',
+  'SESSION_MOVED',
+  'OPERATION_TIMEOUT',
+  'REQUEST_TIMEOUT',
+  'THROTTLED_OP',
+  'OVERLOADED',
+  'OUTCOME_UNKNOWN',
+]);
 
 export interface RecursiveDeleteOptions {
   gateway: ZkGateway;
@@ -95,7 +106,7 @@ export async function runRecursiveDelete(options: RecursiveDeleteOptions, job: J
           continue;
         }
         if (RETRYABLE.has(code) && Date.now() - lastProgressAt < stallMs) {
-          await sleep(backoffDelay(attempt, { initialDelayMs: 100, maxDelayMs: 2_000, multiplier: 2 }));
+          await sleep(backoffDelay(attempt, READ_RETRY));
           continue;
         }
         throw error;

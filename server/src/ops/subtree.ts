@@ -33,7 +33,12 @@ export type UnlistedNode = SkippedNode & { children: number | null };
 
 /** Why a node was not listed; `children` from exists, which needs no permission. */
 export function noReadReason(children: number | undefined): string {
-  const below = children === undefined ? 'nothing below it was seen' : children === 0 ? 'it has no children' : `its ${children} ${children === 1 ? 'child' : 'children'} and everything below were not seen`;
+  const below =
+    children === undefined
+      ? 'nothing below it was seen'
+      : children === 0
+        ? 'it has no children'
+        : `its ${children} ${children === 1 ? 'child' : 'children'} and everything below were not seen`;
   return `the console may not read it (its ACL grants the console no read); ${below}`;
 }
 

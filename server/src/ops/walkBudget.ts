@@ -112,7 +112,11 @@ export class WalkTicket {
     for (const bucket of this.buckets) wait = Math.max(wait, bucket.charge(reads, now));
     if (wait === 0) return;
     if (wait > MAX_PACING_WAIT_MS) {
-      throw new WalkRefused('WALK_BUDGET_SPENT', `this walk used up the subtree-read budget (${this.buckets[0]?.perMinute ?? 0} reads a minute); try again in ${Math.ceil(wait / 1000)} s`, Math.ceil(wait / 1000));
+      throw new WalkRefused(
+        'WALK_BUDGET_SPENT',
+        `this walk used up the subtree-read budget (${this.buckets[0]?.perMinute ?? 0} reads a minute); try again in ${Math.ceil(wait / 1000)} s`,
+        Math.ceil(wait / 1000),
+      );
     }
     await this.sleep(wait);
   }
@@ -171,12 +175,20 @@ export class WalkBudget {
     const key = `${identity.role}\0${identity.name}`;
     const { maxConcurrentWalks, adminReservedWalks, walksPerIdentity } = this.limits;
     if (!admin && (this.running.get(key) ?? 0) >= walksPerIdentity) {
-      throw this.refuse('WALK_IN_PROGRESS', `${identity.name} already has ${walksPerIdentity === 1 ? 'a subtree count or export' : `${walksPerIdentity} subtree counts or exports`} running: wait for it to finish`, 5);
+      throw this.refuse(
+        'WALK_IN_PROGRESS',
+        `${identity.name} already has ${walksPerIdentity === 1 ? 'a subtree count or export' : `${walksPerIdentity} subtree counts or exports`} running: wait for it to finish`,
+        5,
+      );
     }
     const open = admin ? maxConcurrentWalks : maxConcurrentWalks - adminReservedWalks;
     const taken = admin ? this.active : this.active - this.activeAdmins + Math.max(0, this.activeAdmins - adminReservedWalks);
     if (taken >= open) {
-      throw this.refuse('WALKS_BUSY', `${this.active} subtree counts or exports are running on this server, its limit${admin ? '' : ' for viewers'}: try again in a few seconds`, 5);
+      throw this.refuse(
+        'WALKS_BUSY',
+        `${this.active} subtree counts or exports are running on this server, its limit${admin ? '' : ' for viewers'}: try again in a few seconds`,
+        5,
+      );
     }
     const now = this.now();
     let buckets: TokenBucket[] = [];
@@ -190,7 +202,11 @@ export class WalkBudget {
       const debt = Math.max(mine.debtMs(now), this.viewersBucket.debtMs(now));
       if (debt > 0) {
         const seconds = Math.ceil(debt / 1000);
-        throw this.refuse('WALK_BUDGET_SPENT', `subtree counts and exports by ${identity.name} have used their budget (${this.limits.readsPerMinutePerIdentity} ZooKeeper reads a minute, ${this.limits.viewerReadsPerMinute} for all viewers together): try again in ${seconds} s`, seconds);
+        throw this.refuse(
+          'WALK_BUDGET_SPENT',
+          `subtree counts and exports by ${identity.name} have used their budget (${this.limits.readsPerMinutePerIdentity} ZooKeeper reads a minute, ${this.limits.viewerReadsPerMinute} for all viewers together): try again in ${seconds} s`,
+          seconds,
+        );
       }
       buckets = [mine, this.viewersBucket];
     }

@@ -13,7 +13,6 @@ import {
   MAX_REPORTED_SKIPPED,
   MAX_ZNODE_DATA_BYTES,
   type ConsoleIdentity,
-  type AclEntryView,
   type CreateBody,
   type CreateModeName,
   type DataFingerprint,
@@ -22,8 +21,12 @@ import {
   type JobSnapshot,
   type SetAclBody,
   type SetDataBody,
-  type SkippedNode,
   type ZnodeStat,
+  type WriteAnswer,
+  type DeleteAnswer,
+  type AclAnswer,
+  type SetAclAnswer,
+  type SubtreeCount,
   CREATE_UNDER_ZOOKEEPER_REFUSED,
   isProtectedFromCreate,
   isProtectedFromDelete,
@@ -36,7 +39,9 @@ import { actorOf, canMutate, type Identity } from '../auth/identity.js';
 import type { EnsembleConfig } from '../config/types.js';
 import type { ZkGateway } from '../zk/gateway.js';
 import { toZkError } from '../zk/errors.js';
-import { ZkMutations } from '../zk/mutations.js';
+import type { ZkMutations } from '../zk/mutations.js';
+import type { Ensemble } from '../ensemble/ensemble.js';
+import type { Ensembles } from '../ensemble/ensembles.js';
 import { toAclEntries, toAclView } from './aclInput.js';
 import { decodeInputData } from './dataInput.js';
 import type { JobRegistry } from './jobs.js';
@@ -57,12 +62,10 @@ const CREATE_MODE: Record<CreateModeName, number> = {
 export const MAX_COUNT_NODES = 200_000;
 
 export interface OpsContext {
-  gateways: ReadonlyMap<string, ZkGateway>;
+  ensembles: Ensembles;
   audit: AuditLog;
   jobs: JobRegistry;
   log: Logger;
-  /** The configured ensembles: per-ensemble juteMaxBuffer, and the credentials that make the console's identity for ACL checks. */
-  ensembles?: readonly EnsembleConfig[];
   /** Tests shorten the recursive delete's patience. */
   recursiveDelete?: { concurrency?: number; stallMs?: number };
 }
@@ -72,19 +75,10 @@ export interface Caller {
   remoteAddress?: string;
 }
 
-export interface WriteResult {
-  path: string;
-  stat: ZnodeStat;
-  note?: string;
-  warning?: string;
-}
-
 export class ZnodeOps {
-  private readonly mutations = new Map<string, ZkMutations>();
-
   constructor(private readonly ctx: OpsContext) {}
 
-  async create(caller: Caller, ensemble: string, path: string, body: CreateBody): Promise<WriteResult> {
+  async create(caller: Caller, ensemble: string, path: string, body: CreateBody): Promise<WriteAnswer> {
     const { gateway, mutations } = this.target(ensemble);
     const mode = body.mode ?? 'persistent';
     return this.audited(caller, { action: 'create', ensemble, path, details: { mode } }, async (record) => {
@@ -103,7 +97,7 @@ export class ZnodeOps {
     });
   }
 
-  async setData(caller: Caller, ensemble: string, path: string, body: SetDataBody): Promise<WriteResult> {
+  async setData(caller: Caller, ensemble: string, path: string, body: SetDataBody): Promise<WriteAnswer> {
     const { gateway, mutations } = this.target(ensemble);
     return this.audited(caller, { action: 'setData', ensemble, path, details: { expectedVersion: body.version } }, async (record) => {
       validPath(path);
@@ -125,7 +119,7 @@ export class ZnodeOps {
     });
   }
 
-  async delete(caller: Caller, ensemble: string, path: string, version: number): Promise<{ path: string; note?: string }> {
+  async delete(caller: Caller, ensemble: string, path: string, version: number): Promise<DeleteAnswer> {
     const { gateway, mutations } = this.target(ensemble);
     return this.audited(caller, { action: 'delete', ensemble, path, details: { expectedVersion: version } }, async (record) => {
       validPath(path);
@@ -134,7 +128,10 @@ export class ZnodeOps {
       const stat = await this.recordBefore(record, gateway, path);
       if (stat.version !== version) throw await staleVersionAt(gateway, path, version);
       if (stat.numChildren > 0) {
-        throw new OpError('NOT_EMPTY', `${path} has ${stat.numChildren} children: delete with recursive=true (count them first with GET /api/ensembles/${ensemble}/subtree${path})`);
+        throw new OpError(
+          'NOT_EMPTY',
+          `${path} has ${stat.numChildren} children: delete with recursive=true (count them first with GET /api/ensembles/${ensemble}/subtree${path})`,
+        );
       }
       try {
         const outcome = await mutations.remove(path, version);
@@ -173,7 +170,7 @@ export class ZnodeOps {
     return this.ctx.jobs.cancel(jobId);
   }
 
-  async getAcl(ensemble: string, path: string): Promise<{ path: string; acl: AclEntryView[]; stat: ZnodeStat }> {
+  async getAcl(ensemble: string, path: string): Promise<AclAnswer> {
     const { mutations } = this.target(ensemble);
     validPath(path);
     try {
@@ -184,8 +181,8 @@ export class ZnodeOps {
     }
   }
 
-  async setAcl(caller: Caller, ensemble: string, path: string, body: SetAclBody): Promise<{ path: string; acl: AclEntryView[]; stat: ZnodeStat; note?: string }> {
-    const { mutations } = this.target(ensemble);
+  async setAcl(caller: Caller, ensemble: string, path: string, body: SetAclBody): Promise<SetAclAnswer> {
+    const { gateway, mutations } = this.target(ensemble);
     return this.audited(caller, { action: 'setAcl', ensemble, path, details: { expectedAclVersion: body.version } }, async (record) => {
       validPath(path);
       const acl = toAclEntries(body.acl);
@@ -194,7 +191,10 @@ export class ZnodeOps {
       record.details = { ...record.details, consoleAccess: access.verdict, ...(body.confirm !== undefined ? { confirmed: body.confirm === path } : {}) };
       if (access.verdict !== 'keeps' && body.confirm !== path) {
         const what = access.verdict === 'unknown' ? 'may lock the console out' : 'locks the console out';
-        throw new OpError('ACL_LOCKS_OUT', `this ACL ${what} of ${path}: ${access.reason} To apply it anyway, send "confirm" equal to the path (${JSON.stringify(path)}).`);
+        throw new OpError(
+          'ACL_LOCKS_OUT',
+          `this ACL ${what} of ${path}: ${access.reason} To apply it anyway, send "confirm" equal to the path (${JSON.stringify(path)}).`,
+        );
       }
       const before = await mutations.getACL(path);
       record.details = { ...record.details, aclBefore: toAclView(before.acl), aclAfter: toAclView(acl) };
@@ -202,6 +202,9 @@ export class ZnodeOps {
         throw new OpError('BAD_VERSION', `the ACL of ${path} is at version ${before.stat.aversion}, not ${body.version}: it changed since you read it`);
       }
       const outcome = await mutations.setACL(path, acl, body.version);
+      // ZooKeeper fires no watch for an ACL change: what Keeper holds of the node is read again,
+      // so a node the console may no longer read stops being shown (and served) from before.
+      gateway.watches.refresh(path);
       // The ACL's own version (aversion) is what a later version-checked change must name.
       record.details = { ...record.details, aclVersionBefore: before.stat.aversion, aclVersionAfter: outcome.value.aversion };
       return { path, acl: toAclView(acl), stat: outcome.value, ...(outcome.note ? { note: outcome.note } : {}) };
@@ -209,7 +212,7 @@ export class ZnodeOps {
   }
 
   /** How many nodes a recursive delete (or an export) would touch, the root included. */
-  async countSubtree(ensemble: string, path: string): Promise<{ path: string; count: number; truncated: boolean; depth: number; skipped?: SkippedNode[]; skippedTotal?: number }> {
+  async countSubtree(ensemble: string, path: string): Promise<SubtreeCount> {
     const { gateway } = this.target(ensemble);
     validPath(path);
     try {
@@ -253,22 +256,26 @@ export class ZnodeOps {
 
   async startImport(caller: Caller, ensemble: string, path: string, doc: ExportDocument, overwrite: boolean): Promise<JobSnapshot> {
     const { gateway, mutations } = this.target(ensemble);
-    return this.audited(caller, { action: 'import', ensemble, path, details: { phase: 'start', nodes: doc.nodes.length, overwrite, from: `${doc.ensemble}:${doc.root}` } }, async (record) => {
-      validPath(path);
-      assertImportable(doc);
-      if (isProtectedFromCreate(path) && path !== '/') throw new OpError('PROTECTED_PATH', `${path} ${CREATE_UNDER_ZOOKEEPER_REFUSED}`);
-      const checks = this.importChecks(ensemble);
-      // What the dry run would show as problems refuses the import now, before a job starts (the job checks its fresh plan again).
-      const plan = await planImportFor(gateway, path, doc, overwrite, checks);
-      if ((plan.problemsTotal ?? 0) > 0) throw new OpError('IMPORT_REFUSED', refusalMessage(plan.problems ?? [], plan.problemsTotal));
-      const job = this.ctx.jobs.start(
-        { kind: 'import', ensemble, path, startedBy: caller.identity.name },
-        (control) => runImport(gateway, mutations, path, doc, overwrite, control, checks),
-        (end) => this.recordJobEnd(caller, end, null),
-      );
-      record.details = { ...record.details, jobId: job.id };
-      return job;
-    });
+    return this.audited(
+      caller,
+      { action: 'import', ensemble, path, details: { phase: 'start', nodes: doc.nodes.length, overwrite, from: `${doc.ensemble}:${doc.root}` } },
+      async (record) => {
+        validPath(path);
+        assertImportable(doc);
+        if (isProtectedFromCreate(path) && path !== '/') throw new OpError('PROTECTED_PATH', `${path} ${CREATE_UNDER_ZOOKEEPER_REFUSED}`);
+        const checks = this.importChecks(ensemble);
+        // What the dry run would show as problems refuses the import now, before a job starts (the job checks its fresh plan again).
+        const plan = await planImportFor(gateway, path, doc, overwrite, checks);
+        if ((plan.problemsTotal ?? 0) > 0) throw new OpError('IMPORT_REFUSED', refusalMessage(plan.problems ?? [], plan.problemsTotal));
+        const job = this.ctx.jobs.start(
+          { kind: 'import', ensemble, path, startedBy: caller.identity.name },
+          (control) => runImport(gateway, mutations, path, doc, overwrite, control, checks),
+          (end) => this.recordJobEnd(caller, end, null),
+        );
+        record.details = { ...record.details, jobId: job.id };
+        return job;
+      },
+    );
   }
 
   mutationsFor(ensemble: string): { gateway: ZkGateway; mutations: ZkMutations } {
@@ -294,7 +301,13 @@ export class ZnodeOps {
   }
 
   async refuse(caller: Caller, entry: Omit<AuditInput, 'actor' | 'outcome'>): Promise<void> {
-    await this.write({ ...entry, actor: actorOf(caller.identity), outcome: 'refused', error: { code: 'FORBIDDEN', message: 'not an admin' }, ...remote(caller) });
+    await this.write({
+      ...entry,
+      actor: actorOf(caller.identity),
+      outcome: 'refused',
+      error: { code: 'FORBIDDEN', message: 'not an admin' },
+      ...remote(caller),
+    });
   }
 
   private async recordJobEnd(caller: Caller, job: JobSnapshot, before: DataFingerprint | null): Promise<void> {
@@ -307,7 +320,15 @@ export class ZnodeOps {
       before,
       ...(job.kind === 'recursiveDelete' ? { after: job.state === 'done' ? null : undefined } : {}),
       ...(job.error ? { error: job.error } : {}),
-      details: { phase: 'end', jobId: job.id, state: job.state, done: job.done, total: job.total, ...(job.remainingTotal !== undefined ? { remainingTotal: job.remainingTotal } : {}), ...(job.summary ? { summary: job.summary } : {}) },
+      details: {
+        phase: 'end',
+        jobId: job.id,
+        state: job.state,
+        done: job.done,
+        total: job.total,
+        ...(job.remainingTotal !== undefined ? { remainingTotal: job.remainingTotal } : {}),
+        ...(job.summary ? { summary: job.summary } : {}),
+      },
       ...remote(caller),
     });
   }
@@ -321,20 +342,13 @@ export class ZnodeOps {
     }
   }
 
-  private target(ensemble: string): { gateway: ZkGateway; mutations: ZkMutations } {
-    const gateway = this.ctx.gateways.get(ensemble);
-    if (!gateway) throw new OpError('UNKNOWN_ENSEMBLE', `no ensemble named ${JSON.stringify(ensemble)}`);
-    let mutations = this.mutations.get(ensemble);
-    if (!mutations) {
-      const juteMaxBuffer = this.configOf(ensemble)?.juteMaxBuffer;
-      mutations = new ZkMutations(gateway, { chroot: chrootOf(gateway.connectionString), ...(juteMaxBuffer !== undefined ? { juteMaxBuffer } : {}) });
-      this.mutations.set(ensemble, mutations);
-    }
-    return { gateway, mutations };
+  /** Throws UNKNOWN_ENSEMBLE (Ensembles' one sentence) for a name that is not configured. */
+  private target(ensemble: string): Ensemble {
+    return this.ctx.ensembles.get(ensemble);
   }
 
   private configOf(ensemble: string): EnsembleConfig | undefined {
-    return this.ctx.ensembles?.find((e) => e.name === ensemble);
+    return this.ctx.ensembles.find(ensemble)?.config;
   }
 
   /** Who the console is to ZooKeeper's ACL checks on this ensemble. */
@@ -360,7 +374,10 @@ export class ZnodeOps {
     } catch (error) {
       if (toZkError(error).code !== 'NO_AUTH') throw error;
       const stat = await statOf(gateway, path);
-      record.details = { ...record.details, before: { version: stat.version, size: stat.dataLength, unreadable: 'the console may not read this node: no fingerprint' } };
+      record.details = {
+        ...record.details,
+        before: { version: stat.version, size: stat.dataLength, unreadable: 'the console may not read this node: no fingerprint' },
+      };
       return stat;
     }
   }
@@ -391,7 +408,10 @@ async function staleVersionAt(gateway: ZkGateway, path: string, expected: number
   } catch (error) {
     if (toZkError(error).code !== 'NO_AUTH') throw error;
     const stat = await statOf(gateway, path);
-    return new OpError('BAD_VERSION', `${path} is at version ${stat.version}, not ${expected}: it changed since you read it; nothing was written (the console may not read its data)`);
+    return new OpError(
+      'BAD_VERSION',
+      `${path} is at version ${stat.version}, not ${expected}: it changed since you read it; nothing was written (the console may not read its data)`,
+    );
   }
 }
 
@@ -412,5 +432,17 @@ function remote(caller: Caller): { remoteAddress?: string } {
 
 /** A node that vanished right after its creation (an ephemeral whose session ended) still gets a stat-shaped answer. */
 function fallbackStat(size: number): ZnodeStat {
-  return { czxid: '0x0', mzxid: '0x0', pzxid: '0x0', ctime: 0, mtime: 0, version: 0, cversion: 0, aversion: 0, ephemeralOwner: '0x0', dataLength: size, numChildren: 0 };
+  return {
+    czxid: '0x0',
+    mzxid: '0x0',
+    pzxid: '0x0',
+    ctime: 0,
+    mtime: 0,
+    version: 0,
+    cversion: 0,
+    aversion: 0,
+    ephemeralOwner: '0x0',
+    dataLength: size,
+    numChildren: 0,
+  };
 }

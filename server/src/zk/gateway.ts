@@ -11,13 +11,22 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type zookeeper from 'node-zookeeper-client';
-import { applySessionEvent, checkPath, initialSessionSnapshot, type ConsoleSessionSnapshot, type SessionEvent, type ZnodeStat } from '@keeper/shared';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  applySessionEvent,
+  backoffDelay,
+  checkPath,
+  initialSessionSnapshot,
+  type Backoff,
+  type ConsoleSessionSnapshot,
+  type SessionEvent,
+  type ZnodeStat,
+} from '@keeper/shared';
 import { ZkConnection } from './connection.js';
 import { ZkError, toZkError } from './errors.js';
 import { RequestLimiter } from './requestLimiter.js';
-import { backoffDelay, sleep } from './backoff.js';
 import { toZnodeStat } from './stat.js';
-import { WatchRegistry, type ZkWatchEvent } from './watchRegistry.js';
+import { WatchRegistry, type HeldZnode, type ZkWatchEvent } from './watchRegistry.js';
 import { DEFAULT_CONFIRMATION, SessionConfirmation, type ConfirmationOptions } from './sessionConfirmation.js';
 
 export interface GatewayOptions {
@@ -34,6 +43,17 @@ export interface GatewayOptions {
   confirmation?: Partial<ConfirmationOptions>;
   logger: Logger;
 }
+
+/**
+ * Retrying an idempotent read after a transient failure: 0.1 s, x2, capped at 2 s, as kazoo
+ * and Curator do. At least half the delay is waited: a retry at once only meets the same
+ * leader election or reconnect.
+ */
+export const READ_RETRY: Backoff = { baseMs: 100, capMs: 2_000, jitter: [0.5, 1] };
+/** Opening a new session after the last one was lost: soon, but not in lock-step with other consoles. */
+const REOPEN: Backoff = { baseMs: 100, capMs: 5_000, jitter: [0.5, 1] };
+/** Credentials rarely fix themselves: try again slowly rather than hammer the ensemble. */
+const REOPEN_AFTER_AUTH_FAILED: Backoff = { baseMs: 5_000, capMs: 60_000, jitter: [0.5, 1] };
 
 /** How often the gateway looks at its session's confirmation: detection is this much later at worst. */
 const CONFIRMATION_TICK_MS = 250;
@@ -68,6 +88,7 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
   private confirmedAt = 0;
   /** What the last `connected` event said, to restore it when an unconfirmed member answers again. */
   private lastConnected: Extract<SessionEvent, { kind: 'connected' }> | null = null;
+  private calls = 0;
   /** One function for every watch, so the client library and ZooKeeper both dedupe per path. */
   private readonly dispatchWatch = (event: ZkWatchEvent) => this.watches.onZkEvent(event);
 
@@ -93,6 +114,21 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
   /** Liveness probes sent so far (one a second at most while idle); for tests and benches. */
   get probesSent(): number {
     return this.confirmation.probesSent;
+  }
+
+  /** Requests sent to ZooKeeper so far (each try of a retried read counts; liveness probes do not); for tests and benches. */
+  get callsSent(): number {
+    return this.calls;
+  }
+
+  /**
+   * A znode some subscriber watches, as the watch registry holds it (see WatchRegistry.held),
+   * with no ZooKeeper call; null when it holds nothing current, or the session is not
+   * connected (watch events may not be arriving).
+   */
+  heldZnode(path: string): HeldZnode | null {
+    if (this.snapshot.state !== 'connected' || !this.connection?.isConnected) return null;
+    return this.watches.held(path);
   }
 
   get connectionString(): string {
@@ -162,7 +198,12 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
    * One attempt, never retried: for mutations, whose outcome after CONNECTION_LOSS must be
    * checked rather than assumed (zk/mutations.ts does that).
    */
-  async callOnce<T>(op: string, path: string, invoke: (client: zookeeper.Client, done: (error: unknown, value?: T) => void) => void, opts: CallOptions = {}): Promise<T> {
+  async callOnce<T>(
+    op: string,
+    path: string,
+    invoke: (client: zookeeper.Client, done: (error: unknown, value?: T) => void) => void,
+    opts: CallOptions = {},
+  ): Promise<T> {
     const check = checkPath(path);
     if (!check.ok) throw new ZkError('INVALID_PATH', `invalid path ${JSON.stringify(path)}: ${check.reason}`, path);
     const deadlineAt = Date.now() + (opts.deadlineMs ?? this.deadlineMs);
@@ -179,7 +220,7 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
         return await this.limiter.run(deadlineAt, () => this.attempt(op, path, deadlineAt, watcher, invoke));
       } catch (error) {
         const zkError = toZkError(error, path);
-        const delay = backoffDelay(attempt);
+        const delay = backoffDelay(attempt, READ_RETRY);
         if (!zkError.transient || this.closed || Date.now() + delay >= deadlineAt) throw zkError;
         await sleep(delay);
       }
@@ -199,6 +240,7 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
         Math.max(0, deadlineAt - Date.now()),
       );
       try {
+        this.calls++;
         invoke(connection.client, watcher, (error, value) => {
           if (settled) return; // the deadline already answered; a late reply is dropped
           settled = true;
@@ -300,8 +342,7 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
     connection.on('authFailed', ({ note }) => {
       if (!current()) return;
       this.transition({ kind: 'authFailed', at: Date.now(), note });
-      // Credentials rarely fix themselves: try again slowly rather than hammer the ensemble.
-      this.replaceSession(Math.max(5_000, backoffDelay(this.reopenAttempts++, { initialDelayMs: 5_000, maxDelayMs: 60_000, multiplier: 2 })));
+      this.replaceSession(Math.max(5_000, backoffDelay(this.reopenAttempts++, REOPEN_AFTER_AUTH_FAILED)));
     });
     connection.on('contained', ({ what, error }) => this.log.warn({ err: error }, `zookeeper client: ${what}`));
     this.transition({ kind: 'connecting', at: Date.now() });
@@ -310,7 +351,7 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
 
   private replaceSession(delayMs: number): void {
     this.connection?.close();
-    const delay = delayMs || backoffDelay(this.reopenAttempts++, { initialDelayMs: 100, maxDelayMs: 5_000, multiplier: 2 });
+    const delay = delayMs || backoffDelay(this.reopenAttempts++, REOPEN);
     setTimeout(() => this.openSession(), delay).unref();
   }
 

@@ -12,9 +12,10 @@
  * drop (a member configured below Keeper's setting).
  */
 import zookeeper from 'node-zookeeper-client';
-import { checkRequestSize, DEFAULT_JUTE_MAX_BUFFER, type SizedRequest, type ZnodeStat } from '@keeper/shared';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffDelay, checkRequestSize, DEFAULT_JUTE_MAX_BUFFER, type SizedRequest, type ZnodeStat } from '@keeper/shared';
 import { ZkError, toZkError } from './errors.js';
-import type { ZkGateway } from './gateway.js';
+import { READ_RETRY, type ZkGateway } from './gateway.js';
 import { toZnodeStat } from './stat.js';
 
 /** Failures after which the request may or may not have been applied. */
@@ -99,15 +100,23 @@ export class ZkMutations {
       if (sameBytes(now.data, data) && (version === -1 || now.stat.version === version + 1)) {
         return { value: now.stat, confirmedDirectly: false, note: 'reply lost; read back: applied' };
       }
-      throw new ZkError('OUTCOME_UNKNOWN', `reply to setData ${path} was lost and the node has changed since (version ${now.stat.version}); check it before retrying`, path);
+      throw new ZkError(
+        'OUTCOME_UNKNOWN',
+        `reply to setData ${path} was lost and the node has changed since (version ${now.stat.version}); check it before retrying`,
+        path,
+      );
     }
   }
 
   async create(path: string, data: Buffer, mode: number, acl?: AclEntry[]): Promise<MutationOutcome<string>> {
-    const acls = acl ? acl.map((a) => new zookeeper.ACL(a.permissions, new zookeeper.Id(a.scheme, a.id))) : [new zookeeper.ACL(zookeeper.Permission.ALL, new zookeeper.Id('world', 'anyone'))];
+    const acls = acl
+      ? acl.map((a) => new zookeeper.ACL(a.permissions, new zookeeper.Id(a.scheme, a.id)))
+      : [new zookeeper.ACL(zookeeper.Permission.ALL, new zookeeper.Id('world', 'anyone'))];
     const packetBytes = this.assertFits({ op: 'create', path, dataBytes: data.length, acl: acls.map((a) => a.id) });
     const send = () =>
-      this.gateway.callOnce<string>('create', path, (client, done) => client.create(path, data, acls, mode, (error, created) => (error ? done(error) : done(null, created))));
+      this.gateway.callOnce<string>('create', path, (client, done) =>
+        client.create(path, data, acls, mode, (error, created) => (error ? done(error) : done(null, created))),
+      );
     try {
       return { value: await send(), confirmedDirectly: true };
     } catch (error) {
@@ -156,14 +165,18 @@ export class ZkMutations {
   async setACL(path: string, acl: AclEntry[], version: number): Promise<MutationOutcome<ZnodeStat>> {
     const acls = acl.map((a) => new zookeeper.ACL(a.permissions, new zookeeper.Id(a.scheme, a.id)));
     const send = () =>
-      this.gateway.callOnce<ZnodeStat>('setACL', path, (client, done) => client.setACL(path, acls, version, (error, stat) => (error ? done(error) : done(null, toZnodeStat(stat)))));
+      this.gateway.callOnce<ZnodeStat>('setACL', path, (client, done) =>
+        client.setACL(path, acls, version, (error, stat) => (error ? done(error) : done(null, toZnodeStat(stat)))),
+      );
     try {
       return { value: await send(), confirmedDirectly: true };
     } catch (error) {
       if (!isUncertain(error)) throw toZkError(error, path);
       const now = await this.getACLWithRetry(path);
-      if (version !== -1 && now.stat.aversion === version) return { value: await send(), confirmedDirectly: false, note: 'reply lost; read back: not applied; re-sent once' };
-      const same = now.acl.length === acl.length && now.acl.every((a, i) => a.scheme === acl[i]?.scheme && a.id === acl[i]?.id && a.permissions === acl[i]?.permissions);
+      if (version !== -1 && now.stat.aversion === version)
+        return { value: await send(), confirmedDirectly: false, note: 'reply lost; read back: not applied; re-sent once' };
+      const same =
+        now.acl.length === acl.length && now.acl.every((a, i) => a.scheme === acl[i]?.scheme && a.id === acl[i]?.id && a.permissions === acl[i]?.permissions);
       if (same) return { value: now.stat, confirmedDirectly: false, note: 'reply lost; read back: applied' };
       throw new ZkError('OUTCOME_UNKNOWN', `reply to setACL ${path} was lost and the ACL differs; check it before retrying`, path);
     }
@@ -190,12 +203,13 @@ export class ZkMutations {
 
   private async getACLWithRetry(path: string): Promise<{ acl: AclEntry[]; stat: ZnodeStat }> {
     const deadline = Date.now() + VERIFY_DEADLINE_MS;
-    for (;;) {
+    // The same back-off as the gateway's own read retries: getACL is a read, sent by callOnce.
+    for (let attempt = 0; ; attempt++) {
       try {
         return await this.getACL(path);
       } catch (error) {
         if (!toZkError(error).transient || Date.now() > deadline) throw toZkError(error, path);
-        await new Promise((r) => setTimeout(r, 250 + Math.random() * 250));
+        await sleep(backoffDelay(attempt, READ_RETRY));
       }
     }
   }

@@ -18,10 +18,19 @@
  */
 import type { Logger } from 'pino';
 import type zookeeper from 'node-zookeeper-client';
-import { diffChildren, encodeZnodeData, type ChildrenDiff, type WatchEventType, type ZnodeState, type ZnodeStat } from '@keeper/shared';
+import {
+  backoffDelay,
+  diffChildren,
+  encodeZnodeData,
+  type Backoff,
+  type EncodedData,
+  type ChildrenDiff,
+  type WatchEventType,
+  type ZnodeState,
+  type ZnodeStat,
+} from '@keeper/shared';
 import type { ZkError } from './errors.js';
 import { toZkError } from './errors.js';
-import { backoffDelay } from './backoff.js';
 import { WATCHER_TYPE, removeWatches } from './nzcPatches.js';
 
 export interface ZkWatchEvent {
@@ -34,6 +43,18 @@ export interface ChildrenUpdate {
   names: readonly string[];
   /** What changed since the previous list; null when there is no previous list to diff against. */
   diff: ChildrenDiff | null;
+}
+
+/** What the registry holds of a watched znode (see held()). */
+export interface HeldZnode {
+  /** As of the latest read of the znode. */
+  stat: ZnodeStat;
+  /** As of the latest getData (no change since: it would be owed). */
+  data: EncodedData;
+  /** Unsorted, as ZooKeeper returned them; never mutated (a change replaces the array). */
+  children: readonly string[];
+  /** The pzxid `children` were read at: their version. */
+  childrenPzxid: string;
 }
 
 export interface WatchListener {
@@ -52,7 +73,12 @@ export interface WatchReader {
    * One un-retried call with the current client (the gateway's callOnce: deadline, request cap,
    * a live session). Used to send removeWatches; a reader without it never removes watches.
    */
-  callOnce?<T>(op: string, path: string, invoke: (client: zookeeper.Client, done: (error: unknown, value?: T) => void) => void, opts?: { deadlineMs?: number }): Promise<T>;
+  callOnce?<T>(
+    op: string,
+    path: string,
+    invoke: (client: zookeeper.Client, done: (error: unknown, value?: T) => void) => void,
+    opts?: { deadlineMs?: number },
+  ): Promise<T>;
 }
 
 export interface WatchRegistryOptions {
@@ -89,6 +115,10 @@ const DEFAULT_REMOVAL_CONCURRENCY = 4;
 const DEFAULT_REMOVAL_DEADLINE_MS = 10_000;
 /** A removal that got no answer is tried again this many times, 1 s, 2 s, 4 s later (a repeat is harmless: NO_WATCHER). */
 const REMOVAL_RETRIES = 3;
+/** Unjittered: removals are this console's own housekeeping on its own session, no herd to spread. */
+const REMOVAL_RETRY: Backoff = { baseMs: 1_000, capMs: 4_000, jitter: [1, 1] };
+/** Re-reading a watched node after a transient failure, for as long as it is watched: no deadline, so a longer cap than a read's. */
+const RESYNC_RETRY: Backoff = { baseMs: 200, capMs: 10_000, jitter: [0.5, 1] };
 /** Answers after which trying again cannot help: the watch is gone with the session, or the registry is closed. */
 const REMOVAL_FINAL = new Set(['SESSION_EXPIRED', 'CLOSED', 'INVALID_PATH']);
 
@@ -102,6 +132,10 @@ interface Entry {
   listeners: Set<WatchListener>;
   node: ZnodeState | null;
   children: string[] | null;
+  /** The znode's stat as of the latest read of it (each read answers with one). */
+  stat: ZnodeStat | null;
+  /** The pzxid the latest getChildren answered with: the version of `children`. */
+  childrenPzxid: string | null;
   /** Reads still owed (bit flags above). */
   pending: number;
   syncing: boolean;
@@ -159,6 +193,21 @@ export class WatchRegistry {
     return this.entries.has(path);
   }
 
+  /**
+   * A watched znode as the registry holds it, with no ZooKeeper call: null unless some subscriber
+   * watches it, it exists, and nothing is owed (no watch event waits to be read, no read is in
+   * flight or waiting to be retried). It is then as current as the session's view: a change the
+   * member has not yet told the session of is not in it, as a read from a lagging follower would
+   * not have it either. The caller checks that the session is connected (events are arriving).
+   */
+  held(path: string): HeldZnode | null {
+    const entry = this.entries.get(path);
+    if (!entry || entry.pending !== 0 || entry.syncing || entry.retryTimer || entry.waitingForRemoval) return null;
+    const { node, children, stat, childrenPzxid } = entry;
+    if (!node?.exists || children === null || stat === null || childrenPzxid === null) return null;
+    return { stat, data: node.data, children, childrenPzxid };
+  }
+
   get removalStats(): WatchRemovalStats {
     return { ...this.removalCounts, queued: this.removalQueue.size, inFlight: this.removalsInFlight.size };
   }
@@ -167,7 +216,21 @@ export class WatchRegistry {
   watch(path: string, listener: WatchListener): () => void {
     let entry = this.entries.get(path);
     if (!entry) {
-      entry = { path, listeners: new Set(), node: null, children: null, pending: 0, syncing: false, retryAttempt: 0, retryTimer: null, waitingForRemoval: false, removeWhenIdle: false, armed: false };
+      entry = {
+        path,
+        listeners: new Set(),
+        node: null,
+        children: null,
+        stat: null,
+        childrenPzxid: null,
+        pending: 0,
+        syncing: false,
+        retryAttempt: 0,
+        retryTimer: null,
+        waitingForRemoval: false,
+        removeWhenIdle: false,
+        armed: false,
+      };
       this.entries.set(path, entry);
       entry.listeners.add(listener);
       // A removal not yet sent (or waiting to be retried) is simply called off: the watch it would remove is wanted again.
@@ -205,6 +268,8 @@ export class WatchRegistry {
     this.entries.delete(entry.path);
     entry.node = null;
     entry.children = null;
+    entry.stat = null;
+    entry.childrenPzxid = null;
     entry.pending = 0;
     // An entry that never sent a read (it waited for a slot, or for an earlier removal) armed nothing.
     if (entry.syncing) entry.removeWhenIdle = true;
@@ -244,7 +309,9 @@ export class WatchRegistry {
       return;
     }
     try {
-      await callOnce<void>('removeWatches', path, (client, done) => removeWatches(client, path, WATCHER_TYPE.any, done), { deadlineMs: this.removalDeadlineMs });
+      await callOnce<void>('removeWatches', path, (client, done) => removeWatches(client, path, WATCHER_TYPE.any, done), {
+        deadlineMs: this.removalDeadlineMs,
+      });
       this.removalRetries.delete(path);
       this.removalCounts.removed++;
     } catch (error) {
@@ -254,7 +321,8 @@ export class WatchRegistry {
         this.removalCounts.nothingToRemove++;
       } else if (code === 'UNIMPLEMENTED') {
         this.removalRetries.delete(path);
-        if (this.removeWatchesSupported) this.log.warn('the ensemble does not implement removeWatches (ZooKeeper older than 3.5): watches of paths nobody views stay armed until they fire');
+        if (this.removeWatchesSupported)
+          this.log.warn('the ensemble does not implement removeWatches (ZooKeeper older than 3.5): watches of paths nobody views stay armed until they fire');
         this.removeWatchesSupported = false;
         this.removalCounts.leftArmed++;
       } else {
@@ -302,11 +370,23 @@ export class WatchRegistry {
       return;
     }
     this.removalRetries.set(path, attempts);
-    setTimeout(() => {
-      if (this.removalRetries.get(path) !== attempts) return;
-      // Subscribed again meanwhile: the new entry owns the watch (queueRemoval checks).
-      this.queueRemoval(path);
-    }, 1_000 * 2 ** (attempts - 1)).unref();
+    setTimeout(
+      () => {
+        if (this.removalRetries.get(path) !== attempts) return;
+        // Subscribed again meanwhile: the new entry owns the watch (queueRemoval checks).
+        this.queueRemoval(path);
+      },
+      backoffDelay(attempts - 1, REMOVAL_RETRY),
+    ).unref();
+  }
+
+  /**
+   * Reads a watched path again, as if a watch had fired: for changes ZooKeeper sends no event
+   * for (an ACL set through Keeper), so neither subscribers nor held() go on with the old answer.
+   */
+  refresh(path: string): void {
+    const entry = this.entries.get(path);
+    if (entry) this.request(entry, NEED_ALL);
   }
 
   rearmAll(): void {
@@ -357,13 +437,15 @@ export class WatchRegistry {
           const retrying = zkError.transient || zkError.code === 'DEADLINE_EXCEEDED' || zkError.code === 'OVERLOADED';
           for (const listener of entry.listeners) listener.onError(zkError, retrying);
           if (retrying && this.isLive(entry)) {
-            const delay = backoffDelay(entry.retryAttempt++, { initialDelayMs: 200, maxDelayMs: 10_000, multiplier: 2 });
+            const delay = backoffDelay(entry.retryAttempt++, RESYNC_RETRY);
             entry.retryTimer = setTimeout(() => {
               entry.retryTimer = null;
               if (this.isLive(entry)) void this.sync(entry);
             }, delay);
           } else {
             entry.pending = 0;
+            // What was held before is no longer known to be true (NO_AUTH after an ACL change): held() answers null until a read succeeds.
+            entry.stat = null;
             this.log.warn({ path: entry.path, code: zkError.code }, 'watch read failed');
           }
           return;
@@ -407,6 +489,7 @@ export class WatchRegistry {
         this.publishChildren(entry, []);
         return;
       }
+      entry.stat = stat;
       needs |= NEED_DATA | NEED_CHILDREN;
     }
     // Released meanwhile: read (and arm) nothing more for a path nobody wants.
@@ -415,6 +498,7 @@ export class WatchRegistry {
       this.reads++;
       const result = await this.readOrVanish(entry, () => this.reader.getData(path, { watch: true }));
       if (!result) return;
+      entry.stat = result.stat;
       this.publishNode(entry, { exists: true, stat: result.stat, data: encodeZnodeData(result.data) });
     }
     if (!this.isLive(entry)) return;
@@ -422,6 +506,8 @@ export class WatchRegistry {
       this.reads++;
       const result = await this.readOrVanish(entry, () => this.reader.getChildren(path, { watch: true }));
       if (!result) return;
+      entry.stat = result.stat;
+      entry.childrenPzxid = result.stat.pzxid;
       this.publishChildren(entry, result.children);
     }
   }

@@ -12,7 +12,14 @@ export interface ApiResponse {
   headers: Headers;
 }
 
-export async function call(base: string, method: string, path: string, who: Who = {}, body?: unknown, { raw = false, contentType = 'application/json' } = {}): Promise<ApiResponse> {
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  who: Who = {},
+  body?: unknown,
+  { raw = false, contentType = 'application/json' } = {},
+): Promise<ApiResponse> {
   const headers: Record<string, string> = {};
   if (who.token) headers.authorization = `Bearer ${who.token}`;
   if (who.cookie) headers.cookie = who.cookie;

@@ -35,8 +35,7 @@ export async function connectRaw(connectionString: string, options: RawOptions =
   });
   return {
     client,
-    create: (path, data, mode = zookeeper.CreateMode.PERSISTENT) =>
-      promisify((cb) => client.create(path, Buffer.from(data ?? ''), mode, (e, p) => cb(e, p))),
+    create: (path, data, mode = zookeeper.CreateMode.PERSISTENT) => promisify((cb) => client.create(path, Buffer.from(data ?? ''), mode, (e, p) => cb(e, p))),
     set: (path, data) => promisify((cb) => client.setData(path, Buffer.from(data), -1, (e) => cb(e))),
     get: (path) => promisify<Buffer>((cb) => client.getData(path, (e, d) => cb(e, d))).then((d) => d?.toString('utf8') ?? ''),
     remove: (path) => promisify((cb) => client.remove(path, -1, (e) => cb(e))),

@@ -1,5 +1,8 @@
 /** Polls until the check passes or the time is up; the last failure is the test's failure. */
-export async function waitFor<T>(check: () => T | Promise<T>, { timeoutMs = 10_000, intervalMs = 50, what = 'condition' } = {}): Promise<Exclude<T, false | null | undefined>> {
+export async function waitFor<T>(
+  check: () => T | Promise<T>,
+  { timeoutMs = 10_000, intervalMs = 50, what = 'condition' } = {},
+): Promise<Exclude<T, false | null | undefined>> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {

@@ -87,7 +87,7 @@ describe('cookies', () => {
 });
 
 describe('origins', () => {
-  it('accepts the console\'s own host and configured origins only', () => {
+  it("accepts the console's own host and configured origins only", () => {
     expect(originAllowed(undefined, 'x:1', [])).toBe(true);
     expect(originAllowed('http://127.0.0.1:8080', '127.0.0.1:8080', [])).toBe(true);
     expect(originAllowed('https://keeper.example', 'keeper.example', [])).toBe(true);
@@ -129,7 +129,12 @@ describe('ShareLinkStore', () => {
 
     const reopened = new ShareLinkStore(dir, () => now);
     expect(reopened.resolve(b.token)).toEqual({ ok: false, reason: 'revoked' });
-    expect(reopened.list().map((l) => l.id).sort()).toEqual([a.link.id, b.link.id].sort());
+    expect(
+      reopened
+        .list()
+        .map((l) => l.id)
+        .sort(),
+    ).toEqual([a.link.id, b.link.id].sort());
   });
 });
 

@@ -53,7 +53,13 @@ describe('SignInLimiter', () => {
 
 describe('audit entries are bounded', () => {
   it('cuts a 15 KB path and a long failed sign-in name, and says which fields were cut', () => {
-    const bounded = boundAuditInput({ action: 'delete', outcome: 'refused', actor: { name: 'n'.repeat(5_000), role: null, via: 'cookie' }, path: `/${'p'.repeat(15_000)}`, details: { big: 'd'.repeat(20_000) } });
+    const bounded = boundAuditInput({
+      action: 'delete',
+      outcome: 'refused',
+      actor: { name: 'n'.repeat(5_000), role: null, via: 'cookie' },
+      path: `/${'p'.repeat(15_000)}`,
+      details: { big: 'd'.repeat(20_000) },
+    });
     expect(bounded.path!.length).toBeLessThanOrEqual(AUDIT_FIELD_LIMITS.path + 1);
     expect(bounded.actor.name.length).toBeLessThanOrEqual(AUDIT_FIELD_LIMITS.actorName + 1);
     expect(bounded.truncated).toEqual(['actor.name', 'path', 'details']);
@@ -66,8 +72,16 @@ describe('audit entries are bounded', () => {
     const dir = mkdtempSync(join(tmpdir(), 'keeper-audit-rot-'));
     dirs.push(dir);
     const audit = await AuditLog.open(dir, log, { maxFileBytes: 64 * 1024, keepFiles: 2 });
-    for (let i = 0; i < 300; i++) await audit.append({ action: 'delete', outcome: 'refused', actor: { name: 'viewer-token', role: 'viewer', via: 'bearer' }, path: `/${'x'.repeat(15_000)}${i}` });
-    const files = readdirSync(dir).filter((f) => f.startsWith('audit')).sort();
+    for (let i = 0; i < 300; i++)
+      await audit.append({
+        action: 'delete',
+        outcome: 'refused',
+        actor: { name: 'viewer-token', role: 'viewer', via: 'bearer' },
+        path: `/${'x'.repeat(15_000)}${i}`,
+      });
+    const files = readdirSync(dir)
+      .filter((f) => f.startsWith('audit'))
+      .sort();
     expect(files).toEqual([auditFileName(1), auditFileName(2), auditFileName(0)].sort());
     const total = files.reduce((sum, f) => sum + statSync(join(dir, f)).size, 0);
     // 300 x 15 KB of names would be 4.5 MB; three files of at most 64 KiB (plus one batch) remain.
@@ -87,7 +101,8 @@ describe('audit entries are bounded', () => {
 describe('Host check (DNS rebinding)', () => {
   it('allows the bound name, loopback names on loopback, IP literals and configured names only', () => {
     const allowed = allowedHostNames('127.0.0.1', ['https://keeper.example.com'], ['console.internal']);
-    for (const host of ['127.0.0.1:8080', 'localhost:8080', '[::1]:8080', 'keeper.example.com', 'console.internal:443', '10.1.2.3:8080']) expect(checkHost(host, allowed).ok, host).toBe(true);
+    for (const host of ['127.0.0.1:8080', 'localhost:8080', '[::1]:8080', 'keeper.example.com', 'console.internal:443', '10.1.2.3:8080'])
+      expect(checkHost(host, allowed).ok, host).toBe(true);
     for (const host of ['evil.example:8080', 'localhost.evil.example', 'a b', '']) expect(checkHost(host, allowed).ok, host).toBe(false);
     expect(hostNameOf('Example.COM.:80')).toBe('example.com');
     // Bound to one name: loopback names are not this console's.
@@ -96,7 +111,8 @@ describe('Host check (DNS rebinding)', () => {
 });
 
 describe('client address behind a proxy', () => {
-  const request = (remoteAddress: string, xff?: string) => ({ socket: { remoteAddress }, headers: xff ? { 'x-forwarded-for': xff } : {} }) as unknown as IncomingMessage;
+  const request = (remoteAddress: string, xff?: string) =>
+    ({ socket: { remoteAddress }, headers: xff ? { 'x-forwarded-for': xff } : {} }) as unknown as IncomingMessage;
   const compiled = (value: unknown): TrustFn => express().set('trust proxy', value).get('trust proxy fn') as TrustFn;
 
   it('uses X-Forwarded-For only through trusted hops', () => {
@@ -119,7 +135,13 @@ describe('malformed percent-encoding', () => {
 describe('settings', () => {
   it('reads trustProxy, allowedHosts and audit rotation from the environment', async () => {
     const { parseStartArgs } = await import('../../src/config/cli.js');
-    const plan = parseStartArgs(['--zk', '127.0.0.1:2181'], { HOME: '/tmp', KEEPER_TRUST_PROXY: 'loopback, 10.0.0.0/8', KEEPER_ALLOWED_HOSTS: 'keeper.lan, zk-console.example.com', KEEPER_AUDIT_MAX_FILE_MIB: '2', KEEPER_AUDIT_KEEP_FILES: '3' });
+    const plan = parseStartArgs(['--zk', '127.0.0.1:2181'], {
+      HOME: '/tmp',
+      KEEPER_TRUST_PROXY: 'loopback, 10.0.0.0/8',
+      KEEPER_ALLOWED_HOSTS: 'keeper.lan, zk-console.example.com',
+      KEEPER_AUDIT_MAX_FILE_MIB: '2',
+      KEEPER_AUDIT_KEEP_FILES: '3',
+    });
     if (plan.kind !== 'run') throw new Error('expected a run plan');
     expect(plan.keeper.trustProxy).toEqual(['loopback', '10.0.0.0/8']);
     expect(plan.keeper.allowedHosts).toEqual(['keeper.lan', 'zk-console.example.com']);

@@ -3,17 +3,18 @@ import type { ServerEvent } from '@keeper/shared';
 import { batchFrames } from '../../src/hub/batchFrames.js';
 
 const children = (n: number, nameLength: number): ServerEvent => ({
-  type: 'children',
+  topic: 'znode',
   ensemble: 'e',
-  path: '/p',
-  mode: 'full',
-  names: Array.from({ length: n }, (_, i) => `${'x'.repeat(nameLength)}${i}`),
-  total: n,
+  params: { path: '/p' },
+  event: { kind: 'children', mode: 'full', names: Array.from({ length: n }, (_, i) => `${'x'.repeat(nameLength)}${i}`), total: n },
 });
 
 describe('batchFrames', () => {
   it('sends a small flush as the one batch JSON.stringify would make', () => {
-    const events: ServerEvent[] = [children(3, 2), { type: 'watchEvent', ensemble: 'e', path: '/p', event: 'dataChanged', at: 1 }];
+    const events: ServerEvent[] = [
+      children(3, 2),
+      { topic: 'znode', ensemble: 'e', params: { path: '/p' }, event: { kind: 'watchEvent', event: 'dataChanged', at: 1 } },
+    ];
     expect([...batchFrames(events)]).toEqual([JSON.stringify({ type: 'batch', events })]);
   });
 

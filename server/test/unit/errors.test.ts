@@ -16,7 +16,20 @@ describe('ZkError', () => {
     for (const code of ['CONNECTION_LOSS', 'OPERATION_TIMEOUT', 'SESSION_EXPIRED', 'SESSION_MOVED', 'REQUEST_TIMEOUT', 'THROTTLED_OP', 'NOT_CONNECTED']) {
       expect(new ZkError(code, '').transient, code).toBe(true);
     }
-    for (const code of ['NO_NODE', 'NODE_EXISTS', 'NO_AUTH', 'AUTH_FAILED', 'BAD_ARGUMENTS', 'BAD_VERSION', 'NOT_EMPTY', 'INVALID_ACL', 'QUOTA_EXCEEDED', 'SYSTEM_ERROR', 'INVALID_PATH', 'ZK_ERROR_-999']) {
+    for (const code of [
+      'NO_NODE',
+      'NODE_EXISTS',
+      'NO_AUTH',
+      'AUTH_FAILED',
+      'BAD_ARGUMENTS',
+      'BAD_VERSION',
+      'NOT_EMPTY',
+      'INVALID_ACL',
+      'QUOTA_EXCEEDED',
+      'SYSTEM_ERROR',
+      'INVALID_PATH',
+      'ZK_ERROR_-999',
+    ]) {
       expect(new ZkError(code, '').transient, code).toBe(false);
     }
   });

@@ -56,8 +56,22 @@ describe('hubLimitsFromConfig', () => {
   });
 
   it('maps the config file names and units', () => {
-    const limits = hubLimitsFromConfig({ sockets: 20, socketsPerIdentity: 2, socketBufferKiB: 512, socketBuffersTotalMiB: 8, watchedPaths: 7, subscriptionsPerSocket: 3 });
-    expect(limits).toMatchObject({ maxSockets: 20, maxSocketsPerIdentity: 2, maxBufferedBytes: 512 * 1024, maxBufferedBytesTotal: 8 * 1024 * 1024, maxWatchedPaths: 7, maxSubscriptions: 3 });
+    const limits = hubLimitsFromConfig({
+      sockets: 20,
+      socketsPerIdentity: 2,
+      socketBufferKiB: 512,
+      socketBuffersTotalMiB: 8,
+      watchedPaths: 7,
+      subscriptionsPerSocket: 3,
+    });
+    expect(limits).toMatchObject({
+      maxSockets: 20,
+      maxSocketsPerIdentity: 2,
+      maxBufferedBytes: 512 * 1024,
+      maxBufferedBytesTotal: 8 * 1024 * 1024,
+      maxWatchedPaths: 7,
+      maxSubscriptions: 3,
+    });
     expect(limits.maxSubscriptionsTotal).toBe(DEFAULT_HUB_LIMITS.maxSubscriptionsTotal);
   });
 });

@@ -14,14 +14,40 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('config "limits"', () => {
   it('accepts every bound and carries it to the server options', () => {
-    const limits = { sockets: 100, socketsPerIdentity: 5, subscriptionsPerSocket: 50, subscriptionsPerIdentity: 200, subscriptions: 1_000, watchedPaths: 500, socketBufferKiB: 1_024, socketBuffersTotalMiB: 16, walks: 2, walksReservedForAdmins: 0, walksPerIdentity: 1, walkReadsPerMinutePerIdentity: 6_000, walkReadsPerMinuteForViewers: 12_000 };
+    const limits = {
+      sockets: 100,
+      socketsPerIdentity: 5,
+      subscriptionsPerSocket: 50,
+      subscriptionsPerIdentity: 200,
+      subscriptions: 1_000,
+      watchedPaths: 500,
+      socketBufferKiB: 1_024,
+      socketBuffersTotalMiB: 16,
+      walks: 2,
+      walksReservedForAdmins: 0,
+      walksPerIdentity: 1,
+      walkReadsPerMinutePerIdentity: 6_000,
+      walkReadsPerMinuteForViewers: 12_000,
+    };
     const file = path.join(dir, 'keeper.json');
     fs.writeFileSync(file, JSON.stringify({ ensembles, limits }));
     const plan = parseStartArgs(['--config', file], { HOME: '/home/ann', KEEPER_ADMIN_TOKEN: 'a'.repeat(32) });
     if (plan.kind !== 'run') throw new Error('expected a run plan');
     expect(plan.keeper.limits).toEqual(limits);
-    expect(hubLimitsFromConfig(plan.keeper.limits)).toMatchObject({ maxSockets: 100, maxSocketsPerIdentity: 5, maxSubscriptions: 50, maxBufferedBytes: 1_048_576, maxBufferedBytesTotal: 16 * 1_048_576 });
-    expect(walkLimitsFromConfig(plan.keeper.limits)).toEqual({ maxConcurrentWalks: 2, adminReservedWalks: 0, walksPerIdentity: 1, readsPerMinutePerIdentity: 6_000, viewerReadsPerMinute: 12_000 });
+    expect(hubLimitsFromConfig(plan.keeper.limits)).toMatchObject({
+      maxSockets: 100,
+      maxSocketsPerIdentity: 5,
+      maxSubscriptions: 50,
+      maxBufferedBytes: 1_048_576,
+      maxBufferedBytesTotal: 16 * 1_048_576,
+    });
+    expect(walkLimitsFromConfig(plan.keeper.limits)).toEqual({
+      maxConcurrentWalks: 2,
+      adminReservedWalks: 0,
+      walksPerIdentity: 1,
+      readsPerMinutePerIdentity: 6_000,
+      viewerReadsPerMinute: 12_000,
+    });
   });
 
   it('refuses a zero, a fraction or an unknown bound, naming it', () => {

@@ -30,14 +30,31 @@ class FakeEnsemble {
   private seq = 0;
 
   stat(node: Node) {
-    return { czxid: 0, mzxid: 0, pzxid: 0, ctime: 0, mtime: 0, version: node.version, cversion: 0, aversion: node.aversion, ephemeralOwner: 0, dataLength: node.data.length, numChildren: 0 };
+    return {
+      czxid: 0,
+      mzxid: 0,
+      pzxid: 0,
+      ctime: 0,
+      mtime: 0,
+      version: node.version,
+      cversion: 0,
+      aversion: node.aversion,
+      ephemeralOwner: 0,
+      dataLength: node.data.length,
+      numChildren: 0,
+    };
   }
 
   private readonly client = {
     create: (path: string, data: Buffer, acls: zookeeper.ACL[], mode: number, cb: (e: unknown, p?: string) => void) => {
       const name = mode === zookeeper.CreateMode.PERSISTENT_SEQUENTIAL ? `${path}${String(this.seq++).padStart(10, '0')}` : path;
       if (this.nodes.has(name)) return cb({ code: codes.NODE_EXISTS });
-      this.nodes.set(name, { data, version: 0, aversion: 0, acl: acls.map((a) => ({ scheme: a.id.scheme, id: a.id.id, permissions: (a as unknown as { permission: number }).permission })) });
+      this.nodes.set(name, {
+        data,
+        version: 0,
+        aversion: 0,
+        acl: acls.map((a) => ({ scheme: a.id.scheme, id: a.id.id, permissions: (a as unknown as { permission: number }).permission })),
+      });
       cb(null, name);
     },
     setData: (path: string, data: Buffer, version: number, cb: (e: unknown, s?: unknown) => void) => {
@@ -58,7 +75,11 @@ class FakeEnsemble {
     getACL: (path: string, cb: (e: unknown, acls?: unknown[], s?: unknown) => void) => {
       const node = this.nodes.get(path);
       if (!node) return cb({ code: codes.NO_NODE });
-      cb(null, node.acl.map((a) => ({ id: { scheme: a.scheme, id: a.id }, permission: a.permissions })), this.stat(node));
+      cb(
+        null,
+        node.acl.map((a) => ({ id: { scheme: a.scheme, id: a.id }, permission: a.permissions })),
+        this.stat(node),
+      );
     },
     setACL: (path: string, acls: zookeeper.ACL[], version: number, cb: (e: unknown, s?: unknown) => void) => {
       const node = this.nodes.get(path);
@@ -131,7 +152,9 @@ describe('create after a lost reply', () => {
   it('sequential: cannot be looked up, so OUTCOME_UNKNOWN and no second node', async () => {
     const zk = new FakeEnsemble();
     zk.faults = ['applyThenLose'];
-    await expect(new ZkMutations(zk.gateway).create('/q-', Buffer.from(''), zookeeper.CreateMode.PERSISTENT_SEQUENTIAL)).rejects.toMatchObject({ code: 'OUTCOME_UNKNOWN' });
+    await expect(new ZkMutations(zk.gateway).create('/q-', Buffer.from(''), zookeeper.CreateMode.PERSISTENT_SEQUENTIAL)).rejects.toMatchObject({
+      code: 'OUTCOME_UNKNOWN',
+    });
     expect([...zk.nodes.keys()]).toEqual(['/q-0000000000']);
     expect(zk.sent).toBe(1);
   });
@@ -249,7 +272,10 @@ describe('the size limit: refused before sending, never re-sent after a drop', (
     const zk = new FakeEnsemble();
     zk.put('/a');
     const mutations = new ZkMutations(zk.gateway);
-    await expect(mutations.setData('/a', Buffer.alloc(MAX_SET_DATA + 1), 0)).rejects.toMatchObject({ code: 'DATA_TOO_LARGE', message: expect.stringMatching(/1 over the ensemble's limit of 1,048,575/) });
+    await expect(mutations.setData('/a', Buffer.alloc(MAX_SET_DATA + 1), 0)).rejects.toMatchObject({
+      code: 'DATA_TOO_LARGE',
+      message: expect.stringMatching(/1 over the ensemble's limit of 1,048,575/),
+    });
     expect(zk.sent).toBe(0);
     await mutations.setData('/a', Buffer.alloc(MAX_SET_DATA), 0);
     expect(zk.sent).toBe(1);
@@ -259,7 +285,10 @@ describe('the size limit: refused before sending, never re-sent after a drop', (
     const zk = new FakeEnsemble();
     // 8 + (4 + 2) + 4 + 4 ACL count + (4 + 4+5 + 4+6) world:anyone + 4 flags = 49; chroot "/app" adds 4.
     const mutations = new ZkMutations(zk.gateway, { juteMaxBuffer: 100_000, chroot: '/app' });
-    await expect(mutations.create('/a', Buffer.alloc(100_000 - 53 + 1), PERSISTENT)).rejects.toMatchObject({ code: 'DATA_TOO_LARGE', message: expect.stringMatching(/limit of 100,000/) });
+    await expect(mutations.create('/a', Buffer.alloc(100_000 - 53 + 1), PERSISTENT)).rejects.toMatchObject({
+      code: 'DATA_TOO_LARGE',
+      message: expect.stringMatching(/limit of 100,000/),
+    });
     expect(zk.sent).toBe(0);
     await mutations.create('/a', Buffer.alloc(100_000 - 53), PERSISTENT);
     expect(zk.nodes.has('/a')).toBe(true);
@@ -269,7 +298,10 @@ describe('the size limit: refused before sending, never re-sent after a drop', (
     const zk = new FakeEnsemble();
     zk.put('/a');
     zk.faults = ['loseRequest'];
-    await expect(new ZkMutations(zk.gateway).setData('/a', Buffer.alloc(RESEND_MAX_PACKET_BYTES), 0)).rejects.toMatchObject({ code: 'CONNECTION_LOSS', message: expect.stringMatching(/not applied\. Not re-sent/) });
+    await expect(new ZkMutations(zk.gateway).setData('/a', Buffer.alloc(RESEND_MAX_PACKET_BYTES), 0)).rejects.toMatchObject({
+      code: 'CONNECTION_LOSS',
+      message: expect.stringMatching(/not applied\. Not re-sent/),
+    });
     expect(zk.sent).toBe(1);
     expect(zk.nodes.get('/a')?.version).toBe(0);
   });
@@ -277,7 +309,10 @@ describe('the size limit: refused before sending, never re-sent after a drop', (
   it('a large create whose connection dropped is read back, not re-sent', async () => {
     const zk = new FakeEnsemble();
     zk.faults = ['loseRequest'];
-    await expect(new ZkMutations(zk.gateway).create('/a', Buffer.alloc(RESEND_MAX_PACKET_BYTES), PERSISTENT)).rejects.toMatchObject({ code: 'CONNECTION_LOSS', message: expect.stringMatching(/Not re-sent/) });
+    await expect(new ZkMutations(zk.gateway).create('/a', Buffer.alloc(RESEND_MAX_PACKET_BYTES), PERSISTENT)).rejects.toMatchObject({
+      code: 'CONNECTION_LOSS',
+      message: expect.stringMatching(/Not re-sent/),
+    });
     expect(zk.sent).toBe(1);
     expect(zk.nodes.has('/a')).toBe(false);
   });

@@ -43,7 +43,7 @@ describe('nzcPatches', () => {
     expect(odd.getCode()).toBe(-999);
   });
 
-  it('still produces the library\'s own exception for codes it knows', () => {
+  it("still produces the library's own exception for codes it knows", () => {
     const e = Exception.create(Exception.NO_NODE, '/missing');
     expect(e).toBeInstanceOf(Exception);
     expect(e).not.toBeInstanceOf(UnknownZkCodeError);

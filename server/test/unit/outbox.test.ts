@@ -1,78 +1,116 @@
-import type { ServerEvent } from '@keeper/shared';
+import type { ServerEvent, TopicEvent } from '@keeper/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Outbox } from '../../src/hub/outbox.js';
 
-const znode = (path: string, version: number, ensemble = 'e'): ServerEvent => ({
-  type: 'znode',
-  ensemble,
-  path,
-  node: {
-    exists: true,
-    stat: {
-      czxid: '0x1',
-      mzxid: '0x2',
-      pzxid: '0x1',
-      ctime: 0,
-      mtime: 0,
-      version,
-      cversion: 0,
-      aversion: 0,
-      ephemeralOwner: '0x0',
-      dataLength: 0,
-      numChildren: 0,
+const onZnode = (path: string, event: TopicEvent<'znode'>, ensemble = 'e'): ServerEvent => ({ topic: 'znode', ensemble, params: { path }, event });
+const znode = (path: string, version: number, ensemble = 'e'): ServerEvent =>
+  onZnode(
+    path,
+    {
+      kind: 'state',
+      node: {
+        exists: true,
+        stat: {
+          czxid: '0x1',
+          mzxid: '0x2',
+          pzxid: '0x1',
+          ctime: 0,
+          mtime: 0,
+          version,
+          cversion: 0,
+          aversion: 0,
+          ephemeralOwner: '0x0',
+          dataLength: 0,
+          numChildren: 0,
+        },
+        data: { encoding: 'utf8', value: `v${version}`, size: 2, truncated: false },
+      },
+      at: version,
     },
-    data: { encoding: 'utf8', value: `v${version}`, size: 2, truncated: false },
-  },
-  at: version,
-});
-const gone = (path: string, ensemble = 'e'): ServerEvent => ({ type: 'znode', ensemble, path, node: { exists: false }, at: 0 });
-const session = (state: 'connected' | 'disconnected', ensemble = 'e'): ServerEvent => ({
-  type: 'session',
-  ensemble,
-  session: { state, sessionId: '0x1', member: null, since: 0, timeoutMs: 1, sessionsOpened: 1, confirmedAt: null, establishedAt: null, timeline: [] },
-});
-const children = (path: string, names: string[]): ServerEvent => ({ type: 'children', ensemble: 'e', path, mode: 'full', names, total: names.length });
-const watch = (path: string, event: 'created' | 'deleted' | 'dataChanged' | 'childrenChanged'): ServerEvent => ({
-  type: 'watchEvent',
-  ensemble: 'e',
-  path,
-  event,
-  at: 0,
-});
-const health = (polledAt: number, ensemble = 'e'): ServerEvent => ({
-  type: 'ensembleHealth',
-  ensemble,
-  health: {
     ensemble,
-    polledAt,
-    pollIntervalMs: 5000,
-    members: [],
-    quorum: { voters: 1, votersServing: 1, observers: 0, observersServing: 0, quorumSize: 1, hasQuorum: true, tolerates: 0, canLoseNow: 0, sentence: '' },
-    alerts: [],
+  );
+const gone = (path: string, ensemble = 'e'): ServerEvent => onZnode(path, { kind: 'state', node: { exists: false }, at: 0 }, ensemble);
+const session = (state: 'connected' | 'disconnected', ensemble = 'e'): ServerEvent => ({
+  topic: 'consoleSession',
+  ensemble,
+  params: {},
+  event: {
+    session: { state, sessionId: '0x1', member: null, since: 0, timeoutMs: 1, sessionsOpened: 1, confirmedAt: null, establishedAt: null, timeline: [] },
   },
 });
-const history = (mode: 'full' | 'append', member: string): ServerEvent => ({ type: 'memberHistory', ensemble: 'e', mode, history: { [member]: [] } });
-const subError = (path: string): ServerEvent => ({ type: 'subscriptionError', ensemble: 'e', path, message: 'x', retrying: true });
+const children = (path: string, names: string[]): ServerEvent => onZnode(path, { kind: 'children', mode: 'full', names, total: names.length });
+const diff = (path: string, added: string[]): ServerEvent => onZnode(path, { kind: 'children', mode: 'diff', added, removed: [], total: added.length });
+const watch = (path: string, event: 'created' | 'deleted' | 'dataChanged' | 'childrenChanged'): ServerEvent =>
+  onZnode(path, { kind: 'watchEvent', event, at: 0 });
+const health = (polledAt: number, ensemble = 'e'): ServerEvent => ({
+  topic: 'ensembleHealth',
+  ensemble,
+  params: {},
+  event: {
+    kind: 'health',
+    health: {
+      ensemble,
+      polledAt,
+      pollIntervalMs: 5000,
+      members: [],
+      quorum: { voters: 1, votersServing: 1, observers: 0, observersServing: 0, quorumSize: 1, hasQuorum: true, tolerates: 0, canLoseNow: 0, sentence: '' },
+      alerts: [],
+    },
+  },
+});
+const history = (mode: 'full' | 'append', member: string): ServerEvent => ({
+  topic: 'ensembleHealth',
+  ensemble: 'e',
+  params: {},
+  event: { kind: 'history', mode, history: { [member]: [] } },
+});
+const subError = (path: string): ServerEvent => onZnode(path, { kind: 'error', message: 'x', retrying: true });
+const job = (id: string, done: number): ServerEvent => ({
+  topic: 'jobs',
+  ensemble: 'e',
+  params: {},
+  event: {
+    job: {
+      id,
+      kind: 'recursiveDelete',
+      ensemble: 'e',
+      path: '/a',
+      state: 'running',
+      done,
+      total: 10,
+      current: null,
+      startedBy: 'ann',
+      startedAt: 0,
+      cancelRequested: false,
+    },
+  },
+});
 
 /** A short label per event, so batches read as lists. */
 function label(e: ServerEvent): string {
-  switch (e.type) {
-    case 'znode':
-      return `znode ${e.ensemble}${e.path} ${e.node.exists ? `v${e.node.stat.version}` : 'gone'}`;
-    case 'session':
-      return `session ${e.ensemble} ${e.session.state}`;
-    case 'children':
-      return `children ${e.path} ${(e.names ?? []).join(',')}`;
-    case 'watchEvent':
-      return `watch ${e.path} ${e.event}`;
-    case 'subscriptionError':
-      return `error ${e.path}`;
+  switch (e.topic) {
+    case 'znode': {
+      const path = e.params.path;
+      switch (e.event.kind) {
+        case 'state':
+          return `znode ${e.ensemble}${path} ${e.event.node.exists ? `v${e.event.node.stat.version}` : 'gone'}`;
+        case 'children':
+          return `children ${path} ${(e.event.mode === 'full' ? e.event.names : e.event.added.map((n) => `+${n}`)).join(',')}`;
+        case 'watchEvent':
+          return `watch ${path} ${e.event.event}`;
+        case 'error':
+          return `error ${path}`;
+      }
+      break;
+    }
+    case 'consoleSession':
+      return `session ${e.ensemble} ${e.event.session.state}`;
     case 'ensembleHealth':
-      return `health ${e.ensemble} ${e.health.polledAt}`;
-    case 'memberHistory':
-      return `history ${e.ensemble} ${e.mode} ${Object.keys(e.history).join(',')}`;
-    default:
-      return (e as { type: string }).type;
+      return e.event.kind === 'health'
+        ? `health ${e.ensemble} ${e.event.health.polledAt}`
+        : `history ${e.ensemble} ${e.event.mode} ${Object.keys(e.event.history).join(',')}`;
+    case 'jobs':
+      return `job ${e.event.job.id} ${e.event.job.done}`;
   }
 }
 
@@ -186,7 +224,7 @@ describe('Outbox: timing', () => {
 });
 
 describe('Outbox: replacement', () => {
-  it('replaces an unsent znode event for the same ensemble and path in place', () => {
+  it('replaces an unsent znode state for the same ensemble and path in place', () => {
     outbox.push(znode('/a', 1));
     outbox.push(children('/', ['a']));
     outbox.push(znode('/a', 2));
@@ -196,7 +234,7 @@ describe('Outbox: replacement', () => {
     expect(batches).toEqual([['znode e/a gone', 'children / a', 'znode e/b v1']]);
   });
 
-  it('replaces an unsent session event for the same ensemble in place', () => {
+  it('replaces an unsent console session for the same ensemble in place', () => {
     outbox.push(session('connected'));
     outbox.push(watch('/a', 'created'));
     outbox.push(session('disconnected'));
@@ -222,18 +260,19 @@ describe('Outbox: replacement', () => {
     expect(batches).toEqual([['session e connected', 'znode e/ v1']]);
   });
 
-  it('keeps every children, watchEvent and subscriptionError event, in order', () => {
+  it('keeps every children list and diff, watch event and error of a znode, in order', () => {
     outbox.push(children('/', ['a']));
     outbox.push(watch('/a', 'dataChanged'));
     outbox.push(children('/', ['a', 'b']));
+    outbox.push(diff('/', ['c']));
     outbox.push(watch('/a', 'dataChanged'));
     outbox.push(subError('/x'));
     outbox.push(subError('/x'));
     vi.advanceTimersByTime(0);
-    expect(batches).toEqual([['children / a', 'watch /a dataChanged', 'children / a,b', 'watch /a dataChanged', 'error /x', 'error /x']]);
+    expect(batches).toEqual([['children / a', 'watch /a dataChanged', 'children / a,b', 'children / +c', 'watch /a dataChanged', 'error /x', 'error /x']]);
   });
 
-  it('replaces an unsent ensembleHealth event per ensemble, but keeps every memberHistory event', () => {
+  it('replaces an unsent health per ensemble, but keeps every member history event', () => {
     outbox.push(health(1, 'e1'));
     outbox.push(history('full', 'm1'));
     outbox.push(health(1, 'e2'));
@@ -241,6 +280,15 @@ describe('Outbox: replacement', () => {
     outbox.push(health(2, 'e1'));
     vi.advanceTimersByTime(0);
     expect(batches).toEqual([['health e1 2', 'history e full m1', 'health e2 1', 'history e append m2']]);
+  });
+
+  it('keeps only the latest unsent progress of each job', () => {
+    outbox.push(job('j1', 1));
+    outbox.push(job('j2', 1));
+    outbox.push(job('j1', 2));
+    outbox.push(job('j1', 3));
+    vi.advanceTimersByTime(0);
+    expect(batches).toEqual([['job j1 3', 'job j2 1']]);
   });
 
   it('only replaces events not yet sent', () => {

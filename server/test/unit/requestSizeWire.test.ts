@@ -32,14 +32,22 @@ function wireBytes(request: SizedRequest): number {
   return new jute.Request(header, payload).toBuffer().length - 4;
 }
 
-describe('packet size: the arithmetic equals the client library\'s serialisation', () => {
+describe("packet size: the arithmetic equals the client library's serialisation", () => {
   const cases: SizedRequest[] = [
     { op: 'setData', path: '/a', dataBytes: 0 },
     { op: 'setData', path: '/limits/日本語/ü', dataBytes: 1234 },
     { op: 'setData', path: '/x', chroot: '/app/root', dataBytes: 99 },
     { op: 'setData', path: '/', chroot: '/app', dataBytes: 5 },
     { op: 'create', path: '/a', dataBytes: 0, acl: [{ scheme: 'world', id: 'anyone' }] },
-    { op: 'create', path: '/deep/er/😀', dataBytes: 4096, acl: [{ scheme: 'ip', id: '10.9.9.9' }, { scheme: 'digest', id: 'ops:ZG9udCB0cnVzdCB0aGlzIGhhc2gxMjM0NTY=' }] },
+    {
+      op: 'create',
+      path: '/deep/er/😀',
+      dataBytes: 4096,
+      acl: [
+        { scheme: 'ip', id: '10.9.9.9' },
+        { scheme: 'digest', id: 'ops:ZG9udCB0cnVzdCB0aGlzIGhhc2gxMjM0NTY=' },
+      ],
+    },
     { op: 'create', path: '/c', chroot: '/app', dataBytes: 1, acl: [{ scheme: 'auth', id: '' }] },
   ];
   for (const request of cases) {

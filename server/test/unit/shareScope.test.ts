@@ -51,7 +51,14 @@ describe('ShareLinkStore scopes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'keeper-share-scope-'));
     const legacyToken = 'legacy-token-'.padEnd(40, 'x');
     const at = Date.now();
-    const legacy = { id: 'old1', tokenHash: sha256Hex(legacyToken), path: '/ensembles/local/znodes/app/db', createdBy: 'ann', createdAt: at, expiresAt: at + 3_600_000 };
+    const legacy = {
+      id: 'old1',
+      tokenHash: sha256Hex(legacyToken),
+      path: '/ensembles/local/znodes/app/db',
+      createdBy: 'ann',
+      createdAt: at,
+      expiresAt: at + 3_600_000,
+    };
     const legacyMembers = { ...legacy, id: 'old2', tokenHash: sha256Hex('other'), path: '/ensembles/local/members' };
     writeFileSync(join(dir, SHARE_LINKS_FILE), JSON.stringify({ version: 1, links: [legacy, legacyMembers] }), { mode: 0o600 });
 
@@ -59,7 +66,12 @@ describe('ShareLinkStore scopes', () => {
     expect(store.resolve(legacyToken)).toMatchObject({ ok: true, link: { id: 'old1', scope: { ensemble: 'local', root: '/app/db', ensembleViews: false } } });
     expect(store.scopeOf('old2')).toEqual({ ensemble: 'local', root: '/', ensembleViews: true });
 
-    const made = store.create({ path: '/ensembles/local/znodes/s/a/x', scope: { ensemble: 'local', root: '/s/a', ensembleViews: true }, expiresInMinutes: 5, createdBy: 'ann' });
+    const made = store.create({
+      path: '/ensembles/local/znodes/s/a/x',
+      scope: { ensemble: 'local', root: '/s/a', ensembleViews: true },
+      expiresInMinutes: 5,
+      createdBy: 'ann',
+    });
     expect(made.link.scope).toEqual({ ensemble: 'local', root: '/s/a', ensembleViews: true });
     const reopened = new ShareLinkStore(dir);
     expect(reopened.scopeOf(made.link.id)).toEqual({ ensemble: 'local', root: '/s/a', ensembleViews: true });

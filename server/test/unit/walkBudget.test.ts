@@ -91,7 +91,11 @@ describe('WalkBudget cost', () => {
   it('paces a walk once its budget runs out, by the time the budget needs to cover it', async () => {
     const now = 0;
     const sleeps: number[] = [];
-    const budget = new WalkBudget({ readsPerMinutePerIdentity: 600, viewerReadsPerMinute: 100_000 }, () => now, async (ms) => void sleeps.push(ms));
+    const budget = new WalkBudget(
+      { readsPerMinutePerIdentity: 600, viewerReadsPerMinute: 100_000 },
+      () => now,
+      async (ms) => void sleeps.push(ms),
+    );
     await budget.run(viewer(), async () => {
       const ticket = currentWalkTicket();
       for (let i = 0; i < 600; i++) await ticket?.charge(1);
@@ -104,7 +108,11 @@ describe('WalkBudget cost', () => {
   });
 
   it('stops a walk whose pacing would take longer than half a minute', async () => {
-    const budget = new WalkBudget({ readsPerMinutePerIdentity: 60, viewerReadsPerMinute: 100_000 }, () => 0, async () => undefined);
+    const budget = new WalkBudget(
+      { readsPerMinutePerIdentity: 60, viewerReadsPerMinute: 100_000 },
+      () => 0,
+      async () => undefined,
+    );
     const spent = await refusal(budget.run(viewer(), async () => currentWalkTicket()?.charge(100)));
     expect(spent.code).toBe('WALK_BUDGET_SPENT');
     expect(spent.retryAfterSeconds).toBe(40);
@@ -112,7 +120,11 @@ describe('WalkBudget cost', () => {
 
   it('refuses a walk while its identity has spent its budget, saying when to come back', async () => {
     let now = 0;
-    const budget = new WalkBudget({ readsPerMinutePerIdentity: 600, viewerReadsPerMinute: 100_000 }, () => now, async () => undefined);
+    const budget = new WalkBudget(
+      { readsPerMinutePerIdentity: 600, viewerReadsPerMinute: 100_000 },
+      () => now,
+      async () => undefined,
+    );
     // 660 reads: 60 reads of debt, which take 6 s to pay at 10 reads a second.
     await budget.run(viewer(), async () => {
       await currentWalkTicket()?.charge(660);
@@ -124,7 +136,13 @@ describe('WalkBudget cost', () => {
     // Others keep their own budget...
     await expect(budget.run(viewer('alice'), async () => 'ok')).resolves.toBe('ok');
     // ...admins are not charged at all...
-    await expect(budget.run(admin(), async () => currentWalkTicket()?.charge(1_000_000).then(() => 'admin ok'))).resolves.toBe('admin ok');
+    await expect(
+      budget.run(admin(), async () =>
+        currentWalkTicket()
+          ?.charge(1_000_000)
+          .then(() => 'admin ok'),
+      ),
+    ).resolves.toBe('admin ok');
     // ...and the spent budget refills with time.
     now += 6_000;
     await expect(budget.run(viewer(), async () => 'later')).resolves.toBe('later');
@@ -132,7 +150,11 @@ describe('WalkBudget cost', () => {
 
   it('charges every viewer to the budget they share', async () => {
     let now = 0;
-    const budget = new WalkBudget({ readsPerMinutePerIdentity: 1_000_000, viewerReadsPerMinute: 1_000 }, () => now, async () => undefined);
+    const budget = new WalkBudget(
+      { readsPerMinutePerIdentity: 1_000_000, viewerReadsPerMinute: 1_000 },
+      () => now,
+      async () => undefined,
+    );
     await budget.run(viewer('a'), async () => {
       await currentWalkTicket()?.charge(1_000);
     });
@@ -155,8 +177,18 @@ describe('TokenBucket', () => {
 
 describe('walkLimitsFromConfig', () => {
   it('maps the config file names and leaves the rest to the defaults', () => {
-    expect(walkLimitsFromConfig({ walks: 8, walksPerIdentity: 2, walkReadsPerMinuteForViewers: 5 })).toEqual({ maxConcurrentWalks: 8, walksPerIdentity: 2, viewerReadsPerMinute: 5 });
-    expect(new WalkBudget(walkLimitsFromConfig(undefined)).limits).toEqual({ maxConcurrentWalks: 4, adminReservedWalks: 1, walksPerIdentity: 1, readsPerMinutePerIdentity: 30_000, viewerReadsPerMinute: 120_000 });
+    expect(walkLimitsFromConfig({ walks: 8, walksPerIdentity: 2, walkReadsPerMinuteForViewers: 5 })).toEqual({
+      maxConcurrentWalks: 8,
+      walksPerIdentity: 2,
+      viewerReadsPerMinute: 5,
+    });
+    expect(new WalkBudget(walkLimitsFromConfig(undefined)).limits).toEqual({
+      maxConcurrentWalks: 4,
+      adminReservedWalks: 1,
+      walksPerIdentity: 1,
+      readsPerMinutePerIdentity: 30_000,
+      viewerReadsPerMinute: 120_000,
+    });
   });
 });
 

@@ -68,7 +68,10 @@ export function classifyProbe(probe: ProbeResult, deadlineMs: number): Classifie
       return { state: 'unreachable', detail: probe.message };
     case 'answered': {
       if (probe.notServing) {
-        return { state: 'not-serving', detail: 'answers, but is not currently serving requests: it is not part of a quorum (electing, or cut off from the others)' };
+        return {
+          state: 'not-serving',
+          detail: 'answers, but is not currently serving requests: it is not part of a quorum (electing, or cut off from the others)',
+        };
       }
       const byMode = modeState(probe.srvr?.mode ?? null);
       const gap = probe.blocked.length > 0 ? whitelistAdvice(probe.blocked) : null;

@@ -49,7 +49,8 @@ export function summarizeQuorum(members: readonly Pick<MemberStatus, 'configured
   let sentence: string;
   if (voters.length === 0) sentence = 'No voting members known yet';
   else if (!hasQuorum) sentence = `No quorum: ${votersServing} of ${voters.length} voters serving, ${size} needed`;
-  else if (votersServing < size) sentence = `A leader is serving, but Keeper sees only ${votersServing} of ${voters.length} voters; it cannot tell how many more failures it takes`;
+  else if (votersServing < size)
+    sentence = `A leader is serving, but Keeper sees only ${votersServing} of ${voters.length} voters; it cannot tell how many more failures it takes`;
   else {
     sentence = `${votersServing} of ${voters.length} voters serving; tolerates ${plural(tolerates, 'failure')}`;
     if (votersServing < voters.length) sentence += canLoseNow === 0 ? ', none left now' : `, ${canLoseNow} more now`;

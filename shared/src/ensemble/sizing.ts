@@ -71,7 +71,8 @@ function recommendation(voters: number, observers: number, votersDown: number): 
     case 5:
       return '5 voters: one member in maintenance plus one unexpected failure, as the FAQ recommends. Add observers, not voters, for read capacity.';
     default:
-      if (voters % 2 === 0) return `Use ${voters - 1} or ${voters + 1} voters (or make one an observer): the ${ordinal(voters)} voter adds no tolerance and slows writes.`;
+      if (voters % 2 === 0)
+        return `Use ${voters - 1} or ${voters + 1} voters (or make one an observer): the ${ordinal(voters)} voter adds no tolerance and slows writes.`;
       return `${voters} voters tolerate ${tolerance(voters)} failures, but every write waits for ${quorumSize(voters)} acks. Prefer observers for more read capacity.`;
   }
 }

@@ -47,7 +47,9 @@ export function whatIfDown(members: readonly Member[], target: Member): WhatIf {
   const q = quorumSize(voters.length);
   let sentence: string;
   if (alreadyDown) {
-    sentence = `${name} is not serving already (${target.state}): ${after} of ${voters.length} voters serve; ` + (holds ? `the quorum (${q}) holds and can lose ${more} more.` : `there is no quorum (${q} needed).`);
+    sentence =
+      `${name} is not serving already (${target.state}): ${after} of ${voters.length} voters serve; ` +
+      (holds ? `the quorum (${q}) holds and can lose ${more} more.` : `there is no quorum (${q} needed).`);
   } else if (holds) {
     sentence =
       `If ${name} goes down now: ${after} of ${voters.length} voters remain, the quorum (${q}) holds` +

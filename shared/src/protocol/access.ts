@@ -80,13 +80,29 @@ export type DataFingerprint = z.infer<typeof dataFingerprintSchema>;
 
 export const AUDIT_OUTCOMES = ['ok', 'refused', 'failed'] as const;
 
+/** Everything the audit trail records; a new kind of change adds its word here first. */
+export const AUDIT_ACTIONS = [
+  'login',
+  'logout',
+  'create',
+  'setData',
+  'delete',
+  'deleteRecursive',
+  'setAcl',
+  'import',
+  'cancelJob',
+  'shareLink.create',
+  'shareLink.use',
+  'shareLink.revoke',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
 export const auditEntrySchema = z.object({
   /** Increasing; `GET /api/audit?before=<seq>` pages backwards. */
   seq: z.number(),
   at: z.number(),
   actor: z.object({ name: z.string(), role: z.enum(ROLES).nullable(), via: z.string() }),
-  /** login, logout, create, setData, delete, deleteRecursive, setAcl, import, shareLink.create, shareLink.use, shareLink.revoke */
-  action: z.string(),
+  action: z.enum(AUDIT_ACTIONS),
   outcome: z.enum(AUDIT_OUTCOMES),
   ensemble: z.string().optional(),
   path: z.string().optional(),

@@ -27,10 +27,5 @@ export const znodeResponseSchema = z.object({
 });
 export type ZnodeResponse = z.infer<typeof znodeResponseSchema>;
 
-export const apiErrorSchema = z.object({
-  error: z.object({ code: z.string(), message: z.string() }),
-});
-export type ApiError = z.infer<typeof apiErrorSchema>;
-
 export const MAX_CHILDREN_PAGE = 10_000;
 export const DEFAULT_CHILDREN_PAGE = 1_000;

@@ -110,7 +110,11 @@ export const exportNodeSchema = z.object({
   data: z.string().max(1_400_000),
   /** How the console would show the value (utf8, json or base64): a hint for people reading the file. */
   encoding: z.enum(['utf8', 'json', 'base64']),
-  acl: z.array(z.object({ scheme: z.enum(ACL_SCHEMES), id: z.string().max(1024), perms: z.string().max(5).optional(), permissions: z.number().int().min(0).max(31) })).max(100),
+  acl: z
+    .array(
+      z.object({ scheme: z.enum(ACL_SCHEMES), id: z.string().max(1024), perms: z.string().max(5).optional(), permissions: z.number().int().min(0).max(31) }),
+    )
+    .max(100),
   stat: z.object({
     version: z.number(),
     aversion: z.number(),
@@ -132,7 +136,10 @@ export const exportDocumentSchema = z.object({
   exportedAt: z.number(),
   nodes: z.array(exportNodeSchema).min(1).max(MAX_EXPORT_NODES),
   /** Nodes left out because the console may not read them (and so nothing below them either). */
-  skipped: z.array(z.object({ path: z.string().max(4096), reason: z.string().max(1024) })).max(MAX_EXPORT_NODES).optional(),
+  skipped: z
+    .array(z.object({ path: z.string().max(4096), reason: z.string().max(1024) }))
+    .max(MAX_EXPORT_NODES)
+    .optional(),
 });
 export type ExportDocument = z.infer<typeof exportDocumentSchema>;
 

@@ -20,7 +20,11 @@ import { seeded } from '../support/random.js';
 describe('parseJsonLossless', () => {
   it('keeps integers beyond 2^53 as their digits', () => {
     expect(JSON.parse('{"id": 216172985949683712}').id).not.toBe(216172985949683712n.toString());
-    expect(parseJsonLossless('{"id": 216172985949683712, "small": 12, "neg": -9007199254740993}')).toEqual({ id: '216172985949683712', small: 12, neg: '-9007199254740993' });
+    expect(parseJsonLossless('{"id": 216172985949683712, "small": 12, "neg": -9007199254740993}')).toEqual({
+      id: '216172985949683712',
+      small: 12,
+      neg: '-9007199254740993',
+    });
   });
 
   it('leaves strings, decimals and exponents alone', () => {
@@ -134,7 +138,7 @@ describe('dump, watch_summary and watches_by_path as dump, wchs and wchp', () =>
     return body.value;
   };
 
-  it('reads the leader\'s dump: every session, ephemerals, no expiry (its keys are monotonic)', () => {
+  it("reads the leader's dump: every session, ephemerals, no expiry (its keys are monotonic)", () => {
     const dump = dumpFromAdmin(ok(fx.adminDumpLeader));
     expect(dump.sessions.size).toBe(12);
     expect(dump.sessions.get('0x1000035bb560000')).toEqual({ timeoutMs: null, expiresAt: null });

@@ -106,7 +106,11 @@ describe('computeAlerts', () => {
 });
 
 describe('assessLag', () => {
-  const at = (f1: string, f2: string, leader: string) => [member(1, 'follower', { zxid: f1 }), member(2, 'observer', { zxid: f2 }), member(3, 'leader', { zxid: leader })];
+  const at = (f1: string, f2: string, leader: string) => [
+    member(1, 'follower', { zxid: f1 }),
+    member(2, 'observer', { zxid: f2 }),
+    member(3, 'leader', { zxid: leader }),
+  ];
 
   it('needs two consecutive polls behind before it reports', () => {
     const first = assessLag(at('0x100000005', '0x100000010', '0x100000010'), EMPTY_LAG_MEMORY);
@@ -116,12 +120,15 @@ describe('assessLag', () => {
     expect(second.findings).toEqual([{ address: '127.0.0.1:2191', zxid: '0x100000005', leaderZxid: '0x100000010', transactions: 11 }]);
   });
 
-  it('does not blame a member for writes that landed between two members\' polls', () => {
+  it("does not blame a member for writes that landed between two members' polls", () => {
     // Writes in flight: each poll, the follower trails the leader's CURRENT zxid but has
     // everything the leader had at the previous poll.
     let memory = EMPTY_LAG_MEMORY;
     for (let i = 1; i <= 10; i++) {
-      const result = assessLag(at(`0x1000000${(i * 10).toString(16).padStart(2, '0')}`, '0x100000100', `0x1000000${(i * 10 + 9).toString(16).padStart(2, '0')}`), memory);
+      const result = assessLag(
+        at(`0x1000000${(i * 10).toString(16).padStart(2, '0')}`, '0x100000100', `0x1000000${(i * 10 + 9).toString(16).padStart(2, '0')}`),
+        memory,
+      );
       expect(result.findings).toEqual([]);
       memory = result.memory;
     }

@@ -5,12 +5,20 @@ import { fx } from './fixtures.js';
 
 describe('parseServerLine', () => {
   it.each([
-    ['server.1', '127.0.0.1:27981:28981:participant;127.0.0.1:27291', { id: 1, host: '127.0.0.1', peerPort: 27981, electionPort: 28981, role: 'participant', clientHost: '127.0.0.1', clientPort: 27291 }],
+    [
+      'server.1',
+      '127.0.0.1:27981:28981:participant;127.0.0.1:27291',
+      { id: 1, host: '127.0.0.1', peerPort: 27981, electionPort: 28981, role: 'participant', clientHost: '127.0.0.1', clientPort: 27291 },
+    ],
     ['server.4', 'zk4:2888:3888:observer', { id: 4, host: 'zk4', peerPort: 2888, electionPort: 3888, role: 'observer', clientHost: null, clientPort: null }],
     ['server.2', 'zk2:2888:3888', { id: 2, host: 'zk2', role: 'participant', clientPort: null }],
     ['server.2', 'zk2:2888:3888;2181', { host: 'zk2', clientHost: null, clientPort: 2181 }],
     ['server.2', 'zk2:2888:3888:participant;0.0.0.0:2181', { clientHost: null, clientPort: 2181 }],
-    ['server.3', '[2001:db8::3]:2888:3888:participant;[2001:db8::3]:2181', { host: '2001:db8::3', peerPort: 2888, clientHost: '2001:db8::3', clientPort: 2181 }],
+    [
+      'server.3',
+      '[2001:db8::3]:2888:3888:participant;[2001:db8::3]:2181',
+      { host: '2001:db8::3', peerPort: 2888, clientHost: '2001:db8::3', clientPort: 2181 },
+    ],
     ['server.5', 'zk5a:2888:3888|zk5b:2888:3888;2181', { host: 'zk5a', clientPort: 2181 }],
     ['server.6', ' zk6:2888:3888:OBSERVER ; 2186 ', { host: 'zk6', role: 'observer', clientPort: 2186 }],
   ])('%s=%s', (key, value, expected) => {

@@ -117,7 +117,10 @@ describe('parseCons', () => {
 
   it('reads host-named and IPv6 client addresses', () => {
     expect(parseConsLine(' zk-client.example/10.0.0.5:4000[1](queued=0,recved=1,sent=1,sid=0xA,to=5000)')?.client).toBe('10.0.0.5:4000');
-    expect(parseConsLine(' /[0:0:0:0:0:0:0:1]:4000[1](queued=0,recved=1,sent=1,sid=0xa)')).toMatchObject({ client: '[0:0:0:0:0:0:0:1]:4000', sessionId: '0xa' });
+    expect(parseConsLine(' /[0:0:0:0:0:0:0:1]:4000[1](queued=0,recved=1,sent=1,sid=0xa)')).toMatchObject({
+      client: '[0:0:0:0:0:0:0:1]:4000',
+      sessionId: '0xa',
+    });
   });
 
   it('ignores lines that are not connections', () => {

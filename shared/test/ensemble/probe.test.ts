@@ -15,8 +15,14 @@ const answered = (over: Partial<Extract<ProbeResult, { kind: 'answered' }>>): Pr
 
 describe('classifyProbe', () => {
   it('distinguishes refused (down) from no answer (unreachable)', () => {
-    expect(classifyProbe({ kind: 'refused', message: 'ECONNREFUSED' }, 2000)).toMatchObject({ state: 'down', detail: expect.stringContaining('connection refused') });
-    expect(classifyProbe({ kind: 'timeout', afterMs: 2000 }, 2000)).toMatchObject({ state: 'unreachable', detail: expect.stringContaining('no answer within 2 s') });
+    expect(classifyProbe({ kind: 'refused', message: 'ECONNREFUSED' }, 2000)).toMatchObject({
+      state: 'down',
+      detail: expect.stringContaining('connection refused'),
+    });
+    expect(classifyProbe({ kind: 'timeout', afterMs: 2000 }, 2000)).toMatchObject({
+      state: 'unreachable',
+      detail: expect.stringContaining('no answer within 2 s'),
+    });
     expect(classifyProbe({ kind: 'timeout', afterMs: 1500 }, 1500).detail).toContain('1.5 s');
     expect(classifyProbe({ kind: 'failed', message: 'host not found' }, 2000)).toEqual({ state: 'unreachable', detail: 'host not found' });
   });
@@ -31,12 +37,18 @@ describe('classifyProbe', () => {
   });
 
   it('says not-serving for a member without quorum, whatever else it sent', () => {
-    expect(classifyProbe(answered({ notServing: true }), 2000)).toMatchObject({ state: 'not-serving', detail: expect.stringContaining('not currently serving') });
+    expect(classifyProbe(answered({ notServing: true }), 2000)).toMatchObject({
+      state: 'not-serving',
+      detail: expect.stringContaining('not currently serving'),
+    });
     expect(classifyProbe(answered({ notServing: true, source: 'admin' }), 2000).state).toBe('not-serving');
   });
 
   it('treats read-only mode as not serving, with why', () => {
-    expect(classifyProbe(answered({ srvr: parseSrvr('Mode: read-only') }), 2000)).toMatchObject({ state: 'not-serving', detail: expect.stringContaining('read-only') });
+    expect(classifyProbe(answered({ srvr: parseSrvr('Mode: read-only') }), 2000)).toMatchObject({
+      state: 'not-serving',
+      detail: expect.stringContaining('read-only'),
+    });
   });
 
   it('keeps the role when only mntr is blocked, and names the setting and the word', () => {

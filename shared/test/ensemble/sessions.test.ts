@@ -19,15 +19,27 @@ describe('estimateSilence', () => {
     const first = estimateSilence({ ...base, answeredAt: NOW + 500, lastResponseMono: 1_000, memberFreshestMono: 3_000 });
     expect(first.sighting).toEqual({ lastResponseMono: 1_000, firstSeenAt: NOW + 500, silenceThen: 2_000 });
     // Asked again 60 s later; its answer took 2 s to come back, which is not counted as silence.
-    const later = estimateSilence({ askedAt: NOW + 60_000, answeredAt: NOW + 62_000, lastResponseMono: 1_000, memberFreshestMono: 1_000, previous: first.sighting! });
+    const later = estimateSilence({
+      askedAt: NOW + 60_000,
+      answeredAt: NOW + 62_000,
+      lastResponseMono: 1_000,
+      memberFreshestMono: 1_000,
+      previous: first.sighting!,
+    });
     expect(later.silentMs).toBe(61_500);
     expect(later.sighting).toBe(first.sighting);
-    const changed = estimateSilence({ askedAt: NOW + 60_000, answeredAt: NOW + 60_010, lastResponseMono: 61_000, memberFreshestMono: 61_000, previous: first.sighting! });
+    const changed = estimateSilence({
+      askedAt: NOW + 60_000,
+      answeredAt: NOW + 60_010,
+      lastResponseMono: 61_000,
+      memberFreshestMono: 61_000,
+      previous: first.sighting!,
+    });
     expect(changed.silentMs).toBe(0);
     expect(changed.sighting).toEqual({ lastResponseMono: 61_000, firstSeenAt: NOW + 60_010, silenceThen: 0 });
   });
 
-  it('reads the leader\'s expiry for a session no member lists: expiry - timeout has passed since it was heard', () => {
+  it("reads the leader's expiry for a session no member lists: expiry - timeout has passed since it was heard", () => {
     // Expires in 4 s with a 10 s timeout: last heard at least 6 s ago (minus the dump's 1 s precision).
     expect(silenceFromDump({ now: NOW, timeoutMs: 10_000, expiresAt: NOW + 4_000 })).toBe(5_000);
     expect(silenceFromDump({ now: NOW, timeoutMs: 10_000, expiresAt: NOW + 20_000 })).toBe(0);
@@ -67,14 +79,23 @@ describe('sessionFlags', () => {
   });
 
   it('formats durations for people', () => {
-    expect([999, 1_000, 90_000, 119_000, 120_000, 900_000, 7_200_000, 9_000_000].map(formatDuration)).toEqual(['1 s', '1 s', '90 s', '119 s', '2 min', '15 min', '2 h', '2.5 h']);
+    expect([999, 1_000, 90_000, 119_000, 120_000, 900_000, 7_200_000, 9_000_000].map(formatDuration)).toEqual([
+      '1 s',
+      '1 s',
+      '90 s',
+      '119 s',
+      '2 min',
+      '15 min',
+      '2 h',
+      '2.5 h',
+    ]);
   });
 });
 
 describe('joinSessions', () => {
   const cons = [{ member: '127.0.0.1:27291', connections: parseCons(fx.consFollower) }];
 
-  it('joins cons with the leader\'s dump: ephemerals, expiry, flags, the console', () => {
+  it("joins cons with the leader's dump: ephemerals, expiry, flags, the console", () => {
     const { sessions, sightings } = joinSessions({
       now: NOW,
       cons,
@@ -113,8 +134,15 @@ describe('joinSessions', () => {
     ]);
   });
 
-  it('takes timeouts from a learner\'s dump for sessions it did not see connected', () => {
-    const { sessions } = joinSessions({ now: NOW, cons: [], dump: parseDump(fx.dumpFollowerDeadSession), consIncomplete: false, consoleSessionId: null, sightings: new Map() });
+  it("takes timeouts from a learner's dump for sessions it did not see connected", () => {
+    const { sessions } = joinSessions({
+      now: NOW,
+      cons: [],
+      dump: parseDump(fx.dumpFollowerDeadSession),
+      consIncomplete: false,
+      consoleSessionId: null,
+      sightings: new Map(),
+    });
     const dead = sessions.find((s) => s.sessionId === '0x100002f75570000')!;
     expect(dead.timeoutMs).toBe(900_000);
     expect(dead.flags.map((f) => f.kind)).toEqual(['long-timeout', 'no-connection']);
@@ -135,7 +163,12 @@ describe('joinSessions', () => {
   });
 
   it('sees a session go silent across gatherings', () => {
-    const one = [{ member: 'm:1', connections: parseCons(' /10.0.0.1:5000[1](queued=0,recved=1,sent=1,sid=0xabc,lop=PING,est=1,to=30000,lresp=1000,llat=0,minlat=0,avglat=0,maxlat=0)') }];
+    const one = [
+      {
+        member: 'm:1',
+        connections: parseCons(' /10.0.0.1:5000[1](queued=0,recved=1,sent=1,sid=0xabc,lop=PING,est=1,to=30000,lresp=1000,llat=0,minlat=0,avglat=0,maxlat=0)'),
+      },
+    ];
     const first = joinSessions({ now: NOW, cons: one, dump: null, consIncomplete: false, consoleSessionId: null, sightings: new Map() });
     expect(first.sessions[0]!.flags).toEqual([]);
     const later = joinSessions({ now: NOW + 13_000, cons: one, dump: null, consIncomplete: false, consoleSessionId: null, sightings: first.sightings });

@@ -45,7 +45,7 @@ function connection(sessionId: string, timeoutMs: number, lastResponseWall: numb
  */
 function livePings(timeoutMs: number, from: number, to: number, rnd: () => number, maxAnswerMs: number): number[] {
   const out = [from];
-  for (let at = from; at < to; ) {
+  for (let at = from; at < to;) {
     at += pingIntervalMs(timeoutMs) - rnd() * 400 + rnd() * maxAnswerMs;
     out.push(at);
   }
@@ -64,7 +64,16 @@ interface Gathering {
  * Gatherings every `cadenceMs` (with jitter), each cons answer taking up to `answerDelayMs`;
  * optionally a busy neighbour on the same member whose lresp is always fresh.
  */
-function gather(opts: { timeoutMs: number; answers: readonly number[]; from: number; to: number; cadenceMs: number; answerDelayMs: number; neighbour: boolean; rnd: () => number }): Gathering[] {
+function gather(opts: {
+  timeoutMs: number;
+  answers: readonly number[];
+  from: number;
+  to: number;
+  cadenceMs: number;
+  answerDelayMs: number;
+  neighbour: boolean;
+  rnd: () => number;
+}): Gathering[] {
   const out: Gathering[] = [];
   let sightings: ReadonlyMap<string, SilenceSighting> = new Map();
   for (let t = opts.from; t < opts.to; t += opts.cadenceMs * (0.5 + opts.rnd())) {
@@ -73,7 +82,14 @@ function gather(opts: { timeoutMs: number; answers: readonly number[]; from: num
     const answeredAt = readAt + opts.rnd() * opts.answerDelayMs;
     const connections = [connection('0x1', opts.timeoutMs, lastBefore(opts.answers, readAt))];
     if (opts.neighbour) connections.push(connection('0x2', 10_000, readAt - opts.rnd() * 50));
-    const joined = joinSessions({ now: answeredAt, cons: [{ member: 'm:1', connections, askedAt, answeredAt }], dump: null, consIncomplete: false, consoleSessionId: null, sightings });
+    const joined = joinSessions({
+      now: answeredAt,
+      cons: [{ member: 'm:1', connections, askedAt, answeredAt }],
+      dump: null,
+      consIncomplete: false,
+      consoleSessionId: null,
+      sightings,
+    });
     sightings = joined.sightings;
     const session = joined.sessions.find((s) => s.sessionId === '0x1')!;
     out.push({ askedAt, answeredAt, flagged: session.flags.some((f) => f.kind === 'silent-near-timeout') });
@@ -118,7 +134,10 @@ describe('a live client pinging every third of its timeout', () => {
           const answers = livePings(timeoutMs, 0, to + timeoutMs, rnd, 1_000);
           const result = gather({ timeoutMs, answers, from: 1, to, cadenceMs, answerDelayMs: 1_000, neighbour, rnd });
           gatherings += result.length;
-          expect(result.filter((g) => g.flagged), `T=${timeoutMs} cadence=${cadenceMs} neighbour=${neighbour}`).toEqual([]);
+          expect(
+            result.filter((g) => g.flagged),
+            `T=${timeoutMs} cadence=${cadenceMs} neighbour=${neighbour}`,
+          ).toEqual([]);
         }
       }
     }
@@ -129,7 +148,16 @@ describe('a live client pinging every third of its timeout', () => {
     const timeoutMs = 30_000;
     const answers = [0, silentThresholdMs(timeoutMs)];
     // The member reads cons just before the second answer, and a neighbour makes that reading exact.
-    const result = gather({ timeoutMs, answers, from: silentThresholdMs(timeoutMs) - 1, to: silentThresholdMs(timeoutMs), cadenceMs: 1_000, answerDelayMs: 0, neighbour: true, rnd: () => 0 });
+    const result = gather({
+      timeoutMs,
+      answers,
+      from: silentThresholdMs(timeoutMs) - 1,
+      to: silentThresholdMs(timeoutMs),
+      cadenceMs: 1_000,
+      answerDelayMs: 0,
+      neighbour: true,
+      rnd: () => 0,
+    });
     expect(result).toHaveLength(1);
     expect(result[0]!.flagged).toBe(false);
   });

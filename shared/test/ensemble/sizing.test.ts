@@ -3,15 +3,7 @@
  * down 0..voters, checked against an oracle that counts instead of using the formulas.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  canLose,
-  findMember,
-  quorumSize,
-  sizingReport,
-  summarizeQuorum,
-  tolerance,
-  whatIfDown,
-} from '../../src/ensemble/index.js';
+import { canLose, findMember, quorumSize, sizingReport, summarizeQuorum, tolerance, whatIfDown } from '../../src/ensemble/index.js';
 import { sizingReportSchema, type MemberState, type MemberStatus } from '../../src/ensemble/types.js';
 
 /** The smallest group such that any two such groups share a voter: a majority. */
@@ -44,7 +36,8 @@ function ensemble(voters: number, observers: number, down: number, leaderAt = do
 }
 
 const CASES: [number, number, number][] = [];
-for (let voters = 0; voters <= 9; voters++) for (let observers = 0; observers <= 3; observers++) for (let down = 0; down <= voters; down++) CASES.push([voters, observers, down]);
+for (let voters = 0; voters <= 9; voters++)
+  for (let observers = 0; observers <= 3; observers++) for (let down = 0; down <= voters; down++) CASES.push([voters, observers, down]);
 
 describe('quorum arithmetic', () => {
   it('matches the counting oracle for 0..99 voters', () => {

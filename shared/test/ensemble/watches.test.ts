@@ -23,14 +23,24 @@ describe('mergeWatchesByPath', () => {
 
 describe('detectHerds', () => {
   it('flags 10 or more watchers of one path', () => {
-    const paths = mergeWatchesByPath([new Map([['/locks/job', ids('a', 10)], ['/few', ids('b', 9)]])]);
+    const paths = mergeWatchesByPath([
+      new Map([
+        ['/locks/job', ids('a', 10)],
+        ['/few', ids('b', 9)],
+      ]),
+    ]);
     const herds = detectHerds(paths, null);
     expect(herds.map((h) => h.path)).toEqual(['/locks/job']);
     expect(herds[0]!.message).toMatch(/^10 sessions watch \/locks\/job: .*predecessor/);
   });
 
   it('flags half the sessions or more, with at least 3 watchers', () => {
-    const paths = mergeWatchesByPath([new Map([['/half', ids('a', 3)], ['/two', ids('b', 2)]])]);
+    const paths = mergeWatchesByPath([
+      new Map([
+        ['/half', ids('a', 3)],
+        ['/two', ids('b', 2)],
+      ]),
+    ]);
     expect(detectHerds(paths, 6).map((h) => h.path)).toEqual(['/half']);
     expect(detectHerds(paths, 7)).toEqual([]);
     expect(detectHerds(paths, 4).map((h) => h.path)).toEqual(['/half']);

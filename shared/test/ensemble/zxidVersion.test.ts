@@ -12,7 +12,8 @@ describe('zxids', () => {
   });
 
   it('refuses what is not a zxid', () => {
-    for (const bad of ['', 'zz', '0x', '-1', '0x12345678901234567', '18446744073709551616', null, undefined, 1.5, -3]) expect(parseZxid(bad as never)).toBeNull();
+    for (const bad of ['', 'zz', '0x', '-1', '0x12345678901234567', '18446744073709551616', null, undefined, 1.5, -3])
+      expect(parseZxid(bad as never)).toBeNull();
   });
 });
 
@@ -31,7 +32,15 @@ describe('versions', () => {
 
 describe('numbers and session ids', () => {
   it('reads numbers leniently', () => {
-    expect([toNumber(' 3 '), toNumber('1.2857'), toNumber('-'), toNumber(''), toNumber('NaN'), toNumber(7), toNumber(Infinity)]).toEqual([3, 1.2857, null, null, null, 7, null]);
+    expect([toNumber(' 3 '), toNumber('1.2857'), toNumber('-'), toNumber(''), toNumber('NaN'), toNumber(7), toNumber(Infinity)]).toEqual([
+      3,
+      1.2857,
+      null,
+      null,
+      null,
+      7,
+      null,
+    ]);
     expect([toInteger('0x1f'), toInteger('12'), toInteger('1.5'), toInteger(undefined)]).toEqual([31, 12, null, null]);
   });
 

@@ -1,5 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { api, ApiError, fieldSchema, hasStatus, onUnauthenticated, parseRetryAfter, readErrorBody, setCsrfToken } from './api';
+import { z } from 'zod';
+import { jobAnswerSchema } from '@keeper/shared';
+import { api, apiBytes, ApiError, hasStatus, noContent, onUnauthenticated, parseRetryAfter, readErrorBody, setCsrfToken } from './api';
+
+const anything = z.unknown();
 
 function answer(status: number, body: unknown, headers: Record<string, string> = {}) {
   return new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
@@ -15,8 +19,8 @@ describe('api', () => {
     const fetchMock = vi.fn(async () => answer(200, { ok: true }));
     vi.stubGlobal('fetch', fetchMock);
     setCsrfToken('tok');
-    await api('/api/x', { method: 'PUT', body: { a: 1 } });
-    await api('/api/x');
+    await api('/api/x', { method: 'PUT', body: { a: 1 }, schema: anything });
+    await api('/api/x', { schema: anything });
     const calls = fetchMock.mock.calls as unknown as [string, RequestInit][];
     expect((calls[0]![1].headers as Record<string, string>)['X-CSRF-Token']).toBe('tok');
     expect(calls[0]![1].body).toBe('{"a":1}');
@@ -25,7 +29,7 @@ describe('api', () => {
 
   it('keeps the body of an error (a 409 carries the current value)', async () => {
     vi.stubGlobal('fetch', async () => answer(409, { error: { code: 'BAD_VERSION', message: 'stale' }, current: { v: 1 } }));
-    const error = await api('/api/x', { method: 'PUT', body: {} }).catch((e: unknown) => e);
+    const error = await api('/api/x', { method: 'PUT', body: {}, schema: anything }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 409, code: 'BAD_VERSION', message: 'stale', body: { current: { v: 1 } } });
   });
@@ -34,27 +38,41 @@ describe('api', () => {
     vi.stubGlobal('fetch', async () => answer(401, { error: { code: 'UNAUTHENTICATED', message: 'sign in' } }));
     const seen = vi.fn();
     const stop = onUnauthenticated(seen);
-    await api('/api/audit').catch(() => {});
-    await api('/api/login', { method: 'POST', body: {} }).catch(() => {});
+    await api('/api/audit', { schema: anything }).catch(() => {});
+    await api('/api/login', { method: 'POST', body: {}, schema: anything }).catch(() => {});
     stop();
     expect(seen).toHaveBeenCalledTimes(1);
   });
 
   it('reads Retry-After on a 429, and says when the server is unreachable', async () => {
     vi.stubGlobal('fetch', async () => answer(429, { error: { code: 'RATE_LIMITED', message: 'slow down' } }, { 'Retry-After': '30' }));
-    await expect(api('/api/login', { method: 'POST', body: {} })).rejects.toMatchObject({ status: 429, retryAfterSeconds: 30 });
+    await expect(api('/api/login', { method: 'POST', body: {}, schema: anything })).rejects.toMatchObject({ status: 429, retryAfterSeconds: 30 });
     vi.stubGlobal('fetch', async () => {
       throw new TypeError('Failed to fetch');
     });
-    await expect(api('/api/me')).rejects.toMatchObject({ code: 'NETWORK' });
+    await expect(api('/api/me', { schema: anything })).rejects.toMatchObject({ code: 'NETWORK' });
   });
 
-  it('answers 204 with undefined and checks shapes when asked', async () => {
+  it('answers 204 with undefined, and refuses an answer its route schema does not describe', async () => {
     vi.stubGlobal('fetch', async () => new Response(null, { status: 204 }));
-    await expect(api('/api/logout', { method: 'POST' })).resolves.toBeUndefined();
+    await expect(api('/api/logout', { method: 'POST', schema: noContent })).resolves.toBeUndefined();
     vi.stubGlobal('fetch', async () => answer(200, { job: 5 }));
-    const schema = fieldSchema('job', { safeParse: (v: unknown) => (typeof v === 'string' ? { success: true as const, data: v } : { success: false as const, error: { issues: ['not a string'] } }) });
-    await expect(api('/api/jobs/1', { schema })).rejects.toMatchObject({ code: 'BAD_RESPONSE' });
+    const error = await api('/api/jobs/1', { schema: jobAnswerSchema }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'BAD_RESPONSE', status: 200 });
+    expect((error as Error).message).toMatch(/^unexpected answer from Keeper to GET \/api\/jobs\/1: job: .+/);
+    // A body that is not JSON at all is refused the same way, never trusted as the answer.
+    vi.stubGlobal('fetch', async () => new Response('<html>', { status: 200 }));
+    await expect(api('/api/me', { schema: jobAnswerSchema })).rejects.toMatchObject({ code: 'BAD_RESPONSE' });
+  });
+
+  it('reads bytes exactly, and an error of a bytes route as JSON', async () => {
+    const bytes = new Uint8Array([0, 255, 10, 13, 128]);
+    vi.stubGlobal('fetch', async () => new Response(bytes, { status: 200, headers: { 'X-Keeper-Version': '7' } }));
+    const read = await apiBytes('/api/ensembles/e/data/a');
+    expect([...read.bytes]).toEqual([...bytes]);
+    expect(read.headers.get('X-Keeper-Version')).toBe('7');
+    vi.stubGlobal('fetch', async () => answer(404, { error: { code: 'NO_NODE', message: '/a does not exist' } }));
+    await expect(apiBytes('/api/ensembles/e/data/a')).rejects.toMatchObject({ status: 404, code: 'NO_NODE', message: '/a does not exist' });
   });
 });
 

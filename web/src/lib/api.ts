@@ -1,10 +1,12 @@
 /**
- * The one way the web app talks HTTP to the Keeper API for anything it writes (and the reads that
- * go with writes): JSON in and out, `{error:{code,message}}` turned into an ApiError that keeps the
- * whole body (a 409 carries the current value), the session's CSRF token on every POST/PUT/DELETE
- * (docs/access-and-admin-api.md), and a 401 anywhere reported once so the app can send the
- * operator to the sign-in page instead of showing a dead screen.
+ * The one way the web app talks HTTP to the Keeper API: JSON in and out, every answer parsed with
+ * its route's schema from the shared contract (shared/src/protocol/http), `{error:{code,message}}`
+ * turned into an ApiError that keeps the whole body (a 409 carries the current value), the
+ * session's CSRF token on every POST/PUT/DELETE (docs/access-and-admin-api.md), and a 401
+ * anywhere reported once so the app can send the operator to the sign-in page instead of
+ * showing a dead screen.
  */
+import { z } from 'zod';
 import { CSRF_HEADER } from '@keeper/shared';
 
 export class ApiError extends Error {
@@ -20,11 +22,6 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
   }
-}
-
-/** What a response check needs of a zod schema; structural, so the web needs no direct zod import. */
-export interface Schema<T> {
-  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: unknown } };
 }
 
 let csrfToken: string | null = null;
@@ -55,14 +52,17 @@ export function parseRetryAfter(header: string | null, now: number): number | nu
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
+/** Read loosely on purpose: a code this page does not know yet (a newer server's) still shows its message. */
+const errorBodySchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+
 /** The `{error:{code,message}}` of an error body, whatever else it holds. */
 export function readErrorBody(body: unknown): { code: string | null; message: string | null } {
-  if (typeof body !== 'object' || body === null) return { code: null, message: null };
-  const error = (body as { error?: unknown }).error;
-  if (typeof error !== 'object' || error === null) return { code: null, message: null };
-  const { code, message } = error as { code?: unknown; message?: unknown };
-  return { code: typeof code === 'string' ? code : null, message: typeof message === 'string' ? message : null };
+  const parsed = errorBodySchema.safeParse(body);
+  return parsed.success ? parsed.data.error : { code: null, message: null };
 }
+
+/** The answer to a route that answers nothing (204). */
+export const noContent = z.undefined();
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 
@@ -70,56 +70,84 @@ export interface ApiRequest<T> {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;
   signal?: AbortSignal;
-  /** Checks the answer's shape; without it the JSON is trusted as T. */
-  schema?: Schema<T>;
+  /** The route's answer schema from the shared contract: nothing is trusted unparsed. */
+  schema: z.ZodType<T>;
 }
 
-/** Calls the API; resolves with the JSON answer (undefined for 204), rejects with ApiError. */
-export async function api<T>(url: string, request: ApiRequest<T> = {}): Promise<T> {
-  const method = request.method ?? 'GET';
-  const headers: Record<string, string> = { Accept: 'application/json' };
-  if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+/** Sends one request with the session's CSRF token on writes; not reaching the server at all is ApiError NETWORK. */
+async function send(url: string, method: string, init: { body?: unknown; signal?: AbortSignal | undefined; accept: string }): Promise<Response> {
+  const headers: Record<string, string> = { Accept: init.accept };
+  if (init.body !== undefined) headers['Content-Type'] = 'application/json';
   if (WRITE_METHODS.has(method) && csrfToken !== null) headers[CSRF_HEADER] = csrfToken;
-  let res: Response;
   try {
-    res = await fetch(url, {
+    return await fetch(url, {
       method,
       headers,
       credentials: 'same-origin',
-      ...(request.body !== undefined ? { body: JSON.stringify(request.body) } : {}),
-      ...(request.signal ? { signal: request.signal } : {}),
+      ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+      ...(init.signal ? { signal: init.signal } : {}),
     });
   } catch (err) {
-    if (request.signal?.aborted) throw err;
+    if (init.signal?.aborted) throw err;
     throw new ApiError(0, 'NETWORK', 'cannot reach the Keeper server; check that it is running and try again');
   }
-  // 204 (sign-out) answers undefined; an empty or non-JSON body reads as null.
-  let body: unknown = res.status === 204 ? undefined : null;
-  if (res.status !== 204) {
-    const text = await res.text();
-    if (text !== '') {
-      try {
-        body = JSON.parse(text);
-      } catch {
-        body = null;
-      }
-    }
+}
+
+/** The JSON of a body; an empty or non-JSON body reads as null. */
+async function jsonOf(res: Response): Promise<unknown> {
+  const text = await res.text();
+  if (text === '') return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return value;
+  } catch {
+    return null;
   }
-  if (!res.ok) {
-    const { code, message } = readErrorBody(body);
-    const what = `${method} ${url.split('?')[0]}`;
-    if (res.status === 401 && !url.startsWith('/api/login')) reportUnauthenticated();
-    throw new ApiError(res.status, code ?? `HTTP_${res.status}`, message ?? `${what} answered ${res.status}`, body, parseRetryAfter(res.headers.get('Retry-After'), Date.now()));
+}
+
+async function failure(res: Response, method: string, url: string): Promise<ApiError> {
+  const body = await jsonOf(res);
+  const { code, message } = readErrorBody(body);
+  if (res.status === 401 && !url.startsWith('/api/login')) reportUnauthenticated();
+  return new ApiError(
+    res.status,
+    code ?? `HTTP_${res.status}`,
+    message ?? `${method} ${url.split('?')[0]} answered ${res.status}`,
+    body,
+    parseRetryAfter(res.headers.get('Retry-After'), Date.now()),
+  );
+}
+
+/** A few of zod's issues, for a person: where in the answer, and what was wrong. */
+function issuesText(error: z.ZodError): string {
+  const shown = error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(answer)'}: ${i.message}`);
+  return shown.join('; ') + (error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : '');
+}
+
+/** Calls the API; resolves with the parsed answer (undefined for 204), rejects with ApiError. */
+export async function api<T>(url: string, request: ApiRequest<T>): Promise<T> {
+  const method = request.method ?? 'GET';
+  const res = await send(url, method, { body: request.body, signal: request.signal, accept: 'application/json' });
+  if (!res.ok) throw await failure(res, method, url);
+  const body = res.status === 204 ? undefined : await jsonOf(res);
+  const parsed = request.schema.safeParse(body);
+  if (!parsed.success) {
+    console.warn('keeper: unexpected answer', url, parsed.error.issues);
+    throw new ApiError(
+      res.status,
+      'BAD_RESPONSE',
+      `unexpected answer from Keeper to ${method} ${url.split('?')[0]}: ${issuesText(parsed.error)}. If Keeper was just updated, reload the page`,
+      body,
+    );
   }
-  if (request.schema) {
-    const parsed = request.schema.safeParse(body);
-    if (!parsed.success) {
-      console.warn('keeper: unexpected response shape', url, parsed.error.issues);
-      throw new ApiError(res.status, 'BAD_RESPONSE', `the server's answer to ${url.split('?')[0]} does not match this page's version; reload the page`, body);
-    }
-    return parsed.data;
-  }
-  return body as T;
+  return parsed.data;
+}
+
+/** Calls a route that answers bytes (GET .../data/<path>): the bytes exactly and the headers that describe them. */
+export async function apiBytes(url: string, signal?: AbortSignal): Promise<{ bytes: Uint8Array; headers: Headers }> {
+  const res = await send(url, 'GET', { signal, accept: 'application/octet-stream' });
+  if (!res.ok) throw await failure(res, 'GET', url);
+  return { bytes: new Uint8Array(await res.arrayBuffer()), headers: res.headers };
 }
 
 /** An error's message for a person: the server's own words when it gave some. */
@@ -132,15 +160,4 @@ export function errorText(error: unknown): string {
 /** True when the error is the HTTP status given (ApiError or any error with a numeric `status`). */
 export function hasStatus(error: unknown, status: number): boolean {
   return typeof error === 'object' && error !== null && (error as { status?: unknown }).status === status;
-}
-
-/** A schema for `{[key]: T}` answers (`{links: [...]}`, `{job}`), built from T's schema without importing zod here. */
-export function fieldSchema<K extends string, T>(key: K, schema: Schema<T>): Schema<Record<K, T>> {
-  return {
-    safeParse(value) {
-      if (typeof value !== 'object' || value === null) return { success: false, error: { issues: [`expected an object with "${key}"`] } };
-      const inner = schema.safeParse((value as Record<string, unknown>)[key]);
-      return inner.success ? { success: true, data: { [key]: inner.data } as Record<K, T> } : inner;
-    },
-  };
 }

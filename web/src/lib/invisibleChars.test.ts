@@ -47,6 +47,10 @@ describe('splitHiddenChars', () => {
 
   it('joins back to the escaped text', () => {
     const text = 'x\u202ey\u{E0041}z\n';
-    expect(splitHiddenChars(text).map((p) => p.text).join('')).toBe(escapeHiddenChars(text));
+    expect(
+      splitHiddenChars(text)
+        .map((p) => p.text)
+        .join(''),
+    ).toBe(escapeHiddenChars(text));
   });
 });

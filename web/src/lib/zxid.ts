@@ -4,7 +4,11 @@
  */
 export function toHexId(value: string): string {
   const v = value.trim();
-  if (/^0x[0-9a-f]+$/i.test(v)) return `0x${v.slice(2).toLowerCase().replace(/^0+(?=.)/, '')}`;
+  if (/^0x[0-9a-f]+$/i.test(v))
+    return `0x${v
+      .slice(2)
+      .toLowerCase()
+      .replace(/^0+(?=.)/, '')}`;
   if (/^-?\d+$/.test(v)) return `0x${BigInt.asUintN(64, BigInt(v)).toString(16)}`;
   return v;
 }

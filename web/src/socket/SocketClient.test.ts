@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { CLOSE_ACCESS_ENDED, CLOSE_PROTOCOL_MISMATCH, CLOSE_TOO_MANY_SOCKETS, PROTOCOL_VERSION, type ClientMessage } from '@keeper/shared';
 import { RELEASE_GRACE_MS, SocketClient, TOO_MANY_TABS_RETRY_MS, type SocketEnv, type SocketHandlers, type SocketLike } from './SocketClient';
 import type { ConnectionStatus } from './connectionStatus';
+import type { SubscriptionTarget } from './subscriptionRegistry';
 
 class FakeSocket implements SocketLike {
   readyState = 0;
@@ -40,6 +41,7 @@ function harness(visible = true) {
   const statuses: ConnectionStatus[] = [];
   const released: string[] = [];
   const welcomes: number[] = [];
+  const errors: { code: string; target: SubscriptionTarget | null }[] = [];
   const env: SocketEnv = {
     createSocket: () => {
       const s = new FakeSocket();
@@ -63,8 +65,8 @@ function harness(visible = true) {
     onStatus: (s) => statuses.push(s),
     onWelcome: (_m, epoch) => welcomes.push(epoch),
     onBatch: () => {},
-    onError: () => {},
-    onReleased: (t) => released.push(t.kind === 'znode' ? `${t.ensemble}:${t.path}` : `${t.ensemble}:health`),
+    onError: (m, target) => errors.push({ code: m.code, target }),
+    onReleased: (t) => released.push(t.topic === 'znode' ? `${t.ensemble}:${(t.params as { path: string }).path}` : `${t.ensemble}:${t.topic}`),
   };
   const client = new SocketClient('ws://test/ws', env, handlers);
   const advance = (ms: number) => {
@@ -79,14 +81,13 @@ function harness(visible = true) {
     now = until;
   };
   const last = () => sockets[sockets.length - 1]!;
-  const welcome = () =>
-    last().receive({ type: 'welcome', protocolVersion: PROTOCOL_VERSION, serverVersion: 't', ensembles: [] });
+  const welcome = () => last().receive({ type: 'welcome', protocolVersion: PROTOCOL_VERSION, serverVersion: 't', ensembles: [] });
   /** Time passes with no timer firing: a hidden tab's throttled timers fire late. */
   const jump = (ms: number) => {
     now += ms;
   };
   const clock = () => now;
-  return { client, sockets, statuses, released, welcomes, advance, jump, clock, last, welcome };
+  return { client, sockets, statuses, released, welcomes, errors, advance, jump, clock, last, welcome };
 }
 
 describe('SocketClient', () => {
@@ -107,15 +108,15 @@ describe('SocketClient', () => {
     h.advance(0);
     h.last().open();
     h.welcome();
-    const a = h.client.subscribe('prod', '/x');
-    const b = h.client.subscribe('prod', '/x');
+    const a = h.client.subscribe('znode', 'prod', { path: '/x' });
+    const b = h.client.subscribe('znode', 'prod', { path: '/x' });
     expect(h.last().sent.filter((m) => m.type === 'subscribe')).toHaveLength(1);
     a();
     a(); // idempotent
     b();
     expect(h.last().sent.filter((m) => m.type === 'unsubscribe')).toHaveLength(0);
     h.advance(RELEASE_GRACE_MS + 1);
-    expect(h.last().sent.filter((m) => m.type === 'unsubscribe')).toEqual([{ type: 'unsubscribe', ensemble: 'prod', path: '/x' }]);
+    expect(h.last().sent.filter((m) => m.type === 'unsubscribe')).toEqual([{ type: 'unsubscribe', topic: 'znode', ensemble: 'prod', params: { path: '/x' } }]);
     expect(h.released).toEqual(['prod:/x']);
   });
 
@@ -125,17 +126,20 @@ describe('SocketClient', () => {
     h.advance(0);
     h.last().open();
     h.welcome();
-    h.client.subscribe('prod', '/x')();
-    h.client.subscribe('prod', '/x');
+    h.client.subscribe('znode', 'prod', { path: '/x' })();
+    h.client.subscribe('znode', 'prod', { path: '/x' });
     h.advance(RELEASE_GRACE_MS * 2);
-    const kinds = h.last().sent.map((m) => m.type).filter((t) => t !== 'ping');
+    const kinds = h
+      .last()
+      .sent.map((m) => m.type)
+      .filter((t) => t !== 'ping');
     expect(kinds).toEqual(['hello', 'subscribe']);
     expect(h.released).toEqual([]);
   });
 
   it('subscribes made before welcome are sent after it, and again after a reconnect', () => {
     const h = harness();
-    h.client.subscribe('prod', '/a');
+    h.client.subscribe('znode', 'prod', { path: '/a' });
     h.client.start();
     h.advance(0);
     h.last().open();
@@ -152,7 +156,7 @@ describe('SocketClient', () => {
     expect(h.sockets).toHaveLength(2);
     h.last().open();
     h.welcome();
-    expect(h.last().sent).toMatchObject([{ type: 'hello' }, { type: 'subscribe', ensemble: 'prod', path: '/a' }]);
+    expect(h.last().sent).toMatchObject([{ type: 'hello' }, { type: 'subscribe', topic: 'znode', ensemble: 'prod', params: { path: '/a' } }]);
     expect(h.welcomes).toEqual([1, 2]);
   });
 
@@ -195,7 +199,7 @@ describe('SocketClient', () => {
     expect(h.sockets).toHaveLength(1);
   });
 
-  it('stops for good when access ends (4003), with the server\'s reason', () => {
+  it("stops for good when access ends (4003), with the server's reason", () => {
     const h = harness();
     h.client.start();
     h.advance(0);
@@ -217,7 +221,7 @@ describe('SocketClient', () => {
     h.advance(0);
     h.last().open();
     h.welcome();
-    h.client.subscribe('prod', '/gone')();
+    h.client.subscribe('znode', 'prod', { path: '/gone' })();
     h.last().drop();
     expect(h.released).toEqual(['prod:/gone']);
     h.advance(500);
@@ -226,23 +230,46 @@ describe('SocketClient', () => {
     expect(h.last().sent.map((m) => m.type)).toEqual(['hello']);
   });
 
-  it('watches an ensemble with its own messages, re-sent after a reconnect', () => {
+  it('follows a topic without parameters (ensemble health) the same way, re-sent after a reconnect', () => {
     const h = harness();
     h.client.start();
     h.advance(0);
     h.last().open();
     h.welcome();
-    const release = h.client.watchEnsemble('prod');
-    expect(h.last().sent.at(-1)).toMatchObject({ type: 'watchEnsemble', ensemble: 'prod' });
+    const release = h.client.subscribe('ensembleHealth', 'prod', {});
+    expect(h.last().sent.at(-1)).toMatchObject({ type: 'subscribe', topic: 'ensembleHealth', ensemble: 'prod', params: {} });
     h.last().drop();
     h.advance(500);
     h.last().open();
     h.welcome();
-    expect(h.last().sent.at(-1)).toMatchObject({ type: 'watchEnsemble', ensemble: 'prod' });
+    expect(h.last().sent.at(-1)).toMatchObject({ type: 'subscribe', topic: 'ensembleHealth', ensemble: 'prod', params: {} });
     release();
     h.advance(RELEASE_GRACE_MS + 1);
-    expect(h.last().sent.filter((m) => m.type !== 'ping').at(-1)).toEqual({ type: 'unwatchEnsemble', ensemble: 'prod' });
-    expect(h.released).toEqual(['prod:health']);
+    expect(
+      h
+        .last()
+        .sent.filter((m) => m.type !== 'ping')
+        .at(-1),
+    ).toEqual({ type: 'unsubscribe', topic: 'ensembleHealth', ensemble: 'prod', params: {} });
+    expect(h.released).toEqual(['prod:ensembleHealth']);
+  });
+
+  it('hands a refusal of a subscribe to its handler with the subscription it answers', () => {
+    const h = harness();
+    h.client.start();
+    h.advance(0);
+    h.last().open();
+    h.welcome();
+    h.client.subscribe('jobs', 'prod', {});
+    const sent = h.last().sent.at(-1);
+    expect(sent).toMatchObject({ type: 'subscribe', topic: 'jobs' });
+    const id = sent?.type === 'subscribe' ? sent.id : undefined;
+    h.last().receive({ type: 'error', code: 'forbidden', message: 'only admins may follow jobs', id });
+    h.last().receive({ type: 'error', code: 'malformed', message: 'not for a subscription' });
+    expect(h.errors).toEqual([
+      { code: 'forbidden', target: { topic: 'jobs', ensemble: 'prod', params: {} } },
+      { code: 'malformed', target: null },
+    ]);
   });
 
   it('ignores frames that do not match the protocol', () => {
@@ -308,7 +335,7 @@ describe('SocketClient', () => {
       expect(gaveUp?.lostAt).toBe(lastFrame);
     });
 
-    it('a late tick (a hidden tab\'s throttled timer) judges nothing: it pings and waits for the answer', () => {
+    it("a late tick (a hidden tab's throttled timer) judges nothing: it pings and waits for the answer", () => {
       const h = liveHarness();
       h.last().receive({ type: 'pong', at: 0 });
       const before = pings(h);
@@ -330,7 +357,7 @@ describe('SocketClient', () => {
     });
   });
 
-  it('refused for too many tabs (4004): says the server\'s reason and waits long before trying again', () => {
+  it("refused for too many tabs (4004): says the server's reason and waits long before trying again", () => {
     const h = harness();
     h.client.start();
     h.advance(0);

@@ -9,21 +9,17 @@ import {
   CLOSE_PROTOCOL_MISMATCH,
   CLOSE_TOO_MANY_SOCKETS,
   PROTOCOL_VERSION,
+  protocolMismatchMessage,
   serverMessageSchema,
   type ClientMessage,
   type ServerEvent,
   type ServerMessage,
+  type TopicName,
+  type TopicParams,
 } from '@keeper/shared';
 import { reconnectDelay, VISIBLE_MAX_MS } from './backoff';
 import { initialConnectionStatus, isOpenPhase, type ConnectionStatus } from './connectionStatus';
-import {
-  parseTargetKey,
-  subscribeMessage,
-  SubscriptionRegistry,
-  targetKey,
-  unsubscribeMessage,
-  type SubscriptionTarget,
-} from './subscriptionRegistry';
+import { subscribeMessage, SubscriptionRegistry, targetKey, unsubscribeMessage, type SubscriptionTarget } from './subscriptionRegistry';
 
 /** The part of the browser WebSocket this client uses, so tests can pass a fake. */
 export interface SocketLike {
@@ -77,8 +73,8 @@ const OPEN = 1;
 
 export class SocketClient {
   private readonly registry = new SubscriptionRegistry();
-  private readonly pendingRelease = new Map<string, unknown>();
-  private readonly requestTargets = new Map<string, string>();
+  private readonly pendingRelease = new Map<string, { handle: unknown; target: SubscriptionTarget }>();
+  private readonly requestTargets = new Map<string, SubscriptionTarget>();
   private socket: SocketLike | null = null;
   private status: ConnectionStatus;
   private retryTimer: unknown = null;
@@ -114,41 +110,33 @@ export class SocketClient {
     this.stopWake?.();
     this.stopWake = null;
     this.clearTimers();
-    for (const handle of this.pendingRelease.values()) this.env.clearTimeout(handle);
+    for (const { handle } of this.pendingRelease.values()) this.env.clearTimeout(handle);
     this.pendingRelease.clear();
     const socket = this.detachSocket();
     socket?.close(1000, 'page closed');
     this.setStatus({ phase: 'stopped', since: this.env.now(), retryAt: null });
   }
 
-  /** Holds a znode subscription (its state and children) until the returned function is called (idempotent). */
-  subscribe(ensemble: string, path: string): () => void {
-    return this.hold({ kind: 'znode', ensemble, path });
-  }
-
-  /** Holds an ensemble watch (member health and history) until the returned function is called. */
-  watchEnsemble(ensemble: string): () => void {
-    return this.hold({ kind: 'ensemble', ensemble });
-  }
-
-  private hold(target: SubscriptionTarget): () => void {
+  /** Holds a subscription to a topic until the returned function is called (idempotent). */
+  subscribe<T extends TopicName>(topic: T, ensemble: string, params: TopicParams<T>): () => void {
+    const target: SubscriptionTarget = { topic, ensemble, params };
     const key = targetKey(target);
-    const first = this.registry.acquire(key);
+    const first = this.registry.acquire(target);
     if (first) {
       const pending = this.pendingRelease.get(key);
       if (pending !== undefined) {
         // Still subscribed on the server: taking it back costs nothing.
-        this.env.clearTimeout(pending);
+        this.env.clearTimeout(pending.handle);
         this.pendingRelease.delete(key);
       } else if (isOpenPhase(this.status.phase)) {
-        this.sendSubscribe(key);
+        this.sendSubscribe(target);
       }
     }
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      if (this.registry.release(key)) this.scheduleRelease(key);
+      if (this.registry.release(key)) this.scheduleRelease(key, target);
     };
   }
 
@@ -159,20 +147,19 @@ export class SocketClient {
     this.connect();
   }
 
-  /** How many holders a path has; for tests and debugging. */
-  holders(ensemble: string, path: string): number {
-    return this.registry.count(targetKey({ kind: 'znode', ensemble, path }));
+  /** How many holders a subscription has; for tests and debugging. */
+  holders<T extends TopicName>(topic: T, ensemble: string, params: TopicParams<T>): number {
+    return this.registry.count(targetKey({ topic, ensemble, params }));
   }
 
-  private scheduleRelease(key: string): void {
+  private scheduleRelease(key: string, target: SubscriptionTarget): void {
     const handle = this.env.setTimeout(() => {
       this.pendingRelease.delete(key);
       if (this.registry.has(key)) return;
-      const target = parseTargetKey(key);
       if (isOpenPhase(this.status.phase)) this.send(unsubscribeMessage(target));
       this.handlers.onReleased(target);
     }, RELEASE_GRACE_MS);
-    this.pendingRelease.set(key, handle);
+    this.pendingRelease.set(key, { handle, target });
   }
 
   private connect(): void {
@@ -237,7 +224,7 @@ export class SocketClient {
     switch (message.type) {
       case 'welcome': {
         if (message.protocolVersion !== PROTOCOL_VERSION) {
-          this.fail(`the server speaks protocol ${message.protocolVersion}, this page ${PROTOCOL_VERSION}; reload the page`);
+          this.fail(protocolMismatchMessage(message.protocolVersion, PROTOCOL_VERSION));
           return;
         }
         const epoch = this.status.epoch + 1;
@@ -252,7 +239,7 @@ export class SocketClient {
           serverVersion: message.serverVersion,
         });
         this.handlers.onWelcome(message, epoch);
-        for (const key of this.registry.keys()) this.sendSubscribe(key);
+        for (const target of this.registry.targets()) this.sendSubscribe(target);
         this.startHeartbeat();
         return;
       }
@@ -261,22 +248,18 @@ export class SocketClient {
         return;
       case 'error': {
         if (message.code === 'protocolMismatch') {
-          this.fail(`${message.message}; reload the page`);
+          this.fail(message.message);
           return;
         }
-        const key = message.id === undefined ? undefined : this.requestTargets.get(message.id);
+        const target = message.id === undefined ? undefined : this.requestTargets.get(message.id);
         if (message.id !== undefined) this.requestTargets.delete(message.id);
-        this.handlers.onError(message, key === undefined ? null : parseTargetKey(key));
+        this.handlers.onError(message, target ?? null);
         return;
       }
       case 'ack':
         this.requestTargets.delete(message.id);
         return;
       case 'pong':
-        return;
-      case 'result':
-        // Answers to admin operations sent over the socket (docs/access-and-admin-api.md);
-        // the web app sends its writes over HTTP for now, so nothing waits for these yet.
         return;
       default: {
         const never: never = message;
@@ -285,10 +268,10 @@ export class SocketClient {
     }
   }
 
-  private sendSubscribe(key: string): void {
+  private sendSubscribe(target: SubscriptionTarget): void {
     const id = `s${this.nextRequestId++}`;
-    this.requestTargets.set(id, key);
-    this.send(subscribeMessage(parseTargetKey(key), id));
+    this.requestTargets.set(id, target);
+    this.send(subscribeMessage(target, id));
   }
 
   private send(message: ClientMessage): void {
@@ -325,7 +308,12 @@ export class SocketClient {
       return;
     }
     if (silentFor > UNANSWERED_AFTER_MS && this.status.phase === 'live') {
-      this.setStatus({ phase: 'unanswered', since: now, lostAt: this.lastFrameAt, lastError: `no answer from the Keeper server for ${(silentFor / 1000).toFixed(1)} s` });
+      this.setStatus({
+        phase: 'unanswered',
+        since: now,
+        lostAt: this.lastFrameAt,
+        lastError: `no answer from the Keeper server for ${(silentFor / 1000).toFixed(1)} s`,
+      });
     }
     if (late || now - this.lastPingAt >= PING_INTERVAL_MS) {
       this.lastPingAt = now;
@@ -355,9 +343,9 @@ export class SocketClient {
     this.clearTimers();
     this.requestTargets.clear();
     // The server forgot every subscription with the socket: pending releases are done.
-    for (const [key, handle] of this.pendingRelease) {
+    for (const { handle, target } of this.pendingRelease.values()) {
       this.env.clearTimeout(handle);
-      this.handlers.onReleased(parseTargetKey(key));
+      this.handlers.onReleased(target);
     }
     this.pendingRelease.clear();
     const now = this.env.now();

@@ -6,14 +6,11 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { notifyManager, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { EnsembleSummary } from '@keeper/shared';
 import { createStore, type Store } from '../lib/store';
-import { createWatchEventStore } from '../features/watchEvents/watchEventStore';
 import { SocketContext, type SocketContextValue } from './socketContext';
-import { applyServerEvents, markReleased } from './applyServerEvents';
+import { applyRefusal, applyServerEvents, markReleased } from './applyServerEvents';
 import type { ConnectionStatus } from './connectionStatus';
 import { queryKeys } from './queryKeys';
-import type { SessionEntry } from './sessionEntry';
 import { SocketClient, type SocketEnv, type SocketLike } from './SocketClient';
-
 
 function socketUrl(): string {
   const scheme = window.location.protocol === 'https:' ? 'wss' : 'ws';
@@ -42,41 +39,30 @@ const browserEnv: SocketEnv = {
 };
 
 function createSocketContext(queryClient: QueryClient): SocketContextValue {
-  const watchEvents = createWatchEventStore();
   let status: Store<ConnectionStatus> | null = null;
   const client = new SocketClient(socketUrl(), browserEnv, {
     onStatus: (s) => status?.set(s),
     onWelcome(message, epoch) {
       notifyManager.batch(() => {
         queryClient.setQueryData<EnsembleSummary[]>(queryKeys.ensembles(), message.ensembles);
-        for (const e of message.ensembles) {
-          queryClient.setQueryData<SessionEntry>(queryKeys.session(e.name), { snapshot: e.session, epoch });
-        }
+        // The welcome carries each console session: fed as the topic's first event, so the
+        // first paint needs no round trip.
+        const now = Date.now();
+        const sessions = message.ensembles.map((e) => ({ topic: 'consoleSession' as const, ensemble: e.name, params: {}, event: { session: e.session } }));
+        applyServerEvents(queryClient, sessions, { epoch, now });
       });
     },
     onBatch(events, epoch) {
-      let watched: ReturnType<typeof applyServerEvents> = [];
-      notifyManager.batch(() => {
-        watched = applyServerEvents(queryClient, events, epoch, Date.now());
-      });
-      watchEvents.append(watched);
+      notifyManager.batch(() => applyServerEvents(queryClient, events, { epoch, now: Date.now() }));
     },
     onError(message, target) {
-      if (target?.kind === 'znode') {
-        queryClient.setQueryData(queryKeys.subscriptionError(target.ensemble, target.path), {
-          message: message.message,
-          retrying: false,
-          at: Date.now(),
-          epoch: client.getStatus().epoch,
-        });
-        return;
-      }
+      if (target && applyRefusal(queryClient, target, message.message, { epoch: client.getStatus().epoch, now: Date.now() })) return;
       console.warn(`keeper: server error ${message.code}: ${message.message}`);
     },
     onReleased: (target) => markReleased(queryClient, target),
   });
   status = createStore(client.getStatus());
-  return { client, status, watchEvents };
+  return { client, status };
 }
 
 export function SocketProvider({ children }: { children: ReactNode }) {

@@ -4,17 +4,21 @@
  * (a hundred forgotten tabs must not hammer a recovering server). Jittered so browsers that lost
  * the server together do not all come back in the same millisecond.
  */
+import { backoffDelay, type Backoff } from '@keeper/shared';
+
 export const VISIBLE_MIN_MS = 500;
 export const VISIBLE_MAX_MS = 2_000;
 export const HIDDEN_MAX_MS = 30_000;
+
+// +-20 % around the delay: enough to spread a herd, small enough to keep the 0.5 s promise.
+const SPREAD = [0.8, 1.2] as const;
+const VISIBLE: Backoff = { baseMs: VISIBLE_MIN_MS, capMs: VISIBLE_MAX_MS, jitter: SPREAD };
+const HIDDEN: Backoff = { baseMs: VISIBLE_MIN_MS, capMs: HIDDEN_MAX_MS, jitter: SPREAD };
 
 /**
  * @param attempt 0 for the first retry after a drop.
  * @param random a number in [0, 1), injectable for tests.
  */
 export function reconnectDelay(attempt: number, visible: boolean, random: number): number {
-  const max = visible ? VISIBLE_MAX_MS : HIDDEN_MAX_MS;
-  const base = Math.min(max, VISIBLE_MIN_MS * 2 ** Math.max(0, Math.min(attempt, 16)));
-  // +-20 % around the base: enough to spread a herd, small enough to keep the 0.5 s promise.
-  return Math.round(base * (0.8 + 0.4 * random));
+  return backoffDelay(attempt, visible ? VISIBLE : HIDDEN, () => random);
 }

@@ -1,14 +1,12 @@
 /** The socket the provider owns, for hooks; kept apart from the component so Fast Refresh can reload the provider alone. */
 import { createContext, useContext } from 'react';
 import type { Store } from '../lib/store';
-import type { WatchEventStore } from '../features/watchEvents/watchEventStore';
 import type { ConnectionStatus } from './connectionStatus';
 import type { SocketClient } from './SocketClient';
 
 export interface SocketContextValue {
   client: SocketClient;
   status: Store<ConnectionStatus>;
-  watchEvents: WatchEventStore;
 }
 
 export const SocketContext = createContext<SocketContextValue | null>(null);

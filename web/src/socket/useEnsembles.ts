@@ -4,12 +4,11 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { ensemblesResponseSchema, type EnsembleSummary } from '@keeper/shared';
+import { api } from '../lib/api';
 import { queryKeys } from './queryKeys';
 
 async function fetchEnsembles(): Promise<EnsembleSummary[]> {
-  const res = await fetch('/api/ensembles');
-  if (!res.ok) throw new Error(`GET /api/ensembles answered ${res.status}`);
-  return ensemblesResponseSchema.parse(await res.json()).ensembles;
+  return (await api('/api/ensembles', { schema: ensemblesResponseSchema })).ensembles;
 }
 
 export function useEnsembles() {

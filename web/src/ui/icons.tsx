@@ -1,15 +1,5 @@
 /** The few icons the console needs, inline so they follow currentColor and cost no request. */
-import type { SVGProps } from 'react';
-
-type IconProps = SVGProps<SVGSVGElement> & { size?: number };
-
-function Svg({ size = 16, children, ...rest }: IconProps) {
-  return (
-    <svg width={size} height={size} viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth={1.5} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" {...rest}>
-      {children}
-    </svg>
-  );
-}
+import { Svg, type IconProps } from './Svg';
 
 export const ChevronRight = (p: IconProps) => (
   <Svg {...p}>

@@ -44,10 +44,14 @@ describe('RateLimitedGather', () => {
 
   it('counts the window from the start of a gathering, and a failure does not open the gates', async () => {
     let fail = true;
-    const cache = new RateLimitedGather(async () => {
-      if (fail) throw new Error('members unreachable');
-      return 'ok';
-    }, 10_000, clock);
+    const cache = new RateLimitedGather(
+      async () => {
+        if (fail) throw new Error('members unreachable');
+        return 'ok';
+      },
+      10_000,
+      clock,
+    );
     await expect(cache.get(true)).rejects.toThrow('members unreachable');
     await expect(cache.get(true)).rejects.toThrow(/next try in 10 s/);
     fail = false;

@@ -17,7 +17,14 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
-const target = (port: number): MemberTarget => ({ host: '127.0.0.1', clientPort: port, adminPort: null, address: `127.0.0.1:${port}`, id: null, configuredRole: null });
+const target = (port: number): MemberTarget => ({
+  host: '127.0.0.1',
+  clientPort: port,
+  adminPort: null,
+  address: `127.0.0.1:${port}`,
+  id: null,
+  configuredRole: null,
+});
 
 describe('MemberPoller against members that never cooperate', () => {
   it('backs off, never overlaps rounds, survives a throwing subscriber, and says unreachable vs down', async () => {

@@ -41,14 +41,14 @@ describe('retryDelay', () => {
 });
 
 describe('isDue: a try is asked in the round nearest to its time', () => {
-  it('asks in the round that starts at (or a hair before) the try\'s time, not one round later', () => {
+  it("asks in the round that starts at (or a hair before) the try's time, not one round later", () => {
     // A 5 s delay counted from a round that started at 0; the next round's timer fires at 4_999 or 5_001.
     expect(isDue(5_000, 4_999, 5_000)).toBe(true);
     expect(isDue(5_000, 5_001, 5_000)).toBe(true);
     expect(isDue(0, 123, 5_000)).toBe(true);
   });
 
-  it('waits when the next round is nearer to the try\'s time', () => {
+  it("waits when the next round is nearer to the try's time", () => {
     expect(isDue(10_000, 5_000, 5_000)).toBe(false);
     expect(isDue(3_000, 1_000, 1_000)).toBe(false);
     expect(isDue(2_400, 2_000, 1_000)).toBe(true);
@@ -59,12 +59,17 @@ describe('isDue: a try is asked in the round nearest to its time', () => {
 describe('monitorSettingsFromEnv', () => {
   it('reads the back-off cap and the sessions cadence, in milliseconds', () => {
     expect(monitorSettingsFromEnv({})).toEqual({});
-    expect(monitorSettingsFromEnv({ KEEPER_MEMBER_BACKOFF_MAX_MS: ' 3000 ', KEEPER_SESSIONS_CADENCE_MS: '30000' })).toEqual({ maxBackoffMs: 3_000, sessionsCadenceMs: 30_000 });
+    expect(monitorSettingsFromEnv({ KEEPER_MEMBER_BACKOFF_MAX_MS: ' 3000 ', KEEPER_SESSIONS_CADENCE_MS: '30000' })).toEqual({
+      maxBackoffMs: 3_000,
+      sessionsCadenceMs: 30_000,
+    });
     expect(monitorSettingsFromEnv({ KEEPER_MEMBER_BACKOFF_MAX_MS: '' })).toEqual({});
   });
 
   it('refuses a value outside its bounds with the variable and the bounds', () => {
-    expect(() => monitorSettingsFromEnv({ KEEPER_MEMBER_BACKOFF_MAX_MS: '500' })).toThrow('KEEPER_MEMBER_BACKOFF_MAX_MS="500": expected milliseconds, a whole number from 1000 to 60000');
+    expect(() => monitorSettingsFromEnv({ KEEPER_MEMBER_BACKOFF_MAX_MS: '500' })).toThrow(
+      'KEEPER_MEMBER_BACKOFF_MAX_MS="500": expected milliseconds, a whole number from 1000 to 60000',
+    );
     expect(() => monitorSettingsFromEnv({ KEEPER_MEMBER_BACKOFF_MAX_MS: '5s' })).toThrow(/KEEPER_MEMBER_BACKOFF_MAX_MS/);
     expect(() => monitorSettingsFromEnv({ KEEPER_SESSIONS_CADENCE_MS: '1e9' })).toThrow(/10000 to 600000/);
   });
@@ -98,7 +103,7 @@ describe('HistoryRing', () => {
 });
 
 describe('member targets', () => {
-  it('takes configured members, else the connection string\'s hosts once each', () => {
+  it("takes configured members, else the connection string's hosts once each", () => {
     expect(initialTargets({ connectionString: 'x:1', members: [{ host: 'zk1', clientPort: 2181, adminPort: 8080 }] })).toEqual([
       { host: 'zk1', clientPort: 2181, adminPort: 8080, address: 'zk1:2181', id: null, configuredRole: null },
     ]);
@@ -156,7 +161,9 @@ describe('member targets', () => {
   });
 
   it('brackets IPv6 hosts in addresses', () => {
-    expect(mergeMembership([], [{ id: 1, host: '::1', peerPort: 1, electionPort: 2, role: 'participant', clientHost: '::1', clientPort: 2181 }])[0]!.address).toBe('[::1]:2181');
+    expect(
+      mergeMembership([], [{ id: 1, host: '::1', peerPort: 1, electionPort: 2, role: 'participant', clientHost: '::1', clientPort: 2181 }])[0]!.address,
+    ).toBe('[::1]:2181');
   });
 });
 

@@ -134,7 +134,7 @@ function syncAlerts({ members, quorum }: AlertInput): Alert[] {
       severity: 'warning',
       title: `Followers not synced: ${synced} of ${expected}`,
       why: `The leader (${leader.address}) has ${synced} of ${expected} voting followers in sync: a member that restarted may still be loading its snapshot, and the ensemble is closer to losing its quorum than the member list shows.`,
-      action: 'Wait before restarting another member; if it does not recover, check the missing follower\'s log and its connection to the leader.',
+      action: "Wait before restarting another member; if it does not recover, check the missing follower's log and its connection to the leader.",
       members: [leader.address],
     },
   ];

@@ -179,7 +179,10 @@ export function wchpFromAdmin(body: Record<string, unknown>): Map<string, string
   const parsed = watchesByPathSchema.safeParse(body);
   if (!parsed.success) return byPath;
   for (const [path, ids] of Object.entries(parsed.data.path_to_session_ids)) {
-    byPath.set(path, ids.map((raw) => normalizeSessionId(raw)).filter((id): id is string => id !== null));
+    byPath.set(
+      path,
+      ids.map((raw) => normalizeSessionId(raw)).filter((id): id is string => id !== null),
+    );
   }
   return byPath;
 }

@@ -96,7 +96,9 @@ export function sessionFlags(s: FlagInput): SessionFlag[] {
       message:
         `Silent for at least ${formatDuration(s.silentMs)}: a live client pings every third of its ${formatDuration(s.timeoutMs)} timeout (${finerDuration(ping)}), ` +
         `and this one is past that by more than the ${finerDuration(silenceAllowanceMs(s.timeoutMs))} allowed for a slow answer. It is stuck, paused or cut off; ` +
-        (left >= 1_000 ? `its session expires within about ${formatDuration(left)} unless it is heard from.` : 'its session is due to expire now unless it is heard from.'),
+        (left >= 1_000
+          ? `its session expires within about ${formatDuration(left)} unless it is heard from.`
+          : 'its session is due to expire now unless it is heard from.'),
     });
   }
   if (s.connected === false) {

@@ -14,7 +14,9 @@ export function AdminArea({ title, meta, aside, children }: { title: string; met
     return (
       <div className="empty-state">
         <h1>For admins only</h1>
-        <p className="muted">The audit trail and share links are shown to admins. You are signed in as {me?.name ?? 'nobody'} ({me?.role ?? 'no role'}).</p>
+        <p className="muted">
+          The audit trail and share links are shown to admins. You are signed in as {me?.name ?? 'nobody'} ({me?.role ?? 'no role'}).
+        </p>
       </div>
     );
   }

@@ -12,11 +12,13 @@ import { formatCount } from '../../lib/bytes';
 import { formatAbsolute, formatClock } from '../../lib/time';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { useNow } from '../../lib/useNow';
-import { Search } from '../../ui/icons';
+import { FilterField } from '../../ui/FilterField';
 import { AdminArea } from '../admin/AdminArea';
 import { parseZnodeLocation, znodeUrl } from '../tree/urls';
 import { useAuditTrail } from './auditApi';
 import { actionLabel, changeOf, entryNote, matchesFilter, outcomeOf, shortenPath } from './auditFormat';
+import { Callout } from '../../ui/Callout';
+import '../../ui/table.css';
 import './audit.css';
 
 const ROW = 35;
@@ -47,7 +49,11 @@ export function AuditPage() {
   };
 
   const loaded = formatCount(all.length);
-  const meta = trail.data ? (query ? `${formatCount(shown.length)} of ${loaded} loaded entries match` : `${loaded} entries loaded${trail.hasNextPage ? '' : ' · the whole trail'}`) : 'loading…';
+  const meta = trail.data
+    ? query
+      ? `${formatCount(shown.length)} of ${loaded} loaded entries match`
+      : `${loaded} entries loaded${trail.hasNextPage ? '' : ' · the whole trail'}`
+    : 'loading…';
 
   return (
     <AdminArea
@@ -60,41 +66,43 @@ export function AuditPage() {
       }
     >
       <div className="audit-tools">
-        <label className="audit-filter">
-          <Search size={14} aria-hidden="true" />
-          <input
-            className="input mono"
-            type="search"
-            placeholder="Filter: who, action, path, error, link id   /"
-            aria-label="Filter audit entries"
-            data-shortcut="filter"
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Escape' && query !== '') {
-                e.preventDefault();
-                setQuery('');
-              }
-            }}
-          />
-        </label>
+        <FilterField
+          className="audit-filter"
+          label="Filter audit entries"
+          placeholder="Filter: who, action, path, error, link id   /"
+          value={query}
+          onChange={setQuery}
+          shortcut
+        />
         <span className="audit-tools__note muted">Newest first. Data, passwords and tokens are never recorded: values appear as version · size · hash.</span>
       </div>
       {trail.error && (
-        <div className="callout tone-lost audit-error" role="alert">
+        <Callout tone="lost" role="alert" className="audit-error">
           <strong>Cannot read the audit trail</strong>
           <p>{errorText(trail.error)}</p>
-        </div>
+        </Callout>
       )}
       <div className="atable" role="table" aria-label="Audit entries" aria-rowcount={shown.length + 1}>
         <div role="rowgroup" className="atable__head">
-          <div role="row" className="arow arow--head">
-            <span role="columnheader" className="acell acell--time">Time</span>
-            <span role="columnheader" className="acell acell--who">Who</span>
-            <span role="columnheader" className="acell acell--action">Action</span>
-            <span role="columnheader" className="acell acell--where">Ensemble · path</span>
-            <span role="columnheader" className="acell acell--change">Before → after</span>
-            <span role="columnheader" className="acell acell--outcome">Outcome</span>
+          <div role="row" className="arow arow--head column-head">
+            <span role="columnheader" className="acell acell--time">
+              Time
+            </span>
+            <span role="columnheader" className="acell acell--who">
+              Who
+            </span>
+            <span role="columnheader" className="acell acell--action">
+              Action
+            </span>
+            <span role="columnheader" className="acell acell--where">
+              Ensemble · path
+            </span>
+            <span role="columnheader" className="acell acell--change">
+              Before → after
+            </span>
+            <span role="columnheader" className="acell acell--outcome">
+              Outcome
+            </span>
           </div>
         </div>
         <div ref={scrollRef} className="atable__scroll">
@@ -103,13 +111,21 @@ export function AuditPage() {
               const entry = shown[v.index];
               if (!entry) return null;
               return (
-                <div key={v.key} data-index={v.index} ref={virtualizer.measureElement} className="atable__item" style={{ transform: `translateY(${v.start}px)` }}>
+                <div
+                  key={v.key}
+                  data-index={v.index}
+                  ref={virtualizer.measureElement}
+                  className="atable__item"
+                  style={{ transform: `translateY(${v.start}px)` }}
+                >
                   <AuditRow entry={entry} index={v.index} />
                 </div>
               );
             })}
           </div>
-          {trail.data && shown.length === 0 && <p className="muted audit-empty">{query ? 'No loaded entry matches. Load older entries, or change the filter.' : 'Nothing recorded yet.'}</p>}
+          {trail.data && shown.length === 0 && (
+            <p className="muted audit-empty">{query ? 'No loaded entry matches. Load older entries, or change the filter.' : 'Nothing recorded yet.'}</p>
+          )}
           <div className="audit-more">
             {trail.hasNextPage ? (
               <button type="button" className="btn btn--outline" onClick={() => void trail.fetchNextPage()} disabled={trail.isFetchingNextPage}>
@@ -153,7 +169,11 @@ function AuditRow({ entry, index }: { entry: AuditEntry; index: number }) {
         <span className="mono">{today ? formatClock(entry.at) : formatAbsolute(entry.at).slice(5, 16)}</span>
         <RelativeTime at={entry.at} className="muted acell__ago" />
       </span>
-      <span role="cell" className="acell acell--who" title={`${entry.actor.name} · ${entry.actor.role ?? 'no role'} · via ${entry.actor.via}${entry.remoteAddress ? ` · from ${entry.remoteAddress}` : ''}`}>
+      <span
+        role="cell"
+        className="acell acell--who"
+        title={`${entry.actor.name} · ${entry.actor.role ?? 'no role'} · via ${entry.actor.via}${entry.remoteAddress ? ` · from ${entry.remoteAddress}` : ''}`}
+      >
         <span className="acell__name">{entry.actor.name}</span>
         <span className="muted acell__role">{entry.actor.role ?? '—'}</span>
       </span>

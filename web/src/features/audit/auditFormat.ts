@@ -2,7 +2,9 @@
 import type { AuditEntry, DataFingerprint } from '@keeper/shared';
 import { formatBytes } from '../../lib/bytes';
 
-export type Tone = 'live' | 'degraded' | 'lost' | 'stale';
+import type { Tone } from '../../ui/tone';
+
+export type { Tone };
 
 export const OUTCOME_TONE: Record<AuditEntry['outcome'], Tone> = { ok: 'live', refused: 'degraded', failed: 'lost' };
 
@@ -80,7 +82,11 @@ export function entryNote(entry: AuditEntry): string | null {
 function aclText(value: unknown): string | null {
   if (!Array.isArray(value)) return null;
   return value
-    .map((e) => (typeof e === 'object' && e !== null ? `${String((e as { scheme?: unknown }).scheme)}:${String((e as { id?: unknown }).id)} ${String((e as { perms?: unknown }).perms ?? '')}`.trim() : '?'))
+    .map((e) =>
+      typeof e === 'object' && e !== null
+        ? `${String((e as { scheme?: unknown }).scheme)}:${String((e as { id?: unknown }).id)} ${String((e as { perms?: unknown }).perms ?? '')}`.trim()
+        : '?',
+    )
     .join(', ');
 }
 
@@ -113,7 +119,10 @@ function haystack(entry: AuditEntry): string {
 
 /** Every word of the query must appear somewhere in the entry (who, action, path, error, ids...). */
 export function matchesFilter(entry: AuditEntry, query: string): boolean {
-  const words = query.toLowerCase().split(/\s+/).filter((w) => w !== '');
+  const words = query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w !== '');
   if (words.length === 0) return true;
   const text = haystack(entry);
   return words.every((w) => text.includes(w));

@@ -1,15 +1,5 @@
 /** Icons of the admin area, drawn like ui/icons.tsx (16 px grid, currentColor strokes). */
-import type { SVGProps } from 'react';
-
-type IconProps = SVGProps<SVGSVGElement> & { size?: number };
-
-function Svg({ size = 16, children, ...rest }: IconProps) {
-  return (
-    <svg width={size} height={size} viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth={1.5} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" {...rest}>
-      {children}
-    </svg>
-  );
-}
+import { Svg, type IconProps } from '../../ui/Svg';
 
 export const AuditIcon = (p: IconProps) => (
   <Svg {...p}>

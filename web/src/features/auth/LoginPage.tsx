@@ -15,6 +15,7 @@ import { Field } from '../../ui/Field';
 import { Brand } from './RequireAuth';
 import { safeNextPath, signInErrorMessage, type SignInMethod } from './identity';
 import { setSignedIn, useMe } from './me';
+import { Callout } from '../../ui/Callout';
 import '../../ui/forms.css';
 import './auth.css';
 
@@ -92,29 +93,59 @@ export function LoginPage() {
           {method === 'password' ? (
             <>
               <Field label="User name">
-                {(p) => <input {...p} className="input" name="username" autoComplete="username" autoFocus value={username} onChange={(e) => setUsername(e.target.value)} />}
+                {(p) => (
+                  <input
+                    {...p}
+                    className="input"
+                    name="username"
+                    autoComplete="username"
+                    autoFocus
+                    value={username}
+                    onChange={(e) => setUsername(e.target.value)}
+                  />
+                )}
               </Field>
               <Field label="Password">
-                {(p) => <input {...p} className="input" type="password" name="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />}
+                {(p) => (
+                  <input
+                    {...p}
+                    className="input"
+                    type="password"
+                    name="password"
+                    autoComplete="current-password"
+                    value={password}
+                    onChange={(e) => setPassword(e.target.value)}
+                  />
+                )}
               </Field>
             </>
           ) : (
             <Field label="Token" hint="KEEPER_ADMIN_TOKEN or KEEPER_VIEWER_TOKEN, or the token in the URL Keeper printed at start-up.">
-              {(p) => <input {...p} className="input mono" type="password" name="token" autoComplete="off" autoFocus spellCheck={false} value={token} onChange={(e) => setToken(e.target.value)} />}
+              {(p) => (
+                <input
+                  {...p}
+                  className="input mono"
+                  type="password"
+                  name="token"
+                  autoComplete="off"
+                  autoFocus
+                  spellCheck={false}
+                  value={token}
+                  onChange={(e) => setToken(e.target.value)}
+                />
+              )}
             </Field>
           )}
           {login.error && (
-            <div className={`callout ${hasStatus(login.error, 429) ? 'tone-degraded' : 'tone-lost'}`} role="alert">
+            <Callout tone={hasStatus(login.error, 429) ? 'degraded' : 'lost'} role="alert">
               <strong>{signInErrorMessage(login.error, method)}</strong>
-            </div>
+            </Callout>
           )}
           <button type="submit" className="btn btn--primary auth-submit" disabled={!ready || login.isPending}>
             {login.isPending ? 'Signing in…' : 'Sign in'}
           </button>
         </form>
-        <p className="auth-foot muted">
-          Read-only link? Open it as it was sent to you: it signs you in by itself.
-        </p>
+        <p className="auth-foot muted">Read-only link? Open it as it was sent to you: it signs you in by itself.</p>
       </main>
     </div>
   );

@@ -14,6 +14,7 @@ import { useConnectionStatus } from '../../socket/hooks';
 import { AccessEnded } from './AccessEnded';
 import { fetchMe, meQueryKey, setSignedOut, useMe } from './me';
 import { loginUrl } from './identity';
+import { Callout } from '../../ui/Callout';
 import './auth.css';
 
 export function RequireAuth() {
@@ -32,10 +33,10 @@ export function RequireAuth() {
           <Brand />
           {error ? (
             <>
-              <div className="callout tone-lost" role="alert">
+              <Callout tone="lost" role="alert">
                 <strong>Cannot reach the Keeper server</strong>
                 <p>{errorText(error)}</p>
-              </div>
+              </Callout>
               <div className="form-actions">
                 <button type="button" className="btn btn--primary" disabled={isFetching} onClick={() => void refetch()}>
                   Try again

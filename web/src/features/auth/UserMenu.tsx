@@ -4,7 +4,7 @@
  */
 import { useId, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { api, errorText } from '../../lib/api';
+import { api, errorText, noContent } from '../../lib/api';
 import { useNow } from '../../lib/useNow';
 import { formatAbsolute } from '../../lib/time';
 import { SignOutIcon } from '../audit/icons';
@@ -36,7 +36,7 @@ export function UserMenu() {
     setSigningOut(true);
     setError(null);
     try {
-      await api('/api/logout', { method: 'POST' });
+      await api('/api/logout', { method: 'POST', schema: noContent });
       popoverRef.current?.hidePopover();
       // The sign-in gate sends this page to /login, and back here after the next sign-in.
       setSignedOut(queryClient);

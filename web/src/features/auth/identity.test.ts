@@ -48,7 +48,9 @@ describe('signInErrorMessage', () => {
     expect(signInErrorMessage(e, 'token')).toBe('This token is not valid for this console.');
   });
   it('says how long to wait when rate limited', () => {
-    expect(signInErrorMessage(new ApiError(429, 'RATE_LIMITED', 'x', null, 42), 'password')).toBe('Too many failed sign-ins from this address. Wait 42 s and try again.');
+    expect(signInErrorMessage(new ApiError(429, 'RATE_LIMITED', 'x', null, 42), 'password')).toBe(
+      'Too many failed sign-ins from this address. Wait 42 s and try again.',
+    );
     expect(signInErrorMessage(new ApiError(429, 'RATE_LIMITED', 'x'), 'token')).toMatch(/Wait a minute/);
   });
   it('passes other server messages through', () => {

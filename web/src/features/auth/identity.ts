@@ -83,7 +83,11 @@ export function accessEndedWords(me: MeResponse, reason: string | null): { title
     };
   }
   if (why.includes('signed out')) {
-    return { title: 'You were signed out', text: 'This browser’s session was ended (signed out here or in another tab). Sign in again to go on.', canSignIn: true };
+    return {
+      title: 'You were signed out',
+      text: 'This browser’s session was ended (signed out here or in another tab). Sign in again to go on.',
+      canSignIn: true,
+    };
   }
   if (why.includes('expired')) {
     return { title: 'Your session expired', text: 'Sessions last a limited time. Sign in again to go on where you were.', canSignIn: true };

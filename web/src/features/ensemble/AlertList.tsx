@@ -55,7 +55,19 @@ export function AlertList({
   );
 }
 
-function AlertItem({ ensemble, alert, dismissed, stale, onDismiss }: { ensemble: string; alert: Alert; dismissed: boolean; stale: boolean; onDismiss: () => void }) {
+function AlertItem({
+  ensemble,
+  alert,
+  dismissed,
+  stale,
+  onDismiss,
+}: {
+  ensemble: string;
+  alert: Alert;
+  dismissed: boolean;
+  stale: boolean;
+  onDismiss: () => void;
+}) {
   const tone = stale ? 'stale' : SEVERITY_TONE[alert.severity];
   // Members the title already names need no second mention.
   const extraMembers = alert.members.filter((m) => !alert.title.includes(m));
@@ -65,7 +77,13 @@ function AlertItem({ ensemble, alert, dismissed, stale, onDismiss }: { ensemble:
         <span className="status alert__severity">{alert.severity}</span>
         <h3 className="alert__title">{alert.title}</h3>
         {!dismissed && (
-          <button type="button" className="btn btn--icon alert__dismiss" aria-label={`Dismiss: ${alert.title}`} title="Dismiss for this session" onClick={onDismiss}>
+          <button
+            type="button"
+            className="btn btn--icon alert__dismiss"
+            aria-label={`Dismiss: ${alert.title}`}
+            title="Dismiss for this session"
+            onClick={onDismiss}
+          >
             <Close size={14} />
           </button>
         )}

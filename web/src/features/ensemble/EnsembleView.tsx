@@ -3,17 +3,9 @@
  * alerts, every member live (each poll arrives over the socket), and sizing beside them.
  * A member's deep link highlights and expands it, so a pasted link shows exactly that member.
  */
-import { useEffect } from 'react';
 import { useParams } from 'react-router-dom';
-import { plural } from './format';
-import { AlertList } from './AlertList';
-import { MemberCard } from './MemberCard';
-import { QuorumBanner } from './QuorumBanner';
-import { SizingPanel } from './sizing/SizingPanel';
-import { useDismissedAlerts } from './useDismissedAlerts';
+import { EnsembleBody } from './EnsembleBody';
 import { useEnsembleHealth } from './useEnsembleHealth';
-import { ViewHeader } from './ViewHeader';
-import './ensemble.css';
 
 export function EnsembleView() {
   const params = useParams();
@@ -24,71 +16,5 @@ export function EnsembleView() {
 
 function Ensemble({ ensemble, selected }: { ensemble: string; selected: string | null }) {
   const { health, history, freshness } = useEnsembleHealth(ensemble);
-  const alerts = health?.alerts;
-  const { dismissed, dismiss, restoreAll } = useDismissedAlerts(ensemble, alerts ?? NO_ALERTS, freshness.live && health !== undefined);
-  const stale = !freshness.live;
-
-  // Bring a deep-linked member into view once it is on screen.
-  const selectedShown = selected !== null && health?.members.some((m) => m.address === selected) === true;
-  useEffect(() => {
-    if (!selectedShown || selected === null) return;
-    document.getElementById(`member-${selected}`)?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
-  }, [selected, selectedShown]);
-
-  return (
-    <div className="view ensemble">
-      <ViewHeader title="Ensemble" freshness={freshness} liveHint={health ? `Polled every ${Math.round(health.pollIntervalMs / 1000)} s; each poll appears here as it happens` : undefined}>
-        {health && (
-          <>
-            {plural(health.members.length, 'member')} · polled every {Math.round(health.pollIntervalMs / 1000)} s
-          </>
-        )}
-      </ViewHeader>
-      <div className="ensemble__body">
-        <div className="ensemble__main">
-          {health === undefined ? (
-            <p className="note ensemble__waiting" aria-busy="true">
-              Nothing to show yet — {freshness.live ? 'reading' : freshness.reason}.
-            </p>
-          ) : (
-            <>
-              <QuorumBanner ensemble={ensemble} quorum={health.quorum} alerts={health.alerts} members={health.members} stale={stale} />
-              <AlertList ensemble={ensemble} alerts={health.alerts} dismissed={dismissed} onDismiss={dismiss} onRestore={restoreAll} stale={stale} />
-              {selected !== null && !selectedShown && (
-                <p className="error-note" role="note">
-                  <span className="status tone-stale">not a member</span> <span className="mono">{selected}</span> is not in this ensemble’s configuration.
-                </p>
-              )}
-              <section className="members" aria-label="Members">
-                {selectedFirst(health.members, selected).map((m) => (
-                  <MemberCard
-                    key={m.address}
-                    ensemble={ensemble}
-                    member={m}
-                    alerts={health.alerts}
-                    history={history?.[m.address]}
-                    historyTo={health.polledAt}
-                    stale={stale}
-                    selected={m.address === selected}
-                    votingFollowers={Math.max(0, health.quorum.voters - 1)}
-                    pollIntervalMs={health.pollIntervalMs}
-                  />
-                ))}
-              </section>
-            </>
-          )}
-        </div>
-        <SizingPanel health={health} selected={selected} stale={stale} />
-      </div>
-    </div>
-  );
-}
-
-const NO_ALERTS: readonly never[] = [];
-
-/** A deep-linked member opens expanded at the top; the others keep their order below it. */
-function selectedFirst<T extends { address: string }>(members: readonly T[], selected: string | null): readonly T[] {
-  const i = selected === null ? -1 : members.findIndex((m) => m.address === selected);
-  if (i <= 0) return members;
-  return [members[i]!, ...members.slice(0, i), ...members.slice(i + 1)];
+  return <EnsembleBody ensemble={ensemble} selected={selected} health={health} history={history} freshness={freshness} />;
 }

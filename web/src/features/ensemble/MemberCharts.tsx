@@ -19,8 +19,29 @@ export const MemberCharts = memo(function MemberCharts({ points, to, large }: { 
   if (!points || points.length === 0) return <p className="member__charts-empty note">No history yet: charts fill in as polls arrive.</p>;
   return (
     <div className="member__charts">
-      <Sparkline title="latency" unit="ms" points={points} from={from} to={to} height={height} primary={LATENCY_AVG} secondary={LATENCY_MAX} format={ms} axis={large} />
-      <Sparkline title="outstanding" unit="" points={points} from={from} to={to} height={height} primary={OUTSTANDING} format={formatCountOrNone} axis={large} />
+      <Sparkline
+        title="latency"
+        unit="ms"
+        points={points}
+        from={from}
+        to={to}
+        height={height}
+        primary={LATENCY_AVG}
+        secondary={LATENCY_MAX}
+        format={ms}
+        axis={large}
+      />
+      <Sparkline
+        title="outstanding"
+        unit=""
+        points={points}
+        from={from}
+        to={to}
+        height={height}
+        primary={OUTSTANDING}
+        format={formatCountOrNone}
+        axis={large}
+      />
       <Sparkline title="connections" unit="" points={points} from={from} to={to} height={height} primary={CONNECTIONS} format={formatCountOrNone} axis />
     </div>
   );

@@ -10,9 +10,14 @@ import { checkedAge } from './memberState';
 export function MemberChecked({ member, pollIntervalMs }: { member: Pick<MemberStatus, 'polledAt' | 'nextPollAt'>; pollIntervalMs: number }) {
   const now = useNow();
   const { text, late } = checkedAge(member.polledAt, now, pollIntervalMs);
-  const next = member.nextPollAt !== null && member.nextPollAt !== undefined && member.nextPollAt > now ? `; next check ${formatAbsolute(member.nextPollAt)}` : '';
+  const next =
+    member.nextPollAt !== null && member.nextPollAt !== undefined && member.nextPollAt > now ? `; next check ${formatAbsolute(member.nextPollAt)}` : '';
   return (
-    <time className={`member__checked${late ? ' member__checked--late' : ''}`} dateTime={new Date(member.polledAt).toISOString()} title={`Last checked ${formatAbsolute(member.polledAt)}${next}`}>
+    <time
+      className={`member__checked${late ? ' member__checked--late' : ''}`}
+      dateTime={new Date(member.polledAt).toISOString()}
+      title={`Last checked ${formatAbsolute(member.polledAt)}${next}`}
+    >
       {text}
     </time>
   );

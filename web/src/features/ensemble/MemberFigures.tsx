@@ -25,9 +25,18 @@ export function MemberFigures({
   const expected = Math.max(votingFollowers, m.followers ?? 0);
   return (
     <dl className="mfig">
-      <Figure label="latency" hint="min / avg / max, ms (since the member's counters were last reset)" value={latencyTriple(m.latencyMin, m.latencyAvg, m.latencyMax)} />
+      <Figure
+        label="latency"
+        hint="min / avg / max, ms (since the member's counters were last reset)"
+        value={latencyTriple(m.latencyMin, m.latencyAvg, m.latencyMax)}
+      />
       <Figure label="connections" value={count(m.connections)} />
-      <Figure label="outstanding" hint="requests queued on the member: above a few means it is not keeping up" value={count(m.outstanding)} warn={m.outstanding !== null && m.outstanding > 10} />
+      <Figure
+        label="outstanding"
+        hint="requests queued on the member: above a few means it is not keeping up"
+        value={count(m.outstanding)}
+        warn={m.outstanding !== null && m.outstanding > 10}
+      />
       <Figure label="znodes" value={count(m.znodeCount)} />
       <Figure label="watches" hint="data and child watches it holds for its clients (zk_watch_count)" value={count(m.watchCount)} />
       <Figure label="ephemerals" value={count(m.ephemerals)} />

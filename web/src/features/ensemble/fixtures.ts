@@ -149,7 +149,12 @@ function session(i: number, overrides: Partial<EnsembleSession> = {}): EnsembleS
     flags: [],
     ...overrides,
   };
-  const flags = sessionFlags({ timeoutMs: s.timeoutMs, silentMs: s.lastResponseAt === null ? null : T0 - s.lastResponseAt, ephemeralCount: s.ephemeralCount, connected: s.connected ?? null });
+  const flags = sessionFlags({
+    timeoutMs: s.timeoutMs,
+    silentMs: s.lastResponseAt === null ? null : T0 - s.lastResponseAt,
+    ephemeralCount: s.ephemeralCount,
+    connected: s.connected ?? null,
+  });
   return { ...s, flags };
 }
 
@@ -164,7 +169,17 @@ export function sessions(count = 40): SessionsResponse {
     }),
   );
   list.push(session(102, { timeoutMs: 30_000, lastResponseAt: T0 - 24_000, ephemerals: ['/election/n_0000000012'] }));
-  list.push(session(103, { connected: false, client: '', member: '', timeoutMs: 900_000, lastResponseAt: null, expiresAt: T0 + 610_000, ephemerals: ['/queue/tasks/worker-3'] }));
+  list.push(
+    session(103, {
+      connected: false,
+      client: '',
+      member: '',
+      timeoutMs: 900_000,
+      lastResponseAt: null,
+      expiresAt: T0 + 610_000,
+      ephemerals: ['/queue/tasks/worker-3'],
+    }),
+  );
   return {
     ensemble: 'default',
     gatheredAt: T0 - 12_000,
@@ -202,7 +217,8 @@ export function watches(withByPath: boolean): WatchesResponse {
           gaps: [{ member: '127.0.0.1:2193', reason: 'down: connection refused' }],
         }
       : null,
-    costWarning: 'wchc and wchp may be expensive: ZooKeeper holds a lock while it walks every watch; on a busy ensemble with many watches this can affect performance. Run on demand only.',
+    costWarning:
+      'wchc and wchp may be expensive: ZooKeeper holds a lock while it walks every watch; on a busy ensemble with many watches this can affect performance. Run on demand only.',
     byPathNextInSeconds: 0,
   };
 }

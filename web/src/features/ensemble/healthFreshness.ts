@@ -6,7 +6,7 @@
  * over this very socket, and the poller has reported recently; never because of the session.
  */
 import type { ConnectionStatus } from '../../socket/connectionStatus';
-import type { HealthEntry } from '../../socket/cacheEntries';
+import type { HealthEntry } from './healthEntries';
 import type { Freshness } from '../freshness/freshness';
 
 /** Polls may be late by this many intervals (a slow member holds a poll up to its deadline) before the data counts as stale. */

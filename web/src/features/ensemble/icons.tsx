@@ -1,15 +1,5 @@
 /** Icons of the ensemble, sessions and watches views, drawn like ui/icons (16 px grid, currentColor). */
-import type { SVGProps } from 'react';
-
-type IconProps = SVGProps<SVGSVGElement> & { size?: number };
-
-function Svg({ size = 16, children, ...rest }: IconProps) {
-  return (
-    <svg width={size} height={size} viewBox="0 0 16 16" fill="none" stroke="currentColor" strokeWidth={1.5} strokeLinecap="round" strokeLinejoin="round" aria-hidden="true" {...rest}>
-      {children}
-    </svg>
-  );
-}
+import { Svg, type IconProps } from '../../ui/Svg';
 
 /** Three members in a ring: the ensemble view. */
 export const EnsembleIcon = (p: IconProps) => (

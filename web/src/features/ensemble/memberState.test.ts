@@ -19,8 +19,19 @@ describe('describeMember', () => {
   });
   it('is amber when behind the leader, without repeating the member name', () => {
     const m = member(3);
-    const alert = { id: `behind:${m.address}`, severity: 'warning' as const, title: `member 3 (${m.address}) is behind the leader: zxid 0x200000001 vs 0x200000009 (8 transactions behind)`, why: '', action: '', members: [m.address] };
-    expect(describeMember(m, [alert], false)).toEqual({ tone: 'degraded', word: 'follower', reason: 'behind the leader: zxid 0x200000001 vs 0x200000009 (8 transactions behind)' });
+    const alert = {
+      id: `behind:${m.address}`,
+      severity: 'warning' as const,
+      title: `member 3 (${m.address}) is behind the leader: zxid 0x200000001 vs 0x200000009 (8 transactions behind)`,
+      why: '',
+      action: '',
+      members: [m.address],
+    };
+    expect(describeMember(m, [alert], false)).toEqual({
+      tone: 'degraded',
+      word: 'follower',
+      reason: 'behind the leader: zxid 0x200000001 vs 0x200000009 (8 transactions behind)',
+    });
   });
   it('is grey when the data is stale, and for a member whose words are not whitelisted', () => {
     expect(describeMember(leader(2), [], true).tone).toBe('stale');
@@ -32,10 +43,23 @@ describe('describeMember', () => {
 describe('describeMember with words refused', () => {
   it('keeps a serving member green and names the setting that would give its missing figures', () => {
     const m = member(3);
-    const alert = { id: `4lw:${m.address}`, severity: 'info' as const, title: `member 3 (${m.address}): mntr, wchs not in 4lw.commands.whitelist`, why: '', action: '', members: [m.address] };
-    expect(describeMember(m, [alert], false)).toEqual({ tone: 'live', word: 'follower', reason: 'mntr, wchs not in 4lw.commands.whitelist: some figures are missing' });
+    const alert = {
+      id: `4lw:${m.address}`,
+      severity: 'info' as const,
+      title: `member 3 (${m.address}): mntr, wchs not in 4lw.commands.whitelist`,
+      why: '',
+      action: '',
+      members: [m.address],
+    };
+    expect(describeMember(m, [alert], false)).toEqual({
+      tone: 'live',
+      word: 'follower',
+      reason: 'mntr, wchs not in 4lw.commands.whitelist: some figures are missing',
+    });
     const unnamed = { ...m, id: null };
-    expect(describeMember(unnamed, [{ ...alert, title: `${m.address}: mntr not in 4lw.commands.whitelist` }], false).reason).toBe('mntr not in 4lw.commands.whitelist: some figures are missing');
+    expect(describeMember(unnamed, [{ ...alert, title: `${m.address}: mntr not in 4lw.commands.whitelist` }], false).reason).toBe(
+      'mntr not in 4lw.commands.whitelist: some figures are missing',
+    );
   });
 });
 

@@ -7,7 +7,9 @@
 import type { Alert, MemberState, MemberStatus, QuorumSummary } from '@keeper/shared';
 import { formatDuration } from '../../lib/time';
 
-export type Tone = 'live' | 'degraded' | 'lost' | 'stale';
+import type { Tone } from '../../ui/tone';
+
+export type { Tone };
 
 export interface Look {
   tone: Tone;
@@ -49,9 +51,7 @@ const TONE: Record<MemberState, Tone> = {
 
 /** The alert that makes a serving member amber, if any: behind the leader, or (on the leader) followers not synced. */
 function degradingAlert(m: MemberStatus, alerts: readonly Alert[]): Alert | undefined {
-  return alerts.find(
-    (a) => a.severity !== 'info' && a.members.includes(m.address) && (a.id === `behind:${m.address}` || a.id === 'followers-not-synced'),
-  );
+  return alerts.find((a) => a.severity !== 'info' && a.members.includes(m.address) && (a.id === `behind:${m.address}` || a.id === 'followers-not-synced'));
 }
 
 /** "member 2 (h:p) is behind the leader: zxid ..." -> "behind the leader: zxid ...": the card already names the member. */
@@ -110,7 +110,11 @@ function quorumLook(q: QuorumSummary, alerts: readonly Alert[]): Look {
   const behind = alerts.filter((a) => a.id.startsWith('behind:'));
   if (behind.length > 0) return { tone: 'degraded', word: 'lagging', reason: `${behind.length} member${behind.length === 1 ? '' : 's'} behind the leader` };
   if (q.observersServing < q.observers) {
-    return { tone: 'degraded', word: 'degraded', reason: `${q.observers - q.observersServing} of ${q.observers} observers not serving (the quorum is unaffected)` };
+    return {
+      tone: 'degraded',
+      word: 'degraded',
+      reason: `${q.observers - q.observersServing} of ${q.observers} observers not serving (the quorum is unaffected)`,
+    };
   }
   if (q.tolerates === 0) return { tone: 'degraded', word: 'no margin', reason: 'any voter failure stops the ensemble' };
   return { tone: 'live', word: 'healthy', reason: null };

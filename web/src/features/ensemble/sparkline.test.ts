@@ -11,8 +11,22 @@ describe('niceCeil', () => {
 
 describe('segments', () => {
   it('maps points into the frame, y from the top', () => {
-    const runs = segments([{ at: 0, value: 0 }, { at: 50, value: 5 }, { at: 100, value: 10 }], frame, 10);
-    expect(runs).toEqual([[[0, 10], [50, 5], [100, 0]]]);
+    const runs = segments(
+      [
+        { at: 0, value: 0 },
+        { at: 50, value: 5 },
+        { at: 100, value: 10 },
+      ],
+      frame,
+      10,
+    );
+    expect(runs).toEqual([
+      [
+        [0, 10],
+        [50, 5],
+        [100, 0],
+      ],
+    ]);
     expect(linePath(runs)).toBe('M0 10L50 5L100 0');
     expect(areaPath(runs, 10)).toBe('M0 10L0 10L50 5L100 0L100 10Z');
   });
@@ -27,7 +41,17 @@ describe('segments', () => {
     expect(areaPath(runs, 10)).toBe('');
   });
   it('ignores points outside the window when scaling', () => {
-    expect(maxValue([[{ at: -5, value: 99 }, { at: 5, value: 3 }]], frame)).toBe(3);
+    expect(
+      maxValue(
+        [
+          [
+            { at: -5, value: 99 },
+            { at: 5, value: 3 },
+          ],
+        ],
+        frame,
+      ),
+    ).toBe(3);
   });
 });
 

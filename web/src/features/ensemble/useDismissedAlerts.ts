@@ -18,7 +18,10 @@ export function useDismissedAlerts(ensemble: string, alerts: readonly Alert[], l
   // Conditions that cleared are forgotten, adjusted during render; only from live data (a stale list proves nothing).
   if (live && prunedFor !== alerts) {
     setPrunedFor(alerts);
-    const next = pruneDismissed(dismissed, alerts.map((a) => a.id));
+    const next = pruneDismissed(
+      dismissed,
+      alerts.map((a) => a.id),
+    );
     if (!sameIds(dismissed, next)) setDismissed(next);
   }
 

@@ -4,7 +4,8 @@
  */
 import { useEffect, useState } from 'react';
 import type { EnsembleHealth, MemberHistory } from '@keeper/shared';
-import { useConnectionStatus, useEnsembleWatch, useHealthEntry, useMemberHistoryEntry } from '../../socket/hooks';
+import { useConnectionStatus } from '../../socket/hooks';
+import { useEnsembleHealthEntry } from './ensembleHealthTopic';
 import type { Freshness } from '../freshness/freshness';
 import { healthFreshness, silenceLimit } from './healthFreshness';
 
@@ -26,9 +27,9 @@ function useSilence(polledAt: number | undefined, limitMs: number): boolean {
 }
 
 export function useEnsembleHealth(ensemble: string): EnsembleHealthView {
-  useEnsembleWatch(ensemble);
-  const entry = useHealthEntry(ensemble);
-  const history = useMemberHistoryEntry(ensemble);
+  const topic = useEnsembleHealthEntry(ensemble);
+  const entry = topic?.health;
+  const history = topic?.history;
   const status = useConnectionStatus();
   const silent = useSilence(entry?.health.polledAt, silenceLimit(entry?.health.pollIntervalMs ?? 5_000));
   return { health: entry?.health, history: history?.history, freshness: healthFreshness(status, entry, silent) };

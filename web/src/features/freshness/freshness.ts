@@ -7,7 +7,7 @@
  */
 import { isLive, type ConsoleSessionSnapshot, type ConsoleSessionState } from '@keeper/shared';
 import type { ConnectionStatus } from '../../socket/connectionStatus';
-import type { SessionEntry } from '../../socket/sessionEntry';
+import type { SessionEntry } from '../consoleSession/consoleSessionTopic';
 
 export type Freshness =
   | { live: true }

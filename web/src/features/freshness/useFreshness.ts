@@ -1,4 +1,5 @@
-import { useConnectionStatus, useSessionEntry } from '../../socket/hooks';
+import { useConnectionStatus } from '../../socket/hooks';
+import { useSessionEntry } from '../consoleSession/consoleSessionTopic';
 import { computeFreshness, type Freshness } from './freshness';
 
 export function useFreshness(ensemble: string, entryEpoch?: number): Freshness {

@@ -69,7 +69,12 @@ export const SessionRow = memo(function SessionRow({
       <div role="cell" className="scell scell--time" data-label="last response">
         {session.lastResponseAt === null ? NONE : <RelativeTime at={session.lastResponseAt} />}
       </div>
-      <div role="cell" className="scell scell--num" data-label="latency" title={`min/avg/max ${ms(session.latencyMin)} / ${ms(session.latencyAvg)} / ${ms(session.latencyMax)} ms`}>
+      <div
+        role="cell"
+        className="scell scell--num"
+        data-label="latency"
+        title={`min/avg/max ${ms(session.latencyMin)} / ${ms(session.latencyAvg)} / ${ms(session.latencyMax)} ms`}
+      >
         {session.latencyAvg === null ? NONE : `${ms(session.latencyAvg)} ms`}
       </div>
       <div role="cell" className={`scell scell--num${session.queued !== null && session.queued > 0 ? ' scell--warn' : ''}`} data-label="queued">

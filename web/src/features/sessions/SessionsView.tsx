@@ -6,7 +6,7 @@
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
 import { toHexId } from '../../lib/zxid';
-import { Search } from '../../ui/icons';
+import { FilterField } from '../../ui/FilterField';
 import { errorText } from '../../lib/api';
 import { plural } from '../ensemble/format';
 import { ViewHeader } from '../ensemble/ViewHeader';
@@ -84,26 +84,14 @@ function Sessions({ ensemble, selectedId }: { ensemble: string; selectedId: stri
           </div>
         )}
         <div className="sessions__tools">
-          <label className="sessions__filter">
-            <Search size={14} aria-hidden="true" />
-            <input
-              className="input mono"
-              type="search"
-              placeholder="Filter: id, client, member, path  /"
-              aria-label="Filter sessions"
-              data-shortcut="filter"
-              value={text}
-              onChange={(e) => setText(e.target.value)}
-              onKeyDown={(e) => {
-                if (e.key === 'Escape' && text !== '') {
-                  e.preventDefault();
-                  setText('');
-                }
-              }}
-              spellCheck={false}
-              autoComplete="off"
-            />
-          </label>
+          <FilterField
+            className="sessions__filter"
+            label="Filter sessions"
+            placeholder="Filter: id, client, member, path  /"
+            value={text}
+            onChange={setText}
+            shortcut
+          />
           <button type="button" className="btn btn--outline" aria-pressed={flaggedOnly} onClick={() => setFlaggedOnly((f) => !f)}>
             Flagged only{flagged > 0 ? ` (${flagged})` : ''}
           </button>
@@ -133,8 +121,8 @@ function Sessions({ ensemble, selectedId }: { ensemble: string; selectedId: stri
         </div>
         {selectedId !== null && all !== undefined && !selectedExists && (
           <p className="sessions__missing error-note" role="note">
-            <span className="status tone-stale">not found</span> Session <span className="mono">{selectedId}</span> is not in this gathering: it ended, or
-            its member could not be asked.
+            <span className="status tone-stale">not found</span> Session <span className="mono">{selectedId}</span> is not in this gathering: it ended, or its
+            member could not be asked.
           </p>
         )}
         {selectedHidden && (
@@ -144,7 +132,9 @@ function Sessions({ ensemble, selectedId }: { ensemble: string; selectedId: stri
         )}
         <SessionsTable ensemble={ensemble} sessions={rows} sort={sort} onSort={onSort} selectedId={selectedId} onToggle={onToggle} onClose={onClose} />
         {all !== undefined && rows.length === 0 && (
-          <p className="sessions__empty note">{all.length === 0 ? 'No client sessions: nothing is connected to this ensemble.' : 'No session matches the filter.'}</p>
+          <p className="sessions__empty note">
+            {all.length === 0 ? 'No client sessions: nothing is connected to this ensemble.' : 'No session matches the filter.'}
+          </p>
         )}
       </div>
     </div>

@@ -122,7 +122,16 @@ export function sortSessions(sessions: readonly EnsembleSession[], sort: Sort): 
 /** The text a filter token is matched against: id (with and without 0x), client, member, ephemerals, flags. */
 function haystack(s: EnsembleSession): string {
   const id = toHexId(s.sessionId);
-  return [id, id.slice(2), s.client, s.member, s.isConsole ? 'console' : '', s.connected === false ? 'no connection' : '', ...s.ephemerals, ...s.flags.flatMap((f) => [f.kind, f.message])]
+  return [
+    id,
+    id.slice(2),
+    s.client,
+    s.member,
+    s.isConsole ? 'console' : '',
+    s.connected === false ? 'no connection' : '',
+    ...s.ephemerals,
+    ...s.flags.flatMap((f) => [f.kind, f.message]),
+  ]
     .join('\n')
     .toLowerCase();
 }

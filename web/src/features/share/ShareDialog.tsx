@@ -15,6 +15,7 @@ import { formatAbsolute, formatDuration } from '../../lib/time';
 import { useNow } from '../../lib/useNow';
 import { describeScope } from '@keeper/shared';
 import { createShareLink, DEFAULT_EXPIRY_MINUTES, EXPIRY_CHOICES, scopeOptions, shareLinksQueryKey } from './shareLinks';
+import { Callout } from '../../ui/Callout';
 import '../../ui/forms.css';
 import './share.css';
 
@@ -35,7 +36,13 @@ function ShareForm({ path, onClose }: { path: string; onClose: () => void }) {
   const [views, setViews] = useState(options?.viewsRequired ?? false);
   const queryClient = useQueryClient();
   const create = useMutation({
-    mutationFn: () => createShareLink({ path, expiresInMinutes: minutes, ...(note.trim() ? { note: note.trim() } : {}), ...(options ? { scope: { root, ensembleViews: views } } : {}) }),
+    mutationFn: () =>
+      createShareLink({
+        path,
+        expiresInMinutes: minutes,
+        ...(note.trim() ? { note: note.trim() } : {}),
+        ...(options ? { scope: { root, ensembleViews: views } } : {}),
+      }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: shareLinksQueryKey }),
   });
   const submit = (e: FormEvent) => {
@@ -49,8 +56,10 @@ function ShareForm({ path, onClose }: { path: string; onClose: () => void }) {
     return (
       <div className="share-result">
         <p className="share-lead">
-          Anyone with this link opens <span className="mono share-path">{link.path}</span> and sees <strong className="share-path">{describeScope(link.scope)}</strong>, live, until{' '}
-          <time title={formatAbsolute(link.expiresAt)}>{formatAbsolute(link.expiresAt).slice(0, 16)}</time> (in {formatDuration(link.expiresAt - now + 30_000)}).
+          Anyone with this link opens <span className="mono share-path">{link.path}</span> and sees{' '}
+          <strong className="share-path">{describeScope(link.scope)}</strong>, live, until{' '}
+          <time title={formatAbsolute(link.expiresAt)}>{formatAbsolute(link.expiresAt).slice(0, 16)}</time> (in {formatDuration(link.expiresAt - now + 30_000)}
+          ).
         </p>
         <Field label="Share link" hint="Copy it now: it is shown only once. Revoke it any time under Audit → Share links; open pages close at once.">
           {(p) => (
@@ -111,10 +120,10 @@ function ShareForm({ path, onClose }: { path: string; onClose: () => void }) {
           </p>
         </>
       ) : (
-        <div className="callout tone-degraded" role="alert">
+        <Callout tone="degraded" role="alert">
           <strong>Not a page of one ensemble</strong>
           <p>Share links open a znode or an ensemble view. Open one, then share it.</p>
-        </div>
+        </Callout>
       )}
       <div className="field">
         <span className="field__label" id="share-expiry-label">
@@ -122,20 +131,37 @@ function ShareForm({ path, onClose }: { path: string; onClose: () => void }) {
         </span>
         <div className="segmented" role="radiogroup" aria-labelledby="share-expiry-label">
           {EXPIRY_CHOICES.map((c) => (
-            <button key={c.minutes} type="button" role="radio" aria-checked={minutes === c.minutes} aria-pressed={minutes === c.minutes} className="segmented__btn" onClick={() => setMinutes(c.minutes)}>
+            <button
+              key={c.minutes}
+              type="button"
+              role="radio"
+              aria-checked={minutes === c.minutes}
+              aria-pressed={minutes === c.minutes}
+              className="segmented__btn"
+              onClick={() => setMinutes(c.minutes)}
+            >
               {c.label}
             </button>
           ))}
         </div>
       </div>
       <Field label="Note (optional)" hint="Shown in the list of share links, so you know later what a link was for.">
-        {(p) => <input {...p} className="input" maxLength={200} placeholder="e.g. INC-2231 for the payments on-call" value={note} onChange={(e) => setNote(e.target.value)} />}
+        {(p) => (
+          <input
+            {...p}
+            className="input"
+            maxLength={200}
+            placeholder="e.g. INC-2231 for the payments on-call"
+            value={note}
+            onChange={(e) => setNote(e.target.value)}
+          />
+        )}
       </Field>
       {create.error && (
-        <div className="callout tone-lost" role="alert">
+        <Callout tone="lost" role="alert">
           <strong>No link was made</strong>
           <p>{errorText(create.error)}</p>
-        </div>
+        </Callout>
       )}
       <div className="form-actions">
         <span className="form-actions__hint">Enter to create · Esc to cancel</span>

@@ -13,7 +13,9 @@ import { useNow } from '../../lib/useNow';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { AdminArea } from '../admin/AdminArea';
 import { linkState, listShareLinks, revokeShareLink, shareLinksQueryKey, sortLinks } from './shareLinks';
+import { Callout } from '../../ui/Callout';
 import '../../ui/forms.css';
+import '../../ui/table.css';
 import './share.css';
 
 export function ShareLinksPage() {
@@ -32,16 +34,17 @@ export function ShareLinksPage() {
       }
     >
       <p className="links-intro muted">
-        Made with “Share read-only link” on any page. A link signs its holder in as a viewer until it expires or is revoked; revoking closes their open pages at once.
+        Made with “Share read-only link” on any page. A link signs its holder in as a viewer until it expires or is revoked; revoking closes their open pages at
+        once.
       </p>
       {links.error && (
-        <div className="callout tone-lost links-error" role="alert">
+        <Callout tone="lost" role="alert" className="links-error">
           <strong>Cannot list share links</strong>
           <p>{errorText(links.error)}</p>
-        </div>
+        </Callout>
       )}
       <div className="links-scroll">
-        <table className="links-table" aria-label="Share links">
+        <table className="data-table links-table" aria-label="Share links">
           <thead>
             <tr>
               <th scope="col">State</th>

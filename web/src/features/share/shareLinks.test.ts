@@ -43,7 +43,11 @@ describe('sortLinks', () => {
 
 describe('scope choices and the holder side', () => {
   it('offers the znode itself first, then each ancestor; an ensemble view needs the views', () => {
-    expect(scopeOptions('/ensembles/prod/znodes/app/db/database.json')).toEqual({ ensemble: 'prod', roots: ['/app/db/database.json', '/app/db', '/app', '/'], viewsRequired: false });
+    expect(scopeOptions('/ensembles/prod/znodes/app/db/database.json')).toEqual({
+      ensemble: 'prod',
+      roots: ['/app/db/database.json', '/app/db', '/app', '/'],
+      viewsRequired: false,
+    });
     expect(scopeOptions('/ensembles/prod/sessions?flagged=1')).toEqual({ ensemble: 'prod', roots: ['/'], viewsRequired: true });
     expect(scopeOptions('/audit')).toBeNull();
   });
@@ -53,6 +57,11 @@ describe('scope choices and the holder side', () => {
     expect(holderBanner(scope)).toBe('Shared view: /app/db and below, read-only');
     expect(holderBanner({ ...scope, root: '/', ensembleViews: true })).toBe('Shared view: all of prod, with members, sessions and watches, read-only');
     expect(['tree', 'ensemble', 'sessions', 'watches', 'audit'].filter((id) => holderMayOpen(scope, id))).toEqual(['tree']);
-    expect(['tree', 'ensemble', 'sessions', 'watches', 'audit'].filter((id) => holderMayOpen({ ...scope, ensembleViews: true }, id))).toEqual(['tree', 'ensemble', 'sessions', 'watches']);
+    expect(['tree', 'ensemble', 'sessions', 'watches', 'audit'].filter((id) => holderMayOpen({ ...scope, ensembleViews: true }, id))).toEqual([
+      'tree',
+      'ensemble',
+      'sessions',
+      'watches',
+    ]);
   });
 });

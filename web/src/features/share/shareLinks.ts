@@ -2,8 +2,17 @@
  * Read-only share links (admins): the API calls, the expiry choices, and what state a link is in.
  * The link's URL holds its token and is shown once, right after it is made.
  */
-import { createdShareLinkSchema, parseConsolePage, pathLineage, shareLinkSchema, type ShareLinkView, type ShareScope, type ShareScopeChoice } from '@keeper/shared';
-import { api, fieldSchema } from '../../lib/api';
+import {
+  createdShareLinkSchema,
+  parseConsolePage,
+  pathLineage,
+  shareLinkSchema,
+  shareLinksAnswerSchema,
+  type ShareLinkView,
+  type ShareScope,
+  type ShareScopeChoice,
+} from '@keeper/shared';
+import { api } from '../../lib/api';
 
 export const shareLinksQueryKey = ['shareLinks'] as const;
 
@@ -16,8 +25,6 @@ export const EXPIRY_CHOICES = [
 
 export const DEFAULT_EXPIRY_MINUTES = 8 * 60;
 
-const listSchema = fieldSchema('links', shareLinkSchema.array());
-
 export type CreatedShareLink = ShareLinkView & { url: string };
 
 export function createShareLink(body: { path: string; expiresInMinutes: number; note?: string; scope?: ShareScopeChoice }): Promise<CreatedShareLink> {
@@ -25,7 +32,7 @@ export function createShareLink(body: { path: string; expiresInMinutes: number; 
 }
 
 export async function listShareLinks(): Promise<ShareLinkView[]> {
-  return (await api('/api/share-links', { schema: listSchema })).links;
+  return (await api('/api/share-links', { schema: shareLinksAnswerSchema })).links;
 }
 
 export function revokeShareLink(id: string): Promise<ShareLinkView> {

@@ -48,8 +48,8 @@ export function ConnectionBanner() {
       <span>
         {status.lostAt !== null ? (
           <>
-            Lost the Keeper server at <time title={formatAbsolute(status.lostAt)}>{formatClock(status.lostAt)}</time>{' '}
-            ({formatDuration(now - status.lostAt)} ago); what you see is as of then.
+            Lost the Keeper server at <time title={formatAbsolute(status.lostAt)}>{formatClock(status.lostAt)}</time> ({formatDuration(now - status.lostAt)}{' '}
+            ago); what you see is as of then.
           </>
         ) : (
           <>Cannot reach the Keeper server.</>

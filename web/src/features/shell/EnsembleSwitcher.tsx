@@ -12,11 +12,7 @@ export function EnsembleSwitcher({ current }: { current: string }) {
   return (
     <label className="switcher" title={connection ? `${current}: ${connection}` : current}>
       <span className="visually-hidden">Ensemble</span>
-      <select
-        className="switcher__select mono"
-        value={current}
-        onChange={(e) => navigate(`${ensembleUrl(e.target.value)}/znodes/`)}
-      >
+      <select className="switcher__select mono" value={current} onChange={(e) => navigate(`${ensembleUrl(e.target.value)}/znodes/`)}>
         {names.map((n) => (
           <option key={n} value={n}>
             {n}

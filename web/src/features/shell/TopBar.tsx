@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { EnsembleSwitcher } from './EnsembleSwitcher';
 import { ThemeToggle } from './ThemeToggle';
-import { SessionBadge } from '../session/SessionBadge';
+import { SessionBadge } from '../consoleSession/SessionBadge';
 import { ShareButton } from '../share/ShareButton';
 import { UserMenu } from '../auth/UserMenu';
 import { Keyboard, Menu } from '../../ui/icons';

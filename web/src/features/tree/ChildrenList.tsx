@@ -6,11 +6,11 @@ import { useDeferredValue, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { joinPath } from '@keeper/shared';
-import { useChildrenEntry, useSubscriptionError, useZnodeEntry } from '../../socket/hooks';
+import { useChildrenEntry, useSubscriptionError, useZnodeEntry } from './znodeTopic';
 import { escapeHiddenChars } from '../../lib/invisibleChars';
 import { formatCount } from '../../lib/bytes';
 import { useFreshness } from '../freshness/useFreshness';
-import { Search } from '../../ui/icons';
+import { FilterField } from '../../ui/FilterField';
 import { filterChildren } from './filterChildren';
 import { isFinalFailure, readFailureOf } from './readFailure';
 import { ZnodeName } from './ZnodeName';
@@ -44,61 +44,34 @@ export function ChildrenList({ ensemble, path }: { ensemble: string; path: strin
     overscan: 12,
   });
 
-  const summary =
-    absent
-      ? '—'
-      : cannotList
-        ? failure?.kind === 'noAuth'
-          ? 'no access'
-          : 'could not be read'
+  const summary = absent
+    ? '—'
+    : cannotList
+      ? failure?.kind === 'noAuth'
+        ? 'no access'
+        : 'could not be read'
       : entry === undefined
         ? 'loading…'
-      : query.trim() === '' && filtered.length === total
-        ? `${formatCount(total)} ${total === 1 ? 'child' : 'children'}`
-        : `showing ${formatCount(filtered.length)} of ${formatCount(total)}`;
+        : query.trim() === '' && filtered.length === total
+          ? `${formatCount(total)} ${total === 1 ? 'child' : 'children'}`
+          : `showing ${formatCount(filtered.length)} of ${formatCount(total)}`;
 
   return (
     <section className={`children${freshness.live && !deleted ? '' : ' is-stale'}`}>
       <header className="children__head">
-        <h2 className="panel-title">
-          Children
-        </h2>
+        <h2 className="panel-title">Children</h2>
         <span className="children__summary muted" aria-live="polite">
           {summary}
         </span>
       </header>
-      <label className="children__filter">
-        <Search size={14} aria-hidden="true" />
-        <input
-          className="input mono"
-          type="search"
-          placeholder="Filter  /"
-          aria-label="Filter children"
-          data-shortcut="filter"
-          value={query}
-          onChange={(e) => setQuery(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Escape' && query !== '') {
-              e.preventDefault();
-              setQuery('');
-            }
-          }}
-          spellCheck={false}
-          autoComplete="off"
-        />
-      </label>
+      <FilterField className="children__filter" label="Filter children" placeholder="Filter  /" value={query} onChange={setQuery} shortcut />
       <div ref={scrollRef} className="children__scroll">
         {/* The list is always there (tests and readers find it even when empty); the note explains an empty one. */}
         <div role="list" aria-label="Children" className="children__list" style={{ height: virtualizer.getTotalSize() }}>
           {virtualizer.getVirtualItems().map((item) => {
             const name = filtered[item.index] ?? '';
             return (
-              <div
-                key={name}
-                role="listitem"
-                className="children__row"
-                style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
-              >
+              <div key={name} role="listitem" className="children__row" style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}>
                 <Link to={znodeUrl(ensemble, joinPath(path, name))} className="children__link mono" title={escapeHiddenChars(joinPath(path, name))}>
                   <ZnodeName name={name} />
                 </Link>

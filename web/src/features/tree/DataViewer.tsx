@@ -61,7 +61,15 @@ function JsonText({ text }: { text: string }) {
   if (tokens === null) return <>{text}</>;
   return (
     <>
-      {tokens.map((t, i) => (t.kind === 'space' || t.kind === 'punct' ? t.text : <span key={i} className={`json-${t.kind}`}>{t.text}</span>))}
+      {tokens.map((t, i) =>
+        t.kind === 'space' || t.kind === 'punct' ? (
+          t.text
+        ) : (
+          <span key={i} className={`json-${t.kind}`}>
+            {t.text}
+          </span>
+        ),
+      )}
     </>
   );
 }

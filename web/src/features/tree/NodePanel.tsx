@@ -3,7 +3,8 @@
  * banner, and comes back to life if the path is created again (the subscription keeps watching).
  * A node the console may not read (NO_AUTH) shows what can be known instead of loading forever.
  */
-import { useSessionEntry, useSubscription, useSubscriptionError, useZnodeEntry } from '../../socket/hooks';
+import { useSubscription, useSubscriptionError, useZnodeEntry } from './znodeTopic';
+import { useSessionEntry } from '../consoleSession/consoleSessionTopic';
 import { formatAbsolute, formatClock } from '../../lib/time';
 import { useFreshness } from '../freshness/useFreshness';
 import { DataViewer } from './DataViewer';
@@ -12,6 +13,7 @@ import { AclPanel } from './acl/AclPanel';
 import { readFailureOf } from './readFailure';
 import { UnreadableNode } from './UnreadableNode';
 import { Escaped } from './ZnodeName';
+import { Callout } from '../../ui/Callout';
 
 export function NodePanel({ ensemble, path }: { ensemble: string; path: string }) {
   useSubscription(ensemble, path);
@@ -21,12 +23,15 @@ export function NodePanel({ ensemble, path }: { ensemble: string; path: string }
   const consoleSessionId = useSessionEntry(ensemble)?.snapshot.sessionId ?? null;
   const failure = readFailureOf(error);
 
-  if (entry === undefined && failure?.kind === 'noAuth') return <UnreadableNode key={path} ensemble={ensemble} path={path} consoleSessionId={consoleSessionId} />;
+  if (entry === undefined && failure?.kind === 'noAuth')
+    return <UnreadableNode key={path} ensemble={ensemble} path={path} consoleSessionId={consoleSessionId} />;
 
   const errorNote = error && (
     <p className="node-panel__error" role="alert">
       <span className="status tone-lost">cannot read</span>{' '}
-      {failure?.kind === 'noAuth' ? 'ZooKeeper now refuses the console READ on this node (NO_AUTH): its ACL changed. What is shown is the last value read.' : error.message}
+      {failure?.kind === 'noAuth'
+        ? 'ZooKeeper now refuses the console READ on this node (NO_AUTH): its ACL changed. What is shown is the last value read.'
+        : error.message}
       {error.retrying ? ' — Keeper keeps retrying; what is shown may be old.' : ''}
     </p>
   );
@@ -37,11 +42,19 @@ export function NodePanel({ ensemble, path }: { ensemble: string; path: string }
         {errorNote ??
           (freshness.live ? (
             <p className="node-panel__loading muted" aria-busy="true">
-              Reading <span className="mono"><Escaped text={path} /></span>…
+              Reading{' '}
+              <span className="mono">
+                <Escaped text={path} />
+              </span>
+              …
             </p>
           ) : (
             <p className="node-panel__loading muted" aria-busy="true">
-              Nothing read yet: {freshness.reason}. <span className="mono"><Escaped text={path} /></span> appears here as soon as it can be read.
+              Nothing read yet: {freshness.reason}.{' '}
+              <span className="mono">
+                <Escaped text={path} />
+              </span>{' '}
+              appears here as soon as it can be read.
             </p>
           ))}
       </div>
@@ -57,17 +70,17 @@ export function NodePanel({ ensemble, path }: { ensemble: string; path: string }
       {errorNote}
       {deleted &&
         (entry.deletedAt !== null ? (
-          <div className="deleted-banner" role="status">
+          <Callout tone="lost" role="status" className="deleted-banner">
             <strong>
               deleted at <time title={formatAbsolute(entry.deletedAt)}>{formatClock(entry.deletedAt)}</time> — this node no longer exists
             </strong>
             <span className="muted">The last data seen is kept below, greyed. It comes back here live if the node is created again.</span>
-          </div>
+          </Callout>
         ) : (
-          <div className="deleted-banner deleted-banner--absent" role="status">
+          <Callout tone="stale" role="status" className="deleted-banner">
             <strong>No znode at this path</strong>
             <span className="muted">Keeper is watching it: it appears here live if it is created.</span>
-          </div>
+          </Callout>
         ))}
       {content && (
         <div className="node-panel__content">

@@ -4,7 +4,7 @@
  */
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useSubscriptions, useTreeEntries } from '../../socket/hooks';
+import { useSubscriptions, useTreeEntries } from './znodeTopic';
 import { formatCount } from '../../lib/bytes';
 import { ChevronRight } from '../../ui/icons';
 import { escapeHiddenChars } from '../../lib/invisibleChars';
@@ -44,19 +44,24 @@ export function TreeNav({ ensemble, selected, expanded, epoch, live, onExpand, o
   const failures = useReadFailures(ensemble, expandedList);
   const rows = useMemo(
     () =>
-      buildTreeRows(expanded, {
-        children: (p) => children.get(p),
-        // Only counts from the current connection: an old count shown as fact would mislead.
-        numChildren: (p) => {
-          const z = znodes.get(p);
-          return z && z.epoch === epoch && z.node.exists ? z.node.stat.numChildren : null;
+      buildTreeRows(
+        expanded,
+        {
+          children: (p) => children.get(p),
+          // Only counts from the current connection: an old count shown as fact would mislead.
+          numChildren: (p) => {
+            const z = znodes.get(p);
+            return z && z.epoch === epoch && z.node.exists ? z.node.stat.numChildren : null;
+          },
+          unreadable: (p) => {
+            const failure = failures.get(p) ?? null;
+            if (!isFinalFailure(failure)) return null;
+            return failure?.kind === 'noAuth' ? 'noAuth' : 'failed';
+          },
         },
-        unreadable: (p) => {
-          const failure = failures.get(p) ?? null;
-          if (!isFinalFailure(failure)) return null;
-          return failure?.kind === 'noAuth' ? 'noAuth' : 'failed';
-        },
-      }, undefined, root),
+        undefined,
+        root,
+      ),
     [expanded, children, znodes, epoch, failures, root],
   );
 
@@ -196,7 +201,10 @@ function TreeItem({
       </span>
       <ZnodeName name={row.name} className="tree__name mono" />
       {row.unreadable ? (
-        <span className="tree__count tree__unreadable" title={row.unreadable === 'noAuth' ? 'Keeper may not read this node (its ACL)' : 'This node could not be read'}>
+        <span
+          className="tree__count tree__unreadable"
+          title={row.unreadable === 'noAuth' ? 'Keeper may not read this node (its ACL)' : 'This node could not be read'}
+        >
           {row.unreadable === 'noAuth' ? 'no access' : 'error'}
         </span>
       ) : row.loading ? (

@@ -5,18 +5,14 @@
  * Keeper that credential. The stat is read once over HTTP, not watched: it says when.
  */
 import { useQuery } from '@tanstack/react-query';
-import { pathToUrlSegment, type ZnodeStat } from '@keeper/shared';
+import { pathToUrlSegment, znodeStatAnswerSchema } from '@keeper/shared';
 import { api, ApiError, errorText } from '../../lib/api';
 import { formatAbsolute, formatClock } from '../../lib/time';
 import { getAcl } from './ops/opsApi';
 import { readersOf } from './accessModel';
 import { StatTable } from './StatTable';
 import { Escaped } from './ZnodeName';
-
-interface StatAnswer {
-  path: string;
-  stat: ZnodeStat | null;
-}
+import { Callout } from '../../ui/Callout';
 
 function statUrl(ensemble: string, path: string): string {
   return `/api/ensembles/${encodeURIComponent(ensemble)}/stat${path === '/' ? '' : pathToUrlSegment(path)}`;
@@ -25,7 +21,7 @@ function statUrl(ensemble: string, path: string): string {
 export function UnreadableNode({ ensemble, path, consoleSessionId }: { ensemble: string; path: string; consoleSessionId: string | null }) {
   const stat = useQuery({
     queryKey: ['ensembles', ensemble, 'bareStat', path],
-    queryFn: () => api<StatAnswer>(statUrl(ensemble, path)),
+    queryFn: () => api(statUrl(ensemble, path), { schema: znodeStatAnswerSchema }),
     retry: false,
     staleTime: Infinity,
   });
@@ -40,13 +36,16 @@ export function UnreadableNode({ ensemble, path, consoleSessionId }: { ensemble:
 
   return (
     <div className="node-panel unreadable">
-      <div className="callout tone-degraded" role="status" aria-label="No read access">
+      <Callout tone="degraded" role="status" aria-label="No read access">
         <strong>Keeper may not read this node</strong>
         <p>
-          ZooKeeper refused to give the console the data and children of <span className="mono"><Escaped text={path} /></span> (NO_AUTH): its ACL does not grant the
-          console READ. Its stat is below: reading it needs no permission.
+          ZooKeeper refused to give the console the data and children of{' '}
+          <span className="mono">
+            <Escaped text={path} />
+          </span>{' '}
+          (NO_AUTH): its ACL does not grant the console READ. Its stat is below: reading it needs no permission.
         </p>
-      </div>
+      </Callout>
       <div className="node-panel__content unreadable__content">
         <section className="unreadable__need" aria-label="Access needed">
           <h2 className="panel-title">Access needed</h2>
@@ -55,8 +54,8 @@ export function UnreadableNode({ ensemble, path, consoleSessionId }: { ensemble:
           ) : aclHidden ? (
             <>
               <p>
-                ZooKeeper does not reveal this ACL either: it shows a node’s ACL only to a client with READ or ADMIN on it. What is known: no entry grants READ to
-                anyone, nor to the credentials Keeper presents.
+                ZooKeeper does not reveal this ACL either: it shows a node’s ACL only to a client with READ or ADMIN on it. What is known: no entry grants READ
+                to anyone, nor to the credentials Keeper presents.
               </p>
               <p className="muted">
                 Whoever made the node can tell which scheme and id it names (<span className="mono">getAcl {path}</span> in zkCli with their credentials).
@@ -87,7 +86,8 @@ export function UnreadableNode({ ensemble, path, consoleSessionId }: { ensemble:
           {needs.length === 0 && (
             <p className="muted unreadable__config">
               Keeper presents the credentials listed in the ensemble’s <span className="mono">"auth"</span> entries of its config file, e.g.{' '}
-              <span className="mono">{'"auth": [{ "scheme": "digest", "credential": "user:password" }]'}</span> (README, Configuration); restart Keeper after adding one.
+              <span className="mono">{'"auth": [{ "scheme": "digest", "credential": "user:password" }]'}</span> (README, Configuration); restart Keeper after
+              adding one.
             </p>
           )}
         </section>

@@ -6,7 +6,7 @@
  * without write controls: absent, not disabled.
  */
 import { useState } from 'react';
-import { useZnodeEntry } from '../../socket/hooks';
+import { useZnodeEntry } from './znodeTopic';
 import { useIsAdmin } from '../auth/me';
 import { DownloadIcon, PencilIcon, PlusIcon, TrashIcon, UploadIcon } from '../audit/icons';
 import { CreateNodeDialog } from './create/CreateNodeDialog';
@@ -32,8 +32,7 @@ export function ZnodeActions({ ensemble, path }: { ensemble: string; path: strin
   const policy = entry?.node.exists ? writePolicy(path, entry.node.stat, freshness) : null;
   const gate = (action: 'edit' | 'create' | 'delete' | 'import'): WriteGate => policy?.gates[action] ?? { state: 'absent', reason: null };
   /** Props of a control by its gate: paused ones are disabled and say why. */
-  const control = (g: WriteGate, title: string) =>
-    g.state === 'paused' ? { disabled: true, title: g.reason } : { title };
+  const control = (g: WriteGate, title: string) => (g.state === 'paused' ? { disabled: true, title: g.reason } : { title });
   const paused = policy ? Object.values(policy.gates).find((g) => g.state === 'paused') : undefined;
   const show = (what: Open) => {
     setTarget(path);
@@ -56,19 +55,37 @@ export function ZnodeActions({ ensemble, path }: { ensemble: string; path: strin
             </span>
           )}
           {gate('edit').state !== 'absent' && (
-            <button type="button" className="btn znode-action" onClick={() => show('edit')} aria-label="Edit data" {...control(gate('edit'), 'Edit data (version-checked)')}>
+            <button
+              type="button"
+              className="btn znode-action"
+              onClick={() => show('edit')}
+              aria-label="Edit data"
+              {...control(gate('edit'), 'Edit data (version-checked)')}
+            >
               <PencilIcon />
               <span className="znode-action__label">Edit data</span>
             </button>
           )}
           {gate('create').state !== 'absent' && (
-            <button type="button" className="btn znode-action" onClick={() => show('create')} aria-label="Create child" {...control(gate('create'), 'Create a child node')}>
+            <button
+              type="button"
+              className="btn znode-action"
+              onClick={() => show('create')}
+              aria-label="Create child"
+              {...control(gate('create'), 'Create a child node')}
+            >
               <PlusIcon />
               <span className="znode-action__label">Create child</span>
             </button>
           )}
           {gate('delete').state !== 'absent' && (
-            <button type="button" className="btn znode-action znode-action--danger" onClick={() => show('delete')} aria-label="Delete" {...control(gate('delete'), 'Delete this node (and its subtree)')}>
+            <button
+              type="button"
+              className="btn znode-action znode-action--danger"
+              onClick={() => show('delete')}
+              aria-label="Delete"
+              {...control(gate('delete'), 'Delete this node (and its subtree)')}
+            >
               <TrashIcon />
               <span className="znode-action__label">Delete</span>
             </button>
@@ -82,7 +99,13 @@ export function ZnodeActions({ ensemble, path }: { ensemble: string; path: strin
         </button>
       )}
       {admin && exists && gate('import').state !== 'absent' && (
-        <button type="button" className="btn btn--icon" onClick={() => show('import')} aria-label="Import" {...control(gate('import'), 'Import an export under this node')}>
+        <button
+          type="button"
+          className="btn btn--icon"
+          onClick={() => show('import')}
+          aria-label="Import"
+          {...control(gate('import'), 'Import an export under this node')}
+        >
           <UploadIcon />
         </button>
       )}

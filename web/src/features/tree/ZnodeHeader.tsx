@@ -1,7 +1,7 @@
 import { Fragment } from 'react';
 import { Link } from 'react-router-dom';
 import { baseName, pathLineage } from '@keeper/shared';
-import { useSubscriptionError, useZnodeEntry } from '../../socket/hooks';
+import { useSubscriptionError, useZnodeEntry } from './znodeTopic';
 import { AsOf } from '../freshness/AsOf';
 import { useFreshness } from '../freshness/useFreshness';
 import { CopyButton } from '../../ui/CopyButton';

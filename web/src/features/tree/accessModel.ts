@@ -29,7 +29,11 @@ export function describeNeed(entry: AclEntryView): AccessNeed {
     case 'world':
       return { scheme: 'world', id: entry.id, how: 'open to everyone: reading should work; try again' };
     default:
-      return { scheme: entry.scheme, id: entry.id, how: `Keeper can only present digest credentials; the ${entry.scheme} scheme needs a client configured for it` };
+      return {
+        scheme: entry.scheme,
+        id: entry.id,
+        how: `Keeper can only present digest credentials; the ${entry.scheme} scheme needs a client configured for it`,
+      };
   }
 }
 

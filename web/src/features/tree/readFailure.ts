@@ -4,7 +4,7 @@
  * can say what is needed instead of waiting forever. The server words its errors
  * `NO_AUTH (-102) at /path` (server/src/zk/errors.ts): the code leads the message.
  */
-import type { SubscriptionErrorEntry } from '../../socket/cacheEntries';
+import type { SubscriptionErrorEntry } from './znodeEntries';
 
 export type ReadFailure =
   | { kind: 'noAuth'; message: string }

@@ -70,11 +70,7 @@ export function buildTreeRows(expanded: ReadonlySet<string>, source: TreeSource,
 }
 
 export type TreeAction =
-  | { type: 'focus'; path: string }
-  | { type: 'expand'; path: string }
-  | { type: 'collapse'; path: string }
-  | { type: 'select'; path: string }
-  | { type: 'none' };
+  { type: 'focus'; path: string } | { type: 'expand'; path: string } | { type: 'collapse'; path: string } | { type: 'select'; path: string } | { type: 'none' };
 
 /** What a key does on the focused row, following the WAI-ARIA tree pattern. */
 export function treeKeyAction(rows: readonly TreeRow[], focused: string, key: string): TreeAction {

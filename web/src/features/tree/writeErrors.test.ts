@@ -19,12 +19,16 @@ describe('writeErrorText', () => {
   });
 
   it('hides validator text even under an unknown code', () => {
-    expect(writeErrorText(api(400, 'SOMETHING_NEW', 'x.y: Invalid input: expected object'), 'import')).toBe('Keeper could not import here: the request was not valid. Reload the page and try again.');
+    expect(writeErrorText(api(400, 'SOMETHING_NEW', 'x.y: Invalid input: expected object'), 'import')).toBe(
+      'Keeper could not import here: the request was not valid. Reload the page and try again.',
+    );
   });
 
   it('explains ZooKeeper refusals as sentences', () => {
     expect(writeErrorText(api(403, 'NO_AUTH', 'NO_AUTH (-102) at /x'), 'edit')).toMatch(/ACL does not let the console save this data/);
-    expect(writeErrorText(api(409, 'NO_CHILDREN_FOR_EPHEMERALS', 'NO_CHILDREN_FOR_EPHEMERALS (-108)'), 'create')).toMatch(/ephemeral node cannot have children/);
+    expect(writeErrorText(api(409, 'NO_CHILDREN_FOR_EPHEMERALS', 'NO_CHILDREN_FOR_EPHEMERALS (-108)'), 'create')).toMatch(
+      /ephemeral node cannot have children/,
+    );
     expect(writeErrorText(api(503, 'NOT_CONNECTED', 'not connected'), 'delete')).toMatch(/^Nothing was changed/);
     expect(writeErrorText(api(429, 'HTTP_429', 'POST answered 429'), 'create')).toMatch(/Too many requests/);
   });

@@ -3,8 +3,18 @@ import type { ZnodeStat } from '@keeper/shared';
 import { writePolicy } from './writePolicy';
 
 const stat = (over: Partial<ZnodeStat> = {}): ZnodeStat => ({
-  czxid: '1', mzxid: '1', pzxid: '1', ctime: 1, mtime: 1, version: 0, cversion: 0, aversion: 0,
-  ephemeralOwner: '0', dataLength: 0, numChildren: 0, ...over,
+  czxid: '1',
+  mzxid: '1',
+  pzxid: '1',
+  ctime: 1,
+  mtime: 1,
+  version: 0,
+  cversion: 0,
+  aversion: 0,
+  ephemeralOwner: '0',
+  dataLength: 0,
+  numChildren: 0,
+  ...over,
 });
 const live = { live: true } as const;
 

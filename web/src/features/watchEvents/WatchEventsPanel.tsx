@@ -5,7 +5,7 @@
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { WATCH_EVENT_TYPES, type WatchEventType } from '@keeper/shared';
-import { useSocket } from '../../socket/socketContext';
+import { watchEventStore } from './watchEventStore';
 import { formatCount } from '../../lib/bytes';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { ChevronDown, ChevronRight, Pause, Play } from '../../ui/icons';
@@ -27,7 +27,6 @@ const TYPE_LABEL: Record<WatchEventType, string> = {
 
 export function WatchEventsPanel({ ensemble, open, onToggle }: { ensemble: string; open: boolean; onToggle: () => void }) {
   const log = useWatchEventLog();
-  const { watchEvents } = useSocket();
   const navigate = useNavigate();
   const [text, setText] = useState('');
   const [types, setTypes] = useState<ReadonlySet<WatchEventType>>(new Set());
@@ -69,7 +68,7 @@ export function WatchEventsPanel({ ensemble, open, onToggle }: { ensemble: strin
               type="button"
               className="btn btn--outline"
               aria-pressed={pausedAt !== null}
-              onClick={() => setPausedAt((p) => (p === null ? watchEvents.lastSeq() : null))}
+              onClick={() => setPausedAt((p) => (p === null ? watchEventStore.lastSeq() : null))}
             >
               {pausedAt === null ? <Pause size={14} /> : <Play size={14} />}
               {pausedAt === null ? 'Pause' : 'Resume'}
@@ -115,7 +114,12 @@ export function WatchEventsPanel({ ensemble, open, onToggle }: { ensemble: strin
               {shown.map((e) => (
                 <li key={e.seq} className="watch-events__row">
                   <span className={`evt evt--${e.event}`}>{TYPE_LABEL[e.event]}</span>
-                  <button type="button" className="watch-events__path mono" onClick={() => navigate(znodeUrl(e.ensemble, e.path))} title={`Open ${escapeHiddenChars(e.path)}`}>
+                  <button
+                    type="button"
+                    className="watch-events__path mono"
+                    onClick={() => navigate(znodeUrl(e.ensemble, e.path))}
+                    title={`Open ${escapeHiddenChars(e.path)}`}
+                  >
                     <Escaped text={e.path} />
                   </button>
                   <RelativeTime at={e.at} className="watch-events__time muted" />

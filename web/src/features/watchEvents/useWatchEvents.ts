@@ -1,8 +1,7 @@
 import { useSyncExternalStore } from 'react';
-import { useSocket } from '../../socket/socketContext';
 import type { WatchEventRecord } from './watchEventLog';
+import { watchEventStore } from './watchEventStore';
 
 export function useWatchEventLog(): readonly WatchEventRecord[] {
-  const { watchEvents } = useSocket();
-  return useSyncExternalStore(watchEvents.subscribe, watchEvents.get);
+  return useSyncExternalStore(watchEventStore.subscribe, watchEventStore.get);
 }

@@ -41,9 +41,7 @@ describe('visibleWatchEvents', () => {
   it('filters by ensemble, text and type', () => {
     expect(visibleWatchEvents(log, all, null).shown.map((r) => r.path)).toEqual(['/app/y', '/app/x']);
     expect(visibleWatchEvents(log, { ...all, text: 'APP/X' }, null).shown.map((r) => r.path)).toEqual(['/app/x']);
-    expect(visibleWatchEvents(log, { ...all, types: new Set(['deleted'] as const) }, null).shown.map((r) => r.path)).toEqual([
-      '/app/y',
-    ]);
+    expect(visibleWatchEvents(log, { ...all, types: new Set(['deleted'] as const) }, null).shown.map((r) => r.path)).toEqual(['/app/y']);
   });
   it('holds back events that arrived after a pause and counts them', () => {
     const later = appendWatchEvents(log, [ev('/app/z')], 4);

@@ -1,5 +1,9 @@
-/** The live log of watch events, fed by the socket provider once per server batch. */
+/**
+ * The live log of watch events: a tap on the `znode` topic appends every watch event the page's
+ * subscriptions receive, one append per server batch.
+ */
 import { createStore, type Store } from '../../lib/store';
+import { tapTopic } from '../../socket/topicRegistry';
 import { appendWatchEvents, type WatchEventRecord } from './watchEventLog';
 
 export interface WatchEventStore extends Store<readonly WatchEventRecord[]> {
@@ -22,4 +26,21 @@ export function createWatchEventStore(): WatchEventStore {
     },
     lastSeq: () => nextSeq - 1,
   };
+}
+
+/** The page's one log. */
+export const watchEventStore = createWatchEventStore();
+
+// Events of one batch are collected and appended together after it: one update of the log per batch.
+let pending: Omit<WatchEventRecord, 'seq'>[] = [];
+tapTopic('znode', (ensemble, params, event) => {
+  if (event.kind !== 'watchEvent') return;
+  if (pending.length === 0) queueMicrotask(flush);
+  pending.push({ ensemble, path: params.path, event: event.event, at: event.at });
+});
+
+function flush(): void {
+  const events = pending;
+  pending = [];
+  watchEventStore.append(events);
 }

@@ -11,7 +11,7 @@ import { useNow } from '../../lib/useNow';
 import { toHexId } from '../../lib/zxid';
 import { Dialog } from '../../ui/Dialog';
 import { RelativeTime } from '../../ui/RelativeTime';
-import { Search } from '../../ui/icons';
+import { FilterField } from '../../ui/FilterField';
 import { errorText } from '../../lib/api';
 import { count, plural } from '../ensemble/format';
 import { sessionUrl } from '../sessions/urls';
@@ -42,7 +42,13 @@ export function ByPathPanel({
     <section className="wsection" aria-label="Watches by path">
       <h2 className="section-title">Watches by path</h2>
       <div className="bypath__action">
-        <button type="button" className="btn btn--outline btn--primary" disabled={run.pending || blockedFor > 0} aria-busy={run.pending} onClick={() => setConfirming(true)}>
+        <button
+          type="button"
+          className="btn btn--outline btn--primary"
+          disabled={run.pending || blockedFor > 0}
+          aria-busy={run.pending}
+          onClick={() => setConfirming(true)}
+        >
           Watches by path (wchp)
         </button>
         <p className="bypath__cost tone-degraded">
@@ -88,7 +94,11 @@ export function ByPathPanel({
           </div>
         </div>
       </Dialog>
-      {result ? <ByPathResult ensemble={ensemble} result={result} /> : <p className="note">Not run yet in this page. The result lists the most watched paths and herds.</p>}
+      {result ? (
+        <ByPathResult ensemble={ensemble} result={result} />
+      ) : (
+        <p className="note">Not run yet in this page. The result lists the most watched paths and herds.</p>
+      )}
     </section>
   );
 }
@@ -109,8 +119,8 @@ function ByPathResult({ ensemble, result }: { ensemble: string; result: ByPath }
       </p>
       {consoleId !== null && (
         <p className="bypath__console note">
-          <span className="badge badge--accent">console</span> marks Keeper’s own session, <span className="mono">{toHexId(consoleId)}</span>, which watches the znodes
-          browsers have open: {consolePaths > 0 ? plural(consolePaths, 'listed path') : 'none of the listed paths'}.
+          <span className="badge badge--accent">console</span> marks Keeper’s own session, <span className="mono">{toHexId(consoleId)}</span>, which watches the
+          znodes browsers have open: {consolePaths > 0 ? plural(consolePaths, 'listed path') : 'none of the listed paths'}.
         </p>
       )}
       {result.gaps.length > 0 && (
@@ -126,7 +136,7 @@ function ByPathResult({ ensemble, result }: { ensemble: string; result: ByPath }
       {result.herds.length > 0 && (
         <ul className="herds" aria-label="Herd warnings">
           {result.herds.map((h) => (
-            <li key={h.path} className="herd tone-degraded">
+            <li key={h.path} className="herd tinted-edge tone-degraded">
               <span className="badge">herd</span>
               <Link className="mono link herd__path" to={znodeUrl(ensemble, h.path)}>
                 {h.path}
@@ -139,12 +149,9 @@ function ByPathResult({ ensemble, result }: { ensemble: string; result: ByPath }
       )}
       {result.paths.length > 0 && (
         <>
-          <label className="bypath__filter">
-            <Search size={14} aria-hidden="true" />
-            <input className="input mono" type="search" placeholder="Filter paths" aria-label="Filter watched paths" value={query} onChange={(e) => setQuery(e.target.value)} spellCheck={false} />
-          </label>
+          <FilterField className="bypath__filter" label="Filter watched paths" placeholder="Filter paths" value={query} onChange={setQuery} />
           <div className="wtable-wrap">
-            <table className="wtable wtable--paths" aria-label="Most watched paths">
+            <table className="data-table wtable wtable--paths" aria-label="Most watched paths">
               <thead>
                 <tr>
                   <th scope="col">Path</th>
@@ -165,17 +172,24 @@ function ByPathResult({ ensemble, result }: { ensemble: string; result: ByPath }
                     <td className="num mono">{count(p.watchers)}</td>
                     <td className="wtable__sessions">
                       <span className="wtable__ids">
-                        {consoleFirst(p.sessions, consoleId).slice(0, SESSIONS_SHOWN).map((id) => (
-                          <Link key={id} className="mono link" to={sessionUrl(ensemble, toHexId(id))} title={id === consoleId ? 'Keeper’s own session' : undefined}>
-                            {toHexId(id)}
-                            {id === consoleId && (
-                              <>
-                                {' '}
-                                <span className="badge badge--accent">console</span>
-                              </>
-                            )}
-                          </Link>
-                        ))}
+                        {consoleFirst(p.sessions, consoleId)
+                          .slice(0, SESSIONS_SHOWN)
+                          .map((id) => (
+                            <Link
+                              key={id}
+                              className="mono link"
+                              to={sessionUrl(ensemble, toHexId(id))}
+                              title={id === consoleId ? 'Keeper’s own session' : undefined}
+                            >
+                              {toHexId(id)}
+                              {id === consoleId && (
+                                <>
+                                  {' '}
+                                  <span className="badge badge--accent">console</span>
+                                </>
+                              )}
+                            </Link>
+                          ))}
                         {p.sessions.length > SESSIONS_SHOWN && <span className="muted">+{count(p.sessions.length - SESSIONS_SHOWN)} more</span>}
                       </span>
                     </td>
@@ -184,7 +198,11 @@ function ByPathResult({ ensemble, result }: { ensemble: string; result: ByPath }
               </tbody>
             </table>
           </div>
-          {matched > rows.length && <p className="note">Showing the {ROWS_SHOWN} most watched of {count(matched)}; filter to find others.</p>}
+          {matched > rows.length && (
+            <p className="note">
+              Showing the {ROWS_SHOWN} most watched of {count(matched)}; filter to find others.
+            </p>
+          )}
         </>
       )}
     </div>

@@ -18,7 +18,7 @@ export function WatchSummary({
   const sum = totals(summary);
   return (
     <div className="wtable-wrap">
-      <table className="wtable" aria-label="Watches per member">
+      <table className="data-table wtable" aria-label="Watches per member">
         <thead>
           <tr>
             <th scope="col">Member</th>
@@ -47,7 +47,13 @@ export function WatchSummary({
               <td className="num mono">{count(r.connections)}</td>
               <td className="num mono">{count(r.paths)}</td>
               <td className="num mono">{count(r.watches)}</td>
-              <td className="wtable__note-col">{r.error && <span className="wtable__error tone-stale"><span className="status">no answer</span> {r.error}</span>}</td>
+              <td className="wtable__note-col">
+                {r.error && (
+                  <span className="wtable__error tone-stale">
+                    <span className="status">no answer</span> {r.error}
+                  </span>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>

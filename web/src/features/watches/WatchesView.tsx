@@ -14,6 +14,8 @@ import { ByPathPanel } from './ByPathPanel';
 import { distinctPaths, headline, totals } from './watchFigures';
 import { useByPathResult, useRunByPath, useWatches } from './watchesQueries';
 import { WatchSummary } from './WatchSummary';
+import '../../ui/callout.css';
+import '../../ui/table.css';
 import './watches.css';
 
 export function WatchesView() {
@@ -43,7 +45,14 @@ function Watches({ ensemble }: { ensemble: string }) {
               <span className="muted">
                 read <RelativeTime at={query.dataUpdatedAt} />
               </span>
-              <button type="button" className="btn btn--icon" aria-label="Read the summary again" title={`Read wchs again (last read ${formatAbsolute(query.dataUpdatedAt)})`} onClick={() => void query.refetch()} disabled={query.isFetching}>
+              <button
+                type="button"
+                className="btn btn--icon"
+                aria-label="Read the summary again"
+                title={`Read wchs again (last read ${formatAbsolute(query.dataUpdatedAt)})`}
+                onClick={() => void query.refetch()}
+                disabled={query.isFetching}
+              >
                 <Refresh size={14} />
               </button>
             </span>
@@ -59,8 +68,8 @@ function Watches({ ensemble }: { ensemble: string }) {
             <>
               <WatchSummary ensemble={ensemble} summary={data.summary} distinctPaths={distinct} />
               <p className="note">
-                wchs counts every watch a member holds for its clients, data and child watches alike (like mntr’s zk_watch_count). A client’s watches live
-                on the member it is connected to.
+                wchs counts every watch a member holds for its clients, data and child watches alike (like mntr’s zk_watch_count). A client’s watches live on
+                the member it is connected to.
               </p>
             </>
           ) : query.error ? (
@@ -82,7 +91,13 @@ function Watches({ ensemble }: { ensemble: string }) {
           )}
         </section>
         {data && (
-          <ByPathPanel ensemble={ensemble} costWarning={data.costWarning} result={byPath} run={{ run: run.run, pending: run.pending, error: run.error, blockedUntil }} members={data.summary.length} />
+          <ByPathPanel
+            ensemble={ensemble}
+            costWarning={data.costWarning}
+            result={byPath}
+            run={{ run: run.run, pending: run.pending, error: run.error, blockedUntil }}
+            members={data.summary.length}
+          />
         )}
       </div>
     </div>

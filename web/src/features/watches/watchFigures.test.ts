@@ -27,7 +27,7 @@ describe('watch figures', () => {
     expect(headline(sum, 1, undefined).text).toBe('62 watches on 27 paths');
     expect(headline({ ...sum, partial: true }, 3, undefined).text).toBe('62 watches · 27 path-watches across 3 members (some members did not answer)');
   });
-  it('marks and lists the console\'s own session first', () => {
+  it("marks and lists the console's own session first", () => {
     expect(consoleFirst(['0x1', '0x2', '0x3'], '0x3')).toEqual(['0x3', '0x1', '0x2']);
     expect(consoleFirst(['0x1', '0x2'], '0x9')).toEqual(['0x1', '0x2']);
     expect(consoleFirst(['0x1'], null)).toEqual(['0x1']);

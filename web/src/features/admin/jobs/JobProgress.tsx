@@ -14,6 +14,7 @@ import { RelativeTime } from '../../../ui/RelativeTime';
 import { cancelJob, jobQueryKey, useJob } from './jobs';
 import { jobReport, pace, percent, type PaceBaseline } from './jobView';
 import '../../../ui/forms.css';
+import '../../../ui/callout.css';
 import './jobs.css';
 
 export function JobProgress({ jobId }: { jobId: string }) {
@@ -102,7 +103,7 @@ function JobView({ job }: { job: JobSnapshot }) {
         </>
       )}
       {!running && report.details.length > 0 && (
-        <ul className="job__details">
+        <ul className="job__details tinted-edge">
           {report.details.map((d) => (
             <li key={d}>{d}</li>
           ))}
@@ -112,7 +113,11 @@ function JobView({ job }: { job: JobSnapshot }) {
         <div className="job__remaining">
           <div className="job__remaining-head">
             <span className="panel-title">Still there</span>
-            <span className="muted">{moreRemaining > 0 ? `first ${formatCount(remaining.length)} of ${formatCount(remaining.length + moreRemaining)}, deepest first` : 'deepest first'}</span>
+            <span className="muted">
+              {moreRemaining > 0
+                ? `first ${formatCount(remaining.length)} of ${formatCount(remaining.length + moreRemaining)}, deepest first`
+                : 'deepest first'}
+            </span>
             <CopyButton text={remaining.join('\n')} label="Copy remaining paths" />
           </div>
           <ul className="job__remaining-list mono" aria-label="Remaining nodes">

@@ -44,7 +44,11 @@ describe('progress', () => {
 
 describe('jobReport', () => {
   it('completed', () => {
-    expect(jobReport({ ...base, state: 'done', done: 2001, finishedAt: 4_200 })).toMatchObject({ tone: 'live', word: 'completed', headline: 'Deleted 2,001 nodes in 4 s.' });
+    expect(jobReport({ ...base, state: 'done', done: 2001, finishedAt: 4_200 })).toMatchObject({
+      tone: 'live',
+      word: 'completed',
+      headline: 'Deleted 2,001 nodes in 4 s.',
+    });
   });
 
   it('cancelled, with what remains read back', () => {
@@ -54,14 +58,28 @@ describe('jobReport', () => {
   });
 
   it('failed after a connection loss, with the unverified remainder explained', () => {
-    const r = jobReport({ ...base, state: 'failed', error: { code: 'CONNECTION_LOSS', message: 'lost the connection' }, remainingTotal: 3, remainingVerified: false });
+    const r = jobReport({
+      ...base,
+      state: 'failed',
+      error: { code: 'CONNECTION_LOSS', message: 'lost the connection' },
+      remainingTotal: 3,
+      remainingVerified: false,
+    });
     expect(r.tone).toBe('lost');
     expect(r.details[0]).toBe('lost the connection (CONNECTION_LOSS)');
     expect(r.details[1]).toMatch(/3 nodes remain \(from the job’s own bookkeeping: ZooKeeper could not be read back/);
   });
 
   it('imports report their counts', () => {
-    const r = jobReport({ ...base, kind: 'import', state: 'done', done: 4, total: 4, finishedAt: 100, summary: { created: 3, updated: 1, unchanged: 7, conflicts: 2, failed: 0 } });
+    const r = jobReport({
+      ...base,
+      kind: 'import',
+      state: 'done',
+      done: 4,
+      total: 4,
+      finishedAt: 100,
+      summary: { created: 3, updated: 1, unchanged: 7, conflicts: 2, failed: 0 },
+    });
     expect(r.headline).toBe('Applied 4 changes in 1 s.');
     expect(r.details).toEqual(['3 created, 1 updated, 7 unchanged, 2 conflicts left alone.']);
   });

@@ -3,7 +3,9 @@ import type { JobSnapshot } from '@keeper/shared';
 import { formatCount } from '../../../lib/bytes';
 import { formatDuration } from '../../../lib/time';
 
-export type Tone = 'live' | 'degraded' | 'lost' | 'stale';
+import type { Tone } from '../../../ui/tone';
+
+export type { Tone };
 
 /** 0..100, or null while the total is not known yet (the subtree is still being listed). */
 export function percent(job: Pick<JobSnapshot, 'done' | 'total'>): number | null {
@@ -28,7 +30,11 @@ export interface PaceBaseline {
  * server and this browser) made the first estimate say "about 1 h 47 min" for a 22 s job.
  * Until then null: the view states the count without a time.
  */
-export function pace(job: Pick<JobSnapshot, 'done' | 'total'>, now: number, baseline: PaceBaseline | null): { perSecond: number; leftMs: number | null } | null {
+export function pace(
+  job: Pick<JobSnapshot, 'done' | 'total'>,
+  now: number,
+  baseline: PaceBaseline | null,
+): { perSecond: number; leftMs: number | null } | null {
   if (baseline === null) return null;
   const measured = job.done - baseline.done;
   const elapsed = now - baseline.at;

@@ -1,22 +1,36 @@
 /**
  * Long operations (recursive delete, import) as the server runs them: its snapshot under
- * ['jobs', id] in the query cache, kept current by the socket's `job` events (admins' sockets
- * get them) and read over HTTP when the socket cannot deliver.
+ * ['jobs', id] in the query cache, kept current by the `jobs` topic (admins only) while a view
+ * shows the job, and read over HTTP when the socket cannot deliver.
  */
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { jobSnapshotSchema, type JobSnapshot } from '@keeper/shared';
-import { api, fieldSchema } from '../../../lib/api';
-import { useConnectionStatus } from '../../../socket/hooks';
+import { jobAnswerSchema, type JobSnapshot } from '@keeper/shared';
+import { api } from '../../../lib/api';
+import { useConnectionStatus, useTopic } from '../../../socket/hooks';
+import { registerTopic, tapTopic } from '../../../socket/topicRegistry';
 
-/** The key applyServerEvents writes job events under. */
 export const jobQueryKey = (id: string) => ['jobs', id] as const;
 
+/** The ensemble's jobs as the topic last reported them, by id. */
+registerTopic({
+  topic: 'jobs',
+  queryKey: (ensemble) => ['ensembles', ensemble, 'jobs'] as const,
+  reduce: (prev: { byId: Record<string, JobSnapshot>; epoch: number } | undefined, event, { epoch }) => ({
+    byId: { ...prev?.byId, [event.job.id]: event.job },
+    epoch,
+  }),
+});
+// Each job's own key, which the progress views and the dock read.
+tapTopic('jobs', (_ensemble, _params, event, { client }) => client.setQueryData(jobQueryKey(event.job.id), event.job));
+
+const NO_PARAMS = {};
+
 export async function getJob(id: string): Promise<JobSnapshot> {
-  return (await api(`/api/jobs/${encodeURIComponent(id)}`, { schema: fieldSchema('job', jobSnapshotSchema) })).job;
+  return (await api(`/api/jobs/${encodeURIComponent(id)}`, { schema: jobAnswerSchema })).job;
 }
 
 export async function cancelJob(id: string): Promise<JobSnapshot> {
-  return (await api(`/api/jobs/${encodeURIComponent(id)}`, { method: 'DELETE', schema: fieldSchema('job', jobSnapshotSchema) })).job;
+  return (await api(`/api/jobs/${encodeURIComponent(id)}`, { method: 'DELETE', schema: jobAnswerSchema })).job;
 }
 
 /** The first snapshot (from the 202 that started it), unless the socket already brought a newer one. */
@@ -28,10 +42,12 @@ export function seedJob(client: QueryClient, job: JobSnapshot): void {
 export function useJob(id: string): JobSnapshot | undefined {
   const status = useConnectionStatus();
   const live = status.phase === 'live';
-  return useQuery({
+  const job = useQuery({
     queryKey: jobQueryKey(id),
     queryFn: () => getJob(id),
     staleTime: Infinity,
     refetchInterval: (query) => (query.state.data?.state === 'running' && !live ? 1_000 : false),
   }).data;
+  useTopic('jobs', job?.ensemble, NO_PARAMS);
+  return job;
 }

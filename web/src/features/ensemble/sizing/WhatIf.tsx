@@ -2,6 +2,7 @@
 import type { MemberStatus } from '@keeper/shared';
 import type { WhatIf as WhatIfAnswer } from '@keeper/shared';
 import type { Tone } from '../memberState';
+import { Callout } from '../../../ui/Callout';
 
 export function whatIfLook(w: WhatIfAnswer): { tone: Tone; word: string } {
   if (!w.quorumHolds) return { tone: 'lost', word: 'quorum lost' };
@@ -39,11 +40,11 @@ export function WhatIf({
         </select>
       </label>
       {answer && look && (
-        <p className={`sizing__whatif tone-${stale ? 'stale' : look.tone}`} aria-live="polite">
+        <Callout tone={stale ? 'stale' : look.tone} className="sizing__whatif" aria-live="polite">
           <span className="status">{look.word}</span>
           <span>{answer.sentence}</span>
           {stale && <span className="note">Based on member states as of the last poll.</span>}
-        </p>
+        </Callout>
       )}
       {down !== null && !answer && <p className="note">No member {down} in the latest poll.</p>}
     </section>

@@ -14,10 +14,24 @@ import { writeErrorText } from '../writeErrors';
 import { Close } from '../../../ui/icons';
 import { getAcl, setAcl, type AclAnswer } from '../ops/opsApi';
 import { checkRows, ID_PLACEHOLDER, lockoutReason, newRow, PERMISSIONS, rowsFrom, sameAcl, togglePerm, toInput, type AclRow } from './aclModel';
+import { Callout } from '../../../ui/Callout';
 import '../../../ui/forms.css';
+import '../../../ui/table.css';
 import './acl.css';
 
-export function AclEditDialog({ ensemble, path, open, current, onClose }: { ensemble: string; path: string; open: boolean; current: AclAnswer; onClose: () => void }) {
+export function AclEditDialog({
+  ensemble,
+  path,
+  open,
+  current,
+  onClose,
+}: {
+  ensemble: string;
+  path: string;
+  open: boolean;
+  current: AclAnswer;
+  onClose: () => void;
+}) {
   return (
     <Dialog open={open} onClose={onClose} title="Edit ACL" className="acl-dialog">
       {open && <AclEditor ensemble={ensemble} path={path} initial={current} onClose={onClose} />}
@@ -78,7 +92,7 @@ function AclEditor({ ensemble, path, initial, onClose }: { ensemble: string; pat
         <span className="mono">{path}</span> <span className="muted">· ACL version {base.stat.aversion}</span>
       </p>
       <div className="acl-table" role="table" aria-label="ACL entries">
-        <div role="row" className="acl-table__row acl-table__row--head">
+        <div role="row" className="acl-table__row acl-table__row--head column-head">
           <span role="columnheader">Scheme</span>
           <span role="columnheader">Id</span>
           <span role="columnheader">Permissions</span>
@@ -134,7 +148,13 @@ function AclEditor({ ensemble, path, initial, onClose }: { ensemble: string; pat
                 ))}
               </span>
               <span role="cell">
-                <button type="button" className="btn btn--icon" aria-label={`Remove entry ${i + 1}`} title="Remove this entry" onClick={() => edit((rs) => rs.filter((r) => r.key !== row.key))}>
+                <button
+                  type="button"
+                  className="btn btn--icon"
+                  aria-label={`Remove entry ${i + 1}`}
+                  title="Remove this entry"
+                  onClick={() => edit((rs) => rs.filter((r) => r.key !== row.key))}
+                >
                   <Close />
                 </button>
               </span>
@@ -143,24 +163,25 @@ function AclEditor({ ensemble, path, initial, onClose }: { ensemble: string; pat
         })}
       </div>
       <div>
-        <button type="button" className="btn btn--outline btn--small" onClick={() => edit((rs) => [...rs, newRow(rs.some((r) => r.scheme === 'world') ? 'digest' : 'world')])}>
+        <button
+          type="button"
+          className="btn btn--outline btn--small"
+          onClick={() => edit((rs) => [...rs, newRow(rs.some((r) => r.scheme === 'world') ? 'digest' : 'world')])}
+        >
           Add entry
         </button>
       </div>
       {check.error && <p className="field__error">{check.error}</p>}
       {check.warnings.map((w) => (
-        <div key={w} className="callout tone-degraded" role="note">
+        <Callout key={w} tone="degraded" role="note">
           <p>{w}</p>
-        </div>
+        </Callout>
       ))}
       {stale && (
-        <div className="callout tone-degraded" role="alert">
+        <Callout tone="degraded" role="alert">
           <strong>Not saved: the ACL changed since you opened it (now version {stale.stat.aversion})</strong>
           <p>
-            Now:{' '}
-            <span className="mono">
-              {stale.acl.map((e) => `${e.scheme}:${e.id} ${e.perms}`).join(', ')}
-            </span>
+            Now: <span className="mono">{stale.acl.map((e) => `${e.scheme}:${e.id} ${e.perms}`).join(', ')}</span>
           </p>
           <div className="form-actions acl-stale-actions">
             <button
@@ -178,14 +199,22 @@ function AclEditor({ ensemble, path, initial, onClose }: { ensemble: string; pat
               Overwrite with mine at version {stale.stat.aversion}
             </button>
           </div>
-        </div>
+        </Callout>
       )}
-      {lockout && <LockoutConfirm path={path} reason={lockout} busy={busy} onCancel={() => setLockout(null)} onConfirm={(typed) => void save(base.stat.aversion, typed)} />}
+      {lockout && (
+        <LockoutConfirm
+          path={path}
+          reason={lockout}
+          busy={busy}
+          onCancel={() => setLockout(null)}
+          onConfirm={(typed) => void save(base.stat.aversion, typed)}
+        />
+      )}
       {error && (
-        <div className="callout tone-lost" role="alert">
+        <Callout tone="lost" role="alert">
           <strong>Not saved</strong>
           <p>{error}</p>
-        </div>
+        </Callout>
       )}
       {!stale && !lockout && (
         <div className="form-actions">
@@ -203,11 +232,23 @@ function AclEditor({ ensemble, path, initial, onClose }: { ensemble: string; pat
 }
 
 /** The server's lock-out warning, and Apply only once the path is typed back exactly. */
-function LockoutConfirm({ path, reason, busy, onCancel, onConfirm }: { path: string; reason: string; busy: boolean; onCancel: () => void; onConfirm: (typed: string) => void }) {
+function LockoutConfirm({
+  path,
+  reason,
+  busy,
+  onCancel,
+  onConfirm,
+}: {
+  path: string;
+  reason: string;
+  busy: boolean;
+  onCancel: () => void;
+  onConfirm: (typed: string) => void;
+}) {
   const [typed, setTyped] = useState('');
   const matches = typed === path;
   return (
-    <div className="callout tone-lost acl-lockout" role="alert">
+    <Callout tone="lost" role="alert" className="acl-lockout">
       <strong>Not saved: with this ACL the console {reason.startsWith('this ACL may lock') ? 'may lose' : 'loses'} its own access to this node</strong>
       <p>{lockoutReason(reason, path)}</p>
       <label className="field">
@@ -239,6 +280,6 @@ function LockoutConfirm({ path, reason, busy, onCancel, onConfirm }: { path: str
           {busy ? 'Applying…' : 'Apply anyway'}
         </button>
       </div>
-    </div>
+    </Callout>
   );
 }

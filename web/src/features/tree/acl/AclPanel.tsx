@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { AclEntryView } from '@keeper/shared';
 import { errorText } from '../../../lib/api';
-import { useZnodeEntry } from '../../../socket/hooks';
+import { useZnodeEntry } from '../znodeTopic';
 import { useIsAdmin } from '../../auth/me';
 import { LockIcon } from '../../audit/icons';
 import { getAcl } from '../ops/opsApi';

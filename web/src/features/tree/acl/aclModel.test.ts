@@ -48,7 +48,12 @@ describe('rows and entries', () => {
 
 describe('unknownSchemes', () => {
   it('finds schemes this editor would not round-trip', () => {
-    expect(unknownSchemes([{ scheme: 'sasl', id: 'ann', perms: 'r', permissions: 1 }, { scheme: 'world', id: 'anyone', perms: 'r', permissions: 1 }])).toEqual(['sasl']);
+    expect(
+      unknownSchemes([
+        { scheme: 'sasl', id: 'ann', perms: 'r', permissions: 1 },
+        { scheme: 'world', id: 'anyone', perms: 'r', permissions: 1 },
+      ]),
+    ).toEqual(['sasl']);
   });
 });
 
@@ -56,8 +61,12 @@ describe('lockoutReason', () => {
   it('keeps the why, drops what the heading and the confirm field already say', () => {
     const message =
       'this ACL locks the console out of /a/b: no entry grants read and admin to the console (world:anyone, no digest credentials, address 127.0.0.1): Keeper could not show it. To apply it anyway, send "confirm" equal to the path ("/a/b").';
-    expect(lockoutReason(message, '/a/b')).toBe('No entry grants read and admin to the console (world:anyone, no digest credentials, address 127.0.0.1): Keeper could not show it.');
-    expect(lockoutReason('this ACL may lock the console out of /a: the console may lose read. To apply it anyway, send "confirm" equal to the path ("/a").', '/a')).toBe('The console may lose read.');
+    expect(lockoutReason(message, '/a/b')).toBe(
+      'No entry grants read and admin to the console (world:anyone, no digest credentials, address 127.0.0.1): Keeper could not show it.',
+    );
+    expect(
+      lockoutReason('this ACL may lock the console out of /a: the console may lose read. To apply it anyway, send "confirm" equal to the path ("/a").', '/a'),
+    ).toBe('The console may lose read.');
     expect(lockoutReason('something else entirely', '/a')).toBe('Something else entirely');
   });
 });

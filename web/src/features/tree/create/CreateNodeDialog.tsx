@@ -11,13 +11,14 @@ import { Field } from '../../../ui/Field';
 import { ApiError, errorText } from '../../../lib/api';
 import { writeErrorText } from '../writeErrors';
 import { formatBytes } from '../../../lib/bytes';
-import { useSessionEntry } from '../../../socket/hooks';
+import { useSessionEntry } from '../../consoleSession/consoleSessionTopic';
 import { createZnode, type WriteAnswer } from '../ops/opsApi';
 import { CodeEditor } from '../edit/CodeEditor';
 import { checkJson, prettyJson } from '../edit/jsonCheck';
 import { convertFormat, FORMAT_LABELS, payloadFor, type EditorFormat } from '../edit/editorModel';
 import { znodeUrl } from '../urls';
 import { checkChildName, MODES, modeInfo, previewPath } from './createModel';
+import { Callout } from '../../../ui/Callout';
 import '../../../ui/forms.css';
 import '../edit/edit.css';
 import './create.css';
@@ -76,16 +77,16 @@ function CreateForm({ ensemble, parent, onClose }: { ensemble: string; parent: s
           Created <span className="mono">{created.path}</span>.
         </p>
         {created.warning && (
-          <div className="callout tone-degraded" role="status">
+          <Callout tone="degraded" role="status">
             <strong>Ephemeral: it belongs to the console</strong>
             <p>{created.warning}</p>
-          </div>
+          </Callout>
         )}
         {created.note && (
-          <div className="callout tone-degraded" role="status">
+          <Callout tone="degraded" role="status">
             <strong>After a lost reply</strong>
             <p>{created.note}</p>
-          </div>
+          </Callout>
         )}
         <div className="form-actions">
           <button type="button" className="btn" onClick={onClose}>
@@ -126,7 +127,17 @@ function CreateForm({ ensemble, parent, onClose }: { ensemble: string; parent: s
           </>
         }
       >
-        {(p) => <input {...p} className="input mono" autoFocus value={name} onChange={(e) => setName(e.target.value)} onBlur={() => name !== '' && setTouched(true)} spellCheck={false} />}
+        {(p) => (
+          <input
+            {...p}
+            className="input mono"
+            autoFocus
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            onBlur={() => name !== '' && setTouched(true)}
+            spellCheck={false}
+          />
+        )}
       </Field>
 
       <fieldset className="create-modes">
@@ -140,14 +151,20 @@ function CreateForm({ ensemble, parent, onClose }: { ensemble: string; parent: s
         ))}
       </fieldset>
       {info.ephemeral && (
-        <div className="callout tone-degraded" role="note">
+        <Callout tone="degraded" role="note">
           <strong>An ephemeral made here is rarely what you want</strong>
           <p>
-            It belongs to the session that creates it: the console’s own ZooKeeper session{sessionId ? <> (<span className="mono">{sessionId}</span>)</> : null}. It vanishes when
-            that session ends or expires: a Keeper restart, or a partition longer than the session timeout. Locks, leader election and service registrations should be created by the
-            process that holds them.
+            It belongs to the session that creates it: the console’s own ZooKeeper session
+            {sessionId ? (
+              <>
+                {' '}
+                (<span className="mono">{sessionId}</span>)
+              </>
+            ) : null}
+            . It vanishes when that session ends or expires: a Keeper restart, or a partition longer than the session timeout. Locks, leader election and
+            service registrations should be created by the process that holds them.
           </p>
-        </div>
+        </Callout>
       )}
 
       <div className="field">
@@ -173,7 +190,12 @@ function CreateForm({ ensemble, parent, onClose }: { ensemble: string; parent: s
             ))}
           </div>
           {format === 'json' && (
-            <button type="button" className="btn btn--outline btn--small" disabled={text === '' || jsonProblem !== null} onClick={() => setText(prettyJson(text) ?? text)}>
+            <button
+              type="button"
+              className="btn btn--outline btn--small"
+              disabled={text === '' || jsonProblem !== null}
+              onClick={() => setText(prettyJson(text) ?? text)}
+            >
               Pretty-print
             </button>
           )}
@@ -181,7 +203,15 @@ function CreateForm({ ensemble, parent, onClose }: { ensemble: string; parent: s
           <span className="muted create-data-head__size">{payload?.ok ? formatBytes(payload.bytes) : text === '' ? 'empty' : ''}</span>
         </div>
         <div className="create-editor">
-          <CodeEditor value={text} onChange={setText} label="New znode data" errorLine={jsonProblem?.line ?? null} wrap={format === 'base64'} onSubmit={() => void submit()} inputRef={inputRef} />
+          <CodeEditor
+            value={text}
+            onChange={setText}
+            label="New znode data"
+            errorLine={jsonProblem?.line ?? null}
+            wrap={format === 'base64'}
+            onSubmit={() => void submit()}
+            inputRef={inputRef}
+          />
         </div>
         {jsonProblem && (
           <span className="field__error">
@@ -192,10 +222,10 @@ function CreateForm({ ensemble, parent, onClose }: { ensemble: string; parent: s
       </div>
 
       {error && (
-        <div className="callout tone-lost" role="alert">
+        <Callout tone="lost" role="alert">
           <strong>Not created</strong>
           <p>{error}</p>
-        </div>
+        </Callout>
       )}
       <div className="form-actions">
         <span className="form-actions__hint">Enter to create · Esc to cancel</span>

@@ -25,7 +25,13 @@ export interface ModeInfo {
 
 export const MODES: readonly ModeInfo[] = [
   { mode: 'persistent', label: 'Persistent', hint: 'stays until someone deletes it', sequential: false, ephemeral: false },
-  { mode: 'persistent_sequential', label: 'Persistent sequential', hint: 'ZooKeeper appends a 10-digit counter to the name', sequential: true, ephemeral: false },
+  {
+    mode: 'persistent_sequential',
+    label: 'Persistent sequential',
+    hint: 'ZooKeeper appends a 10-digit counter to the name',
+    sequential: true,
+    ephemeral: false,
+  },
   { mode: 'ephemeral', label: 'Ephemeral', hint: 'lives as long as the console’s own ZooKeeper session', sequential: false, ephemeral: true },
   { mode: 'ephemeral_sequential', label: 'Ephemeral sequential', hint: 'ephemeral, with the counter', sequential: true, ephemeral: true },
 ];

@@ -12,13 +12,14 @@ import { ApiError, errorText } from '../../../lib/api';
 import { writeErrorText } from '../writeErrors';
 import { Escaped } from '../ZnodeName';
 import { escapeHiddenChars } from '../../../lib/invisibleChars';
-import { useZnodeEntry } from '../../../socket/hooks';
+import { useZnodeEntry } from '../znodeTopic';
 import { JobProgress } from '../../admin/jobs/JobProgress';
 import { seedJob, useJob } from '../../admin/jobs/jobs';
 import { useDockOnClose } from '../../admin/jobs/jobsDock';
 import { countSubtree, deleteZnode, staleVersionOf, startRecursiveDelete, type SubtreeCount } from '../ops/opsApi';
 import { znodeUrl } from '../urls';
 import { confirmMatches, confirmWord, countWords } from './deleteModel';
+import { Callout } from '../../../ui/Callout';
 import '../../../ui/forms.css';
 import './delete.css';
 
@@ -79,19 +80,24 @@ function DeleteFlow({
 
   if (version === null) {
     return (
-      <div className="callout tone-stale" role="status">
+      <Callout tone="stale" role="status">
         <strong>Nothing to delete</strong>
         <p>
-          <span className="mono"><Escaped text={path} /></span> does not exist (any more).
+          <span className="mono">
+            <Escaped text={path} />
+          </span>{' '}
+          does not exist (any more).
         </p>
-      </div>
+      </Callout>
     );
   }
 
   const fail = (e: unknown) => {
     const stale = staleVersionOf(e);
     if (stale) {
-      setError(`It changed since you looked: it is now version ${stale.stat.version} (you saw ${version}). Nothing was deleted. Close, look at the new value, and delete again if you still mean to.`);
+      setError(
+        `It changed since you looked: it is now version ${stale.stat.version} (you saw ${version}). Nothing was deleted. Close, look at the new value, and delete again if you still mean to.`,
+      );
     } else if (e instanceof ApiError && e.code === 'NOT_EMPTY') {
       // Children appeared meanwhile: count again, and the recursive path takes over.
       setError('It got children since it was counted. Counted again: read the new count before going on.');
@@ -134,7 +140,11 @@ function DeleteFlow({
     return (
       <div className="delete-flow">
         <p className="muted" aria-busy="true">
-          Counting what <span className="mono"><Escaped text={path} /></span> holds…
+          Counting what{' '}
+          <span className="mono">
+            <Escaped text={path} />
+          </span>{' '}
+          holds…
         </p>
         {error && <p role="status">{error}</p>}
       </div>
@@ -143,10 +153,10 @@ function DeleteFlow({
   if (step.kind === 'countFailed') {
     return (
       <div className="delete-flow">
-        <div className="callout tone-lost" role="alert">
+        <Callout tone="lost" role="alert">
           <strong>Cannot count the subtree, so nothing is deleted</strong>
           <p>{step.message}</p>
-        </div>
+        </Callout>
         <div className="form-actions">
           <button type="button" className="btn" onClick={onClose}>
             Close
@@ -175,33 +185,53 @@ function DeleteFlow({
     >
       {leaf ? (
         <p className="delete-lead">
-          Delete <span className="mono delete-path"><Escaped text={path} /></span> at version <span className="mono">{version}</span>? It has no children. This cannot be undone.
+          Delete{' '}
+          <span className="mono delete-path">
+            <Escaped text={path} />
+          </span>{' '}
+          at version <span className="mono">{version}</span>? It has no children. This cannot be undone.
         </p>
       ) : (
         <>
-          <div className="delete-count" role="status">
+          <Callout tone="lost" role="status" className="delete-count">
             <span className="delete-count__number">{countWords(count, truncated)}</span>
             <span>
-              this will delete <span className="mono delete-path"><Escaped text={path} /></span> and everything under it{depth > 0 ? `, ${depth} ${depth === 1 ? 'level' : 'levels'} deep` : ''}.
+              this will delete{' '}
+              <span className="mono delete-path">
+                <Escaped text={path} />
+              </span>{' '}
+              and everything under it{depth > 0 ? `, ${depth} ${depth === 1 ? 'level' : 'levels'} deep` : ''}.
             </span>
-          </div>
+          </Callout>
           <p className="delete-lead muted">
-            Deleted children first, one node at a time; the root only if it is still at version <span className="mono">{version}</span>. You can cancel while it runs; what was
-            deleted stays deleted.
+            Deleted children first, one node at a time; the root only if it is still at version <span className="mono">{version}</span>. You can cancel while it
+            runs; what was deleted stays deleted.
           </p>
           <label className="field">
             <span className="field__label">
-              Type <span className="mono delete-word"><Escaped text={word} /></span> to confirm
+              Type{' '}
+              <span className="mono delete-word">
+                <Escaped text={word} />
+              </span>{' '}
+              to confirm
             </span>
-            <input className="input mono" autoFocus autoComplete="off" spellCheck={false} value={typed} onChange={(e) => setTyped(e.target.value)} aria-label={`Type ${escapeHiddenChars(word)} to confirm`} />
+            <input
+              className="input mono"
+              autoFocus
+              autoComplete="off"
+              spellCheck={false}
+              value={typed}
+              onChange={(e) => setTyped(e.target.value)}
+              aria-label={`Type ${escapeHiddenChars(word)} to confirm`}
+            />
           </label>
         </>
       )}
       {error && (
-        <div className="callout tone-lost" role="alert">
+        <Callout tone="lost" role="alert">
           <strong>Not deleted</strong>
           <p>{error}</p>
-        </div>
+        </Callout>
       )}
       <div className="form-actions">
         <span className="form-actions__hint">{leaf ? 'Enter to delete · Esc to cancel' : 'Esc to cancel'}</span>
@@ -229,9 +259,7 @@ function DeleteJob({ jobId, ensemble, parent, onClose }: { jobId: string; ensemb
       </p>
       <JobProgress jobId={jobId} />
       <div className="form-actions">
-        {running ? (
-          <span className="form-actions__hint">Hiding keeps it running, in the corner of the page.</span>
-        ) : null}
+        {running ? <span className="form-actions__hint">Hiding keeps it running, in the corner of the page.</span> : null}
         {job?.state === 'done' && (
           <button type="button" className="btn" onClick={onClose}>
             Done

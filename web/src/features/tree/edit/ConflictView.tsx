@@ -10,6 +10,7 @@ import { RelativeTime } from '../../../ui/RelativeTime';
 import { formatCount } from '../../../lib/bytes';
 import { prettyJson } from './jsonCheck';
 import { sideBySide, type DiffLine } from './lineDiff';
+import { Callout } from '../../../ui/Callout';
 
 export function ConflictView({
   path,
@@ -49,29 +50,29 @@ export function ConflictView({
   const differs = diff.added + diff.removed;
   return (
     <section className="conflict" role="alert" aria-labelledby="conflict-title">
-      <div className="conflict__head">
+      <Callout tone="degraded">
         <strong id="conflict-title">
           {source === 'save' ? 'Not saved: ' : ''}
           <span className="mono">{path}</span> changed since you opened it
         </strong>
         <p>
           You started from version <span className="mono">{baseVersion}</span>; it is now version <span className="mono">{current.version}</span>, changed{' '}
-          <RelativeTime at={current.mtime} />.{' '}
-          {source === 'save' ? 'Nothing was written.' : 'Nothing has been written yet.'} Compare, then choose.
+          <RelativeTime at={current.mtime} />. {source === 'save' ? 'Nothing was written.' : 'Nothing has been written yet.'} Compare, then choose.
         </p>
-      </div>
+      </Callout>
       <div className="conflict__cols">
-        <DiffColumn
-          title={`Current value · version ${current.version}`}
-          note={theirsTruncated ? 'first 64 KiB shown' : null}
-          lines={diff.left}
-          kind="theirs"
-        />
+        <DiffColumn title={`Current value · version ${current.version}`} note={theirsTruncated ? 'first 64 KiB shown' : null} lines={diff.left} kind="theirs" />
         <DiffColumn title="Your value" note={null} lines={diff.right} kind="mine" action={<CopyButton text={mineText} label="Copy your value" />} />
       </div>
       <p className="conflict__summary muted">
         {pretty !== null && (
-          <button type="button" className="segmented__btn conflict__format" aria-pressed={asJson} onClick={() => setFormatted((f) => !f)} title="Both values parse as JSON">
+          <button
+            type="button"
+            className="segmented__btn conflict__format"
+            aria-pressed={asJson}
+            onClick={() => setFormatted((f) => !f)}
+            title="Both values parse as JSON"
+          >
             Compare formatted
           </button>
         )}
@@ -98,7 +99,19 @@ export function ConflictView({
   );
 }
 
-function DiffColumn({ title, note, lines, kind, action }: { title: string; note: string | null; lines: DiffLine[]; kind: 'theirs' | 'mine'; action?: ReactNode }) {
+function DiffColumn({
+  title,
+  note,
+  lines,
+  kind,
+  action,
+}: {
+  title: string;
+  note: string | null;
+  lines: DiffLine[];
+  kind: 'theirs' | 'mine';
+  action?: ReactNode;
+}) {
   return (
     <div className={`conflict__col conflict__col--${kind}`} role="region" aria-label={title}>
       <div className="conflict__col-head">

@@ -5,17 +5,18 @@
  * unless the operator says so, at the version they have now seen.
  */
 import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import { encodeZnodeData, fromBase64, MAX_ZNODE_DATA_BYTES, type EncodedData } from '@keeper/shared';
+import type { EncodedData, ZnodeState } from '@keeper/shared';
 import { Dialog } from '../../../ui/Dialog';
-import { useZnodeEntry } from '../../../socket/hooks';
+import { useZnodeEntry } from '../znodeTopic';
 import { ApiError, errorText } from '../../../lib/api';
 import { writeErrorText } from '../writeErrors';
 import { formatBytes } from '../../../lib/bytes';
-import { exportSubtree, setZnodeData, staleVersionOf, type StaleVersion } from '../ops/opsApi';
+import { readWholeValue, setZnodeData, staleVersionOf, type StaleVersion } from '../ops/opsApi';
 import { CodeEditor } from './CodeEditor';
 import { ConflictView } from './ConflictView';
 import { checkJson, prettyJson } from './jsonCheck';
 import { convertFormat, FORMAT_LABELS, initialFormat, isUnchanged, offsetOfLine, payloadFor, textFor, type EditorFormat } from './editorModel';
+import { Callout } from '../../../ui/Callout';
 import '../../../ui/forms.css';
 import './edit.css';
 
@@ -43,13 +44,9 @@ function EditSession({ ensemble, path, onClose }: { ensemble: string; path: stri
   useEffect(() => {
     if (!truncated) return;
     const abort = new AbortController();
-    // The live view carries the first 64 KiB; the export has the whole value (and the subtree's).
-    exportSubtree(ensemble, path, abort.signal).then(
-      (doc) => {
-        const root = doc.nodes.find((n) => n.rel === '');
-        if (!root) return setLoadError('the export did not include the node itself');
-        setFull({ version: root.stat.version, data: encodeZnodeData(fromBase64(root.data), MAX_ZNODE_DATA_BYTES + 1) });
-      },
+    // The live view carries the first 64 KiB; GET .../data has the stored bytes, whatever their size.
+    readWholeValue(ensemble, path, abort.signal).then(
+      (whole) => setFull(whole),
       (e: unknown) => {
         if (!abort.signal.aborted) setLoadError(errorText(e));
       },
@@ -59,35 +56,47 @@ function EditSession({ ensemble, path, onClose }: { ensemble: string; path: stri
 
   if (!opened) {
     return (
-      <div className="callout tone-stale" role="status">
+      <Callout tone="stale" role="status">
         <strong>There is no value to edit</strong>
         <p>
           <span className="mono">{path}</span> does not exist (any more), or has not been read yet.
         </p>
-      </div>
+      </Callout>
     );
   }
   if (truncated && !full) {
     return loadError ? (
-      <div className="callout tone-lost" role="alert">
+      <Callout tone="lost" role="alert">
         <strong>Cannot read the whole value</strong>
         <p>
           It is {formatBytes(opened.data.size)}; the live view carries the first 64 KiB, and reading the rest failed: {loadError}
         </p>
-      </div>
+      </Callout>
     ) : (
       <p className="muted" aria-busy="true">
         Reading the whole value ({formatBytes(opened.data.size)})…
       </p>
     );
   }
-  return <Editor ensemble={ensemble} path={path} initial={full ?? opened} onClose={onClose} />;
+  return <Editor ensemble={ensemble} path={path} initial={full ?? opened} liveNode={entry?.node} onClose={onClose} />;
 }
 
 type Conflict = { current: StaleVersion; source: 'save' | 'live' };
 
-function Editor({ ensemble, path, initial, onClose }: { ensemble: string; path: string; initial: Base; onClose: () => void }) {
-  const live = useZnodeEntry(ensemble, path);
+/** The editor itself; `liveNode` is the node as the live view has it now (given, not read here, so tests render it without a socket). */
+export function Editor({
+  ensemble,
+  path,
+  initial,
+  liveNode,
+  onClose,
+}: {
+  ensemble: string;
+  path: string;
+  initial: Base;
+  liveNode: ZnodeState | undefined;
+  onClose: () => void;
+}) {
   const [base, setBase] = useState<Base>(initial);
   const [format, setFormat] = useState<EditorFormat>(() => initialFormat(initial.data));
   const [text, setText] = useState(() => textFor(initial.data, initialFormat(initial.data)));
@@ -102,7 +111,6 @@ function Editor({ ensemble, path, initial, onClose }: { ensemble: string; path: 
   const payload = useMemo(() => payloadFor(format, checked), [format, checked]);
   const unchanged = useMemo(() => isUnchanged(base.data, format, checked), [base.data, format, checked]);
 
-  const liveNode = live?.node;
   const liveVersion = liveNode?.exists ? liveNode.stat.version : null;
   const changedLive = liveNode !== undefined && (liveNode.exists ? liveNode.stat.version !== base.version : true);
 
@@ -146,10 +154,10 @@ function Editor({ ensemble, path, initial, onClose }: { ensemble: string; path: 
   if (savedNote) {
     return (
       <div className="edit-saved">
-        <div className="callout tone-degraded" role="status">
+        <Callout tone="degraded" role="status">
           <strong>Saved, after a lost reply</strong>
           <p>{savedNote}</p>
-        </div>
+        </Callout>
         <div className="form-actions">
           <button type="button" className="btn btn--primary" onClick={onClose} autoFocus>
             Done
@@ -227,7 +235,7 @@ function Editor({ ensemble, path, initial, onClose }: { ensemble: string; path: 
         </span>
       </div>
       {changedLive && (
-        <div className="callout tone-degraded edit-live" role="status">
+        <Callout tone="degraded" role="status" className="edit-live">
           {liveVersion === null ? (
             <p>
               <strong>Deleted meanwhile.</strong> Another client deleted this node after you opened it: saving will fail.
@@ -237,13 +245,17 @@ function Editor({ ensemble, path, initial, onClose }: { ensemble: string; path: 
               <strong>Changed meanwhile:</strong> another client wrote version <span className="mono">{liveVersion}</span> after you opened version{' '}
               <span className="mono">{base.version}</span>. Saving will be refused; compare first.{' '}
               {liveNode?.exists && (
-                <button type="button" className="btn btn--outline btn--small" onClick={() => setConflict({ current: { stat: liveNode.stat, data: liveNode.data }, source: 'live' })}>
+                <button
+                  type="button"
+                  className="btn btn--outline btn--small"
+                  onClick={() => setConflict({ current: { stat: liveNode.stat, data: liveNode.data }, source: 'live' })}
+                >
                   Compare with version {liveVersion}
                 </button>
               )}
             </p>
           )}
-        </div>
+        </Callout>
       )}
       <CodeEditor
         value={text}
@@ -277,17 +289,22 @@ function Editor({ ensemble, path, initial, onClose }: { ensemble: string; path: 
         {payload.ok === false && format !== 'base64' && format !== 'json' && <span className="status tone-lost">{payload.reason}</span>}
       </div>
       {error && (
-        <div className="callout tone-lost" role="alert">
+        <Callout tone="lost" role="alert">
           <strong>Not saved</strong>
           <p>{error}</p>
-        </div>
+        </Callout>
       )}
       <div className="form-actions">
         <span className="form-actions__hint">Ctrl+Enter to save · Esc to cancel</span>
         <button type="button" className="btn" onClick={onClose}>
           Cancel
         </button>
-        <button type="submit" className="btn btn--primary" disabled={saving || unchanged || !payload.ok} title={unchanged ? 'Nothing changed' : `Save, if the node is still at version ${base.version}`}>
+        <button
+          type="submit"
+          className="btn btn--primary"
+          disabled={saving || unchanged || !payload.ok}
+          title={unchanged ? 'Nothing changed' : `Save, if the node is still at version ${base.version}`}
+        >
           {saving ? 'Saving…' : 'Save'}
         </button>
       </div>

@@ -82,7 +82,8 @@ export function payloadFor(format: EditorFormat, text: string): SavePayload {
   } else {
     if (format === 'json') {
       const problem = checkJson(text);
-      if (problem) return { ok: false, reason: `Not valid JSON (line ${problem.line}, column ${problem.column}): fix it, or switch to Text to save it as it is` };
+      if (problem)
+        return { ok: false, reason: `Not valid JSON (line ${problem.line}, column ${problem.column}): fix it, or switch to Text to save it as it is` };
     }
     payload = { ok: true, data: text, encoding: 'utf8', bytes: utf8Bytes(text).length };
   }

@@ -11,7 +11,11 @@ describe('checkJson', () => {
 
   it('finds a missing comma on the right line and column', () => {
     const text = '{\n  "a": 1\n  "b": 2\n}';
-    expect(checkJson(text)).toMatchObject({ line: 3, column: 3, message: 'Expected "," or "}" after a property value, found a string (is a "," missing at the end of line 2?)' });
+    expect(checkJson(text)).toMatchObject({
+      line: 3,
+      column: 3,
+      message: 'Expected "," or "}" after a property value, found a string (is a "," missing at the end of line 2?)',
+    });
   });
 
   it('explains trailing commas, single quotes and unterminated strings', () => {

@@ -65,7 +65,8 @@ export function locateJsonError(text: string): { message: string; offset: number
         i += 2;
         continue;
       }
-      if (c !== undefined && c.charCodeAt(0) < 0x20) fail(c === '\n' ? 'Line break inside a string: close the string or write \\n' : 'Control character inside a string: escape it');
+      if (c !== undefined && c.charCodeAt(0) < 0x20)
+        fail(c === '\n' ? 'Line break inside a string: close the string or write \\n' : 'Control character inside a string: escape it');
       i++;
     }
   };
@@ -103,7 +104,8 @@ export function locateJsonError(text: string): { message: string; offset: number
     }
     for (;;) {
       ws();
-      if (text[i] !== '"') fail(text[i] === '}' ? 'Trailing comma: remove the last ","' : `Expected a property name in double quotes, found ${describe(text[i])}`);
+      if (text[i] !== '"')
+        fail(text[i] === '}' ? 'Trailing comma: remove the last ","' : `Expected a property name in double quotes, found ${describe(text[i])}`);
       string();
       ws();
       if (text[i] !== ':') fail(`Expected ":" after the property name, found ${describe(text[i])}`);

@@ -9,6 +9,7 @@ import { ApiError, errorText } from '../../../lib/api';
 import { formatBytes, formatCount } from '../../../lib/bytes';
 import { countSubtree, exportSubtree, type SubtreeCount } from '../ops/opsApi';
 import { exportFileName } from './importModel';
+import { Callout } from '../../../ui/Callout';
 import '../../../ui/forms.css';
 import './transfer.css';
 
@@ -81,7 +82,9 @@ function ExportFlow({ ensemble, path, onClose }: { ensemble: string; path: strin
         <p>
           <strong>{formatCount(state.count.count)}</strong> {state.count.count === 1 ? 'node' : 'nodes'}
           {state.count.depth > 0 ? `, ${state.count.depth} ${state.count.depth === 1 ? 'level' : 'levels'} deep` : ''}.
-          {tooMany(state.count) && <span className="status tone-degraded"> more than an export holds ({formatCount(MAX_EXPORT_NODES)}): export a child instead</span>}
+          {tooMany(state.count) && (
+            <span className="status tone-degraded"> more than an export holds ({formatCount(MAX_EXPORT_NODES)}): export a child instead</span>
+          )}
         </p>
       )}
       {state.kind === 'exporting' && (
@@ -90,24 +93,25 @@ function ExportFlow({ ensemble, path, onClose }: { ensemble: string; path: strin
         </div>
       )}
       {state.kind === 'done' && (
-        <div className={`callout ${state.skipped.length > 0 ? 'tone-degraded' : 'tone-live'}`} role="status">
+        <Callout tone={state.skipped.length > 0 ? 'degraded' : 'live'} role="status">
           <strong>Downloaded {state.file}</strong>
           <p>
             {formatCount(state.nodes)} nodes, {formatBytes(state.bytes)}.
           </p>
           {state.skipped.length > 0 && (
             <p className="transfer-refusal">
-              Left out, because the console may not read {state.skipped.length === 1 ? 'it' : 'them'} (nor anything below): <span className="mono">{state.skipped.slice(0, 5).join(', ')}</span>
+              Left out, because the console may not read {state.skipped.length === 1 ? 'it' : 'them'} (nor anything below):{' '}
+              <span className="mono">{state.skipped.slice(0, 5).join(', ')}</span>
               {state.skipped.length > 5 ? ` and ${formatCount(state.skipped.length - 5)} more (listed in the file's "skipped")` : ''}.
             </p>
           )}
-        </div>
+        </Callout>
       )}
       {state.kind === 'failed' && (
-        <div className="callout tone-lost" role="alert">
+        <Callout tone="lost" role="alert">
           <strong>Not exported</strong>
           <p>{state.message}</p>
-        </div>
+        </Callout>
       )}
       <div className="form-actions">
         {state.kind === 'exporting' ? (

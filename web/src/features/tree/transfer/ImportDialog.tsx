@@ -16,6 +16,7 @@ import { seedJob, useJob } from '../../admin/jobs/jobs';
 import { useDockOnClose } from '../../admin/jobs/jobsDock';
 import { previewImport, startImport } from '../ops/opsApi';
 import { applyWords, canApply, firstKind, parseExport, planCounts, planRows, PLAN_KINDS, refusalWords, type PlanKind } from './importModel';
+import { Callout } from '../../../ui/Callout';
 import '../../../ui/forms.css';
 import './transfer.css';
 
@@ -82,22 +83,23 @@ function ImportFlow({ ensemble, path, onClose }: { ensemble: string; path: strin
   return (
     <div className="transfer-flow">
       <p className="transfer-lead">
-        Nodes from a Keeper export are placed under <span className="mono">{path}</span>: the export’s root becomes this node. Nothing is written until you apply.
+        Nodes from a Keeper export are placed under <span className="mono">{path}</span>: the export’s root becomes this node. Nothing is written until you
+        apply.
       </p>
       <label className="field">
         <span className="field__label">Export file</span>
         <input className="transfer-file" type="file" accept="application/json,.json" onChange={(e) => void choose(e.target.files?.[0])} />
       </label>
       {fileError && (
-        <div className="callout tone-lost" role="alert">
+        <Callout tone="lost" role="alert">
           <strong>Cannot use this file</strong>
           <p>{fileError}</p>
-        </div>
+        </Callout>
       )}
       {file && (
         <p className="transfer-file-info">
-          <span className="mono">{file.name}</span> · {formatBytes(file.size)} · {formatCount(file.doc.nodes.length)} nodes from <span className="mono">{file.doc.root}</span> on{' '}
-          <span className="mono">{file.doc.ensemble}</span>, exported <RelativeTime at={file.doc.exportedAt} />
+          <span className="mono">{file.name}</span> · {formatBytes(file.size)} · {formatCount(file.doc.nodes.length)} nodes from{' '}
+          <span className="mono">{file.doc.root}</span> on <span className="mono">{file.doc.ensemble}</span>, exported <RelativeTime at={file.doc.exportedAt} />
         </p>
       )}
       {file && (
@@ -116,17 +118,17 @@ function ImportFlow({ ensemble, path, onClose }: { ensemble: string; path: strin
         </label>
       )}
       {plan && refusalWords(plan.plan) && (
-        <div className="callout tone-lost" role="alert">
+        <Callout tone="lost" role="alert">
           <strong>This import would be refused</strong>
           <p className="transfer-refusal">{refusalWords(plan.plan)}</p>
-        </div>
+        </Callout>
       )}
       {plan && <PlanTable plan={plan.plan} />}
       {error && (
-        <div className="callout tone-lost" role="alert">
+        <Callout tone="lost" role="alert">
           <strong>{plan ? 'Not applied' : 'No plan'}</strong>
           <p>{error}</p>
-        </div>
+        </Callout>
       )}
       <div className="form-actions">
         <button type="button" className="btn" onClick={onClose}>

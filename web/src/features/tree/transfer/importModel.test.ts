@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { applyWords, canApply, exportFileName, firstKind, parseExport, planCounts, planRows, refusalWords } from './importModel';
 
-const node = { rel: '', data: 'eA==', encoding: 'utf8', acl: [{ scheme: 'world', id: 'anyone', permissions: 31 }], stat: { version: 0, aversion: 0, cversion: 0, ctime: 1, mtime: 1, dataLength: 1, numChildren: 0, ephemeral: false } };
+const node = {
+  rel: '',
+  data: 'eA==',
+  encoding: 'utf8',
+  acl: [{ scheme: 'world', id: 'anyone', permissions: 31 }],
+  stat: { version: 0, aversion: 0, cversion: 0, ctime: 1, mtime: 1, dataLength: 1, numChildren: 0, ephemeral: false },
+};
 const doc = { format: 'keeper-export', version: 1, ensemble: 'default', root: '/app', exportedAt: 1, nodes: [node] };
 
 describe('parseExport', () => {
@@ -16,7 +22,13 @@ describe('parseExport', () => {
 });
 
 describe('plans', () => {
-  const plan = { root: '/x', create: ['/x/a', '/x/b'], update: [{ path: '/x', version: 3 }], unchanged: [], conflicts: [{ path: '/x/c', reason: 'dataDiffers' as const }] };
+  const plan = {
+    root: '/x',
+    create: ['/x/a', '/x/b'],
+    update: [{ path: '/x', version: 3 }],
+    unchanged: [],
+    conflicts: [{ path: '/x/c', reason: 'dataDiffers' as const }],
+  };
   it('counts and lists by kind', () => {
     expect(planCounts(plan)).toEqual({ problems: 0, create: 2, update: 1, unchanged: 0, conflicts: 1 });
     expect(planRows(plan, 'update')).toEqual([{ path: '/x', detail: 'set data at version 3' }]);
@@ -38,7 +50,11 @@ describe('plans', () => {
     expect(planCounts(refused).problems).toBe(3);
     expect(canApply(refused)).toBe(false);
     expect(applyWords(refused)).toMatch(/Refused/);
-    expect(planRows(refused, 'problems')[0]).toEqual({ path: '/x/a', detail: 'too large: over the ensemble’s jute.maxbuffer', title: expect.stringMatching(/jute\.maxbuffer: 1,048,600 bytes/) });
+    expect(planRows(refused, 'problems')[0]).toEqual({
+      path: '/x/a',
+      detail: 'too large: over the ensemble’s jute.maxbuffer',
+      title: expect.stringMatching(/jute\.maxbuffer: 1,048,600 bytes/),
+    });
     expect(refusalWords(refused)).toMatch(/^3 nodes would fail.*First: \/x\/a: 1,048,600 bytes/);
   });
 });

@@ -90,7 +90,13 @@ export function planRows(plan: ImportPlan, kind: PlanKind): PlanRow[] {
 }
 
 export function planCounts(plan: ImportPlan): Record<PlanKind, number> {
-  return { problems: problemCount(plan), create: plan.create.length, update: plan.update.length, unchanged: plan.unchanged.length, conflicts: plan.conflicts.length };
+  return {
+    problems: problemCount(plan),
+    create: plan.create.length,
+    update: plan.update.length,
+    unchanged: plan.unchanged.length,
+    conflicts: plan.conflicts.length,
+  };
 }
 
 /** The first tab worth looking at: what would refuse the import, then conflicts, else what will change. */

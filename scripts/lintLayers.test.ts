@@ -1,0 +1,60 @@
+/**
+ * The layer rules in eslint.config.js are live: the repository's own lint configuration,
+ * run through ESLint's Node API, rejects an import against each rule with a message naming
+ * that rule, and lets the imports the layers are meant to make through.
+ */
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const eslint = new ESLint({ cwd: root });
+
+/** Lints `code` as if it were the file at `file` (relative to the repository; it need not exist). */
+async function lint(file: string, code: string): Promise<ESLint.LintResult> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  return result!;
+}
+
+async function layerErrors(file: string, code: string): Promise<string[]> {
+  const result = await lint(file, code);
+  return result.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+const violations: { rule: string; file: string; code: string }[] = [
+  { rule: 'zk-knows-no-adapters', file: 'server/src/zk/probe.ts', code: "import '../http/apiErrors.js';\n" },
+  { rule: 'zk-knows-no-adapters', file: 'server/src/zk/probe.ts', code: "import type { Outbox } from '../hub/outbox.js';\nexport type O = Outbox;\n" },
+  { rule: 'zk-knows-no-adapters', file: 'server/src/zk/probe.ts', code: "export { runJob } from '../ops/jobs.js';\n" },
+  { rule: 'zk-knows-no-adapters', file: 'server/src/zk/probe.ts', code: "import '../auth/cookies.js';\n" },
+  { rule: 'socket-imports-no-feature', file: 'web/src/socket/probe.ts', code: "import '../features/tree/treeModel';\n" },
+  { rule: 'web-never-imports-server', file: 'web/src/features/tree/probe.ts', code: "import '../../../../server/src/zk/stat.js';\n" },
+  { rule: 'web-never-imports-server', file: 'web/src/App.probe.tsx', code: "import '@keeper/server';\n" },
+  // The socket folder's own rule must not replace the web-wide one.
+  { rule: 'web-never-imports-server', file: 'web/src/socket/probe.ts', code: "import '../../../server/src/app.js';\n" },
+  { rule: 'shared-imports-neither', file: 'shared/src/probe.ts', code: "import '../../server/src/zk/stat.js';\n" },
+  { rule: 'shared-imports-neither', file: 'shared/src/protocol/probe.ts', code: "import '../../../web/src/lib/store';\n" },
+  { rule: 'shared-imports-neither', file: 'shared/src/probe.ts', code: "import '@keeper/web';\n" },
+];
+
+describe('layer rules', () => {
+  it.each(violations)('$rule rejects $code in $file', async ({ rule, file, code }) => {
+    const errors = await layerErrors(file, code);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain(`Layer rule "${rule}"`);
+  });
+
+  it.each([
+    { file: 'server/src/http/probe.ts', code: "import '../zk/gateway.js';\nimport '../hub/outbox.js';\n" },
+    { file: 'server/src/zk/probe.ts', code: "import 'node:http';\nimport './errors.js';\nimport '../logger.js';\nimport '@keeper/shared';\n" },
+    {
+      file: 'web/src/features/tree/probe.ts',
+      code: "import '../../socket/socketContext';\nimport '../watchEvents/watchEventLog';\nimport '@keeper/shared';\n",
+    },
+    { file: 'web/src/socket/probe.ts', code: "import './socketContext';\nimport '../lib/store';\n" },
+    { file: 'server/src/hub/probe.ts', code: "import '../http/apiErrors.js';\n" },
+  ])('lets $file import what its layer may', async ({ file, code }) => {
+    const result = await lint(file, code);
+    expect(result.messages).toEqual([]);
+  });
+}, 60_000);

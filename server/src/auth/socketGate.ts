@@ -1,0 +1,54 @@
+/**
+ * The socket's gate, before any handshake: the Host (DNS rebinding), the Origin (cross-site
+ * hijacking), then the identity. A bearer header on the upgrade is a token guess until it
+ * verifies: it goes through the sign-in limiter and a wrong one is audited, as over HTTP.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { AccessControl } from './accessControl.js';
+import type { Identity } from './identity.js';
+import { checkHost } from './hosts.js';
+import { originAllowed } from './origin.js';
+import type { SignInGuard } from './signInAudit.js';
+
+/**
+ * Decides whether an upgrade may proceed, before the handshake: who is asking (cookie, bearer,
+ * share session) and from which Origin. Without one, every socket is the open-mode admin.
+ */
+export type UpgradeAuthorizer = (request: IncomingMessage) => { ok: true; identity: Identity } | { ok: false; status: 401 | 403; reason: string };
+
+export interface SocketGateOptions {
+  /** Host names this console answers to (hosts.ts). */
+  allowedHosts?: ReadonlySet<string>;
+  guard?: SignInGuard;
+  /** The client's address (X-Forwarded-For behind a trusted proxy). */
+  addressOf?: (request: IncomingMessage) => string;
+}
+
+export function socketGate(access: AccessControl, options: SocketGateOptions = {}): UpgradeAuthorizer {
+  const addressOf = options.addressOf ?? ((request: IncomingMessage) => request.socket.remoteAddress ?? 'unknown');
+  return (request: IncomingMessage) => {
+    if (options.allowedHosts) {
+      const host = checkHost(request.headers.host, options.allowedHosts);
+      if (!host.ok) return { ok: false, status: 403, reason: host.reason };
+    }
+    if (!originAllowed(request.headers.origin, request.headers.host, access.allowedOrigins)) {
+      return { ok: false, status: 403, reason: `origin ${request.headers.origin ?? ''} may not open this console's socket` };
+    }
+    const guard = options.guard;
+    const attempt =
+      guard && access.credentials !== null && request.headers.authorization !== undefined
+        ? { address: addressOf(request), name: 'token', method: 'bearer' as const, transport: 'socket' as const }
+        : null;
+    if (guard && attempt) {
+      const refused = guard.refusal(attempt);
+      if (refused) return { ok: false, status: 403, reason: `too many failed sign-ins from this address; retry in ${refused.retryAfterSeconds} s` };
+    }
+    const result = access.identify(request.headers);
+    if (!result.ok) {
+      // Recorded in the background: the gate answers at once; the entry is durable soon after.
+      if (guard && attempt) void guard.failed(attempt, result.reason);
+      return { ok: false, status: 403, reason: result.reason };
+    }
+    return { ok: true, identity: result.value.identity };
+  };
+}

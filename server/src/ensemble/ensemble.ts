@@ -1,0 +1,80 @@
+/**
+ * One configured ensemble and everything Keeper runs against it: the console's gateway (its one
+ * ZooKeeper session) with the mutations that go through it, and the ensemble view's member poller
+ * and sessions/watches collectors. Adapters (HTTP routes, the socket hub, admin operations) look
+ * an ensemble up once by name in `Ensembles` and use what it owns; later views add their parts
+ * here, so starting and stopping stays one call each.
+ */
+import type { Logger } from 'pino';
+import type { EnsembleSummary } from '@keeper/shared';
+import type { EnsembleConfig } from '../config/types.js';
+import { parseConnectionString } from '../config/connectionString.js';
+import { ZkGateway } from '../zk/gateway.js';
+import { ZkMutations } from '../zk/mutations.js';
+import { createEnsembleMonitor, type EnsembleMonitor, type MonitorSettings } from './ensembleMonitor.js';
+
+/** Test and bench overrides for the gateway (short deadlines, small caps). */
+export interface GatewayDefaults {
+  requestDeadlineMs?: number;
+  sessionTimeoutMs?: number;
+  maxInFlight?: number;
+}
+
+export class Ensemble {
+  readonly name: string;
+  readonly gateway: ZkGateway;
+  readonly mutations: ZkMutations;
+  /** The ensemble view's poller, collectors and their request counters. */
+  readonly monitor: EnsembleMonitor;
+
+  constructor(
+    readonly config: EnsembleConfig,
+    log: Logger,
+    gatewayDefaults: GatewayDefaults = {},
+    monitorSettings: MonitorSettings = {},
+  ) {
+    this.name = config.name;
+    this.gateway = new ZkGateway({
+      name: config.name,
+      connectionString: config.connectionString,
+      ...(config.auth ? { auth: config.auth } : {}),
+      sessionTimeoutMs: config.sessionTimeoutMs ?? gatewayDefaults.sessionTimeoutMs ?? 30_000,
+      ...(gatewayDefaults.requestDeadlineMs ? { requestDeadlineMs: gatewayDefaults.requestDeadlineMs } : {}),
+      ...(gatewayDefaults.maxInFlight ? { maxInFlight: gatewayDefaults.maxInFlight } : {}),
+      logger: log,
+    });
+    const parsed = parseConnectionString(config.connectionString);
+    this.mutations = new ZkMutations(this.gateway, {
+      chroot: parsed.ok ? parsed.value.chroot : null,
+      ...(config.juteMaxBuffer !== undefined ? { juteMaxBuffer: config.juteMaxBuffer } : {}),
+    });
+    this.monitor = createEnsembleMonitor(config, this.gateway, monitorSettings, log);
+  }
+
+  get poller(): EnsembleMonitor['poller'] {
+    return this.monitor.poller;
+  }
+
+  get sessions(): EnsembleMonitor['sessions'] {
+    return this.monitor.sessions;
+  }
+
+  get watches(): EnsembleMonitor['watches'] {
+    return this.monitor.watches;
+  }
+
+  /** What the ensemble list and the socket's welcome show: never the connection string's credentials. */
+  summary(): EnsembleSummary {
+    return { name: this.name, connectionString: this.gateway.connectionString, session: this.gateway.session };
+  }
+
+  start(): void {
+    this.gateway.start();
+    this.monitor.start();
+  }
+
+  close(): void {
+    this.monitor.close();
+    this.gateway.close();
+  }
+}

@@ -1,0 +1,20 @@
+/** Every live topic's producer: a topic declared in shared/ and missing here does not compile. */
+import type { JobRegistry } from '../ops/jobs.js';
+import { consoleSessionProducer } from './consoleSessionProducer.js';
+import { ensembleHealthProducer } from './ensembleHealthProducer.js';
+import { jobsProducer } from './jobsProducer.js';
+import type { TopicProducers } from './topicProducer.js';
+import { znodeProducer } from './znodeProducer.js';
+
+export interface ProducerDeps {
+  jobs: JobRegistry;
+}
+
+export function topicProducers(deps: ProducerDeps): TopicProducers {
+  return {
+    znode: znodeProducer,
+    consoleSession: consoleSessionProducer,
+    ensembleHealth: ensembleHealthProducer,
+    jobs: jobsProducer(deps.jobs),
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * What the hub needs from each live topic on the server: a way to start feeding one
+ * subscription. The hub has already checked the role, the share scope, the parameters and the
+ * caps; the producer only emits events (typed by the topic's declaration in shared/) and returns
+ * how to stop. Producers share whatever they read across subscribers (the watch registry, the
+ * member poller): a subscription costs the ensemble nothing that another already pays for.
+ */
+import type { TopicEvent, TopicName, TopicParams } from '@keeper/shared';
+import type { Ensemble } from '../ensemble/ensemble.js';
+
+export interface Subscriber<T extends TopicName> {
+  ensemble: Ensemble;
+  params: TopicParams<T>;
+  emit(event: TopicEvent<T>): void;
+}
+
+export interface TopicProducer<T extends TopicName> {
+  topic: T;
+  /** Starts feeding one subscription (current state first, then changes); returns how to stop. */
+  open(subscriber: Subscriber<T>): () => void;
+  /** True when this subscription would make Keeper set a ZooKeeper watch nobody holds yet (the hub's watched-path cap). */
+  addsWatch?(ensemble: Ensemble, params: TopicParams<T>): boolean;
+}
+
+/** Every topic's producer, by topic: a record over all names, so a declared topic without a producer does not compile. */
+export type TopicProducers = { [T in TopicName]: TopicProducer<T> };

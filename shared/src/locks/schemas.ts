@@ -1,0 +1,207 @@
+/**
+ * The Locks view's answer (issue 12, item 10), shared by the server's routes and the web:
+ * `GET /api/ensembles/<name>/locks?path=<root>` and `.../locks/<path>`. The words in
+ * CONTENDER_STATUSES and CONTENDER_FLAGS are part of the API: scripts match on them.
+ */
+import { z } from 'zod';
+
+/**
+ * Exactly one per contender:
+ *  - `holder`: in a holding position (the leader, for an election);
+ *  - `waiting`: not holding, and not proven leaked (`watching` says what the evidence is);
+ *  - `leaked`: not holding, its owner alive and connected, and no watch of that owner in the
+ *    lock directory in two gatherings at least 10 s apart (see leakEvidence.ts);
+ *  - `persistent`: ephemeralOwner is 0x0, so no session's end removes it.
+ */
+export const CONTENDER_STATUSES = ['holder', 'waiting', 'leaked', 'persistent'] as const;
+export const contenderStatusSchema = z.enum(CONTENDER_STATUSES);
+export type ContenderStatus = z.infer<typeof contenderStatusSchema>;
+
+export const CONTENDER_FLAGS = ['long-timeout', 'silent', 'no-connection', 'held-long'] as const;
+export const contenderFlagKindSchema = z.enum(CONTENDER_FLAGS);
+export type ContenderFlagKind = z.infer<typeof contenderFlagKindSchema>;
+
+/** What the recipe is for; in-house patterns declare one of the first five. */
+export const RECIPE_KINDS = ['exclusive', 'readWrite', 'semaphore', 'election', 'queue', 'group'] as const;
+export const recipeKindSchema = z.enum(RECIPE_KINDS);
+export type RecipeKind = z.infer<typeof recipeKindSchema>;
+
+/**
+ * Who holds, given the contenders in order:
+ *  - `lowest`: the first one (a lock, a leader);
+ *  - `readersBeforeWriter`: every reader before the first writer; a writer only when first;
+ *  - `firstN`: the first N (a semaphore's leases; N from the recipe or the config);
+ *  - `all`: every node present holds (kazoo Semaphore leases, a Party's members, a LockingQueue's taken entries);
+ *  - `none`: nobody holds (a queue's items, in the order they will be taken).
+ */
+export const HOLDING_RULES = ['lowest', 'readersBeforeWriter', 'firstN', 'all', 'none'] as const;
+export const holdingRuleSchema = z.enum(HOLDING_RULES);
+export type HoldingRule = z.infer<typeof holdingRuleSchema>;
+
+export const RECIPE_LIBRARIES = ['kazoo', 'curator', 'zookeeper', 'config'] as const;
+export const recipeLibrarySchema = z.enum(RECIPE_LIBRARIES);
+export type RecipeLibrary = z.infer<typeof recipeLibrarySchema>;
+
+export const CONTENDER_ROLES = ['contender', 'reader', 'writer', 'lease', 'member', 'item'] as const;
+export const contenderRoleSchema = z.enum(CONTENDER_ROLES);
+export type ContenderRole = z.infer<typeof contenderRoleSchema>;
+
+/**
+ * What the owner's watches say about a contender that is not holding:
+ *  - `blocker`: it watches what it waits for (its predecessor, or for a reader a writer before it);
+ *  - `elsewhere`: it watches another node of the lock directory (not leaked, but not the usual watch);
+ *  - `nothing`: the latest complete gathering saw no watch of its owner in the directory (a leak candidate until a second gathering confirms it);
+ *  - `unknown`: no usable gathering (none yet, a member did not answer, the owner was not connected, or the recipe's waiters use child watches, which wchp does not list).
+ */
+export const WATCHING_STATES = ['blocker', 'elsewhere', 'nothing', 'unknown'] as const;
+export const watchingStateSchema = z.enum(WATCHING_STATES);
+export type WatchingState = z.infer<typeof watchingStateSchema>;
+
+export const DATA_KINDS = ['identifier', 'participant-id', 'client-ip', 'text', 'binary', 'empty'] as const;
+export const contenderDataSchema = z.object({
+  /** kazoo's identifier, Curator's participant id or client IP (its default data), other text, binary or nothing. */
+  kind: z.enum(DATA_KINDS),
+  /** The text; for binary, its size ("12 bytes"); null when empty. */
+  text: z.string().nullable(),
+});
+export type ContenderData = z.infer<typeof contenderDataSchema>;
+
+export const recipeSchema = z.object({
+  /** Stable: "kazoo.Lock", "curator.InterProcessMutex", "zookeeper.WriteLock", "config:<name>". */
+  id: z.string(),
+  /** For people: "Curator InterProcessMutex (or LeaderSelector)". */
+  label: z.string(),
+  library: recipeLibrarySchema,
+  kind: recipeKindSchema,
+  holding: holdingRuleSchema,
+});
+export type RecipeInfo = z.infer<typeof recipeSchema>;
+
+export const contenderFlagSchema = z.object({ kind: contenderFlagKindSchema, message: z.string() });
+export type ContenderFlag = z.infer<typeof contenderFlagSchema>;
+
+/** The owner's session as the ensemble's sessions data knows it (null fields where it does not). */
+export const contenderOwnerSchema = z.object({
+  /** Hex as ZooKeeper prints it ("0x100002f75570004"). */
+  sessionId: z.string(),
+  /** false: the sessions data does not list it (not gathered yet, or the session just ended). */
+  known: z.boolean(),
+  /** ip:port of the client. */
+  client: z.string().nullable(),
+  /** host:clientPort of the member it is connected to. */
+  member: z.string().nullable(),
+  timeoutMs: z.number().nullable(),
+  lastResponseAt: z.number().nullable(),
+  /** false: on no member's connection list; null: unknown. */
+  connected: z.boolean().nullable(),
+});
+export type ContenderOwner = z.infer<typeof contenderOwnerSchema>;
+
+export const waitsForSchema = z.object({
+  /** The node it waits for directly (its predecessor, the writer before a reader, or a holder of a semaphore). */
+  next: z.string(),
+  /** The holder at the end of the chain. */
+  holder: z.string(),
+  /** Links from this contender to the holder (1 = it waits for the holder itself). */
+  links: z.number().int().min(1),
+  /** "c waits for b waits for a (holder)", long chains shortened in the middle. */
+  text: z.string(),
+});
+export type WaitsFor = z.infer<typeof waitsForSchema>;
+
+export const contenderSchema = z.object({
+  path: z.string(),
+  name: z.string(),
+  /** The 10-digit suffix as a number; null for recipes whose nodes have none (kazoo Semaphore leases, Party members). */
+  sequence: z.number().int().nullable(),
+  /** 1 = first in the recipe's order. */
+  position: z.number().int().min(1),
+  role: contenderRoleSchema,
+  /** In a holding position by the recipe's rule (a persistent node can hold too). */
+  holding: z.boolean(),
+  status: contenderStatusSchema,
+  flags: z.array(contenderFlagSchema),
+  /** null for a persistent node. */
+  owner: contenderOwnerSchema.nullable(),
+  data: contenderDataSchema,
+  /** ctime (the ensemble's clock), epoch ms. */
+  createdAt: z.number().nullable(),
+  /** Holding for at least this long (since Keeper first saw it holding); null when not holding or not known. */
+  heldForMs: z.number().nullable(),
+  /** Not holding: time since it was created. */
+  waitingForMs: z.number().nullable(),
+  waitsFor: waitsForSchema.nullable(),
+  /** null for holders, persistent nodes and queue items. */
+  watching: watchingStateSchema.nullable(),
+  /** What this means for the lock, in words; null when nothing is wrong. */
+  consequence: z.string().nullable(),
+});
+export type Contender = z.infer<typeof contenderSchema>;
+
+export const lockSchema = z.object({
+  /** The lock directory. */
+  path: z.string(),
+  recipe: recipeSchema,
+  /** Context from the surroundings: "the lock kazoo's Semaphore /jobs/pool takes to hand out leases". */
+  note: z.string().nullable(),
+  /** Every contender in the directory, listed or not. */
+  total: z.number().int(),
+  holders: z.number().int(),
+  waiters: z.number().int(),
+  /** A semaphore's N; null when unknown or not a semaphore. */
+  permits: z.number().int().nullable(),
+  /** Where N came from: the recipe's own record (kazoo Semaphore data) or the config. */
+  permitsSource: z.enum(['recorded', 'configured']).nullable(),
+  /** In order; the first ones only when the directory is large (`total` counts them all). */
+  contenders: z.array(contenderSchema),
+  /** The worst status among the listed contenders (leaked, persistent, waiting, holder), for "worst first". */
+  worstStatus: contenderStatusSchema.nullable(),
+  /** The longest hold among the listed holders, when known. */
+  oldestHoldMs: z.number().nullable(),
+  /** Sentences about the lock as a whole ("Curator does not record a semaphore's N: ..."). */
+  notes: z.array(z.string()),
+});
+export type LockReport = z.infer<typeof lockSchema>;
+
+export const lockHerdSchema = z.object({
+  path: z.string(),
+  watchers: z.number().int(),
+  sessions: z.array(z.string()),
+  /** The lock directory the path belongs to, when it is one or is in one. */
+  lock: z.string().nullable(),
+  /** "It is the holder of Curator InterProcessMutex /app/locks/job." */
+  context: z.string().nullable(),
+  /** "20 sessions watch /queue/holder: each change wakes all of them; ..." */
+  message: z.string(),
+});
+export type LockHerd = z.infer<typeof lockHerdSchema>;
+
+/** How far the leak check can go with the watch gatherings at hand. */
+export const leakCheckSchema = z.object({
+  gatherings: z.number().int(),
+  /** From the earliest to the latest complete gathering, ms; null with fewer than two. */
+  spanMs: z.number().nullable(),
+  /** Two complete gatherings at least LEAK_MIN_GAP_MS apart: `leaked` can be said. */
+  ready: z.boolean(),
+  sentence: z.string(),
+});
+export type LeakCheck = z.infer<typeof leakCheckSchema>;
+
+/** GET /api/ensembles/<name>/locks?path=<root> */
+export const locksResponseSchema = z.object({
+  ensemble: z.string(),
+  root: z.string(),
+  locks: z.array(lockSchema),
+  herds: z.array(lockHerdSchema),
+  leakCheck: leakCheckSchema,
+});
+export type LocksResponse = z.infer<typeof locksResponseSchema>;
+
+/** GET /api/ensembles/<name>/locks/<path> */
+export const lockResponseSchema = z.object({
+  ensemble: z.string(),
+  lock: lockSchema,
+  herds: z.array(lockHerdSchema),
+  leakCheck: leakCheckSchema,
+});
+export type LockResponse = z.infer<typeof lockResponseSchema>;

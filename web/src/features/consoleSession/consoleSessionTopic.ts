@@ -1,0 +1,29 @@
+/**
+ * The `consoleSession` topic in the web: the console's own ZooKeeper session with an ensemble,
+ * which every freshness judgement starts from. Reading it holds its subscription; the socket's
+ * welcome seeds it so the first paint needs no round trip.
+ */
+import type { ConsoleSessionSnapshot } from '@keeper/shared';
+import { useTopic, useTopicEntry } from '../../socket/hooks';
+import { registerTopic } from '../../socket/topicRegistry';
+
+/** The console's session for one ensemble, with the socket epoch it arrived on. */
+export interface SessionEntry {
+  snapshot: ConsoleSessionSnapshot;
+  epoch: number;
+}
+
+export const consoleSessionQueryKey = (ensemble: string) => ['ensembles', ensemble, 'session'] as const;
+
+registerTopic({
+  topic: 'consoleSession',
+  queryKey: (ensemble) => consoleSessionQueryKey(ensemble),
+  reduce: (_prev: SessionEntry | undefined, event, { epoch }): SessionEntry => ({ snapshot: event.session, epoch }),
+});
+
+const NO_PARAMS = {};
+
+export function useSessionEntry(ensemble: string | undefined): SessionEntry | undefined {
+  useTopic('consoleSession', ensemble, NO_PARAMS);
+  return useTopicEntry<SessionEntry>(consoleSessionQueryKey(ensemble ?? ''), !!ensemble);
+}

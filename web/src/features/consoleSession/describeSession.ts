@@ -1,0 +1,106 @@
+/**
+ * The words and color of the console-session badge. One tone per meaning (green serving, amber
+ * degraded, red lost, grey stale/unknown) and always a word with it.
+ */
+import type { ConsoleSessionSnapshot } from '@keeper/shared';
+import { formatDuration } from '../../lib/time';
+import { shortId } from '../../lib/zxid';
+
+import type { Tone } from '../../ui/tone';
+
+export type { Tone };
+
+export interface SessionDescription {
+  tone: Tone;
+  /** The state in a word or two: "connected", "disconnected 4 s". */
+  headline: string;
+  /** Supporting facts, shown after the headline and dropped first on narrow screens. */
+  details: string[];
+}
+
+/** How long after an expiry the badge adds that the session is a new one (after the current state, never before it). */
+export const NEW_SESSION_NOTICE_MS = 5 * 60_000;
+
+function lastExpiry(snap: ConsoleSessionSnapshot): number | null {
+  for (let i = snap.timeline.length - 1; i >= 0; i--) {
+    const e = snap.timeline[i];
+    if (e?.state === 'expired') return e.at;
+  }
+  return null;
+}
+
+export function describeSession(snap: ConsoleSessionSnapshot | undefined, now: number, linkLive: boolean): SessionDescription {
+  if (snap === undefined) return { tone: 'stale', headline: 'unknown', details: ['waiting for the server'] };
+  const d = describeLive(snap, now);
+  // Without the link the last known state may be long gone: keep the words, lose the color.
+  return linkLive ? d : { ...d, tone: 'stale' };
+}
+
+function describeLive(snap: ConsoleSessionSnapshot, now: number): SessionDescription {
+  const elapsed = now - snap.since;
+  const id = snap.sessionId ? shortId(snap.sessionId) : null;
+  switch (snap.state) {
+    case 'connected':
+    case 'readOnly': {
+      // The age is the ZooKeeper session's own, unchanged by a move to another member or a browser reconnect.
+      const age = snap.establishedAt === null ? null : `session ${formatDuration(now - snap.establishedAt)}`;
+      const expiredAt = lastExpiry(snap);
+      const renewed = expiredAt !== null && now - expiredAt < NEW_SESSION_NOTICE_MS ? `new after an expiry ${formatDuration(now - expiredAt)} ago` : null;
+      const details = [snap.member ?? 'unknown member', ...(id ? [id] : []), ...(renewed ? [renewed] : []), ...(age ? [age] : [])];
+      return { tone: snap.state === 'connected' ? 'live' : 'degraded', headline: snap.state === 'connected' ? 'connected' : 'read-only', details };
+    }
+    case 'unconfirmed': {
+      const quiet = snap.confirmedAt === null ? elapsed : now - snap.confirmedAt;
+      return {
+        tone: 'degraded',
+        headline: `unconfirmed ${formatDuration(quiet)}`,
+        details: [`no answer from ${snap.member ?? 'the member'}`, ...(id ? [id] : [])],
+      };
+    }
+    case 'connecting':
+      return { tone: 'degraded', headline: `connecting ${formatDuration(elapsed)}`, details: [] };
+    case 'disconnected': {
+      // Within the session timeout the session (and its ephemerals and watches) can still be saved.
+      const left = snap.timeoutMs - elapsed;
+      return left > 0
+        ? {
+            tone: 'degraded',
+            headline: `disconnected ${formatDuration(elapsed)}`,
+            details: [`session ${id ? `${id} ` : ''}expires in ≤ ${formatDuration(left)}`],
+          }
+        : { tone: 'lost', headline: `disconnected ${formatDuration(elapsed)}`, details: ['past the session timeout: likely expired'] };
+    }
+    case 'expired':
+      return { tone: 'lost', headline: `expired ${formatDuration(elapsed)}`, details: ['opening a new session'] };
+    case 'authFailed':
+      return { tone: 'lost', headline: 'auth failed', details: ['check the console’s credentials'] };
+    case 'closed':
+      return { tone: 'stale', headline: 'closed', details: [] };
+    default: {
+      const never: never = snap.state;
+      return { tone: 'stale', headline: String(never), details: [] };
+    }
+  }
+}
+
+/** The tone of a state word in the timeline, where no duration is involved. */
+export function stateTone(state: ConsoleSessionSnapshot['state']): Tone {
+  switch (state) {
+    case 'connected':
+      return 'live';
+    case 'readOnly':
+    case 'unconfirmed':
+    case 'connecting':
+    case 'disconnected':
+      return 'degraded';
+    case 'expired':
+    case 'authFailed':
+      return 'lost';
+    case 'closed':
+      return 'stale';
+    default: {
+      const never: never = state;
+      return never;
+    }
+  }
+}

@@ -1,0 +1,161 @@
+// @vitest-environment jsdom
+/**
+ * The ensemble view from what the member poller sends (the fixtures: a 3-member sandbox, healthy
+ * or with member 3 down), read the way an operator reads it: the quorum sentence, each member
+ * card's state word, figures and outage, the alerts, and the "as of" note once the data is not live.
+ */
+import '../../testSupport/dom';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { EnsembleHealth } from '@keeper/shared';
+import type { Freshness } from '../freshness/freshness';
+import { EnsembleBody } from './EnsembleBody';
+import { healthy, history, oneDown, T0 } from './fixtures';
+
+const LIVE: Freshness = { live: true };
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(T0 + 4_000);
+  window.sessionStorage.clear();
+});
+
+afterEach(() => vi.useRealTimers());
+
+function show(health: EnsembleHealth | undefined, { freshness = LIVE, selected = null }: { freshness?: Freshness; selected?: string | null } = {}) {
+  return render(
+    <MemoryRouter>
+      <EnsembleBody ensemble="default" selected={selected} health={health} history={health ? history(health) : undefined} freshness={freshness} />
+    </MemoryRouter>,
+  );
+}
+
+function card(address: string): HTMLElement {
+  return screen.getByRole('article', { name: address });
+}
+
+function stateWord(address: string): string {
+  return card(address).querySelector('.member__state')?.textContent ?? '';
+}
+
+describe('member cards', () => {
+  it('show each member’s role, how long ago it was checked, and its figures', () => {
+    show(healthy());
+    expect(stateWord('127.0.0.1:2192')).toBe('leader');
+    expect(stateWord('127.0.0.1:2191')).toBe('follower');
+    expect(stateWord('127.0.0.1:2193')).toBe('follower');
+    const leader = card('127.0.0.1:2192');
+    expect(within(leader).getByText('checked 4 s ago')).not.toHaveClass('member__checked--late');
+    expect(within(leader).getByText('synced followers').nextElementSibling).toHaveTextContent('2 of 2');
+    expect(within(leader).getByText('zxid').parentElement).toHaveTextContent('zxid 0x20000012f');
+    // Only the leader has leader-only lines.
+    expect(within(card('127.0.0.1:2191')).queryByText('synced followers')).toBeNull();
+  });
+
+  it('say a down member is down, for how long and why, without figures it cannot have', () => {
+    show(oneDown());
+    const down = card('127.0.0.1:2193');
+    expect(stateWord('127.0.0.1:2193')).toBe('down');
+    expect(down).toHaveClass('tone-lost');
+    expect(within(down).getByText('down for 44 s')).toBeInTheDocument();
+    expect(within(down).getByText('connection refused')).toBeInTheDocument();
+    expect(within(down).getByText(/No figures: it does not answer/)).toBeInTheDocument();
+  });
+
+  it('turn the leader amber with the reason when a follower is not in sync', () => {
+    show(oneDown());
+    const leader = card('127.0.0.1:2192');
+    expect(stateWord('127.0.0.1:2192')).toBe('leader');
+    expect(leader).toHaveClass('tone-degraded');
+    expect(within(leader).getByText('Followers not synced: 1 of 2')).toBeInTheDocument();
+    expect(within(leader).getByText('synced followers').nextElementSibling).toHaveClass('figure--warn');
+  });
+
+  it('mark a check that is several polls old as late', () => {
+    vi.setSystemTime(T0 + 20_000);
+    show(healthy());
+    expect(within(card('127.0.0.1:2191')).getByText('checked 20 s ago')).toHaveClass('member__checked--late');
+  });
+
+  it('grey out once the data is not live, and the header says as of when', () => {
+    const freshness: Freshness = { live: false, asOf: T0, reason: 'no connection to the Keeper server; reconnecting' };
+    show(healthy(), { freshness });
+    for (const address of ['127.0.0.1:2191', '127.0.0.1:2192', '127.0.0.1:2193']) expect(card(address)).toHaveClass('tone-stale');
+    // The state word stays: what it was at that time.
+    expect(stateWord('127.0.0.1:2192')).toBe('leader');
+    const asOf = screen.getByRole('note');
+    expect(asOf).toHaveTextContent(/^as of \d\d:\d\d:\d\d · no connection to the Keeper server; reconnecting$/);
+    expect(asOf).toHaveAttribute('data-as-of', String(T0));
+    expect(screen.queryByText('live')).toBeNull();
+  });
+
+  it('say "live" in the header while the data is live', () => {
+    show(healthy());
+    expect(screen.getByText('live')).toBeInTheDocument();
+    expect(screen.queryByRole('note')).toBeNull();
+  });
+
+  it('open a deep-linked member first, expanded and scrolled to, and name an address that is not a member', () => {
+    // jsdom lays nothing out, so it has no scrollIntoView: record which element the view scrolls to.
+    const scrolledTo: Element[] = [];
+    Element.prototype.scrollIntoView = function (this: Element) {
+      scrolledTo.push(this);
+    };
+    try {
+      const { unmount } = show(oneDown(), { selected: '127.0.0.1:2193' });
+      const cards = within(screen.getByRole('region', { name: 'Members' })).getAllByRole('article');
+      expect(cards[0]).toHaveAccessibleName('127.0.0.1:2193');
+      expect(cards[0]).toHaveAttribute('aria-current', 'true');
+      expect(within(cards[0]!).getByText(/: no answer/)).toBeInTheDocument();
+      expect(scrolledTo).toEqual([cards[0]]);
+      unmount();
+    } finally {
+      Reflect.deleteProperty(Element.prototype, 'scrollIntoView');
+    }
+
+    show(healthy(), { selected: '127.0.0.1:9999' });
+    expect(screen.getByRole('note')).toHaveTextContent('not a member 127.0.0.1:9999 is not in this ensemble’s configuration.');
+  });
+});
+
+describe('quorum and alerts', () => {
+  it('put the quorum in one sentence', () => {
+    show(healthy());
+    const quorum = screen.getByRole('status', { name: 'Quorum' });
+    expect(quorum).toHaveTextContent('healthy');
+    expect(within(quorum).getByText('3 of 3 voters serving; tolerates 1 failure')).toBeInTheDocument();
+    expect(screen.getByText('No alerts.')).toBeInTheDocument();
+  });
+
+  it('at the edge, the banner says what to do and the list says which member is down', () => {
+    show(oneDown());
+    const quorum = screen.getByRole('status', { name: 'Quorum' });
+    expect(quorum.querySelector('.quorum__word')).toHaveTextContent('at the edge');
+    expect(within(quorum).getByText('2 of 3 voters serving; tolerates 1 failure, none left now')).toBeInTheDocument();
+    expect(quorum).toHaveTextContent('What to do Do not restart or take down any voter until the missing ones serve again.');
+    const alerts = screen.getByRole('region', { name: 'Alerts' });
+    // The quorum's own alert is said once, in the banner.
+    expect(within(alerts).queryByRole('article', { name: /At the edge/ })).toBeNull();
+    const down = within(alerts).getByRole('article', { name: 'member 3 (127.0.0.1:2193) is down: connection refused' });
+    expect(down).toHaveTextContent('Nothing listens on its client port: the ZooKeeper process is not running.');
+    expect(down).toHaveTextContent('What to do Start it and check its log');
+  });
+
+  it('keep a dismissed alert one click away', async () => {
+    const user = userEvent.setup();
+    show(oneDown());
+    const alerts = screen.getByRole('region', { name: 'Alerts' });
+    await user.click(within(alerts).getByRole('button', { name: 'Dismiss: member 3 (127.0.0.1:2193) is down: connection refused' }));
+    expect(within(alerts).queryByRole('article', { name: /is down/ })).toBeNull();
+    expect(alerts).toHaveTextContent('1 dismissed for this session');
+    await user.click(within(alerts).getByRole('button', { name: 'restore all' }));
+    expect(within(alerts).getByRole('article', { name: /is down/ })).toBeInTheDocument();
+  });
+
+  it('say what they wait for before the first poll', () => {
+    show(undefined, { freshness: { live: false, asOf: null, reason: 'waiting for the first poll of the members' } });
+    expect(screen.getByText('Nothing to show yet — waiting for the first poll of the members.')).toBeInTheDocument();
+  });
+});
