@@ -1,5 +1,6 @@
 // Tokens and base styles first: feature stylesheets imported by components must come after them.
 import './theme/tokens.css';
+import './ui/sectionTitle.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';

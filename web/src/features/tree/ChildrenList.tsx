@@ -59,7 +59,7 @@ export function ChildrenList({ ensemble, path }: { ensemble: string; path: strin
   return (
     <section className={`children${freshness.live && !deleted ? '' : ' is-stale'}`}>
       <header className="children__head">
-        <h2 className="panel-title">Children</h2>
+        <h2 className="section-title">Children</h2>
         <span className="children__summary muted" aria-live="polite">
           {summary}
         </span>

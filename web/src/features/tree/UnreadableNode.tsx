@@ -48,7 +48,7 @@ export function UnreadableNode({ ensemble, path, consoleSessionId }: { ensemble:
       </Callout>
       <div className="node-panel__content unreadable__content">
         <section className="unreadable__need" aria-label="Access needed">
-          <h2 className="panel-title">Access needed</h2>
+          <h2 className="section-title">Access needed</h2>
           {acl.isPending ? (
             <p className="muted">reading the ACL…</p>
           ) : aclHidden ? (

@@ -51,7 +51,7 @@ export function WatchEventsPanel({ ensemble, open, onToggle }: { ensemble: strin
       <header className="watch-events__head">
         <button type="button" className="btn watch-events__toggle" aria-expanded={open} onClick={onToggle} title="Show or hide (w)">
           {open ? <ChevronDown size={14} /> : <ChevronRight size={14} />}
-          <span className="panel-title">Watch events</span>
+          <span className="section-title">Watch events</span>
         </button>
         {!open && newest && (
           <span className="watch-events__peek muted">

@@ -112,7 +112,7 @@ function JobView({ job }: { job: JobSnapshot }) {
       {!running && remaining.length > 0 && (
         <div className="job__remaining">
           <div className="job__remaining-head">
-            <span className="panel-title">Still there</span>
+            <span className="section-title">Still there</span>
             <span className="muted">
               {moreRemaining > 0
                 ? `first ${formatCount(remaining.length)} of ${formatCount(remaining.length + moreRemaining)}, deepest first`

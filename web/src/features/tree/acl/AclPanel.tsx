@@ -34,7 +34,7 @@ export function AclPanel({ ensemble, path }: { ensemble: string; path: string })
     <section className="acl" aria-label="Znode ACL">
       <header className="acl__head">
         <LockIcon size={14} className="acl__icon" />
-        <h2 className="panel-title">ACL</h2>
+        <h2 className="section-title">ACL</h2>
         <span className="acl__version muted mono" title="ACL version (aversion)">
           v{aversion}
         </span>
