@@ -39,10 +39,13 @@ export const PORT_OFFSETS = {
   spareTestB: 10_360,
   httpContractTest: 10_380,
   childrenPageTest: 10_420,
+  maxCnxnsTest: 10_440,
+  herdTest: 10_460,
   fanoutBench: 16_300,
   latencyBench: 16_400,
   childrenBench: 16_500,
   pollerBench: 16_600,
+  herdBench: 16_700,
 } as const;
 
 /** Single ports the project listens on beside the layouts: Keeper for `npm start` and for e2e. */

@@ -8,6 +8,8 @@ script's own directory comes first on sys.path, so that name would shadow the ka
   driver.py ops HOSTS          run the operations read from stdin, print one JSON result per operation
   driver.py hold PLANS BUSY    open the sessions, print "ready <ids>", hold them until stdin closes
   driver.py write CONFIG       write {"counter": N} every interval, print "ack <N> <epoch ms>" per ack
+  driver.py herd CONFIG        seed 000's loop: N sessions each calling get_children(path) without pause,
+                               print "ready <ids>", loop until stdin closes, then "done <requests>"
 """
 import base64
 import json
@@ -160,6 +162,40 @@ def write(config_json):
         time.sleep(cfg['intervalS'])
 
 
+def herd(config_json):
+    # One thread per worker, each with its own session, as a fleet of workers has; no back-off,
+    # no deadline: the loop the seed's workers ran, which is what the console must name.
+    cfg = json.loads(config_json)
+    clients = []
+    for _ in range(cfg['workers']):
+        zk = KazooClient(hosts=cfg['hosts'], timeout=cfg['sessionTimeoutS'])
+        zk.start(timeout=30)
+        clients.append(zk)
+    stop = threading.Event()
+    counts = [0] * len(clients)
+
+    def loop(i, zk):
+        while not stop.is_set():
+            try:
+                zk.get_children(cfg['path'])
+                counts[i] += 1
+            except Exception:
+                time.sleep(0.1)
+
+    threads = [threading.Thread(target=loop, args=(i, zk), daemon=True) for i, zk in enumerate(clients)]
+    for t in threads:
+        t.start()
+    print('ready ' + json.dumps(['0x%x' % zk.client_id[0] for zk in clients]), flush=True)
+    sys.stdin.read()
+    stop.set()
+    for t in threads:
+        t.join(5)
+    for zk in clients:
+        zk.stop()
+        zk.close()
+    print('done %d' % sum(counts), flush=True)
+
+
 if __name__ == '__main__':
     command = sys.argv[1]
     if command == 'ops':
@@ -168,5 +204,7 @@ if __name__ == '__main__':
         hold(sys.argv[2], sys.argv[3] == 'busy')
     elif command == 'write':
         write(sys.argv[2])
+    elif command == 'herd':
+        herd(sys.argv[2])
     else:
         sys.exit('unknown command %r' % command)

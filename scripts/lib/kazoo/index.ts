@@ -6,4 +6,5 @@
  */
 export { kazoo, kazooGet, kazooSnapshot, type DigestGrant, type KazooNode, type KazooOp, type KazooResult, type Snapshot } from './ops.js';
 export { holdSessions, type HeldSessions, type HoldOptions, type KazooClientPlan } from './sessions.js';
+export { startHerd, type HerdPlan, type RunningHerd } from './herd.js';
 export { KazooWriter, type AckedWrite } from './writer.js';

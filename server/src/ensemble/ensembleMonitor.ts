@@ -48,13 +48,16 @@ export function createEnsembleMonitor(config: EnsembleConfig, gateway: ZkGateway
         return data.toString('utf8');
       }
     : undefined;
-  const poller = new MemberPoller({
+  const poller: MemberPoller = new MemberPoller({
     ensemble: config.name,
     targets: initialTargets(config),
     transport,
     ...(settings.pollIntervalMs ? { intervalMs: settings.pollIntervalMs } : {}),
     ...(settings.maxBackoffMs ? { maxBackoffMs: settings.maxBackoffMs } : {}),
     ...(readClusterConfig ? { readClusterConfig } : {}),
+    // Only a session confirmed alive vouches for its member (a member without quorum drops it).
+    consoleMember: () => (gateway?.session.state === 'connected' ? gateway.session.member : null),
+    clientConnections: () => sessions.recentConnectionsByHost(2 * sessions.cadenceMs),
     log,
   });
   const consoleSessionId = () => gateway?.session.sessionId ?? null;
@@ -63,6 +66,8 @@ export function createEnsembleMonitor(config: EnsembleConfig, gateway: ZkGateway
     members: poller,
     transport,
     consoleSessionId,
+    // Child lists browsers have open: a herd's likely target, named at no cost to ZooKeeper.
+    heldLists: () => (gateway?.heldZnodes() ?? []).map(({ path, held }) => ({ path, numChildren: held.stat.numChildren, pzxid: held.stat.pzxid })),
     ...(settings.sessionsMinIntervalMs ? { minIntervalMs: settings.sessionsMinIntervalMs } : {}),
     ...(settings.sessionsCadenceMs ? { cadenceMs: settings.sessionsCadenceMs } : {}),
     log,

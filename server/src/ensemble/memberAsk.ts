@@ -17,19 +17,37 @@ export interface AskSpec<T> {
   purpose: Purpose;
 }
 
+async function viaAdmin<T>(transport: MemberTransport, member: MemberAddress, spec: AskSpec<T>): Promise<{ ok: true; value: T } | null> {
+  if (!spec.admin || member.adminPort === null) return null;
+  const answer = await transport.admin(member, spec.admin.command, spec.purpose);
+  if (!answer.ok) return null;
+  const body = readAdminBody(answer.text);
+  return body.kind === 'ok' ? { ok: true, value: spec.admin.fromBody(body.value) } : null;
+}
+
+/** Words that answer nothing when there is nothing to list; any other word's empty answer is a connection closed at once. */
+const MAY_ANSWER_NOTHING: ReadonlySet<string> = new Set(['wchp', 'wchc']);
+
 export async function askMember<T>(transport: MemberTransport, member: MemberAddress, spec: AskSpec<T>): Promise<Asked<T>> {
   try {
-    const answer = await transport.fourLetterWord(member, spec.word, spec.purpose);
+    let answer = await transport.fourLetterWord(member, spec.word, spec.purpose);
+    if (answer.ok && answer.text === '' && !MAY_ANSWER_NOTHING.has(spec.word)) {
+      answer = { ok: false, kind: 'closed', message: `${spec.word} to ${member.address}: connection closed at once, without an answer` };
+    }
+    if (!answer.ok && answer.kind === 'closed') {
+      // At maxClientCnxns for Keeper's address: the AdminServer is not under that cap.
+      return (
+        (await viaAdmin(transport, member, spec)) ?? {
+          ok: false,
+          reason: `${answer.message}: it may have reached maxClientCnxns for Keeper's address (and has no AdminServer Keeper can ask)`,
+        }
+      );
+    }
     if (!answer.ok) return { ok: false, reason: answer.message };
     if (isNotServing(answer.text)) return { ok: false, reason: 'not serving: it is not part of a quorum', notServing: true };
     if (!blockedWord(answer.text)) return { ok: true, value: spec.fromText(answer.text) };
-    if (spec.admin && member.adminPort !== null) {
-      const viaAdmin = await transport.admin(member, spec.admin.command, spec.purpose);
-      if (viaAdmin.ok) {
-        const body = readAdminBody(viaAdmin.text);
-        if (body.kind === 'ok') return { ok: true, value: spec.admin.fromBody(body.value) };
-      }
-    }
+    const admin = await viaAdmin(transport, member, spec);
+    if (admin) return admin;
     return {
       ok: false,
       reason: `${spec.word} is not in ${WHITELIST_SETTING} and the AdminServer did not answer: add ${spec.word} to ${WHITELIST_SETTING} (or enable the AdminServer)`,

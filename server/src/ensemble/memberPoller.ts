@@ -22,21 +22,30 @@ import {
   EMPTY_METRICS,
   metricsFrom,
   parseConf,
+  ratesBetween,
+  roundRate,
   blockedWord,
   isNotServing,
   summarizeQuorum,
+  creditRefusingMembers,
+  maxClientCnxnsFromAdmin,
+  maxClientCnxnsFromConf,
   SERVING_STATES,
   type EnsembleHealth,
   type HistoryPoint,
   type LagMemory,
   type MemberHistory,
   type MemberStatus,
+  type MemberState,
+  type MemberMetrics,
+  type CounterReading,
   type ServerSpec,
 } from '@keeper/shared';
 import type { HealthFeed } from './healthFeed.js';
 import { DEFAULT_MEMBER_BACKOFF_MAX_MS, isDue, retryDelay } from './backoff.js';
 import { HistoryRing } from './historyRing.js';
 import { probeMember } from './memberProbe.js';
+import { askMember } from './memberAsk.js';
 import { hostMatcher, type Resolve } from './hostAliases.js';
 import { hostNames, mergeMembership, type MemberTarget } from './memberTargets.js';
 import type { MemberTransport } from './transport.js';
@@ -54,6 +63,10 @@ export interface PollerOptions {
   readClusterConfig?: () => Promise<string | null>;
   /** Host name resolution for matching the membership to the targets (tests replace it). */
   resolveHost?: Resolve;
+  /** host:port of the member the console's session is on, while that session is confirmed alive: evidence for a member at maxClientCnxns. */
+  consoleMember?: () => string | null;
+  /** Connections per client host on each member (member -> host -> count), from a recent gathering of sessions; null when none. */
+  clientConnections?: () => ReadonlyMap<string, ReadonlyMap<string, number>> | null;
   /** Transactions a member may trail the leader's previous zxid by (see assessLag). */
   lagThreshold?: number;
   log: Logger;
@@ -68,6 +81,14 @@ interface Slot {
   /** Before this time the AdminServer is not tried (it did not answer usefully). */
   adminRetryAt: number;
   lastServingAt: number | null;
+  /** The last serving state it answered with: the role a member at maxClientCnxns keeps. */
+  lastServingState: MemberState | null;
+  /** This poll its four-letter-word connection was closed at once (see connectionLimit.ts). */
+  closedAtOnce: boolean;
+  /** From its `conf`, read now and then; null until read. */
+  maxClientCnxns: number | null;
+  /** zk_packets_received/sent at the previous answer, for packets per second. */
+  packets: CounterReading | null;
 }
 
 type Listener = (health: EnsembleHealth, appended: MemberHistory) => void;
@@ -91,6 +112,7 @@ export class MemberPoller implements HealthFeed {
   private running = false;
   private stopped = true;
   private membershipDueAt = 0;
+  private limitsDueAt = 0;
   private firstRound: { promise: Promise<void>; resolve: () => void };
 
   constructor(private readonly options: PollerOptions) {
@@ -175,6 +197,7 @@ export class MemberPoller implements HealthFeed {
       await Promise.all(due.map((slot) => this.pollSlot(slot, started)));
       // After the probes, so `conf` (when /zookeeper/config is unreadable) goes to a member known to serve.
       if (started >= this.membershipDueAt) await this.refreshMembership();
+      if (started >= this.limitsDueAt) await this.refreshLimits();
       this.publish(started);
     } catch (error) {
       this.options.log.warn({ ensemble: this.ensemble, err: error }, 'member poll round failed');
@@ -188,13 +211,15 @@ export class MemberPoller implements HealthFeed {
 
   private async pollSlot(slot: Slot, roundStart: number): Promise<void> {
     const { transport } = this.options;
-    const { probe, adminWorked } = await probeMember(transport, slot.target, roundStart >= slot.adminRetryAt);
+    const { probe, adminWorked, closedAtOnce } = await probeMember(transport, slot.target, roundStart >= slot.adminRetryAt);
     const at = Date.now();
     if (adminWorked === false) slot.adminRetryAt = at + ADMIN_RECHECK_MS;
     const { state, detail } = classifyProbe(probe, transport.deadlineMs);
     const answered = probe.kind === 'answered';
     const serving = SERVING_STATES.includes(state);
     if (serving) slot.lastServingAt = at;
+    if (serving) slot.lastServingState = state;
+    slot.closedAtOnce = closedAtOnce;
     slot.blocked = answered ? probe.blocked : [];
     if (state === 'down' || state === 'unreachable') {
       slot.failures++;
@@ -215,7 +240,7 @@ export class MemberPoller implements HealthFeed {
       configuredRole: t.configuredRole,
       detail,
       source: answered ? probe.source : null,
-      metrics: answered ? metricsFrom(probe.srvr, probe.mntr) : EMPTY_METRICS,
+      metrics: answered ? this.withPacketRates(slot, metricsFrom(probe.srvr, probe.mntr), at) : EMPTY_METRICS,
       // When this member was last checked: the card's "checked 4 s ago" (it keeps the time of
       // the last try while a backed-off member waits for its next one).
       polledAt: at,
@@ -224,7 +249,44 @@ export class MemberPoller implements HealthFeed {
     };
   }
 
+  /** Packets per second since the member's previous answer (the counters are cumulative). */
+  private withPacketRates(slot: Slot, metrics: MemberMetrics, at: number): MemberMetrics {
+    const reading: CounterReading = { member: slot.target.address, received: metrics.packetsReceived, sent: metrics.packetsSent, at };
+    const rates = ratesBetween(slot.packets ?? undefined, reading);
+    slot.packets = reading;
+    return { ...metrics, packetsReceivedPerSecond: roundRate(rates.receivedPerSecond), packetsSentPerSecond: roundRate(rates.sentPerSecond) };
+  }
+
+  /** Members that closed Keeper's connection at once but something else vouches for count as serving (connectionLimit.ts). */
+  private creditRefusals(): void {
+    const slots = [...this.slots.values()].filter((s): s is Slot & { status: MemberStatus } => s.status !== null);
+    const credited = creditRefusingMembers({
+      members: slots.map((s) => ({ ...s.status, id: s.target.id, configuredRole: s.target.configuredRole })),
+      facts: new Map(
+        slots.map((s) => [s.target.address, { closedAtOnce: s.closedAtOnce, lastServingState: s.lastServingState, maxClientCnxns: this.limitOf(s) }]),
+      ),
+      consoleMember: this.options.consoleMember?.() ?? null,
+    });
+    slots.forEach((slot, i) => {
+      const status = credited[i]!;
+      if (!status.connectionLimit) return;
+      // Serving: polled every round like any serving member, so its recovery is seen at once.
+      slot.failures = 0;
+      slot.nextPollAt = 0;
+      slot.lastServingAt = status.lastServingAt;
+      slot.status = { ...status, nextPollAt: null };
+    });
+  }
+
+  /** Its own maxClientCnxns, else the one every member that told agrees on. */
+  private limitOf(slot: Slot): number | null {
+    if (slot.maxClientCnxns !== null) return slot.maxClientCnxns;
+    const known = new Set([...this.slots.values()].map((s) => s.maxClientCnxns).filter((n) => n !== null));
+    return known.size === 1 ? [...known][0]! : null;
+  }
+
   private publish(started: number): void {
+    this.creditRefusals();
     const appended: MemberHistory = {};
     const members: MemberStatus[] = [];
     for (const slot of this.slots.values()) {
@@ -242,6 +304,7 @@ export class MemberPoller implements HealthFeed {
         connections: polledNow ? status.metrics.connections : null,
         znodeCount: polledNow ? status.metrics.znodeCount : null,
         serving: polledNow && SERVING_STATES.includes(status.state),
+        packetsReceivedPerSecond: polledNow ? (status.metrics.packetsReceivedPerSecond ?? null) : null,
       };
       this.ring.add(status.address, point);
       appended[status.address] = [point];
@@ -251,7 +314,9 @@ export class MemberPoller implements HealthFeed {
     const lag = assessLag(members, this.lagMemory, this.options.lagThreshold ?? 0);
     this.lagMemory = lag.memory;
     const blocked = new Map([...this.slots.values()].map((s) => [s.target.address, s.blocked] as const));
-    const alerts = computeAlerts({ members, quorum, blocked, lag: lag.findings });
+    const limits = new Map([...this.slots.values()].map((s) => [s.target.address, this.limitOf(s)] as const));
+    const connectionLimits = { limits, connections: this.options.clientConnections?.() ?? null };
+    const alerts = computeAlerts({ members, quorum, blocked, lag: lag.findings, connectionLimits });
     this.latest = { ensemble: this.ensemble, polledAt: started, pollIntervalMs: this.intervalMs, members, quorum, alerts };
     for (const listener of this.listeners) {
       try {
@@ -265,7 +330,38 @@ export class MemberPoller implements HealthFeed {
   // ---- membership ----
 
   private addSlot(target: MemberTarget): void {
-    this.slots.set(target.address, { target, status: null, blocked: [], failures: 0, nextPollAt: 0, adminRetryAt: 0, lastServingAt: null });
+    this.slots.set(target.address, {
+      target,
+      status: null,
+      blocked: [],
+      failures: 0,
+      nextPollAt: 0,
+      adminRetryAt: 0,
+      lastServingAt: null,
+      lastServingState: null,
+      closedAtOnce: false,
+      maxClientCnxns: null,
+      packets: null,
+    });
+  }
+
+  /** maxClientCnxns from each serving member's `conf` (or the AdminServer's `configuration`): a few words a minute. */
+  private async refreshLimits(): Promise<void> {
+    const serving = [...this.slots.values()].filter((s) => s.status !== null && SERVING_STATES.includes(s.status.state) && !s.closedAtOnce);
+    const spec = {
+      word: 'conf',
+      fromText: maxClientCnxnsFromConf,
+      admin: { command: 'configuration', fromBody: maxClientCnxnsFromAdmin },
+      purpose: 'membership' as const,
+    };
+    const answers = await Promise.all(serving.map(async (slot) => ({ slot, answer: await askMember(this.options.transport, slot.target, spec) })));
+    let read = 0;
+    for (const { slot, answer } of answers) {
+      if (!answer.ok || answer.value === null) continue;
+      slot.maxClientCnxns = answer.value;
+      read++;
+    }
+    this.limitsDueAt = Date.now() + (read > 0 ? this.membershipIntervalMs : this.intervalMs * 2);
   }
 
   /** Server ids and roles from /zookeeper/config (the console's session) or `conf` (4lw). */

@@ -11,6 +11,8 @@ export interface ProbeOutcome {
   probe: ProbeResult;
   /** Whether the AdminServer gave usable JSON this time (null: not tried). */
   adminWorked: boolean | null;
+  /** The four-letter-word connection was closed at once, without an answer (maxClientCnxns?; see connectionLimit.ts). */
+  closedAtOnce: boolean;
 }
 
 function wireFailure(result: Extract<WireResult, { ok: false }>, deadlineMs: number): ProbeResult {
@@ -19,6 +21,8 @@ function wireFailure(result: Extract<WireResult, { ok: false }>, deadlineMs: num
       return { kind: 'refused', message: result.message };
     case 'timeout':
       return { kind: 'timeout', afterMs: deadlineMs };
+    case 'closed':
+      return { kind: 'closed', message: result.message };
     case 'failed':
       return { kind: 'failed', message: result.message };
     default: {
@@ -50,6 +54,8 @@ async function viaFourLetterWords(transport: MemberTransport, member: MemberAddr
   const [srvrAnswer, mntrAnswer] = await Promise.all([transport.fourLetterWord(member, 'srvr', 'poll'), transport.fourLetterWord(member, 'mntr', 'poll')]);
   if (!srvrAnswer.ok) return wireFailure(srvrAnswer, transport.deadlineMs);
   const text = srvrAnswer.text;
+  // srvr always says something, even "not whitelisted": nothing at all is a connection closed at once.
+  if (text === '') return { kind: 'closed', message: `srvr to ${member.address}: connection closed at once, without an answer` };
   if (isNotServing(text)) return { kind: 'answered', source: '4lw', notServing: true, srvr: null, mntr: null, blocked: [] };
   const blocked: string[] = [];
   const srvrBlocked = blockedWord(text);
@@ -68,10 +74,7 @@ async function viaFourLetterWords(transport: MemberTransport, member: MemberAddr
     const sample = text.trim().slice(0, 80);
     return {
       kind: 'failed',
-      message:
-        sample === ''
-          ? 'answered srvr with nothing (connection limit reached, or not ZooKeeper?)'
-          : `answered srvr with something else: ${JSON.stringify(sample)}`,
+      message: `answered srvr with something else: ${JSON.stringify(sample)}`,
     };
   }
   return { kind: 'answered', source: '4lw', notServing: false, srvr, mntr, blocked };
@@ -85,12 +88,21 @@ export async function probeMember(transport: MemberTransport, member: MemberAddr
   try {
     if (tryAdmin && member.adminPort !== null) {
       const admin = await viaAdmin(transport, member);
-      if (admin) return { probe: admin, adminWorked: true };
-      return { probe: await viaFourLetterWords(transport, member), adminWorked: false };
+      if (admin) return { probe: admin, adminWorked: true, closedAtOnce: false };
+      const probe = await viaFourLetterWords(transport, member);
+      return { probe, adminWorked: false, closedAtOnce: probe.kind === 'closed' };
     }
-    return { probe: await viaFourLetterWords(transport, member), adminWorked: null };
+    const probe = await viaFourLetterWords(transport, member);
+    if (probe.kind !== 'closed') return { probe, adminWorked: null, closedAtOnce: false };
+    // Closed at once: the AdminServer (not under maxClientCnxns) may say it serves, even while left alone.
+    const admin = member.adminPort !== null ? await viaAdmin(transport, member) : null;
+    return admin ? { probe: admin, adminWorked: true, closedAtOnce: true } : { probe, adminWorked: null, closedAtOnce: true };
   } catch (error) {
     // Parsers are lenient and the wire never rejects; this is the last line of defence.
-    return { probe: { kind: 'failed', message: `probe failed: ${error instanceof Error ? error.message : String(error)}` }, adminWorked: null };
+    return {
+      probe: { kind: 'failed', message: `probe failed: ${error instanceof Error ? error.message : String(error)}` },
+      adminWorked: null,
+      closedAtOnce: false,
+    };
   }
 }

@@ -9,15 +9,24 @@
  *  - "gather now" (refresh) gathers sooner;
  *  - either way at most one gathering starts per `minIntervalMs` per ensemble, and everyone
  *    who asks meanwhile (N browsers opening at once) shares it.
+ * Each gathering also yields request rates (each connection's recved/sent against the previous
+ * gathering's) and, from them, a request-rate herd when there is one (herd/detect.ts): both come
+ * from the answers already asked for, so they add nothing to ZooKeeper's load.
  */
 import {
+  connectionsByClientHost,
   consFromConnections,
+  detectRequestHerd,
+  herdAlert,
   dumpFromAdmin,
   joinSessions,
   parseCons,
   parseDump,
   SERVING_STATES,
+  type CounterReading,
   type DumpInfo,
+  type HerdThresholds,
+  type KnownList,
   type MemberStatus,
   type SessionsResponse,
   type SilenceSighting,
@@ -42,8 +51,20 @@ export interface SessionsCollectorOptions {
   minIntervalMs?: number;
   /** A read gathers again when the last gathering is older than this. */
   cadenceMs?: number;
+  /**
+   * Znodes with their child count and pzxid that Keeper already holds (the watch registry's), to
+   * name the node a herd hammers without asking ZooKeeper anything.
+   */
+  heldLists?: () => readonly HeldList[];
+  herdThresholds?: Partial<HerdThresholds>;
   log: Logger;
   now?: () => number;
+}
+
+export interface HeldList {
+  path: string;
+  numChildren: number;
+  pzxid: string;
 }
 
 type Gap = SessionsResponse['gaps'][number];
@@ -59,6 +80,9 @@ export class SessionsCollector {
   private readonly now: () => number;
   readonly cadenceMs: number;
   private sightings = new Map<string, SilenceSighting>();
+  private readings = new Map<string, CounterReading>();
+  private previousGatheredAt: number | null = null;
+  private listVersions = new Map<string, string>();
 
   constructor(private readonly options: SessionsCollectorOptions) {
     this.now = options.now ?? Date.now;
@@ -75,6 +99,12 @@ export class SessionsCollector {
   recentCount(maxAgeMs: number): number | null {
     const cached = this.gather.cached;
     return cached && this.now() - cached.at <= maxAgeMs ? cached.value.sessions.length : null;
+  }
+
+  /** Connections per client host on each member, from a gathering no older than `maxAgeMs`, else null. */
+  recentConnectionsByHost(maxAgeMs: number): Map<string, Map<string, number>> | null {
+    const cached = this.gather.cached;
+    return cached && this.now() - cached.at <= maxAgeMs ? connectionsByClientHost(cached.value.sessions) : null;
   }
 
   /** The sessions: gathered now when asked to (`refresh`) or when the last gathering is older than the cadence, as the rate allows. */
@@ -139,9 +169,42 @@ export class SessionsCollector {
       if (!answer.notServing) consIncomplete = true;
     }
     const now = this.now();
-    const joined = joinSessions({ now, cons, dump, consIncomplete, consoleSessionId: this.options.consoleSessionId(), sightings: this.sightings });
+    const joined = joinSessions({
+      now,
+      cons,
+      dump,
+      consIncomplete,
+      consoleSessionId: this.options.consoleSessionId(),
+      sightings: this.sightings,
+      readings: this.readings,
+    });
     this.sightings = joined.sightings;
-    return { ensemble: this.options.ensemble, gatheredAt: now, gaps, sessions: joined.sessions };
+    this.readings = joined.readings;
+    const ratesOverSeconds = this.previousGatheredAt === null ? null : Math.round((now - this.previousGatheredAt) / 1000);
+    this.previousGatheredAt = now;
+    const herd = detectRequestHerd({
+      sessions: joined.sessions,
+      memberOutstanding: [...statuses.values()].filter((s) => SERVING_STATES.includes(s.state)).map((s) => s.metrics.outstanding),
+      knownLists: this.knownLists(),
+      ...(this.options.herdThresholds ? { thresholds: this.options.herdThresholds } : {}),
+    });
+    return {
+      ensemble: this.options.ensemble,
+      gatheredAt: now,
+      gaps,
+      sessions: joined.sessions,
+      ratesOverSeconds,
+      herd,
+      alerts: herd ? [herdAlert(herd)] : [],
+    };
+  }
+
+  /** The held child lists, each marked when its pzxid moved since the previous gathering. */
+  private knownLists(): KnownList[] {
+    const lists = this.options.heldLists?.() ?? [];
+    const previous = this.listVersions;
+    this.listVersions = new Map(lists.map((l) => [l.path, l.pzxid]));
+    return lists.map((l) => ({ path: l.path, numChildren: l.numChildren, pzxidChanging: previous.has(l.path) && previous.get(l.path) !== l.pzxid }));
   }
 
   /** `dump` from the leader (it knows expiry times), else another serving member. */

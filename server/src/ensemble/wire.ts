@@ -8,14 +8,19 @@
 import http from 'node:http';
 import net from 'node:net';
 
-export type WireFailureKind = 'refused' | 'timeout' | 'failed';
+/**
+ * `closed`: the member accepted the connection, then reset or closed it before answering a
+ * byte. That is what ZooKeeper does to a client address at its maxClientCnxns (NIO resets,
+ * Netty closes), so it is told apart from other failures: it does not mean "down".
+ */
+export type WireFailureKind = 'refused' | 'timeout' | 'closed' | 'failed';
 
 export type WireResult = { ok: true; text: string; status?: number } | { ok: false; kind: WireFailureKind; message: string };
 
 /** Big enough for dump/wchp of a large ensemble; beyond it the answer is dropped, not buffered. */
 export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
 
-function failure(error: NodeJS.ErrnoException, what: string): WireResult {
+function failure(error: NodeJS.ErrnoException, what: string, bytesReceived = 0): WireResult {
   switch (error.code) {
     case 'ECONNREFUSED':
       return { ok: false, kind: 'refused', message: `${what}: connection refused` };
@@ -29,6 +34,7 @@ function failure(error: NodeJS.ErrnoException, what: string): WireResult {
       return { ok: false, kind: 'timeout', message: `${what}: no route to host (${error.code})` };
     case 'ECONNRESET':
     case 'EPIPE':
+      if (bytesReceived === 0) return { ok: false, kind: 'closed', message: `${what}: connection closed at once, without an answer` };
       return { ok: false, kind: 'failed', message: `${what}: connection reset before a full answer` };
     default:
       return { ok: false, kind: 'failed', message: `${what}: ${error.code ?? error.message}` };
@@ -58,7 +64,8 @@ export function fourLetterWord(host: string, port: number, word: string, deadlin
       if (size > MAX_ANSWER_BYTES) return finish({ ok: false, kind: 'failed', message: `${what}: answer larger than ${MAX_ANSWER_BYTES} bytes` });
       chunks.push(chunk);
     });
-    socket.on('error', (error: NodeJS.ErrnoException) => finish(failure(error, what)));
+    socket.on('error', (error: NodeJS.ErrnoException) => finish(failure(error, what, size)));
+    // An empty answer stays an answer (wchp with no watches is one); callers that know better say so.
     socket.on('close', () => finish({ ok: true, text: Buffer.concat(chunks).toString('utf8') }));
   });
 }

@@ -131,6 +131,14 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
     return this.watches.held(path);
   }
 
+  /** Every znode heldZnode() answers for now: the watched ones that are current. */
+  heldZnodes(): { path: string; held: HeldZnode }[] {
+    return this.watches.watchedPathList().flatMap((path) => {
+      const held = this.heldZnode(path);
+      return held ? [{ path, held }] : [];
+    });
+  }
+
   get connectionString(): string {
     return this.options.connectionString;
   }

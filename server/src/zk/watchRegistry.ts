@@ -188,6 +188,11 @@ export class WatchRegistry {
     return this.entries.size;
   }
 
+  /** The paths some subscriber watches now (what held() may answer for). */
+  watchedPathList(): string[] {
+    return [...this.entries.keys()];
+  }
+
   /** Whether some subscriber holds a watch on the path now. */
   isWatched(path: string): boolean {
     return this.entries.has(path);

@@ -10,7 +10,12 @@ export type ProbeResult =
   | { kind: 'refused'; message: string }
   /** No (complete) answer within the deadline: hung, overloaded or partitioned. */
   | { kind: 'timeout'; afterMs: number }
-  /** Anything else: reset, unknown host, unreachable network, garbage. */
+  /**
+   * Accepted, then closed or reset before a byte of answer: what a member does to a client
+   * address at its maxClientCnxns (see connectionLimit.ts), or something that is not ZooKeeper.
+   */
+  | { kind: 'closed'; message: string }
+  /** Anything else: reset mid-answer, unknown host, unreachable network, garbage. */
   | { kind: 'failed'; message: string }
   | {
       kind: 'answered';
@@ -63,6 +68,11 @@ export function classifyProbe(probe: ProbeResult, deadlineMs: number): Classifie
       return {
         state: 'unreachable',
         detail: `no answer within ${(deadlineMs / 1000).toFixed(deadlineMs % 1000 === 0 ? 0 : 1)} s: a hung process (GC, disk), an overloaded member, or a network partition`,
+      };
+    case 'closed':
+      return {
+        state: 'unreachable',
+        detail: `closed Keeper's connection at once, without an answer (${probe.message}): nothing else says it serves, so a connection limit (maxClientCnxns) cannot be told from a broken member`,
       };
     case 'failed':
       return { state: 'unreachable', detail: probe.message };

@@ -4,6 +4,7 @@
  * sessions and watches views. Zod schemas so both ends validate what crosses the wire.
  */
 import { z } from 'zod';
+import { requestHerdSchema } from './herd/schema.js';
 
 /**
  * What a member is doing, in the operator's words (also the API's lower-case `role`):
@@ -42,6 +43,9 @@ export const memberMetricsSchema = z.object({
   uptimeSeconds: z.number().nullable(),
   packetsReceived: z.number().nullable(),
   packetsSent: z.number().nullable(),
+  /** Added: packets per second since the previous poll (zk_packets_received/sent deltas); null on the first poll or after a reset. */
+  packetsReceivedPerSecond: z.number().nullable().optional(),
+  packetsSentPerSecond: z.number().nullable().optional(),
 });
 export type MemberMetrics = z.infer<typeof memberMetricsSchema>;
 
@@ -67,6 +71,18 @@ export const memberStatusSchema = z.object({
   lastServingAt: z.number().nullable(),
   /** Added: when the poller asks it next; later than the next poll while a down member is backed off. */
   nextPollAt: z.number().nullable().optional(),
+  /**
+   * Added: the member closes Keeper's new connections at once (maxClientCnxns reached for Keeper's
+   * address) while other evidence says it serves; `state` is then its last known serving role.
+   */
+  connectionLimit: z
+    .object({
+      /** From the member's `conf`; null when Keeper could not read it. */
+      maxClientCnxns: z.number().nullable(),
+      evidence: z.array(z.enum(['synced-followers', 'admin', 'console-session'])),
+    })
+    .nullable()
+    .optional(),
 });
 export type MemberStatus = z.infer<typeof memberStatusSchema>;
 
@@ -110,6 +126,8 @@ export const historyPointSchema = z.object({
   connections: z.number().nullable(),
   znodeCount: z.number().nullable(),
   serving: z.boolean(),
+  /** Added: packets received per second since the previous poll. */
+  packetsReceivedPerSecond: z.number().nullable().optional(),
 });
 export type HistoryPoint = z.infer<typeof historyPointSchema>;
 
@@ -186,6 +204,16 @@ export const ensembleSessionSchema = z.object({
   queued: z.number().nullable(),
   received: z.number().nullable(),
   sent: z.number().nullable(),
+  /**
+   * Added: requests per second the client sent, from this connection's `recved` at the previous
+   * gathering and now; null on its first reading, when it moved to another member, or when it
+   * has no connection.
+   */
+  requestsPerSecond: z.number().nullable().optional(),
+  /** Added: answers (and watch notifications) per second sent to it, from `sent` likewise. */
+  sentPerSecond: z.number().nullable().optional(),
+  /** Added: the last operation the member served it, as cons prints it (GETC = getChildren). */
+  lastOperation: z.string().nullable().optional(),
   ephemeralCount: z.number(),
   ephemerals: z.array(z.string()),
   isConsole: z.boolean(),
@@ -219,6 +247,12 @@ export const sessionsResponseSchema = z.object({
   gatherAllowedInSeconds: z.number().optional(),
   /** Added: a read gathers again once the last gathering is this old. */
   cadenceSeconds: z.number().optional(),
+  /** Added: the seconds the rates are measured over (since the previous gathering); null on the first. */
+  ratesOverSeconds: z.number().nullable().optional(),
+  /** Added: a request-rate herd seen in this gathering (many sessions at similar high rates while latency climbs), else null. */
+  herd: requestHerdSchema.nullable().optional(),
+  /** Added: alerts from this gathering, in the /members alert shape (the herd's has id "request-herd"). */
+  alerts: z.array(alertSchema).optional(),
 });
 export type SessionsResponse = z.infer<typeof sessionsResponseSchema>;
 

@@ -7,11 +7,16 @@
 import net from 'node:net';
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { classifyProbe } from '@keeper/shared';
+import { classifyProbe, consFromConnections, parseCons } from '@keeper/shared';
+import { askMember } from '../../../src/ensemble/memberAsk.js';
 import { adminCommand, fourLetterWord, MAX_ANSWER_BYTES } from '../../../src/ensemble/wire.js';
 import { probeMember } from '../../../src/ensemble/memberProbe.js';
 import { MemberTransport } from '../../../src/ensemble/transport.js';
 import { RequestCounters } from '../../../src/ensemble/counters.js';
+import { readFileSync } from 'node:fs';
+
+/** A real AdminServer answer captured from the sandbox (shared's fixtures). */
+const fixture = (name: string) => readFileSync(new URL(`../../../../shared/test/ensemble/fixtures/${name}`, import.meta.url), 'utf8');
 
 const DEADLINE = 400;
 const servers: (net.Server | http.Server)[] = [];
@@ -98,9 +103,11 @@ describe('the wire', () => {
     expect(result).toMatchObject({ ok: false, kind: 'failed', message: expect.stringContaining(`larger than ${MAX_ANSWER_BYTES}`) });
   });
 
-  it('reports a reset', async () => {
-    const port = await tcp((socket) => socket.resetAndDestroy());
-    expect(await fourLetterWord('127.0.0.1', port, 'srvr', DEADLINE)).toMatchObject({ ok: false, kind: 'failed' });
+  it('tells a reset before any answer (what maxClientCnxns does) from a reset mid-answer', async () => {
+    const atOnce = await tcp((socket) => socket.resetAndDestroy());
+    expect(await fourLetterWord('127.0.0.1', atOnce, 'srvr', DEADLINE)).toMatchObject({ ok: false, kind: 'closed' });
+    const midAnswer = await tcp((socket) => socket.write('Zookeeper version: 3.8', () => setTimeout(() => socket.resetAndDestroy(), 50)));
+    expect(await fourLetterWord('127.0.0.1', midAnswer, 'srvr', DEADLINE)).toMatchObject({ ok: false, kind: 'failed' });
   });
 
   it('refuses to send what is not a four-letter word', async () => {
@@ -117,7 +124,6 @@ describe('probeMember against hostile members', () => {
   it.each([
     ['garbage', (s: net.Socket) => s.end(Buffer.from([0, 255, 1, 254, 10, 13, 0x80]))],
     ['an HTTP page', (s: net.Socket) => s.end('HTTP/1.1 400 Bad Request\r\n\r\n')],
-    ['nothing at all', (s: net.Socket) => s.end()],
   ])('answering %s is unreachable with why, not a throw', async (_what, behave) => {
     const port = await tcp(behave);
     const { probe } = await probeMember(transport(), member(port), true);
@@ -125,6 +131,18 @@ describe('probeMember against hostile members', () => {
     const classified = classifyProbe(probe, DEADLINE);
     expect(classified.state).toBe('unreachable');
     expect(classified.detail).toMatch(/answered srvr with/);
+  });
+
+  it.each([
+    ['closing without a word', (s: net.Socket) => s.end()],
+    ['resetting at once', (s: net.Socket) => s.resetAndDestroy()],
+  ])('%s is a connection closed at once: unreachable on its own, never down', async (_what, behave) => {
+    const port = await tcp(behave);
+    const outcome = await probeMember(transport(), member(port), true);
+    expect(outcome).toMatchObject({ probe: { kind: 'closed' }, closedAtOnce: true });
+    const classified = classifyProbe(outcome.probe, DEADLINE);
+    expect(classified.state).toBe('unreachable');
+    expect(classified.detail).toMatch(/closed Keeper's connection at once.*maxClientCnxns/);
   });
 
   it('a refused member is down; a silent one is unreachable within the deadline', async () => {
@@ -146,6 +164,33 @@ describe('probeMember against hostile members', () => {
     expect(adminWorked).toBe(false);
     expect(probe).toMatchObject({ kind: 'failed' });
     expect(counters.snapshot()[`127.0.0.1:${clientPort}`]).toMatchObject({ admin: 2, fourLetterWords: 2 });
+  });
+
+  it('asks the AdminServer, even while it is left alone, when the client port closes at once: a member at maxClientCnxns still says what it is', async () => {
+    const admin = await httpServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(fixture(req.url === '/commands/server_stats' ? 'admin-server_stats-follower.json' : 'admin-monitor-observer.json'));
+    });
+    const clientPort = await tcp((s) => s.resetAndDestroy());
+    const outcome = await probeMember(transport(), member(clientPort, admin), false);
+    expect(outcome).toMatchObject({ probe: { kind: 'answered', source: 'admin' }, adminWorked: true, closedAtOnce: true });
+    expect(classifyProbe(outcome.probe, DEADLINE).state).toBe('follower');
+  });
+
+  it.each([
+    ['resets', (s: net.Socket) => s.resetAndDestroy()],
+    ['closes without a word', (s: net.Socket) => s.end()],
+  ])('reads cons through the AdminServer from a member that %s at once, and says maxClientCnxns without one', async (_what, behave) => {
+    const admin = await httpServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(fixture('admin-connections-follower.json'));
+    });
+    const clientPort = await tcp(behave);
+    const spec = { word: 'cons', fromText: parseCons, admin: { command: 'connections', fromBody: consFromConnections }, purpose: 'sessions' as const };
+    const viaAdmin = await askMember(transport(), member(clientPort, admin), spec);
+    expect(viaAdmin.ok && viaAdmin.value.length).toBeGreaterThan(0);
+    const without = await askMember(transport(), member(clientPort), spec);
+    expect(without).toMatchObject({ ok: false, reason: expect.stringContaining('maxClientCnxns') });
   });
 
   it('worst case (AdminServer and client port both silent) stays within two deadlines', async () => {

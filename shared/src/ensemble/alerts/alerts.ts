@@ -8,6 +8,7 @@ import { isObserver, isServing } from '../quorum.js';
 import { versionCore } from '../version.js';
 import { RECOMMENDED_WORDS, WHITELIST_SETTING } from '../probe.js';
 import type { LagFinding } from './zxidLag.js';
+import { connectionLimitAlerts, type ConnectionLimitAlertInput } from '../connectionLimit.js';
 
 export interface AlertInput {
   members: readonly MemberStatus[];
@@ -15,6 +16,8 @@ export interface AlertInput {
   /** Four-letter words each member refused (by address). */
   blocked: ReadonlyMap<string, readonly string[]>;
   lag: readonly LagFinding[];
+  /** maxClientCnxns by member address and connections per client host (see connectionLimit.ts). */
+  connectionLimits?: Omit<ConnectionLimitAlertInput, 'members'>;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -180,6 +183,14 @@ function whitelistAlerts({ members, blocked }: AlertInput): Alert[] {
 const SEVERITY_ORDER = { critical: 0, warning: 1, info: 2 } as const;
 
 export function computeAlerts(input: AlertInput): Alert[] {
-  const all = [...quorumAlerts(input), ...memberAlerts(input), ...syncAlerts(input), ...lagAlerts(input), ...versionAlerts(input), ...whitelistAlerts(input)];
+  const all = [
+    ...quorumAlerts(input),
+    ...memberAlerts(input),
+    ...syncAlerts(input),
+    ...lagAlerts(input),
+    ...versionAlerts(input),
+    ...whitelistAlerts(input),
+    ...connectionLimitAlerts({ members: input.members, limits: new Map(), connections: null, ...input.connectionLimits }),
+  ];
   return all.sort((a, b) => SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity]);
 }

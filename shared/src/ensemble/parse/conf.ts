@@ -41,3 +41,14 @@ export function parseConf(text: string): ConfInfo {
     configVersion: settings.get('version') ?? null,
   };
 }
+
+/** maxClientCnxns from a member's `conf` (connections per client address; 0 = no cap); null when absent. */
+export function maxClientCnxnsFromConf(text: string): number | null {
+  return toInteger(parseConf(text).settings.get('maxClientCnxns'));
+}
+
+/** The same from the AdminServer's `configuration` command (`max_client_cnxns`). */
+export function maxClientCnxnsFromAdmin(body: Record<string, unknown>): number | null {
+  const value = body['max_client_cnxns'];
+  return typeof value === 'number' && Number.isInteger(value) ? value : null;
+}

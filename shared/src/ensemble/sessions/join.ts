@@ -9,6 +9,7 @@ import type { DumpInfo } from '../parse/dump.js';
 import { normalizeSessionId } from '../parse/sessionIds.js';
 import { estimateSilence, silenceFromDump, type SilenceSighting } from './silence.js';
 import { sessionFlags } from './flags.js';
+import { ratesBetween, readingTime, roundRate, type CounterReading } from './rates.js';
 
 export interface MemberConnections {
   /** host:clientPort of the member. */
@@ -28,16 +29,20 @@ export interface JoinInput {
   consoleSessionId: string | null;
   /** Sightings from the previous gathering, by `${member} ${sessionId}`. */
   sightings: ReadonlyMap<string, SilenceSighting>;
+  /** Each session's recved/sent at the previous gathering, by session id (for its rates). */
+  readings?: ReadonlyMap<string, CounterReading>;
 }
 
 export interface JoinResult {
   sessions: EnsembleSession[];
   sightings: Map<string, SilenceSighting>;
+  readings: Map<string, CounterReading>;
 }
 
 export function joinSessions(input: JoinInput): JoinResult {
   const consoleId = input.consoleSessionId ? normalizeSessionId(input.consoleSessionId) : null;
   const sightings = new Map<string, SilenceSighting>();
+  const readings = new Map<string, CounterReading>();
   const sessions: EnsembleSession[] = [];
   const seen = new Set<string>();
   const dumpEntry = (id: string) => input.dump?.sessions.get(id) ?? null;
@@ -61,6 +66,9 @@ export function joinSessions(input: JoinInput): JoinResult {
       });
       if (sighting) sightings.set(key, sighting);
       const ephemerals = ephemeralsOf(c.sessionId);
+      const reading: CounterReading = { member, received: c.received, sent: c.sent, at: readingTime(askedAt, answeredAt) };
+      readings.set(c.sessionId, reading);
+      const rates = ratesBetween(input.readings?.get(c.sessionId), reading);
       sessions.push({
         sessionId: c.sessionId,
         client: c.client,
@@ -75,6 +83,9 @@ export function joinSessions(input: JoinInput): JoinResult {
         queued: c.queued,
         received: c.received,
         sent: c.sent,
+        requestsPerSecond: roundRate(rates.receivedPerSecond),
+        sentPerSecond: roundRate(rates.sentPerSecond),
+        lastOperation: c.lastOperation,
         ephemeralCount: ephemerals.length,
         ephemerals,
         isConsole: c.sessionId === consoleId,
@@ -105,6 +116,9 @@ export function joinSessions(input: JoinInput): JoinResult {
       queued: null,
       received: null,
       sent: null,
+      requestsPerSecond: null,
+      sentPerSecond: null,
+      lastOperation: null,
       ephemeralCount: ephemerals.length,
       ephemerals,
       isConsole: id === consoleId,
@@ -115,5 +129,5 @@ export function joinSessions(input: JoinInput): JoinResult {
   }
 
   sessions.sort((a, b) => b.flags.length - a.flags.length || a.member.localeCompare(b.member) || a.sessionId.localeCompare(b.sessionId));
-  return { sessions, sightings };
+  return { sessions, sightings, readings };
 }

@@ -1,4 +1,4 @@
-/** Latency, outstanding requests and connections of one member over the history window (~15 min). */
+/** Latency, outstanding requests, packets received per second and connections of one member over the history window (~15 min). */
 import { memo } from 'react';
 import type { HistoryPoint } from '@keeper/shared';
 import { count, ms } from './format';
@@ -10,6 +10,7 @@ export const HISTORY_WINDOW_MS = 15 * 60_000;
 const LATENCY_AVG: SeriesSpec = { name: 'avg', pick: (p) => p.latencyAvg };
 const LATENCY_MAX: SeriesSpec = { name: 'max', pick: (p) => p.latencyMax };
 const OUTSTANDING: SeriesSpec = { name: 'outstanding', pick: (p) => p.outstanding };
+const PACKETS: SeriesSpec = { name: 'packets/s', pick: (p) => p.packetsReceivedPerSecond ?? null };
 const CONNECTIONS: SeriesSpec = { name: 'connections', pick: (p) => p.connections };
 const formatCountOrNone = (n: number | null) => count(n);
 
@@ -42,6 +43,7 @@ export const MemberCharts = memo(function MemberCharts({ points, to, large }: { 
         format={formatCountOrNone}
         axis={large}
       />
+      <Sparkline title="packets/s" unit="" points={points} from={from} to={to} height={height} primary={PACKETS} format={formatCountOrNone} axis={large} />
       <Sparkline title="connections" unit="" points={points} from={from} to={to} height={height} primary={CONNECTIONS} format={formatCountOrNone} axis />
     </div>
   );

@@ -33,6 +33,12 @@ describe('describeMember', () => {
       reason: 'behind the leader: zxid 0x200000001 vs 0x200000009 (8 transactions behind)',
     });
   });
+  it('is amber with the sentence, still a follower, when it serves but refuses Keeper at maxClientCnxns', () => {
+    const detail =
+      "refuses new connections from Keeper's address: maxClientCnxns (10 per address) reached; it serves: the leader counts it among its synced followers";
+    const m = member(3, { detail, connectionLimit: { maxClientCnxns: 10, evidence: ['synced-followers'] } });
+    expect(describeMember(m, [], false)).toEqual({ tone: 'degraded', word: 'follower', reason: detail });
+  });
   it('is grey when the data is stale, and for a member whose words are not whitelisted', () => {
     expect(describeMember(leader(2), [], true).tone).toBe('stale');
     const nw = member(1, { state: 'not-whitelisted', detail: 'mntr is not in 4lw.commands.whitelist' });

@@ -76,6 +76,8 @@ function whitelistGap(m: MemberStatus, alerts: readonly Alert[]): string | null 
 export function describeMember(m: MemberStatus, alerts: readonly Alert[], stale: boolean): Look {
   const word = WORD[m.state];
   if (isServingState(m.state)) {
+    // Serving, but closing new connections from Keeper's address (maxClientCnxns): the server's sentence says so and why it counts as serving.
+    if (m.connectionLimit && m.detail) return { tone: stale ? 'stale' : 'degraded', word, reason: m.detail };
     const alert = degradingAlert(m, alerts);
     if (alert) return { tone: stale ? 'stale' : 'degraded', word, reason: withoutMemberName(alert.title, m) };
     return { tone: stale ? 'stale' : 'live', word, reason: whitelistGap(m, alerts) };

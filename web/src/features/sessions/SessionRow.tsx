@@ -4,6 +4,7 @@ import type { EnsembleSession } from '@keeper/shared';
 import { toHexId } from '../../lib/zxid';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { duration, ms, NONE } from '../ensemble/format';
+import { rateText } from './rates';
 import { FLAG_LABEL } from './flags';
 import { SessionDetail } from './SessionDetail';
 
@@ -68,6 +69,18 @@ export const SessionRow = memo(function SessionRow({
       </div>
       <div role="cell" className="scell scell--time" data-label="last response">
         {session.lastResponseAt === null ? NONE : <RelativeTime at={session.lastResponseAt} />}
+      </div>
+      <div
+        role="cell"
+        className="scell scell--num"
+        data-label="req/s"
+        title={
+          session.sentPerSecond === null || session.sentPerSecond === undefined
+            ? undefined
+            : `${rateText(session.sentPerSecond)} answers and notifications per second sent to it`
+        }
+      >
+        {rateText(session.requestsPerSecond ?? null)}
       </div>
       <div
         role="cell"

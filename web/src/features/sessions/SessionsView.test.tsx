@@ -254,3 +254,77 @@ describe('gathering', () => {
     expect(screen.getByRole('button', { name: 'Gather now' })).toBeDisabled();
   });
 });
+
+describe('rates and the request herd', () => {
+  /** Sessions 1 and 2 from 10.0.4.21/22 hammer the ensemble; the server named the herd. */
+  function herdAnswer(): SessionsResponse {
+    const answer = sessions(4);
+    const rates: Record<string, number> = { '0x100000a3b52c401': 95, '0x100000a3b52c402': 120 };
+    return {
+      ...answer,
+      ratesOverSeconds: 12,
+      sessions: answer.sessions.map((s) => ({ ...s, requestsPerSecond: rates[s.sessionId] ?? (s.connected === false ? null : 0.1) })),
+      herd: {
+        sessions: 2,
+        requestsPerSecond: 215,
+        minRate: 95,
+        maxRate: 120,
+        hosts: [
+          { host: '10.0.4.22', sessions: 1, requestsPerSecond: 120 },
+          { host: '10.0.4.21', sessions: 1, requestsPerSecond: 95 },
+        ],
+        operation: 'GETC',
+        latencyAvgMs: 6,
+        latencyMaxMs: 140,
+        othersLatencyAvgMs: 0.4,
+        slowSessions: 2,
+        slowRequestMs: 50,
+        outstanding: 12,
+        queued: 0,
+        target: null,
+      },
+      alerts: [
+        {
+          id: 'request-herd',
+          severity: 'warning',
+          title: 'Request herd: 2 sessions from 2 hosts send 215 req/s together, mostly getChildren',
+          why: '2 sessions send requests at similar high rates.',
+          action: 'Back off with deadlines (kazoo: KazooRetry(max_tries=..., deadline=...)).',
+          members: [],
+        },
+      ],
+    };
+  }
+
+  beforeEach(() => {
+    vi.mocked(fetch).mockImplementation(async () => Response.json(herdAnswer()));
+  });
+
+  it('shows the herd with what to do, and sorts the busiest first', async () => {
+    const user = userEvent.setup();
+    await openSessions();
+    const herd = screen.getByRole('alert', { name: /Request herd: 2 sessions/ });
+    expect(herd).toHaveTextContent('What to do Back off with deadlines');
+    expect(screen.getByText(/rates over the last 12 s/)).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Busiest first' }));
+    expect(header('Req/s')).toHaveAttribute('aria-sort', 'descending');
+    expect(shownIds().slice(0, 2)).toEqual(['0x100000a3b52c402', '0x100000a3b52c401']);
+    expect(within(bodyRows()[0]!).getAllByRole('cell')[6]).toHaveTextContent('120');
+  });
+
+  it('sums sessions by client host, marks the herd’s hosts, and filters to a host from the keyboard', async () => {
+    const user = userEvent.setup();
+    await openSessions();
+    await user.click(screen.getByRole('button', { name: 'By host' }));
+    const list = screen.getByRole('list', { name: 'Sessions by client host' });
+    const hosts = within(list).getAllByRole('button');
+    expect(hosts[0]).toHaveTextContent('1 session from 10.0.4.22, 120 req/s herd');
+    expect(hosts[1]).toHaveTextContent('1 session from 10.0.4.21, 95 req/s herd');
+    hosts[0]!.focus();
+    await user.keyboard('{ArrowDown}{Enter}');
+    expect(hosts[1]).toHaveAttribute('aria-pressed', 'true');
+    expect(shownIds()).toEqual(['0x100000a3b52c401']);
+    await user.keyboard('{Enter}');
+    expect(bodyRows()).toHaveLength(8);
+  });
+});

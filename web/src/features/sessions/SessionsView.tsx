@@ -1,16 +1,22 @@
 /**
  * The sessions view at /ensembles/:name/sessions[/:id]: every client session on the ensemble
  * (cons joined with dump across members), gathered by the server on a slow cadence. Problems
- * first: flagged sessions sort to the top. `/` filters; a session's URL opens it expanded.
+ * first: flagged sessions sort to the top. `/` filters; a session's URL opens it expanded. Rates
+ * (requests per second since the previous gathering) sort the busiest first, "By host" sums them
+ * per client host, and a request herd the server found is shown above, with what to do.
  */
 import { useCallback, useDeferredValue, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router-dom';
+import { clientHost } from '@keeper/shared';
 import { toHexId } from '../../lib/zxid';
 import { FilterField } from '../../ui/FilterField';
 import { errorText } from '../../lib/api';
 import { plural } from '../ensemble/format';
 import { ViewHeader } from '../ensemble/ViewHeader';
 import { GatherBar } from './GatherBar';
+import { HerdNotice } from './HerdNotice';
+import { HostGroups } from './HostGroups';
+import { groupByHost } from './rates';
 import { SessionsTable } from './SessionsTable';
 import { useGatherNow, useSessions } from './sessionsQueries';
 import { DEFAULT_SORT, filterSessions, nextSort, sameSessionId, sortSessions, SORT_KEYS, type Sort, type SortKey } from './sessionTable';
@@ -32,9 +38,18 @@ function Sessions({ ensemble, selectedId }: { ensemble: string; selectedId: stri
   const deferredText = useDeferredValue(text);
   const [flaggedOnly, setFlaggedOnly] = useState(false);
   const [sort, setSort] = useState<Sort>(DEFAULT_SORT);
+  const [byHost, setByHost] = useState(false);
+  const [host, setHost] = useState<string | null>(null);
 
   const all = query.data?.sessions;
-  const rows = useMemo(() => sortSessions(filterSessions(all ?? [], deferredText, flaggedOnly), sort), [all, deferredText, flaggedOnly, sort]);
+  const rows = useMemo(() => {
+    const ofHost = host === null || !byHost ? (all ?? []) : (all ?? []).filter((s) => (s.client === '' ? '' : clientHost(s.client)) === host);
+    return sortSessions(filterSessions(ofHost, deferredText, flaggedOnly), sort);
+  }, [all, byHost, host, deferredText, flaggedOnly, sort]);
+  const groups = useMemo(() => (byHost ? groupByHost(all ?? []) : []), [all, byHost]);
+  const herd = query.data?.herd ?? null;
+  const herdHosts = useMemo(() => new Set(herd?.hosts.map((h) => h.host) ?? []), [herd]);
+  const ratesOver = query.data?.ratesOverSeconds ?? null;
   const flagged = useMemo(() => (all ?? []).filter((s) => s.flags.length > 0).length, [all]);
   const selectedExists = selectedId !== null && (all ?? []).some((s) => sameSessionId(s.sessionId, selectedId));
   const selectedHidden = selectedExists && !rows.some((s) => sameSessionId(s.sessionId, selectedId ?? ''));
@@ -55,6 +70,7 @@ function Sessions({ ensemble, selectedId }: { ensemble: string; selectedId: stri
         {all && (
           <>
             {plural(all.length, 'session')} · {flagged === 0 ? 'none flagged' : `${flagged} flagged`}
+            {ratesOver !== null && <> · rates over the last {ratesOver} s</>}
           </>
         )}
       </ViewHeader>
@@ -83,6 +99,7 @@ function Sessions({ ensemble, selectedId }: { ensemble: string; selectedId: stri
             </p>
           </div>
         )}
+        <HerdNotice alerts={query.data?.alerts ?? []} />
         <div className="sessions__tools">
           <FilterField
             className="sessions__filter"
@@ -94,6 +111,24 @@ function Sessions({ ensemble, selectedId }: { ensemble: string; selectedId: stri
           />
           <button type="button" className="btn btn--outline" aria-pressed={flaggedOnly} onClick={() => setFlaggedOnly((f) => !f)}>
             Flagged only{flagged > 0 ? ` (${flagged})` : ''}
+          </button>
+          <button
+            type="button"
+            className="btn btn--outline"
+            aria-pressed={byHost}
+            title="Sessions and requests per second summed by client host"
+            onClick={() => setByHost((b) => !b)}
+          >
+            By host
+          </button>
+          <button
+            type="button"
+            className="btn btn--outline"
+            aria-pressed={sort.key === 'rate' && sort.dir === 'desc'}
+            title="The sessions sending the most requests per second first"
+            onClick={() => setSort({ key: 'rate', dir: 'desc' })}
+          >
+            Busiest first
           </button>
           <label className="sessions__sort">
             <span className="muted">Sort</span>
@@ -119,6 +154,7 @@ function Sessions({ ensemble, selectedId }: { ensemble: string; selectedId: stri
             {all === undefined ? '' : rows.length === all.length ? plural(all.length, 'session') : `showing ${rows.length} of ${all.length}`}
           </span>
         </div>
+        {byHost && <HostGroups groups={groups} herdHosts={herdHosts} activeHost={host} onPick={(h) => setHost((current) => (current === h ? null : h))} />}
         {selectedId !== null && all !== undefined && !selectedExists && (
           <p className="sessions__missing error-note" role="note">
             <span className="status tone-stale">not found</span> Session <span className="mono">{selectedId}</span> is not in this gathering: it ended, or its

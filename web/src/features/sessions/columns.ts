@@ -15,6 +15,7 @@ export const COLUMNS: readonly Column[] = [
   { key: 'timeout', label: 'Timeout', hint: 'negotiated session timeout', numeric: true },
   { key: 'established', label: 'Established', hint: 'when the connection was established' },
   { key: 'lastResponse', label: 'Last response', hint: 'when the member last answered it' },
+  { key: 'rate', label: 'Req/s', hint: 'requests per second it sent since the previous gathering', numeric: true },
   { key: 'latency', label: 'Latency', hint: 'average latency (min/avg/max on hover)', numeric: true },
   { key: 'queued', label: 'Queued', hint: 'requests queued on the member', numeric: true },
   { key: 'ephemerals', label: 'Ephem.', hint: 'ephemeral nodes it owns', numeric: true },

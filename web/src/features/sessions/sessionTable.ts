@@ -6,7 +6,19 @@
 import type { EnsembleSession } from '@keeper/shared';
 import { toHexId } from '../../lib/zxid';
 
-export const SORT_KEYS = ['sessionId', 'client', 'member', 'timeout', 'established', 'lastResponse', 'latency', 'queued', 'ephemerals', 'flags'] as const;
+export const SORT_KEYS = [
+  'sessionId',
+  'client',
+  'member',
+  'timeout',
+  'established',
+  'lastResponse',
+  'rate',
+  'latency',
+  'queued',
+  'ephemerals',
+  'flags',
+] as const;
 export type SortKey = (typeof SORT_KEYS)[number];
 export type SortDir = 'asc' | 'desc';
 export interface Sort {
@@ -26,6 +38,8 @@ export const FIRST_DIR: Record<SortKey, SortDir> = {
   established: 'asc',
   // Oldest response first: the silent sessions.
   lastResponse: 'asc',
+  // The busiest first: who is hammering the ensemble.
+  rate: 'desc',
   latency: 'desc',
   queued: 'desc',
   ephemerals: 'desc',
@@ -79,6 +93,8 @@ function value(s: EnsembleSession, key: SortKey): Value {
       return s.establishedAt;
     case 'lastResponse':
       return s.lastResponseAt;
+    case 'rate':
+      return s.requestsPerSecond ?? null;
     case 'latency':
       return s.latencyAvg;
     case 'queued':
