@@ -82,6 +82,18 @@ export function compareNatural(a: string, b: string): number {
   return a.length - i - (b.length - j);
 }
 
+/** Where `name` belongs in names already in this order: the index of the first name not before it (binary search). */
+export function childInsertionPoint(ordered: readonly string[], name: string): number {
+  let lo = 0;
+  let hi = ordered.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareChildNames(ordered[mid]!, name) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export function sortChildNames(names: readonly string[]): string[] {
   return [...names].sort(compareChildNames);
 }

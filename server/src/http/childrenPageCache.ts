@@ -13,7 +13,7 @@
  * names kept from one request to the next is copied by the garbage collector's young
  * generation, which costs more than walking it (bench/children.ts); an old base is not.
  */
-import { compareChildNames, diffChildrenInOrder, smallestChildNames, sortChildNames, type ChildrenDiff } from '@keeper/shared';
+import { childInsertionPoint, compareChildNames, diffChildrenInOrder, smallestChildNames, sortChildNames, type ChildrenDiff } from '@keeper/shared';
 
 /** Up to this many names, selecting beats sorting the whole list (measured in bench/children.ts). */
 const SELECT_UP_TO = 5_000;
@@ -134,12 +134,6 @@ function mergeChange(ordered: string[], diff: ChildrenDiff, bound: string | null
 
 /** Where `name` is in the ordered names, or -1. */
 function indexIn(ordered: readonly string[], name: string): number {
-  let lo = 0;
-  let hi = ordered.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (compareChildNames(ordered[mid]!, name) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return ordered[lo] === name ? lo : -1;
+  const at = childInsertionPoint(ordered, name);
+  return ordered[at] === name ? at : -1;
 }

@@ -3,7 +3,7 @@
  * Every entry records the socket connection (`epoch`) it came from: after a reconnect, an entry from
  * the old connection is stale until the re-subscription refreshes it, and views must say so.
  */
-import { compareChildNames, type ChildrenChange, type ZnodeEvent, type ZnodeState, type ZnodeStat } from '@keeper/shared';
+import { childInsertionPoint, compareChildNames, type ChildrenChange, type ZnodeEvent, type ZnodeState, type ZnodeStat } from '@keeper/shared';
 import type { EncodedData } from '@keeper/shared';
 
 type StateEvent = Extract<ZnodeEvent, { kind: 'state' }>;
@@ -56,16 +56,7 @@ export function reduceZnode(prev: ZnodeEntry | undefined, path: string, event: S
 function insertSorted(sorted: string[], added: readonly string[]): string[] {
   if (added.length > 64) return [...sorted, ...added].sort(compareChildNames);
   const out = sorted;
-  for (const name of added) {
-    let lo = 0;
-    let hi = out.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (compareChildNames(out[mid] ?? '', name) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    out.splice(lo, 0, name);
-  }
+  for (const name of added) out.splice(childInsertionPoint(out, name), 0, name);
   return out;
 }
 
