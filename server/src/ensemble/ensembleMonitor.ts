@@ -5,7 +5,7 @@
  * session) and /zookeeper/config (membership without 4lw).
  */
 import type { Logger } from 'pino';
-import { SERVING_STATES } from '@keeper/shared';
+import { SERVING_STATES, type HerdThresholds } from '@keeper/shared';
 import type { EnsembleConfig } from '../config/types.js';
 import type { ZkGateway } from '../zk/gateway.js';
 import { RequestCounters } from './counters.js';
@@ -23,6 +23,8 @@ export interface MonitorSettings {
   sessionsMinIntervalMs?: number;
   sessionsCadenceMs?: number;
   watchesByPathMinIntervalMs?: number;
+  /** Tests only: whether a herd raises latency depends on the machine (see herd.integration.test.ts). */
+  herdThresholds?: Partial<HerdThresholds>;
 }
 
 export interface EnsembleMonitor {
@@ -70,6 +72,7 @@ export function createEnsembleMonitor(config: EnsembleConfig, gateway: ZkGateway
     heldLists: () => (gateway?.heldZnodes() ?? []).map(({ path, held }) => ({ path, numChildren: held.stat.numChildren, pzxid: held.stat.pzxid })),
     ...(settings.sessionsMinIntervalMs ? { minIntervalMs: settings.sessionsMinIntervalMs } : {}),
     ...(settings.sessionsCadenceMs ? { cadenceMs: settings.sessionsCadenceMs } : {}),
+    ...(settings.herdThresholds ? { herdThresholds: settings.herdThresholds } : {}),
     log,
   });
   const watches = new WatchesCollector({
