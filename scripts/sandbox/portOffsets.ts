@@ -41,11 +41,16 @@ export const PORT_OFFSETS = {
   childrenPageTest: 10_420,
   maxCnxnsTest: 10_440,
   herdTest: 10_460,
+  lockScanTest: 10_540,
+  locksFixturesTest: 10_480,
+  /** 10_500 would share ports with latencyBench (admin 8091+10500 = client 2191+16400). */
+  locksTest: 10_520,
   fanoutBench: 16_300,
   latencyBench: 16_400,
   childrenBench: 16_500,
   pollerBench: 16_600,
   herdBench: 16_700,
+  locksBench: 16_800,
 } as const;
 
 /** Single ports the project listens on beside the layouts: Keeper for `npm start` and for e2e. */

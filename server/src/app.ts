@@ -11,6 +11,9 @@ import type { KeeperOptions } from './config/types.js';
 import type { ZkGateway } from './zk/gateway.js';
 import { Ensembles } from './ensemble/ensembles.js';
 import { ensembleLookup } from './http/ensembleLookup.js';
+import { lockRoutes } from './http/lockRoutes.js';
+import { LockActions } from './locks/lockActions.js';
+import { LockScans } from './locks/lockScans.js';
 import { SocketHub } from './hub/socketHub.js';
 import { hubLimitsFromConfig } from './hub/hubLimits.js';
 import { WalkBudget, walkLimitsFromConfig } from './ops/walkBudget.js';
@@ -152,6 +155,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   app.use('/api', auditRoutes(audit));
   app.use('/api', opsRoutes(ops, jobs, new WalkBudget(walkLimitsFromConfig(options.limits))));
   app.use('/api/ensembles/:name', ensembleRoutes());
+  app.use('/api/ensembles/:name', lockRoutes(ops, new LockActions(ops, ensembles), new LockScans(ops, ensembles, jobs)));
   app.use('/api', openApiRoute(SERVER_VERSION));
   app.use('/api', apiRoutes({ ensembles, version: SERVER_VERSION, startedAt: Date.now() }));
   app.use('/api', jsonErrors);

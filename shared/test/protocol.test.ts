@@ -19,6 +19,7 @@ import {
   WATCH_EVENT_TYPES,
 } from '../src/protocol/schemas.js';
 import { encodeZnodeData } from '../src/znodeData.js';
+import { analyzeLock, leakCheckSummary as summarizeLeakCheck, recognizeLock } from '../src/locks/index.js';
 import { pick, randomInt, randomString, seeded } from './support/random.js';
 
 type ParseResult = ReturnType<typeof parseClientMessage>;
@@ -60,7 +61,7 @@ describe('parseClientMessage: valid messages', () => {
   });
 
   it('parses a subscription to every topic, and refuses a topic it does not know', () => {
-    for (const topic of ['znode', 'consoleSession', 'ensembleHealth', 'jobs']) {
+    for (const topic of ['znode', 'consoleSession', 'ensembleHealth', 'jobs', 'locks', 'lock']) {
       expect(ok(JSON.stringify({ type: 'subscribe', topic, ensemble: 'prod', params: {}, id: 'w1' }))).toEqual({
         type: 'subscribe',
         topic,
@@ -208,7 +209,7 @@ describe('parseClientMessage: refusals', () => {
 /** The oracle knows each client message type's rules; a new type must be taught to it (see the first fuzz test). */
 const KNOWN_TYPES = ['hello', 'subscribe', 'unsubscribe', 'ping'] as const;
 /** The topics the oracle knows; a new topic must be taught to it (see the first fuzz test). */
-const KNOWN_TOPICS = ['znode', 'consoleSession', 'ensembleHealth', 'jobs'] as const;
+const KNOWN_TOPICS = ['znode', 'consoleSession', 'ensembleHealth', 'jobs', 'locks', 'lock'] as const;
 
 interface Expectation {
   code: 'ok' | 'malformed' | 'unknownType';
@@ -523,6 +524,15 @@ describe('serverMessageSchema', () => {
     alerts: [],
   };
 
+  const leakCheck = summarizeLeakCheck([]);
+  const lockReport = analyzeLock({
+    lock: recognizeLock({ path: '/app/locks/job', children: ['0123456789abcdef0123456789abcdef__lock__0000000001'] })!,
+    facts: new Map([['0123456789abcdef0123456789abcdef__lock__0000000001', { ephemeralOwner: '0x1', ctime: 1, data: null, firstSeenAt: 1 }]]),
+    sessions: null,
+    gatherings: [],
+    now: 2,
+  });
+
   const job = {
     id: 'j1',
     kind: 'recursiveDelete' as const,
@@ -583,6 +593,22 @@ describe('serverMessageSchema', () => {
         },
       },
     },
+    {
+      topic: 'locks',
+      ensemble: 'prod',
+      params: {},
+      event: {
+        kind: 'locks',
+        locks: { ensemble: 'prod', root: '/', locks: [], herds: [], leakCheck, roots: ['/app/locks'], tracked: 0, trackLimit: 1_000, lastScan: null, at: 1 },
+      },
+    },
+    {
+      topic: 'lock',
+      ensemble: 'prod',
+      params: { path: '/app/locks/job' },
+      event: { kind: 'lock', lock: { ensemble: 'prod', lock: lockReport, herds: [], leakCheck, at: 1 } },
+    },
+    { topic: 'lock', ensemble: 'prod', params: { path: '/app/locks/x' }, event: { kind: 'notLock', path: '/app/locks/x', message: 'no children', at: 1 } },
   ];
 
   it('has an example of every topic and of every kind of event a topic has', () => {
@@ -591,6 +617,7 @@ describe('serverMessageSchema', () => {
     const kinds = (topic: string) => new Set(events.flatMap((e) => (e.topic === topic && 'kind' in e.event ? [e.event.kind] : [])));
     expect(kinds('znode')).toEqual(new Set(['state', 'children', 'watchEvent', 'error']));
     expect(kinds('ensembleHealth')).toEqual(new Set(['health', 'history']));
+    expect(kinds('lock')).toEqual(new Set(['lock', 'notLock']));
   });
 
   const examples: ServerMessage[] = [
@@ -660,7 +687,7 @@ describe('topics', () => {
     const bad = znode.safeParse({ path: 'no-slash' });
     expect(bad.success ? null : bad.error.issues[0]?.message).toMatch(/^invalid path "no-slash": /);
     expect(znode.safeParse({ path: '/a', extra: 1 }).success).toBe(false);
-    for (const topic of ['consoleSession', 'ensembleHealth', 'jobs'] as const) {
+    for (const topic of ['consoleSession', 'ensembleHealth', 'jobs', 'locks'] as const) {
       expect(topicDeclaration(topic).params.safeParse({}).success, topic).toBe(true);
       expect(topicDeclaration(topic).params.safeParse({ path: '/' }).success, topic).toBe(false);
     }

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { locksConfigSchema } from '@keeper/shared';
 import { parseConnectionString } from './connectionString.js';
 import { ConfigError } from './errors.js';
 import type { AuthUserConfig, EnsembleConfig, LimitsConfig } from './types.js';
@@ -40,6 +41,8 @@ const ensemble = z.strictObject({
   sessionTimeoutMs: z.number().int().min(100).max(3_600_000).optional(),
   // The members' jute.maxbuffer; below 64 KiB nothing sensible fits, and a Java array holds at most 2^31-1.
   juteMaxBuffer: z.number().int().min(65_536).max(2_147_483_647).optional(),
+  /** The Locks view: roots watched at once, in-house recipes, thresholds (shared/src/locks/config.ts). */
+  locks: locksConfigSchema.optional(),
 });
 
 const count = (max: number) => z.number().int().min(1).max(max);

@@ -1,5 +1,5 @@
 /** What the server is started with (built by cli.ts, consumed by startKeeper in app.ts). */
-import type { Role } from '@keeper/shared';
+import type { LocksConfig, Role } from '@keeper/shared';
 
 export interface EnsembleConfig {
   /** Unique, URL-safe: it appears in Keeper's URLs and API paths. */
@@ -17,6 +17,8 @@ export interface EnsembleConfig {
    * together with the members' own setting.
    */
   juteMaxBuffer?: number;
+  /** The Locks view's roots, in-house recipes and bounds (defaults: LOCK_DEFAULTS). */
+  locks?: LocksConfig;
 }
 
 export interface AuthUserConfig {

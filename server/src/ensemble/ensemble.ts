@@ -6,12 +6,14 @@
  * here, so starting and stopping stays one call each.
  */
 import type { Logger } from 'pino';
-import type { EnsembleSummary } from '@keeper/shared';
+import { LOCK_DEFAULTS, type EnsembleSummary } from '@keeper/shared';
 import type { EnsembleConfig } from '../config/types.js';
 import { parseConnectionString } from '../config/connectionString.js';
 import { ZkGateway } from '../zk/gateway.js';
 import { ZkMutations } from '../zk/mutations.js';
 import { createEnsembleMonitor, type EnsembleMonitor, type MonitorSettings } from './ensembleMonitor.js';
+import { LockTracker } from '../locks/lockTracker.js';
+import { WatchGatherer } from '../locks/watchGatherings.js';
 
 /** Test and bench overrides for the gateway (short deadlines, small caps). */
 export interface GatewayDefaults {
@@ -26,6 +28,8 @@ export class Ensemble {
   readonly mutations: ZkMutations;
   /** The ensemble view's poller, collectors and their request counters. */
   readonly monitor: EnsembleMonitor;
+  /** The Locks view: tracked lock directories and the watch gatherings behind their statuses. */
+  readonly locks: LockTracker;
 
   constructor(
     readonly config: EnsembleConfig,
@@ -49,6 +53,14 @@ export class Ensemble {
       ...(config.juteMaxBuffer !== undefined ? { juteMaxBuffer: config.juteMaxBuffer } : {}),
     });
     this.monitor = createEnsembleMonitor(config, this.gateway, monitorSettings, log);
+    const gatherer = new WatchGatherer({
+      members: this.monitor.poller,
+      transport: this.monitor.transport,
+      sessions: this.monitor.sessions,
+      intervalMs: config.locks?.gatherIntervalMs ?? LOCK_DEFAULTS.gatherIntervalMs,
+      log,
+    });
+    this.locks = new LockTracker({ ensemble: config.name, gateway: this.gateway, gatherer, ...(config.locks ? { config: config.locks } : {}), log });
   }
 
   get poller(): EnsembleMonitor['poller'] {
@@ -71,9 +83,11 @@ export class Ensemble {
   start(): void {
     this.gateway.start();
     this.monitor.start();
+    this.locks.start();
   }
 
   close(): void {
+    this.locks.close();
     this.monitor.close();
     this.gateway.close();
   }

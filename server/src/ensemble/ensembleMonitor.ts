@@ -32,6 +32,8 @@ export interface EnsembleMonitor {
   sessions: SessionsCollector;
   watches: WatchesCollector;
   counters: RequestCounters;
+  /** The one counted, deadlined way to ask members 4lw and AdminServer commands. */
+  transport: MemberTransport;
   start(): void;
   close(): void;
 }
@@ -94,6 +96,7 @@ export function createEnsembleMonitor(config: EnsembleConfig, gateway: ZkGateway
     sessions,
     watches,
     counters,
+    transport,
     start: () => poller.start(),
     close() {
       poller.stop();

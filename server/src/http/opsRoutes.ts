@@ -49,7 +49,7 @@ const MAX_DISCARDED_BYTES = 1024 * 1024;
  * unread; past 1 MiB the connection is cut. (Closing at once would reset the connection under
  * a client still uploading, which may then never see the 403.)
  */
-function adminOnly(ops: ZnodeOps, what: (req: Request) => AuditRecord): RequestHandler {
+export function adminOnly(ops: ZnodeOps, what: (req: Request) => AuditRecord): RequestHandler {
   return (req, res, next) => {
     const who = caller(req, res);
     if (canMutate(who.identity)) return next();

@@ -43,6 +43,14 @@ export function shareRouteVerdict(scope: ShareScope, apiPath: string, method = '
     if (path === null) return refuse('a malformed path');
     return pathWithin(scope.root, path) ? { ok: true } : refuse(path);
   }
+  // The Locks view: the list spans the ensemble (a view); one lock's detail is a znode path; its writes are refused by role.
+  if (kind === 'locks') {
+    if (method !== 'GET') return { ok: true };
+    if (rest.length === 0 || (rest.length === 1 && rest[0] === '')) return scope.ensembleViews ? { ok: true } : refuse('the locks view');
+    const path = pathFromUrlSegment(`/${rest.join('/')}`);
+    if (path === null) return refuse('a malformed path');
+    return pathWithin(scope.root, path) ? { ok: true } : refuse(path);
+  }
   if (ENSEMBLE_VIEW_ROUTES.has(kind) && (rest.length === 0 || (rest.length === 1 && rest[0] === ''))) {
     return scope.ensembleViews ? { ok: true } : refuse(`the ${kind} view`);
   }

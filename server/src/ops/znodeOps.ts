@@ -312,7 +312,7 @@ export class ZnodeOps {
 
   private async recordJobEnd(caller: Caller, job: JobSnapshot, before: DataFingerprint | null): Promise<void> {
     await this.write({
-      action: job.kind === 'recursiveDelete' ? 'deleteRecursive' : job.kind,
+      action: job.kind === 'recursiveDelete' ? 'deleteRecursive' : job.kind === 'lockScan' ? 'lock.scan' : job.kind,
       ensemble: job.ensemble,
       path: job.path,
       actor: actorOf(caller.identity),

@@ -3,6 +3,8 @@ import type { JobRegistry } from '../ops/jobs.js';
 import { consoleSessionProducer } from './consoleSessionProducer.js';
 import { ensembleHealthProducer } from './ensembleHealthProducer.js';
 import { jobsProducer } from './jobsProducer.js';
+import { lockProducer } from './lockProducer.js';
+import { locksProducer } from './locksProducer.js';
 import type { TopicProducers } from './topicProducer.js';
 import { znodeProducer } from './znodeProducer.js';
 
@@ -16,5 +18,7 @@ export function topicProducers(deps: ProducerDeps): TopicProducers {
     consoleSession: consoleSessionProducer,
     ensembleHealth: ensembleHealthProducer,
     jobs: jobsProducer(deps.jobs),
+    locks: locksProducer,
+    lock: lockProducer,
   };
 }

@@ -124,6 +124,8 @@ function connect(identity: Identity, overrides: Partial<HubContext['limits']> = 
     consoleSession: consoleSession.producer,
     ensembleHealth: ensembleHealth.producer,
     jobs: jobs.producer,
+    locks: standIn('locks').producer,
+    lock: standIn('lock').producer,
   };
   const ctx: HubContext = {
     ensembles: new Ensembles([fakeEnsemble('prod'), fakeEnsemble('test')]),

@@ -111,6 +111,10 @@ function label(e: ServerEvent): string {
         : `history ${e.ensemble} ${e.event.mode} ${Object.keys(e.event.history).join(',')}`;
     case 'jobs':
       return `job ${e.event.job.id} ${e.event.job.done}`;
+    case 'locks':
+      return `locks ${e.ensemble} ${e.event.locks.locks.length}`;
+    case 'lock':
+      return `lock ${e.ensemble} ${e.params.path} ${e.event.kind}`;
   }
 }
 

@@ -34,6 +34,8 @@ export interface ContenderFacts {
   firstSeenAt: number;
   /** Keeper's clock when Keeper first saw it in a holding position (its hold began no later). */
   holdingSince?: number | null;
+  /** Its data version (stat.version). */
+  version?: number;
 }
 
 export interface AnalyzeLockInput {
@@ -168,6 +170,7 @@ export function analyzeLock(input: AnalyzeLockInput): LockReport {
       owner: id === null ? null : ownerView(id, session),
       data: decodeContenderData(recipe.library, c.role, f.data),
       createdAt: f.ctime,
+      version: f.version ?? null,
       heldForMs,
       waitingForMs: holding ? null : Math.max(0, now - f.ctime),
       waitsFor:

@@ -11,7 +11,9 @@
  *     ],
  *     "permits": { "/app/sem/leases": 3 },
  *     "herdMinWatchers": 10,
- *     "heldLongMs": 600000
+ *     "heldLongMs": 600000,
+ *     "maxTracked": 1000, "gatherIntervalMs": 15000,
+ *     "scanMaxRequests": 200000, "scanDeadlineMs": 600000, "scanMaxChildrenDescended": 10000
  *   }
  *
  * A pattern matches whole child names (glob: `*` any run, `?` one character; or a regex).
@@ -28,6 +30,16 @@ export const LOCK_DEFAULTS = {
   herdMinWatchers: 10,
   /** A holder past this is flagged `held-long`. */
   heldLongMs: 10 * 60_000,
+  /** Lock directories Keeper watches at once (roots' children, scan finds, opened details). */
+  maxTracked: 1_000,
+  /** wchp + cons on every member this often while someone looks at locks (>= LEAK_MIN_GAP_MS apart). */
+  gatherIntervalMs: 15_000,
+  /** A scan stops after this many ZooKeeper requests... */
+  scanMaxRequests: 200_000,
+  /** ...or this long... */
+  scanDeadlineMs: 10 * 60_000,
+  /** ...and does not descend into a directory with more children than this that is not a lock. */
+  scanMaxChildrenDescended: 10_000,
 } as const;
 
 export const IN_HOUSE_KINDS = ['exclusive', 'readWrite', 'semaphore', 'election', 'queue'] as const;
@@ -96,6 +108,16 @@ export const locksConfigSchema = z.strictObject({
   /** N for semaphores whose recipe does not record it (Curator's InterProcessSemaphoreV2), by leases directory. */
   permits: z.record(zkPath, z.number().int().min(1).max(1_000_000)).optional(),
   herdMinWatchers: z.number().int().min(2).max(1_000_000).optional(),
+  maxTracked: z.number().int().min(1).max(100_000).optional(),
+  gatherIntervalMs: z.number().int().min(10_000).max(3_600_000).optional(),
+  scanMaxRequests: z.number().int().min(100).max(10_000_000).optional(),
+  scanDeadlineMs: z
+    .number()
+    .int()
+    .min(1_000)
+    .max(24 * 3_600_000)
+    .optional(),
+  scanMaxChildrenDescended: z.number().int().min(10).max(10_000_000).optional(),
   heldLongMs: z
     .number()
     .int()

@@ -24,3 +24,4 @@ export * from './analyze.js';
 export * from './lockNotes.js';
 export * from './lockOrder.js';
 export * from './herds.js';
+export * from './requests.js';

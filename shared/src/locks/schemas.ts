@@ -126,6 +126,8 @@ export const contenderSchema = z.object({
   data: contenderDataSchema,
   /** ctime (the ensemble's clock), epoch ms. */
   createdAt: z.number().nullable(),
+  /** Its data version: an admin's delete sends it back, and is refused if the node changed meanwhile. */
+  version: z.number().int().nullable(),
   /** Holding for at least this long (since Keeper first saw it holding); null when not holding or not known. */
   heldForMs: z.number().nullable(),
   /** Not holding: time since it was created. */
@@ -187,21 +189,59 @@ export const leakCheckSchema = z.object({
 });
 export type LeakCheck = z.infer<typeof leakCheckSchema>;
 
-/** GET /api/ensembles/<name>/locks?path=<root> */
+/** Where a scan did not look, and why (budget, deadline, a directory too large to descend). */
+export const scanSkipSchema = z.object({ path: z.string(), reason: z.string() });
+export type ScanSkip = z.infer<typeof scanSkipSchema>;
+
+/** The last scan of this ensemble, when there was one. */
+export const lastScanSchema = z.object({
+  path: z.string(),
+  jobId: z.string(),
+  state: z.enum(['running', 'done', 'cancelled', 'failed']),
+  startedAt: z.number(),
+  finishedAt: z.number().nullable(),
+  /** Znodes whose children were listed. */
+  visited: z.number().int(),
+  /** Lock directories found (and now tracked). */
+  found: z.number().int(),
+  /** ZooKeeper requests the scan sent. */
+  requests: z.number().int(),
+  skipped: z.array(scanSkipSchema),
+  /** How many were skipped in all (the list is capped). */
+  skippedTotal: z.number().int(),
+});
+export type LastScan = z.infer<typeof lastScanSchema>;
+
+/** GET /api/ensembles/<name>/locks?path=<root> (and the `locks` topic's snapshot) */
 export const locksResponseSchema = z.object({
   ensemble: z.string(),
+  /** Only locks at or under this path are listed ('/' for all). */
   root: z.string(),
+  /** Worst status first; each lock lists its first LOCK_LIST_CONTENDERS contenders (counts cover all). */
   locks: z.array(lockSchema),
   herds: z.array(lockHerdSchema),
   leakCheck: leakCheckSchema,
+  /** The configured roots, watched from the start. */
+  roots: z.array(z.string()),
+  /** Lock directories Keeper watches now (from roots and scans), and how many it may. */
+  tracked: z.number().int(),
+  trackLimit: z.number().int(),
+  lastScan: lastScanSchema.nullable(),
+  /** Keeper's clock when this was computed. */
+  at: z.number(),
 });
 export type LocksResponse = z.infer<typeof locksResponseSchema>;
 
-/** GET /api/ensembles/<name>/locks/<path> */
+/** GET /api/ensembles/<name>/locks/<path> (and the `lock` topic's snapshot): up to LOCK_DETAIL_CONTENDERS contenders. */
 export const lockResponseSchema = z.object({
   ensemble: z.string(),
   lock: lockSchema,
   herds: z.array(lockHerdSchema),
   leakCheck: leakCheckSchema,
+  at: z.number(),
 });
+
+/** The list shows each lock's first few contenders; the detail many more; a 100,000-node directory is counted, not listed. */
+export const LOCK_LIST_CONTENDERS = 5;
+export const LOCK_DETAIL_CONTENDERS = 200;
 export type LockResponse = z.infer<typeof lockResponseSchema>;

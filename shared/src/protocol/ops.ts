@@ -67,7 +67,7 @@ export const setAclBodySchema = z.object({
 });
 export type SetAclBody = z.infer<typeof setAclBodySchema>;
 
-export const JOB_KINDS = ['recursiveDelete', 'import'] as const;
+export const JOB_KINDS = ['recursiveDelete', 'import', 'lockScan'] as const;
 export const JOB_STATES = ['running', 'done', 'failed', 'cancelled'] as const;
 export type JobState = (typeof JOB_STATES)[number];
 

@@ -15,6 +15,7 @@ import type { Role } from './access.js';
 import { CONSOLE_SESSION_STATES } from '../consoleSession.js';
 import { ensembleHealthSchema, memberHistorySchema } from '../ensemble/types.js';
 import { jobSnapshotSchema } from './ops.js';
+import { lockResponseSchema, locksResponseSchema } from '../locks/schemas.js';
 import { encodedDataSchema, statSchema } from './znodeSchemas.js';
 
 /** What a subscription reaches, for a share link's scope: a znode subtree, the ensemble views, or only the ensemble itself. */
@@ -143,11 +144,40 @@ export const jobsTopic = declareTopic({
   reach: () => ({ kind: 'ensemble' }),
 });
 
+/**
+ * Every lock Keeper tracks on the ensemble (configured roots and what scans found), recomputed
+ * after each change Keeper's watches see and each watch gathering: a snapshot each time, as
+ * GET .../locks answers (the first few contenders per lock).
+ */
+export const locksTopic = declareTopic({
+  name: 'locks',
+  params: noParams,
+  event: z.object({ kind: z.literal('locks'), locks: locksResponseSchema }),
+  coalesceKey: () => 'locks',
+  role: 'viewer',
+  reach: () => ({ kind: 'ensembleViews' }),
+});
+
+/** One lock directory with its contenders in order (GET .../locks/<path>), live; `notLock` while it is absent or not a recognized lock. */
+export const lockTopic = declareTopic({
+  name: 'lock',
+  params: z.object({ path: znodePath }).strict(),
+  event: z.union([
+    z.object({ kind: z.literal('lock'), lock: lockResponseSchema }),
+    z.object({ kind: z.literal('notLock'), path: z.string(), message: z.string(), at: z.number() }),
+  ]),
+  coalesceKey: () => 'lock',
+  role: 'viewer',
+  reach: (params) => ({ kind: 'znode', path: params.path }),
+});
+
 export const TOPICS = {
   znode: znodeTopic,
   consoleSession: consoleSessionTopic,
   ensembleHealth: ensembleHealthTopic,
   jobs: jobsTopic,
+  locks: locksTopic,
+  lock: lockTopic,
 } as const;
 
 export type TopicName = keyof typeof TOPICS;
@@ -170,6 +200,8 @@ export const topicMessageSchema = z.discriminatedUnion('topic', [
   envelope(consoleSessionTopic),
   envelope(ensembleHealthTopic),
   envelope(jobsTopic),
+  envelope(locksTopic),
+  envelope(lockTopic),
 ]);
 export type TopicMessage = z.infer<typeof topicMessageSchema>;
 export type TopicMessageOf<T extends TopicName> = Extract<TopicMessage, { topic: T }>;

@@ -198,9 +198,20 @@ describe('sessionsById', () => {
 describe('response schemas', () => {
   it('carry the lock list and refuse words outside the API', () => {
     const lock = analyze('/l', [kazooLock(1, 0), kazooLock(2, 1)]);
-    const body = { ensemble: 'prod', root: '/', locks: [lock], herds: [], leakCheck: leakCheckSummary([]) };
+    const body = {
+      ensemble: 'prod',
+      root: '/',
+      locks: [lock],
+      herds: [],
+      leakCheck: leakCheckSummary([]),
+      roots: ['/'],
+      tracked: 1,
+      trackLimit: 1_000,
+      lastScan: null,
+      at: 1,
+    };
     expect(locksResponseSchema.parse(JSON.parse(JSON.stringify(body)))).toEqual(body);
-    expect(lockResponseSchema.safeParse({ ensemble: 'prod', lock, herds: [], leakCheck: leakCheckSummary([]) }).success).toBe(true);
+    expect(lockResponseSchema.safeParse({ ensemble: 'prod', lock, herds: [], leakCheck: leakCheckSummary([]), at: 1 }).success).toBe(true);
     const bad = structuredClone(body);
     (bad.locks[0]!.contenders[0] as { status: string }).status = 'stuck';
     expect(locksResponseSchema.safeParse(bad).success).toBe(false);

@@ -51,6 +51,16 @@ export const API_ERROR_STATUS = {
   ACL_LOCKS_OUT: 409,
   /** A walk stopped because its caller went away (rarely seen: nobody is left to read it). */
   CANCELLED: 409,
+  /** A lock contender changed since the caller saw it (another node, owner or version): nothing deleted. */
+  LOCK_CHANGED: 409,
+  /** The contender holds the lock now: deleting it lets the next waiter in while its owner still believes it holds. Send `confirmHolder` equal to its name. */
+  LOCK_HOLDER: 409,
+  /** The directory is not (or no longer) a lock Keeper recognizes. */
+  NOT_A_LOCK: 404,
+  /** A lock scan is already running on this ensemble (one at a time, shared). */
+  SCAN_IN_PROGRESS: 409,
+  /** Keeper tracks as many lock directories as it may (locks.maxTracked). */
+  TOO_MANY_LOCKS: 409,
   TOO_MANY_NODES: 413,
   BODY_TOO_LARGE: 413,
   HOST_NOT_ALLOWED: 421,

@@ -35,6 +35,15 @@ import {
   watchesQuerySchema,
 } from './requests.js';
 import { API_ERROR_CODES, API_ERROR_STATUS, type ApiErrorCode } from './errors.js';
+import {
+  lockCleanAnswerSchema,
+  lockCleanBodySchema,
+  lockDeleteAnswerSchema,
+  lockDeleteBodySchema,
+  lockScanBodySchema,
+  locksQuerySchema,
+} from '../../locks/requests.js';
+import { lockResponseSchema, locksResponseSchema } from '../../locks/schemas.js';
 
 /** A successful answer: JSON of a schema, raw bytes, or nothing (204). */
 export type RouteAnswer = { json: z.ZodType } | { bytes: string } | { empty: true } | { openApi: true };
@@ -300,6 +309,56 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     query: sizingQuerySchema,
     answers: { 200: json(sizingResponseSchema) },
     errors: [...MONITOR_ERRORS, 'UNKNOWN_MEMBER'],
+  },
+  // The Locks view.
+  {
+    method: 'get',
+    path: '/api/ensembles/{name}/locks',
+    summary: 'Every tracked lock at or under `path`, worst status first, with herds and how far the leak check can go',
+    access: 'signedIn',
+    shareHolders: true,
+    query: locksQuerySchema,
+    answers: { 200: json(locksResponseSchema) },
+    errors: [...MONITOR_ERRORS, 'INVALID_PATH'],
+  },
+  {
+    method: 'get',
+    path: under('locks'),
+    summary: 'One lock directory: contenders in order with status, flags, chain and owner (watched from then on)',
+    access: 'signedIn',
+    shareHolders: true,
+    answers: { 200: json(lockResponseSchema) },
+    errors: [...ZNODE_READ_ERRORS, 'NOT_A_LOCK', 'TOO_MANY_LOCKS'],
+  },
+  {
+    method: 'post',
+    path: '/api/ensembles/{name}/locks/scan',
+    summary: 'Scan a subtree for lock directories: a paced, budgeted job with progress; what it finds is tracked',
+    access: 'admin',
+    shareHolders: false,
+    body: lockScanBodySchema,
+    answers: { 202: json(jobAnswerSchema) },
+    errors: [...WRITE_ERRORS, ...ZNODE_READ_ERRORS, 'SCAN_IN_PROGRESS'],
+  },
+  {
+    method: 'post',
+    path: '/api/ensembles/{name}/locks/delete',
+    summary: 'Delete one contender after re-checking it (owner, version, not holding unless confirmHolder names it)',
+    access: 'admin',
+    shareHolders: false,
+    body: lockDeleteBodySchema,
+    answers: { 200: json(lockDeleteAnswerSchema) },
+    errors: [...WRITE_ERRORS, ...ZNODE_READ_ERRORS, 'NOT_A_LOCK', 'LOCK_CHANGED', 'LOCK_HOLDER', 'PROTECTED_PATH', 'OUTCOME_UNKNOWN'],
+  },
+  {
+    method: 'post',
+    path: '/api/ensembles/{name}/locks/clean',
+    summary: 'Delete every leaked contender at or under `path` (dryRun: list them only), each re-checked first',
+    access: 'admin',
+    shareHolders: false,
+    body: lockCleanBodySchema,
+    answers: { 200: json(lockCleanAnswerSchema) },
+    errors: [...WRITE_ERRORS, ...ZNODE_READ_ERRORS],
   },
   // Jobs, share links, audit.
   {

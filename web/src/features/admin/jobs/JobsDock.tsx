@@ -22,7 +22,7 @@ export function JobsDock() {
   );
 }
 
-const KIND: Record<JobSnapshot['kind'], string> = { recursiveDelete: 'Deleting', import: 'Importing into' };
+const KIND: Record<JobSnapshot['kind'], string> = { recursiveDelete: 'Deleting', import: 'Importing into', lockScan: 'Scanning for locks under' };
 
 function DockedJob({ id }: { id: string }) {
   const job = useJob(id);

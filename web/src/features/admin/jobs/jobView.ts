@@ -47,11 +47,13 @@ export function pace(
 const VERB: Record<JobSnapshot['kind'], { did: string; doing: string; noun: string }> = {
   recursiveDelete: { did: 'Deleted', doing: 'deleted', noun: 'nodes' },
   import: { did: 'Applied', doing: 'applied', noun: 'changes' },
+  lockScan: { did: 'Listed', doing: 'listed', noun: 'znodes' },
 };
 
 export function progressLine(job: JobSnapshot): string {
   const v = VERB[job.kind];
-  if (job.total === 0 && job.state === 'running') return job.kind === 'recursiveDelete' ? 'Listing the subtree…' : 'Reading the target…';
+  if (job.total === 0 && job.state === 'running')
+    return job.kind === 'recursiveDelete' ? 'Listing the subtree…' : job.kind === 'lockScan' ? 'Starting the scan…' : 'Reading the target…';
   return `${formatCount(job.done)} of ${formatCount(job.total)} ${v.noun} ${v.doing}`;
 }
 

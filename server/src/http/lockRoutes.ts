@@ -1,0 +1,80 @@
+/**
+ * The Locks view's API, mounted at /api/ensembles/:name behind ensembleLookup:
+ *   GET  /locks?path=<root>      every tracked lock at or under root, worst first (viewers too)
+ *   GET  /locks/<path>           one lock directory, tracked and live from then on
+ *   POST /locks/scan   {path}    admin: a paced, budgeted scan as a job (202 {job})
+ *   POST /locks/delete {path, owner, version, confirmHolder?}   admin: one contender, re-checked
+ *   POST /locks/clean  {path, dryRun}                          admin: leaked contenders
+ * Writes check identity and role before reading the body (adminOnly), like every other write.
+ */
+import { Router, type Request } from 'express';
+import { checkPath, lockCleanBodySchema, lockDeleteBodySchema, lockScanBodySchema, locksQuerySchema, type AuditAction } from '@keeper/shared';
+import type { LockActions } from '../locks/lockActions.js';
+import type { LockScans } from '../locks/lockScans.js';
+import { TooManyLocksError } from '../locks/lockTracker.js';
+import type { ZnodeOps } from '../ops/znodeOps.js';
+import { OpError } from '../ops/opError.js';
+import { sendError, sendFailure } from './apiErrors.js';
+import { ensembleOf } from './ensembleLookup.js';
+import { jsonBody, parseOr400, wildcardPath } from './jsonBody.js';
+import { adminOnly } from './opsRoutes.js';
+import { caller } from './requestIdentity.js';
+
+const LOCK_BODY_LIMIT = '16kb';
+
+export function lockRoutes(ops: ZnodeOps, actions: LockActions, scans: LockScans): Router {
+  const router = Router({ mergeParams: true });
+  const name = (req: Request) => (req.params as { name: string }).name;
+  const refused = (action: AuditAction) => (req: Request) => ({ action, ensemble: name(req) });
+
+  router.get('/locks', (req, res) => {
+    const query = parseOr400(locksQuerySchema, req.query, res, 'INVALID_QUERY');
+    if (!query) return;
+    res.json(ensembleOf(res).locks.list(query.path));
+  });
+
+  router.post('/locks/scan', adminOnly(ops, refused('lock.scan')), ...jsonBody(LOCK_BODY_LIMIT), async (req, res) => {
+    const body = parseOr400(lockScanBodySchema, req.body, res);
+    if (!body) return;
+    try {
+      res.status(202).json({ job: await scans.start(caller(req, res), name(req), body.path) });
+    } catch (error) {
+      sendFailure(res, error);
+    }
+  });
+
+  router.post('/locks/delete', adminOnly(ops, refused('lock.delete')), ...jsonBody(LOCK_BODY_LIMIT), async (req, res) => {
+    const body = parseOr400(lockDeleteBodySchema, req.body, res);
+    if (!body) return;
+    try {
+      res.json(await actions.delete(caller(req, res), name(req), body));
+    } catch (error) {
+      sendFailure(res, error);
+    }
+  });
+
+  router.post('/locks/clean', adminOnly(ops, refused('lock.clean')), ...jsonBody(LOCK_BODY_LIMIT), async (req, res) => {
+    const body = parseOr400(lockCleanBodySchema, req.body, res);
+    if (!body) return;
+    try {
+      res.json(await actions.clean(caller(req, res), name(req), body));
+    } catch (error) {
+      sendFailure(res, error);
+    }
+  });
+
+  router.get('/locks/*path', async (req, res) => {
+    const path = wildcardPath(req.params);
+    const check = checkPath(path);
+    if (!check.ok) return sendError(res, 'INVALID_PATH', `invalid path ${JSON.stringify(path)}: ${check.reason}`);
+    try {
+      const answer = await ensembleOf(res).locks.open(path);
+      if (answer.kind === 'notLock') return sendError(res, 'NOT_A_LOCK', answer.message);
+      res.json(answer.lock);
+    } catch (error) {
+      sendFailure(res, error instanceof TooManyLocksError ? new OpError('TOO_MANY_LOCKS', error.message) : error);
+    }
+  });
+
+  return router;
+}

@@ -1,0 +1,168 @@
+/**
+ * The evidence behind `waiting` and `leaked`: `wchp` (who watches what) and `cons` (who is
+ * connected) asked of every member in one round, so each gathering says both at about the same
+ * moment (a session between two members has no watch anywhere until it re-registers them).
+ * Both words are expensive, so:
+ *  - one gatherer per ensemble, shared by every browser and API caller;
+ *  - it runs only while someone looks at locks (`touch()`), every `intervalMs` (15 s by default,
+ *    never under LEAK_MIN_GAP_MS: two gatherings that far apart are what proving a leak takes);
+ *  - it keeps the last few gatherings (enough to span the leak proof), nothing more.
+ * The owners' details (client, timeout, last response) come from the sessions view's own
+ * gathering (SessionsCollector), asked at its cadence: nothing is gathered twice for them.
+ */
+import type { Logger } from 'pino';
+import {
+  consFromConnections,
+  LEAK_MIN_GAP_MS,
+  parseCons,
+  parseWchp,
+  SERVING_STATES,
+  wchpFromAdmin,
+  type EnsembleSession,
+  type WatchGathering,
+} from '@keeper/shared';
+import { askMember } from '../ensemble/memberAsk.js';
+import type { MemberView, SessionsCollector } from '../ensemble/sessionsCollector.js';
+import type { MemberTransport } from '../ensemble/transport.js';
+
+export interface WatchGathererOptions {
+  members: MemberView;
+  transport: MemberTransport;
+  sessions: Pick<SessionsCollector, 'get'>;
+  intervalMs: number;
+  /** Nobody has looked for this long: stop gathering. */
+  idleAfterMs?: number;
+  log: Logger;
+  now?: () => number;
+}
+
+/** Gatherings kept: at 15 s apart, a minute and a half of evidence. */
+const KEEP = 6;
+const DEFAULT_IDLE_AFTER_MS = 60_000;
+
+export class WatchGatherer {
+  private readonly kept: WatchGathering[] = [];
+  private ownerSessions: EnsembleSession[] | null = null;
+  private lastTouched = -Infinity;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private closed = false;
+  private readonly listeners = new Set<() => void>();
+  private readonly now: () => number;
+  readonly intervalMs: number;
+
+  constructor(private readonly options: WatchGathererOptions) {
+    this.now = options.now ?? Date.now;
+    this.intervalMs = Math.max(LEAK_MIN_GAP_MS, options.intervalMs);
+  }
+
+  get gatherings(): readonly WatchGathering[] {
+    return this.kept;
+  }
+
+  /** The owners as the sessions view last saw them; null before its first gathering. */
+  get sessions(): readonly EnsembleSession[] | null {
+    return this.ownerSessions;
+  }
+
+  /** Calls `listener` after each gathering; returns how to stop. */
+  onGathering(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Someone looks at locks: gather now if idle, and keep gathering while they do. */
+  touch(): void {
+    if (this.closed) return;
+    const wasIdle = this.now() - this.lastTouched > (this.options.idleAfterMs ?? DEFAULT_IDLE_AFTER_MS);
+    this.lastTouched = this.now();
+    if (wasIdle && this.timer === null && this.running === null) void this.round();
+  }
+
+  /** Wait for the gathering in flight, if any (tests, and a first answer that wants evidence). */
+  async settled(): Promise<void> {
+    await this.running;
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private round(): Promise<void> {
+    this.running = this.gather()
+      .catch((error: unknown) => this.options.log.warn({ err: error }, 'lock watch gathering failed'))
+      .finally(() => {
+        this.running = null;
+        for (const listener of this.listeners) listener();
+        this.schedule();
+      });
+    return this.running;
+  }
+
+  private schedule(): void {
+    if (this.closed) return;
+    const idle = this.now() - this.lastTouched > (this.options.idleAfterMs ?? DEFAULT_IDLE_AFTER_MS);
+    if (idle) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.round();
+    }, this.intervalMs);
+    this.timer.unref();
+  }
+
+  private async gather(): Promise<void> {
+    const { members, transport } = this.options;
+    const statuses = new Map(members.statuses().map((s) => [s.address, s]));
+    const askedAt = this.now();
+    let complete = true;
+    const perMember = await Promise.all(
+      members.targets().map(async (target) => {
+        const state = statuses.get(target.address)?.state;
+        // A member that is down holds no connection: nothing of it is missing. One we cannot read might.
+        if (state === 'down') return null;
+        if (state === undefined || !SERVING_STATES.includes(state)) complete = false;
+        const [watches, cons] = await Promise.all([
+          askMember(transport, target, {
+            word: 'wchp',
+            fromText: parseWchp,
+            admin: { command: 'watches_by_path', fromBody: wchpFromAdmin },
+            purpose: 'watches',
+          }),
+          askMember(transport, target, {
+            word: 'cons',
+            fromText: parseCons,
+            admin: { command: 'connections', fromBody: consFromConnections },
+            purpose: 'sessions',
+          }),
+        ]);
+        if (!watches.ok || !cons.ok) {
+          if (!(watches.ok || watches.notServing) || !(cons.ok || cons.notServing)) complete = false;
+          return null;
+        }
+        return { watches: watches.value, cons: cons.value };
+      }),
+    );
+    const answeredAt = this.now();
+    const watches = new Map<string, string[]>();
+    const connected = new Set<string>();
+    for (const answer of perMember) {
+      if (!answer) continue;
+      for (const [path, ids] of answer.watches) {
+        const list = watches.get(path);
+        if (list) list.push(...ids.filter((id) => !list.includes(id)));
+        else watches.set(path, [...ids]);
+      }
+      for (const c of answer.cons) if (c.sessionId) connected.add(c.sessionId);
+    }
+    this.kept.push({ askedAt, answeredAt, complete, watches, connectedSessions: connected });
+    if (this.kept.length > KEEP) this.kept.splice(0, this.kept.length - KEEP);
+    try {
+      this.ownerSessions = (await this.options.sessions.get(false)).sessions;
+    } catch (error) {
+      // Without owners nothing is called leaked (analyzeLock needs them): say why in the log only.
+      this.options.log.debug({ err: error }, 'sessions for the locks view not gathered');
+    }
+  }
+}

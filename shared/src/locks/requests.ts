@@ -1,0 +1,60 @@
+/**
+ * The Locks view's requests and write answers (issue 12, items 7, 9, 10): list and detail reads,
+ * a scan (an admin job), deleting one contender after a re-check, and cleaning leaked ones with
+ * a dry run first.
+ */
+import { z } from 'zod';
+import { isValidPath } from '../paths.js';
+
+const zkPath = z.string().max(4096).refine(isValidPath, 'must be a ZooKeeper path: absolute, no trailing /');
+
+/** GET /api/ensembles/<name>/locks?path=<root> */
+export const locksQuerySchema = z.object({ path: zkPath.default('/') });
+export type LocksQuery = z.infer<typeof locksQuerySchema>;
+
+/** POST /api/ensembles/<name>/locks/scan: find lock directories at or under `path` (a job). */
+export const lockScanBodySchema = z.strictObject({ path: zkPath });
+export type LockScanBody = z.infer<typeof lockScanBodySchema>;
+
+/**
+ * POST /api/ensembles/<name>/locks/delete: one contender node, as the caller saw it. Re-checked
+ * right before deleting: still there, same owner and version, and not holding now unless
+ * `confirmHolder` repeats its name.
+ */
+export const lockDeleteBodySchema = z.strictObject({
+  path: zkPath,
+  /** The owner session as seen ("0x0" for a persistent node). */
+  owner: z.string().regex(/^0x[0-9a-fA-F]{1,16}$/, 'a session id in hex, like 0x100002f75570004'),
+  version: z.number().int().min(0),
+  /** Typed by the admin to delete a holder: the node's name. */
+  confirmHolder: z.string().max(1024).optional(),
+});
+export type LockDeleteBody = z.infer<typeof lockDeleteBodySchema>;
+
+export const lockDeleteAnswerSchema = z.object({
+  path: z.string(),
+  lock: z.string(),
+  deleted: z.literal(true),
+  /** It was holding when deleted (the admin confirmed). */
+  wasHolder: z.boolean(),
+  /** The status it had at the re-check. */
+  status: z.string(),
+});
+export type LockDeleteAnswer = z.infer<typeof lockDeleteAnswerSchema>;
+
+/** POST /api/ensembles/<name>/locks/clean: every `leaked` contender at or under `path`; `dryRun` lists them only. */
+export const lockCleanBodySchema = z.strictObject({ path: zkPath, dryRun: z.boolean() });
+export type LockCleanBody = z.infer<typeof lockCleanBodySchema>;
+
+export const lockCleanCandidateSchema = z.object({ path: z.string(), lock: z.string(), owner: z.string(), version: z.number().int() });
+export const lockCleanAnswerSchema = z.object({
+  path: z.string(),
+  dryRun: z.boolean(),
+  /** Leaked contenders found (the dry run's list; what a real run tried). */
+  candidates: z.array(lockCleanCandidateSchema),
+  deleted: z.array(z.string()),
+  /** Not deleted, with why ("changed since the dry run", "now the holder"). */
+  skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
+  leakCheck: z.object({ ready: z.boolean(), sentence: z.string() }),
+});
+export type LockCleanAnswer = z.infer<typeof lockCleanAnswerSchema>;
