@@ -4,9 +4,9 @@
 #
 #   scripts/setup.sh [--for-tests] [--external-zk]
 #
-#   --for-tests    also Chromium (Playwright uses Debian's, never a download) and kazoo
-#                  (Python lock recipes that make real lock nodes in the tests); the tests
-#                  always need a local ZooKeeper.
+#   --for-tests    also Chromium (Playwright uses Debian's, never a download), kazoo
+#                  (Python lock recipes that make real lock nodes in the tests) and Curator
+#                  (Java lock recipes, the same); the tests always need a local ZooKeeper.
 #   --external-zk  Keeper will use an existing ensemble (--zk/--config): no local ZooKeeper
 #                  needed. Implied by KEEPER_ZK or KEEPER_CONFIG.
 set -euo pipefail
@@ -61,12 +61,14 @@ if ((for_tests)); then
   [[ -x "$chromium_path" ]] || missing+=(chromium)
   # kazoo must be importable by /usr/bin/python3: the first python3 on PATH may be another.
   /usr/bin/python3 -c 'import kazoo' >/dev/null 2>&1 || missing+=(python3-kazoo)
+  # Curator's recipes jar names its dependencies (curator-framework, guava...) in its manifest.
+  [[ -f /usr/share/java/curator-recipes.jar ]] || missing+=(libcurator-recipes-java)
 fi
 
 if ((${#missing[@]} == 0)); then
   checked=()
   if ((for_tests || !external_zk)); then checked+=(ZooKeeper Java); fi
-  if ((for_tests)); then checked+=(Chromium kazoo); fi
+  if ((for_tests)); then checked+=(Chromium kazoo Curator); fi
   if ((${#checked[@]})); then say "present: ${checked[*]}"; else say "no system packages needed"; fi
   exit 0
 fi
@@ -84,10 +86,11 @@ setup: cannot install them here: ${why}. Do one of:
       ZOOKEEPER_HOME=/path/to/apache-zookeeper-3.8.x-bin   (its lib/*.jar are used)
     or use an existing ensemble instead of the local sandbox:
       npm start -- --zk host1:2181,host2:2181   (or KEEPER_ZK=..., or --config keeper.json)
-  * Tests (npm test): also install Chromium at /usr/bin/chromium (or set CHROMIUM_PATH)
-    and the kazoo Python package for /usr/bin/python3 (Debian: python3-kazoo).
+  * Tests (npm test): also install Chromium at /usr/bin/chromium (or set CHROMIUM_PATH),
+    the kazoo Python package for /usr/bin/python3 (Debian: python3-kazoo) and Apache
+    Curator's recipes at /usr/share/java/curator-recipes.jar (Debian: libcurator-recipes-java).
   * On Debian as root this script does it all itself:
-      apt-get update && apt-get install -y zookeeper chromium python3-kazoo
+      apt-get update && apt-get install -y zookeeper chromium python3-kazoo libcurator-recipes-java
 EOF
   exit 1
 fi

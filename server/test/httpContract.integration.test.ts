@@ -163,6 +163,29 @@ describe('live answers match the document', () => {
     await live('get', '/api/audit', '/api/audit?limit=5', admin);
   });
 
+  it('locks: the list, one lock, a scan job, a dry-run clean, a delete, and NOT_A_LOCK', async () => {
+    // Two kazoo Lock names made persistent by hand: a lock Keeper recognizes, both nodes `persistent`.
+    const dir = '/hc/locks/job';
+    for (const p of ['/hc/locks', dir]) await createRaw(p, Buffer.alloc(0));
+    for (const n of [1, 2]) await createRaw(`${dir}/${'ab'.repeat(16)}__lock__000000000${n}`, Buffer.from(`worker-${n}`));
+    const one = await live('get', '/api/ensembles/{name}/locks/{path}', `/api/ensembles/it/locks${dir}`, viewer);
+    expect(one.body.lock.contenders.map((c: { status: string }) => c.status)).toEqual(['persistent', 'persistent']);
+    const list = await live('get', '/api/ensembles/{name}/locks', '/api/ensembles/it/locks?path=/hc', viewer);
+    expect(list.body.locks.map((l: { path: string }) => l.path)).toEqual([dir]);
+    const scan = await live('post', '/api/ensembles/{name}/locks/scan', '/api/ensembles/it/locks/scan', admin, { path: '/hc' });
+    expect(scan.status).toBe(202);
+    await live('post', '/api/ensembles/{name}/locks/clean', '/api/ensembles/it/locks/clean', admin, { path: '/hc', dryRun: true });
+    const last = one.body.lock.contenders[1];
+    const deleted = await live('post', '/api/ensembles/{name}/locks/delete', '/api/ensembles/it/locks/delete', admin, {
+      path: last.path,
+      owner: '0x0',
+      version: 0,
+    });
+    expect(deleted.body).toMatchObject({ deleted: true, wasHolder: false, status: 'persistent' });
+    const notLock = await live('get', '/api/ensembles/{name}/locks/{path}', '/api/ensembles/it/locks/hc/other', viewer);
+    expect(notLock.body.error.code).toBe('NOT_A_LOCK');
+  });
+
   it('writes: create, set, a stale set, delete, ACL, import plan, recursive delete, share links, sign-in', async () => {
     const created = await live('post', '/api/ensembles/{name}/znodes/{path}', '/api/ensembles/it/znodes/hc/w', admin, { data: 'one' });
     expect(created.status).toBe(201);
@@ -215,7 +238,7 @@ describe('live answers match the document', () => {
 
   it('covered every kind of route', () => {
     const routes = new Set([...checked].map((c) => c.split(' ').slice(0, 2).join(' ')));
-    expect(routes.size).toBeGreaterThanOrEqual(27);
+    expect(routes.size).toBeGreaterThanOrEqual(32);
   });
 });
 

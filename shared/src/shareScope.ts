@@ -38,7 +38,7 @@ export function pathWithin(root: string, path: string): boolean {
   return path.startsWith(`${root}/`);
 }
 
-/** `znodePath`: the znode a tree page opens; null for the ensemble's other pages. */
+/** `znodePath`: the znode a tree page or a lock's page opens; null for the ensemble's other pages (the Locks list included). */
 export interface ConsolePage {
   ensemble: string;
   view: string;
@@ -52,9 +52,11 @@ export function parseConsolePage(pagePath: string): ConsolePage | null {
   const ensemble = m?.[1] === undefined ? null : decodeUrlSegment(m[1]);
   if (!m || ensemble === null || ensemble === '') return null;
   const view = m[2] ?? '';
-  if (view !== 'znodes') return { ensemble, view, znodePath: null };
+  // One lock's page (/ensembles/<name>/locks/<path>) opens a znode like a tree page: its link can be scoped to that subtree.
+  const opensZnode = view === 'znodes' || (view === 'locks' && (m[3] ?? '').replace(/\/+$/, '') !== '');
+  if (!opensZnode) return { ensemble, view, znodePath: null };
   const znodePath = pathFromUrlSegment((m[3] ?? '').replace(/\/+$/, ''));
-  return znodePath === null ? null : { ensemble, view: 'znodes', znodePath };
+  return znodePath === null ? null : { ensemble, view, znodePath };
 }
 
 export type ScopeResult = { ok: true; scope: ShareScope } | { ok: false; message: string };

@@ -37,6 +37,10 @@ describe('parseConsolePage', () => {
     expect(parseConsolePage('/ensembles/local/znodes/app/my%20db/x%2Fy')).toEqual({ ensemble: 'local', view: 'znodes', znodePath: '/app/my db/x/y' });
     expect(parseConsolePage('/ensembles/local/znodes/')).toEqual({ ensemble: 'local', view: 'znodes', znodePath: '/' });
     expect(parseConsolePage('/ensembles/a%20b/members?x=1')).toEqual({ ensemble: 'a b', view: 'members', znodePath: null });
+    // A lock's page opens its directory, like a tree page; the Locks list is an ensemble view.
+    expect(parseConsolePage('/ensembles/local/locks/app/locks/job')).toEqual({ ensemble: 'local', view: 'locks', znodePath: '/app/locks/job' });
+    expect(parseConsolePage('/ensembles/local/locks')).toEqual({ ensemble: 'local', view: 'locks', znodePath: null });
+    expect(parseConsolePage('/ensembles/local/locks/')).toEqual({ ensemble: 'local', view: 'locks', znodePath: null });
     expect(parseConsolePage('/audit')).toBeNull();
     expect(parseConsolePage('/')).toBeNull();
     expect(parseConsolePage('/ensembles/%E0%A4%A/znodes/x')).toBeNull();
