@@ -58,6 +58,8 @@ export class Ensemble {
       transport: this.monitor.transport,
       sessions: this.monitor.sessions,
       intervalMs: config.locks?.gatherIntervalMs ?? LOCK_DEFAULTS.gatherIntervalMs,
+      // Only what the Locks view reads: watches in tracked lock directories, and herds.
+      keep: (path, watchers) => watchers >= (config.locks?.herdMinWatchers ?? LOCK_DEFAULTS.herdMinWatchers) || this.locks.coversWatch(path),
       log,
     });
     this.locks = new LockTracker({ ensemble: config.name, gateway: this.gateway, gatherer, ...(config.locks ? { config: config.locks } : {}), log });

@@ -124,6 +124,13 @@ export class LockTracker {
     return this.tracked.has(path);
   }
 
+  /** A watch on a tracked lock directory or one of its nodes: evidence the Locks view reads. */
+  coversWatch(path: string): boolean {
+    if (this.tracked.has(path)) return true;
+    const slash = path.lastIndexOf('/');
+    return slash > 0 && this.tracked.has(path.slice(0, slash));
+  }
+
   /** Watch `path` as a lock directory (no-op when it already is); throws TooManyLocksError past the bound. */
   track(path: string, origin: TrackOrigin, siblings: readonly string[] | null = null): LockDirectory {
     const existing = this.tracked.get(path);

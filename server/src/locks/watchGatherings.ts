@@ -6,7 +6,9 @@
  *  - one gatherer per ensemble, shared by every browser and API caller;
  *  - it runs only while someone looks at locks (`touch()`), every `intervalMs` (15 s by default,
  *    never under LEAK_MIN_GAP_MS: two gatherings that far apart are what proving a leak takes);
- *  - it keeps the last few gatherings (enough to span the leak proof), nothing more.
+ *  - it keeps the last few gatherings (enough to span the leak proof), and of each only the
+ *    watches the Locks view reads (`keep`: tracked lock directories and their nodes, and herds),
+ *    so an ensemble with a million watches does not cost Keeper a million entries six times.
  * The owners' details (client, timeout, last response) come from the sessions view's own
  * gathering (SessionsCollector), asked at its cadence: nothing is gathered twice for them.
  */
@@ -30,6 +32,8 @@ export interface WatchGathererOptions {
   transport: MemberTransport;
   sessions: Pick<SessionsCollector, 'get'>;
   intervalMs: number;
+  /** Which watched paths to keep (the rest are counted out at once); by default all. */
+  keep?: (path: string, watchers: number) => boolean;
   /** Nobody has looked for this long: stop gathering. */
   idleAfterMs?: number;
   log: Logger;
@@ -156,6 +160,8 @@ export class WatchGatherer {
       }
       for (const c of answer.cons) if (c.sessionId) connected.add(c.sessionId);
     }
+    const keep = this.options.keep;
+    if (keep) for (const [path, ids] of watches) if (!keep(path, ids.length)) watches.delete(path);
     this.kept.push({ askedAt, answeredAt, complete, watches, connectedSessions: connected });
     if (this.kept.length > KEEP) this.kept.splice(0, this.kept.length - KEEP);
     try {
