@@ -19,12 +19,18 @@
  *    by a step, and at its ceiling concurrency grows by one up to the cap. A failed request
  *    (a deadline, a lost connection) halves it too.
  *
- * The baseline is the median of `calibrationSamples` clean samples sent one at a time at the
- * lowest duty cycle (long gaps: as far as the scan goes, the member is idle), compared with the
+ * The baseline is the median of `calibrationSamples` clean samples sent one at a time at a
+ * low duty cycle (as far as the scan goes, the member is idle), compared with the
  * median of each window: the same statistic, so noise alone does not read as a slowdown. It is
  * measured at the start and again every `recalibrateMs` (as BBR re-measures its minimum round
  * trip): the ensemble's idle latency drifts with other clients' load, and a stale baseline
- * would either crawl for nothing or press on while others suffer.
+ * would either crawl for nothing or press on while others suffer. And when the scan is at its
+ * lowest duty cycle and latency is still high, the slowness is not the scan's doing: that
+ * window becomes the baseline at once, so the scan does not crawl until the next calibration.
+ *
+ * Measured (bench/locks.ts, loopback): a member answers a stream of requests faster than
+ * requests after pauses, so on an idle ensemble the duty-cycle ceiling is what bounds the
+ * scan; the latency feedback matters when the member is loaded by others.
  */
 
 export interface PacingOptions {
@@ -36,6 +42,13 @@ export interface PacingOptions {
   slowdownThreshold?: number;
   /** Clean samples taken one at a time to learn the idle latency; default 8. */
   calibrationSamples?: number;
+  /**
+   * The duty cycle while calibrating; [minDutyCycle, maxDutyCycle], default 0.02: gaps of about
+   * 50 answers' time, as an idle client's requests come (a probe every 20 ms), because a member
+   * answers a request after a pause more slowly than one in a busy stream, and the baseline must
+   * be the idle kind.
+   */
+  calibrationDutyCycle?: number;
   /** The idle latency is measured again this often, ms; default 10,000. */
   recalibrateMs?: number;
   /** Clean samples per AIMD decision; default 16. */
@@ -53,6 +66,7 @@ const DEFAULTS: Required<PacingOptions> = {
   minDutyCycle: 0.02,
   slowdownThreshold: 1.1,
   calibrationSamples: 8,
+  calibrationDutyCycle: 0.02,
   recalibrateMs: 10_000,
   windowSamples: 16,
   increaseStep: 0.05,
@@ -61,6 +75,8 @@ const DEFAULTS: Required<PacingOptions> = {
 };
 
 const CREDIT_EPSILON_MS = 1e-6;
+/** Where the scan starts after its first calibration (then AIMD takes over). */
+const START_DUTY_CYCLE = 0.1;
 
 /** What a send looks like to the pacer: remember it and hand it back with the answer. */
 export interface SendTicket {
@@ -89,6 +105,7 @@ function sortedCopy(xs: readonly number[]): number[] {
 
 export class ScanPacer {
   private readonly o: Required<PacingOptions>;
+  private readonly calibrationDuty: number;
   private duty: number;
   private concurrencyNow = 1;
   private baseline: number | null = null;
@@ -117,8 +134,10 @@ export class ScanPacer {
     if (!(maxDutyCycle > 0 && maxDutyCycle <= 1)) throw new RangeError(`maxDutyCycle must be in (0, 1], not ${maxDutyCycle}`);
     if (!(minDutyCycle > 0 && minDutyCycle <= maxDutyCycle)) throw new RangeError(`minDutyCycle must be in (0, maxDutyCycle], not ${minDutyCycle}`);
     if (!(cap >= 1)) throw new RangeError(`the outstanding-request cap must be at least 1, not ${cap}`);
-    this.duty = minDutyCycle;
-    this.resumeDuty = minDutyCycle;
+    // Never outside the bounds, whatever was asked: a scan limited to 5 % is never sent at 10 %.
+    this.calibrationDuty = Math.min(maxDutyCycle, Math.max(minDutyCycle, this.o.calibrationDutyCycle));
+    this.duty = this.calibrationDuty;
+    this.resumeDuty = Math.min(maxDutyCycle, Math.max(minDutyCycle, START_DUTY_CYCLE));
     this.lastAt = now;
   }
 
@@ -196,8 +215,11 @@ export class ScanPacer {
     const median = percentile(sortedCopy(this.window), 0.5);
     this.window = [];
     this.recent = median;
-    if (median > this.o.slowdownThreshold * this.baseline!) this.slowDown();
-    else {
+    if (median > this.o.slowdownThreshold * this.baseline!) {
+      // At its floor the scan's share is too small to be the cause: this is the ensemble's idle now.
+      if (this.duty <= this.o.minDutyCycle) this.baseline = median;
+      else this.slowDown();
+    } else {
       const ceiling = this.o.maxDutyCycle;
       if (this.duty >= ceiling) this.concurrencyNow = Math.min(this.cap, this.concurrencyNow + 1);
       this.duty = Math.min(ceiling, this.duty + this.o.increaseStep);
@@ -205,19 +227,19 @@ export class ScanPacer {
     if (now - this.calibratedAt >= this.o.recalibrateMs) this.recalibrate();
   }
 
-  /** Back to one request at the lowest duty cycle for a few samples, then resume where it was. */
+  /** Back to one request at a time at the calibration duty cycle for a few samples, then resume where it was. */
   private recalibrate(): void {
     this.resumeDuty = this.duty;
     this.resumeConcurrency = this.concurrencyNow;
     this.calibration = [];
-    this.duty = this.o.minDutyCycle;
+    this.duty = Math.min(this.duty, this.calibrationDuty);
     this.concurrencyNow = 1;
   }
 
   private slowDown(): void {
     this.slowdownCount++;
     this.window = [];
-    // During a calibration the duty cycle is already at its floor: lower the one it resumes at.
+    // During a calibration the duty cycle is already low: lower the one it resumes at.
     if (this.calibration !== null) {
       this.resumeDuty = Math.max(this.o.minDutyCycle, this.resumeDuty / 2);
       this.resumeConcurrency = 1;
