@@ -17,6 +17,7 @@ import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
 import { call, type Who } from './support/http.js';
+import { connectRaw } from './support/rawClient.js';
 
 const ADMIN = 'admin-token-for-locks-0123456789abcdef';
 const VIEWER = 'viewer-token-for-locks-0123456789abcdef';
@@ -129,6 +130,48 @@ describe('locks on a real ensemble with kazoo', () => {
     const after = lockResponseSchema.parse(await (await api(`/locks${LOCK}`)).json());
     expect(after.lock.contenders[0]!.name).toBe(holder.name);
   });
+
+  it("seed 000's scale: a lock directory of 100,000 contenders is counted whole, its first ones listed, with one child list and 200 reads", async () => {
+    const dir = '/big/lock';
+    const raw = await connectRaw(ensemble.connectionString);
+    try {
+      await raw.create('/big');
+      await raw.create(dir);
+      const total = 100_000;
+      const prefix = 'f'.repeat(32);
+      let next = 0;
+      const worker = async () => {
+        while (next < total) {
+          const n = next++;
+          await raw.create(`${dir}/${prefix}__lock__${String(n).padStart(10, '0')}`, `task-${n}`);
+        }
+      };
+      const started = Date.now();
+      await Promise.all(Array.from({ length: 64 }, worker));
+      console.log(`100,000 contenders created in ${Date.now() - started} ms`);
+    } finally {
+      raw.close();
+    }
+    const started = Date.now();
+    const res = await api(`/locks${dir}`);
+    const text = await res.text();
+    expect(res.status).toBe(200);
+    const lock = lockResponseSchema.parse(JSON.parse(text)).lock;
+    console.log(`GET /locks${dir}: ${Date.now() - started} ms, ${Math.round(text.length / 1024)} KiB`);
+    expect(lock.total).toBe(100_000);
+    expect(lock.holders).toBe(1);
+    expect(lock.waiters).toBe(99_999);
+    expect(lock.contenders).toHaveLength(200);
+    expect(lock.contenders[0]!.status).toBe('persistent');
+    expect(lock.contenders[0]!.holding).toBe(true);
+    expect(lock.contenders[0]!.data.text).toBe('task-0');
+    expect(lock.contenders[199]!.sequence).toBe(199);
+    expect(text.length).toBeLessThan(1024 * 1024);
+    // The list carries five contenders of it, and the counts.
+    const list = locksResponseSchema.parse(await (await api('/locks?path=/big')).json());
+    expect(list.locks[0]).toMatchObject({ path: dir, total: 100_000, holders: 1 });
+    expect(list.locks[0]!.contenders).toHaveLength(5);
+  }, 180_000);
 
   it('answers NOT_A_LOCK for a directory whose children match no recipe, and does not keep watching it', async () => {
     const before = keeper.ensembles.get('it').locks.trackedCount;

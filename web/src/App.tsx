@@ -15,6 +15,7 @@ const TreeExplorer = lazyView(() => import('./features/tree/TreeExplorer'), 'Tre
 const EnsembleView = lazyView(() => import('./features/ensemble/EnsembleView'), 'EnsembleView');
 const SessionsView = lazyView(() => import('./features/sessions/SessionsView'), 'SessionsView');
 const WatchesView = lazyView(() => import('./features/watches/WatchesView'), 'WatchesView');
+const LocksView = lazyView(() => import('./features/locks/LocksView'), 'LocksView');
 const AuditPage = lazyView(() => import('./features/audit/AuditPage'), 'AuditPage');
 const ShareLinksPage = lazyView(() => import('./features/share/ShareLinksPage'), 'ShareLinksPage');
 
@@ -34,6 +35,8 @@ export function App() {
           <Route path="members/:address?" element={view('EnsembleView', <EnsembleView />)} />
           <Route path="sessions/:sessionId?" element={view('SessionsView', <SessionsView />)} />
           <Route path="watches" element={view('WatchesView', <WatchesView />)} />
+          {/* The list, and one lock directory by its path: /locks/app/locks/job. */}
+          <Route path="locks/*" element={view('LocksView', <LocksView />)} />
           <Route path="*" element={<NotFound />} />
         </Route>
         {/* Admin views span every ensemble; the frame shows the last one visited. */}

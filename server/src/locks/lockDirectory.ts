@@ -25,6 +25,10 @@ import type { Semaphore } from '../ops/pool.js';
 import type { WatchListener } from '../zk/watchRegistry.js';
 import type { ZkError } from '../zk/errors.js';
 
+/** A directory this large is recognized again at most every BIG_RECOMPUTE_MS, however fast its children change. */
+const BIG_DIRECTORY = 5_000;
+const BIG_RECOMPUTE_MS = 200;
+
 export interface LockDirectoryDeps {
   /** The watch registry's subscribe: one ZooKeeper watch per path. */
   watch(path: string, listener: WatchListener): () => void;
@@ -57,6 +61,7 @@ export class LockDirectory {
   private children: readonly string[] | null = null;
   private readyWaiters: (() => void)[] = [];
   private closed = false;
+  private recomputeTimer: NodeJS.Timeout | null = null;
   /** Keeper's clock at the last change seen (children, data or facts). */
   changedAt: number;
 
@@ -81,6 +86,7 @@ export class LockDirectory {
 
   close(): void {
     this.closed = true;
+    if (this.recomputeTimer) clearTimeout(this.recomputeTimer);
     this.unwatch?.();
     this.unwatch = null;
     this.wakeReady();
@@ -139,7 +145,13 @@ export class LockDirectory {
     for (const map of [this.firstSeen, this.holdingSince, this.facts] as Map<string, unknown>[]) {
       for (const name of map.keys()) if (!present.has(name)) map.delete(name);
     }
-    this.recompute();
+    // Reading 100,000 names by recipe takes tens of ms: a busy big directory is read again at most every BIG_RECOMPUTE_MS.
+    if (names.length < BIG_DIRECTORY) return this.recompute();
+    if (this.recomputeTimer) return;
+    this.recomputeTimer = setTimeout(() => {
+      this.recomputeTimer = null;
+      if (!this.closed) this.recompute();
+    }, BIG_RECOMPUTE_MS);
   }
 
   private recompute(): void {

@@ -22,6 +22,5 @@ export function lockNotes(input: Pick<AnalyzeLockInput, 'lock' | 'sessions'>, r:
   if (input.sessions === null && recipe.holding !== 'none') {
     notes.push("The ensemble's sessions are not gathered yet: owners are unknown, and nothing is called leaked.");
   }
-  if (r.listed < contenders.length) notes.push(`Showing ${r.listed} of ${contenders.length} contenders.`);
   return notes;
 }

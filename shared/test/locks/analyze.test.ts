@@ -146,7 +146,8 @@ describe('analyzeLock', () => {
     expect([report.total, report.holders, report.waiters, report.contenders.length]).toEqual([n, 1, n - 1, 50]);
     expect(report.contenders[0]!.sequence).toBe(0);
     expect(report.contenders[49]!.position).toBe(50);
-    expect(report.notes).toContain(`Showing 50 of ${n} contenders.`);
+    // total vs contenders.length says it; the views word it ("showing the first 50 of 100,000").
+    expect(report.notes.some((s) => s.includes('Showing'))).toBe(false);
   });
 });
 

@@ -6,6 +6,7 @@ import type { ComponentType } from 'react';
 import { TreeIcon } from '../../ui/icons';
 import { ensembleUrl } from '../tree/urls';
 import { EnsembleIcon, SessionsIcon, WatchesIcon } from '../ensemble/icons';
+import { LocksIcon } from '../locks/icons';
 import { AuditIcon } from '../audit/icons';
 
 export interface NavItem {
@@ -24,6 +25,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { id: 'ensemble', label: 'Ensemble', icon: EnsembleIcon, href: (e) => `${ensembleUrl(e)}/members`, segment: 'members' },
   { id: 'sessions', label: 'Sessions', icon: SessionsIcon, href: (e) => `${ensembleUrl(e)}/sessions`, segment: 'sessions' },
   { id: 'watches', label: 'Watches', icon: WatchesIcon, href: (e) => `${ensembleUrl(e)}/watches`, segment: 'watches' },
+  { id: 'locks', label: 'Locks', icon: LocksIcon, href: (e) => `${ensembleUrl(e)}/locks`, segment: 'locks' },
   // The audit trail and share links span every ensemble, so they live outside /ensembles/<name>.
   { id: 'audit', label: 'Audit', icon: AuditIcon, href: () => '/audit', segment: 'audit', adminOnly: true },
 ];

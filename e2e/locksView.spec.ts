@@ -1,0 +1,132 @@
+/**
+ * The Locks view in Chromium against the real sandbox and real kazoo 2.8.0 clients (issue 12):
+ * an admin's scan finds three lock directories (kazoo #732 with its leaked node, a plain lock with
+ * two waiters, a persistent node behind a holder); a release moves the holder on screen at once;
+ * the leaked node is proven (two gatherings apart), then cleaned with a dry run first. Screenshots
+ * of the list and the detail in both themes and at a phone's width go to the test's output (or
+ * docs/ with KEEPER_DOCS_SCREENSHOTS=1).
+ */
+import { expect, test, type Page } from '@playwright/test';
+import {
+  kazoo732Scenario,
+  kazooLockScenario,
+  kazooPersistentNodeScenario,
+  type Kazoo732Scenario,
+  type KazooLockScenario,
+  type KazooPersistentScenario,
+} from '../scripts/lib/locks/index.js';
+import { E2E_HOSTS, testRoot } from './support/ensemble.js';
+import { EnsemblePage, signIn } from './support/ensemblePage.js';
+import { docsShot, settle } from './support/screenshots.js';
+
+test.use({ viewport: { width: 1440, height: 900 } });
+
+const locksTable = (page: Page) => page.getByRole('table', { name: 'Locks' });
+const lockRow = (page: Page, path: string) =>
+  locksTable(page)
+    .getByRole('row')
+    .filter({ has: page.getByRole('link', { name: path, exact: true }) });
+const contenders = (page: Page) => page.getByRole('table', { name: 'Contenders' });
+const holderName = (page: Page) => contenders(page).locator('tr.contender[data-status="holder"] .contender__name');
+
+/** The page never scrolls sideways: wide tables scroll inside their own box. */
+async function expectNoPageOverflow(page: Page): Promise<void> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+test('locks: a scan finds them, a release moves the holder live, and a leaked node is cleaned by an admin', async ({ page }, info) => {
+  test.setTimeout(300_000);
+  const root = testRoot(info.testId, info.retry);
+  const job = `${root}/locks/job`;
+  const plain = `${root}/locks/plain`;
+  const persist = `${root}/locks/persist`;
+  let leak: Kazoo732Scenario | null = null;
+  let queue: KazooLockScenario | null = null;
+  let stuck: KazooPersistentScenario | null = null;
+  try {
+    leak = await kazoo732Scenario({ hosts: E2E_HOSTS, path: job });
+    queue = await kazooLockScenario({ hosts: E2E_HOSTS, path: plain, waiters: 2 });
+    stuck = await kazooPersistentNodeScenario({ hosts: E2E_HOSTS, path: persist });
+
+    await new EnsemblePage(page).useTheme('dark');
+    await signIn(page);
+    await page.goto('/ensembles/default/locks');
+    await expect(page.getByRole('navigation', { name: 'default views' }).getByRole('link', { name: 'Locks' })).toHaveClass(/is-active/);
+
+    // The admin scans the test's subtree; the jobs dock shows the scan, and what it finds appears.
+    await page.getByRole('button', { name: 'Scan for locks…' }).click();
+    const scan = page.getByRole('dialog', { name: 'Scan for locks' });
+    await scan.getByRole('textbox').fill(root);
+    await scan.getByRole('button', { name: 'Start the scan' }).click();
+    await expect(page.getByRole('complementary', { name: 'Running jobs' })).toContainText('Scanning for locks under');
+    for (const path of [job, plain, persist]) await expect(lockRow(page, path)).toBeVisible({ timeout: 60_000 });
+    await expect(lockRow(page, persist).locator('[data-status]')).toHaveText('persistent');
+    // `leaked` needs two watch gatherings at least 10 s apart: never said from one.
+    await expect(lockRow(page, job).locator('[data-status]')).toHaveText('leaked', { timeout: 90_000 });
+    await settle(page);
+    await page.screenshot({ path: docsShot('locks-list-dark.png', (n) => info.outputPath(n)), fullPage: true });
+
+    // Enter on a row opens the lock; a release moves the holder on screen at once.
+    await lockRow(page, plain).focus();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(new RegExp(`/ensembles/default/locks${plain}$`));
+    await expect(holderName(page)).toHaveAttribute('title', queue.holder.name);
+    const next = await queue.releaseHolder();
+    await expect(holderName(page)).toHaveAttribute('title', next.name, { timeout: 1_000 });
+
+    // The #732 lock: the leaked node says what it does to the lock, its waiter's chain runs through it.
+    await page.goto(`/ensembles/default/locks${job}`);
+    const leakedRow = contenders(page).locator('tr.contender[data-status="leaked"]');
+    await expect(leakedRow.locator('.contender__name')).toHaveAttribute('title', leak.leaked.name);
+    await expect(page.getByText(/When the holder releases, this leaked node becomes the holder and the lock deadlocks/)).toBeVisible();
+    await expect(page.getByLabel('Wait chain')).toContainText('(leaked) waits for');
+    await expect(leakedRow.getByRole('link', { name: leak.leaked.sessionId })).toHaveAttribute('href', `/ensembles/default/sessions/${leak.leaked.sessionId}`);
+    await settle(page);
+    await page.screenshot({ path: docsShot('lock-detail-dark.png', (n) => info.outputPath(n)), fullPage: true });
+    // Deleting the holder asks for its name, after saying what it does; cancelled here.
+    await contenders(page)
+      .locator('tr.contender[data-status="holder"]')
+      .getByRole('button', { name: /^Delete / })
+      .click();
+    const holderDelete = page.getByRole('dialog', { name: 'Delete the holder' });
+    await expect(holderDelete).toContainText('the next waiter enters while the old owner still believes it holds the lock');
+    await expect(holderDelete.getByRole('button', { name: 'Delete the holder' })).toBeDisabled();
+    await settle(page);
+    await page.screenshot({ path: info.outputPath('lock-delete-holder-dark.png') });
+    await holderDelete.getByRole('button', { name: 'Cancel' }).click();
+
+    // The page started dark (an init script, run on every load): the toggle switches it as an operator would.
+    await page.getByRole('button', { name: 'Switch to light theme' }).click();
+    await expect(leakedRow).toBeVisible();
+    await settle(page);
+    await page.screenshot({ path: docsShot('lock-detail-light.png', (n) => info.outputPath(n)), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await settle(page);
+    await expectNoPageOverflow(page);
+    await page.screenshot({ path: docsShot('lock-detail-phone.png', (n) => info.outputPath(n)), fullPage: true });
+    await page.goto('/ensembles/default/locks');
+    await expect(lockRow(page, job)).toBeVisible();
+    await settle(page);
+    await expectNoPageOverflow(page);
+    await page.screenshot({ path: docsShot('locks-list-phone.png', (n) => info.outputPath(n)), fullPage: true });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.getByRole('button', { name: 'Switch to light theme' }).click();
+    await settle(page);
+    await page.screenshot({ path: docsShot('locks-list-light.png', (n) => info.outputPath(n)), fullPage: true });
+
+    // Clean leaked: a dry run lists the node, then the admin confirms and it is gone.
+    await page.getByRole('button', { name: 'Clean leaked…' }).click();
+    const clean = page.getByRole('dialog', { name: 'Clean leaked contenders' });
+    await clean.getByRole('textbox').fill(root);
+    await clean.getByRole('button', { name: 'Dry run' }).click();
+    await expect(clean.getByRole('list', { name: 'Leaked contenders' })).toHaveText(leak.leaked.path);
+    await page.screenshot({ path: info.outputPath('locks-clean-dry-run-light.png') });
+    await clean.getByRole('button', { name: 'Delete 1 leaked node' }).click();
+    await expect(clean.getByText('1 node deleted')).toBeVisible();
+    await clean.getByRole('button', { name: 'Done' }).click();
+    await expect(lockRow(page, job).locator('[data-status]')).toHaveText('waiting');
+  } finally {
+    await Promise.all([leak?.stop(), queue?.stop(), stuck?.stop()]);
+  }
+});

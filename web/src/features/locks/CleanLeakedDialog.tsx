@@ -1,0 +1,154 @@
+/**
+ * "Clean leaked…": a dry run first lists every contender proven leaked under a path; only then
+ * does a second button delete them, each re-checked by the server right before (still there,
+ * same owner and version, still not holding). The outcome lists what was deleted and what was
+ * left alone, with why.
+ */
+import { useState } from 'react';
+import { isValidPath, type LockCleanAnswer } from '@keeper/shared';
+import { Callout } from '../../ui/Callout';
+import { Dialog } from '../../ui/Dialog';
+import { plural } from '../ensemble/format';
+import { cleanLeaked } from './locksApi';
+import { lockCleanErrorText } from './lockErrors';
+import '../../ui/forms.css';
+
+export function CleanLeakedDialog({ ensemble, root, open, onClose }: { ensemble: string; root: string; open: boolean; onClose: () => void }) {
+  return (
+    <Dialog open={open} onClose={onClose} title="Clean leaked contenders" className="lock-dialog">
+      {open && <CleanFlow ensemble={ensemble} root={root} onClose={onClose} />}
+    </Dialog>
+  );
+}
+
+type Step = { kind: 'ask' } | { kind: 'dryRun'; answer: LockCleanAnswer } | { kind: 'done'; answer: LockCleanAnswer };
+
+function CleanFlow({ ensemble, root, onClose }: { ensemble: string; root: string; onClose: () => void }) {
+  const [path, setPath] = useState(root);
+  const [step, setStep] = useState<Step>({ kind: 'ask' });
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const valid = isValidPath(path.trim());
+
+  const run = (dryRun: boolean) => {
+    setBusy(true);
+    setError(null);
+    cleanLeaked(ensemble, path.trim(), dryRun).then(
+      (answer) => {
+        setStep({ kind: dryRun ? 'dryRun' : 'done', answer });
+        setBusy(false);
+      },
+      (err: unknown) => {
+        setError(lockCleanErrorText(err));
+        setBusy(false);
+      },
+    );
+  };
+
+  const failure = error && (
+    <Callout tone="lost" role="alert">
+      <strong>{step.kind === 'ask' ? 'No dry run' : 'Nothing deleted'}</strong>
+      <p>{error}</p>
+    </Callout>
+  );
+
+  if (step.kind === 'done') return <CleanOutcome answer={step.answer} onClose={onClose} />;
+
+  if (step.kind === 'dryRun') {
+    const { candidates, leakCheck } = step.answer;
+    return (
+      <div className="lock-flow">
+        {candidates.length === 0 ? (
+          <p>
+            No leaked contender under <span className="mono">{step.answer.path}</span>: nothing to clean.
+          </p>
+        ) : (
+          <>
+            <p>
+              Dry run: {plural(candidates.length, 'leaked contender')} under <span className="mono">{step.answer.path}</span> would be deleted. Each is checked
+              again right before: a node that changed or now holds its lock is left alone.
+            </p>
+            <ul className="lock-flow__list mono" aria-label="Leaked contenders">
+              {candidates.map((c) => (
+                <li key={c.path} title={`owner ${c.owner}, version ${c.version}`}>
+                  {c.path}
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+        <p className="muted">{leakCheck.sentence}</p>
+        {failure}
+        <div className="form-actions">
+          <button type="button" className="btn" onClick={onClose}>
+            {candidates.length === 0 ? 'Close' : 'Cancel'}
+          </button>
+          {candidates.length > 0 && (
+            <button type="button" className="btn btn--danger" disabled={busy} onClick={() => run(false)}>
+              {busy ? 'Deleting…' : `Delete ${plural(candidates.length, 'leaked node')}`}
+            </button>
+          )}
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <form
+      className="lock-flow"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (valid && !busy) run(true);
+      }}
+    >
+      <p className="muted">First a dry run: it lists the leaked contenders and deletes nothing.</p>
+      <label className={`field${valid ? '' : ' field--invalid'}`}>
+        <span className="field__label">Under</span>
+        <input className="input mono" autoFocus value={path} onChange={(e) => setPath(e.target.value)} spellCheck={false} autoComplete="off" />
+        {!valid && <span className="field__error">A ZooKeeper path: it starts with / and does not end with one.</span>}
+      </label>
+      {failure}
+      <div className="form-actions">
+        <button type="button" className="btn" onClick={onClose}>
+          Cancel
+        </button>
+        <button type="submit" className="btn btn--primary" disabled={!valid || busy}>
+          {busy ? 'Looking…' : 'Dry run'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function CleanOutcome({ answer, onClose }: { answer: LockCleanAnswer; onClose: () => void }) {
+  return (
+    <div className="lock-flow">
+      <Callout tone={answer.skipped.length === 0 ? 'live' : 'degraded'} role="status">
+        <strong>
+          {plural(answer.deleted.length, 'node')} deleted{answer.skipped.length > 0 ? `, ${answer.skipped.length} left alone` : ''}
+        </strong>
+      </Callout>
+      {answer.deleted.length > 0 && (
+        <ul className="lock-flow__list mono" aria-label="Deleted">
+          {answer.deleted.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      )}
+      {answer.skipped.length > 0 && (
+        <ul className="lock-flow__list" aria-label="Left alone">
+          {answer.skipped.map((s) => (
+            <li key={s.path}>
+              <span className="mono">{s.path}</span> <span className="muted">— {s.reason}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="form-actions">
+        <button type="button" className="btn btn--primary" autoFocus onClick={onClose}>
+          Done
+        </button>
+      </div>
+    </div>
+  );
+}

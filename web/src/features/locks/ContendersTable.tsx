@@ -1,0 +1,182 @@
+/**
+ * A lock's contenders in the recipe's order (by sequence, never by name). One dense line each,
+ * what matters first (status, flags, how long, what it waits for); under it, the consequence when
+ * something is wrong. Enter or a click on a row opens it: its whole wait chain, each flag's
+ * sentence, and what its owner watches. Admins get Delete, kept in view at the right edge, on the
+ * rows it is meant for: leaked and persistent nodes, and (with the name typed) a holder.
+ */
+import { Fragment, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { baseName, shortName, type Contender } from '@keeper/shared';
+import { RelativeTime } from '../../ui/RelativeTime';
+import { duration, NONE } from '../ensemble/format';
+import { sessionUrl } from '../sessions/urls';
+import { DeleteContenderDialog } from './DeleteContenderDialog';
+import { FlagBadges, StatusBadge } from './StatusBadge';
+import { dataText, deleteMode, FLAG_LABEL, timeInPlace } from './lockWords';
+
+const WATCHING_WORDS = {
+  blocker: 'its owner watches what it waits for',
+  elsewhere: 'its owner watches another node of this lock (not the usual watch)',
+  nothing: 'the latest gathering saw no watch of its owner in this lock: a leak candidate until a second gathering confirms it',
+  unknown: 'no usable watch gathering yet for its owner',
+} as const;
+
+export function ContendersTable({ ensemble, contenders, admin, live }: { ensemble: string; contenders: readonly Contender[]; admin: boolean; live: boolean }) {
+  const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
+  const [deleting, setDeleting] = useState<Contender | null>(null);
+  const toggle = (path: string) =>
+    setOpen((prev) => {
+      const next = new Set(prev);
+      if (!next.delete(path)) next.add(path);
+      return next;
+    });
+  // An exclusive lock's nodes are all plain contenders: the column would say nothing.
+  const showRole = contenders.some((c) => c.role !== 'contender');
+  const columns = 12 + (showRole ? 1 : 0) + (admin ? 1 : 0);
+  return (
+    <div className="locks__scroll">
+      <table className="data-table contenders" aria-label="Contenders">
+        <thead>
+          <tr>
+            <th scope="col" className="num">
+              #
+            </th>
+            <th scope="col">Name</th>
+            <th scope="col">Status</th>
+            <th scope="col">Flags</th>
+            <th scope="col">Held / waiting</th>
+            <th scope="col">Waits for</th>
+            <th scope="col">Owner session</th>
+            <th scope="col">Client</th>
+            <th scope="col">Member</th>
+            <th scope="col">Timeout</th>
+            <th scope="col">Last response</th>
+            <th scope="col">Data</th>
+            {showRole && <th scope="col">Role</th>}
+            {admin && (
+              <th scope="col" className="contender__actions">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            )}
+          </tr>
+        </thead>
+        <tbody>
+          {contenders.map((c) => {
+            const expanded = open.has(c.path);
+            const mode = deleteMode(c);
+            return (
+              <Fragment key={c.path}>
+                <tr
+                  tabIndex={0}
+                  className={`contender${expanded ? ' is-expanded' : ''}`}
+                  data-status={c.status}
+                  aria-expanded={expanded}
+                  onClick={(e) => {
+                    if (!(e.target instanceof Element && e.target.closest('a, button'))) toggle(c.path);
+                  }}
+                  onKeyDown={(e) => {
+                    if (e.key === 'Enter' && e.target === e.currentTarget) toggle(c.path);
+                  }}
+                >
+                  <td className="num">{c.position}</td>
+                  <td className="mono contender__name" title={c.name}>
+                    {shortName(c.name)}
+                  </td>
+                  <td>
+                    <StatusBadge status={c.status} />
+                  </td>
+                  <td>
+                    <FlagBadges flags={c.flags} />
+                  </td>
+                  <td>{timeInPlace(c)}</td>
+                  <td className="mono contender__waits" title={c.waitsFor?.text}>
+                    {c.waitsFor ? `→ ${shortName(baseName(c.waitsFor.next))}` : NONE}
+                  </td>
+                  <td className="mono">
+                    <Owner ensemble={ensemble} contender={c} />
+                  </td>
+                  <td className="mono">
+                    {c.owner?.client ?? NONE}
+                    {c.owner?.connected === false && <span className="contender__warn"> no connection</span>}
+                  </td>
+                  <td className="mono">{c.owner?.member ?? NONE}</td>
+                  <td>{duration(c.owner?.timeoutMs)}</td>
+                  <td>{c.owner?.lastResponseAt ? <RelativeTime at={c.owner.lastResponseAt} /> : NONE}</td>
+                  <td className="contender__data" title={dataText(c).kind}>
+                    {dataText(c).text}
+                  </td>
+                  {showRole && <td>{c.role}</td>}
+                  {admin && (
+                    <td className="contender__actions">
+                      {mode !== 'none' && (
+                        <button
+                          type="button"
+                          className="btn btn--outline btn--small"
+                          disabled={!live}
+                          title={live ? undefined : 'Not while the data is not live'}
+                          aria-label={`Delete ${c.name}`}
+                          onClick={() => setDeleting(c)}
+                        >
+                          Delete…
+                        </button>
+                      )}
+                    </td>
+                  )}
+                </tr>
+                {(c.consequence || expanded) && (
+                  <tr className={`contender__more${expanded ? ' is-expanded' : ''}`}>
+                    <td />
+                    <td colSpan={columns - 1}>
+                      {c.consequence && <p className={`contender__consequence tone-${c.status === 'leaked' ? 'lost' : 'degraded'}`}>{c.consequence}</p>}
+                      {expanded && <ContenderMore contender={c} />}
+                    </td>
+                  </tr>
+                )}
+              </Fragment>
+            );
+          })}
+        </tbody>
+      </table>
+      {deleting && <DeleteContenderDialog ensemble={ensemble} contender={deleting} onClose={() => setDeleting(null)} />}
+    </div>
+  );
+}
+
+function Owner({ ensemble, contender }: { ensemble: string; contender: Contender }) {
+  const owner = contender.owner;
+  if (!owner) return <span className="muted">none (persistent)</span>;
+  return (
+    <>
+      <Link to={sessionUrl(ensemble, owner.sessionId)} title="Open this session in the sessions view">
+        {owner.sessionId}
+      </Link>
+      {!owner.known && (
+        <span className="muted" title="The sessions data does not list it: not gathered yet, or the session just ended">
+          {' '}
+          ?
+        </span>
+      )}
+    </>
+  );
+}
+
+function ContenderMore({ contender: c }: { contender: Contender }) {
+  return (
+    <div className="contender__details">
+      <p className="mono">{c.path}</p>
+      {c.waitsFor && <p className="mono contender__chain">{c.waitsFor.text}</p>}
+      {c.flags.length > 0 && (
+        <ul className="contender__flagmsgs">
+          {c.flags.map((f) => (
+            <li key={f.kind}>
+              <span className="badge tone-degraded">{FLAG_LABEL[f.kind]}</span> {f.message}
+            </li>
+          ))}
+        </ul>
+      )}
+      {c.watching && <p className="muted">Watching: {WATCHING_WORDS[c.watching]}.</p>}
+      {c.sequence !== null && <p className="muted">Sequence {c.sequence}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+/**
+ * What frames the list: how far the leak check can go yet (no `leaked` before two gatherings
+ * 10 s apart), each herd with its fix, what Keeper watches, and what the last scan did.
+ */
+import { Link } from 'react-router-dom';
+import type { LastScan, LeakCheck, LockHerd, LocksResponse } from '@keeper/shared';
+import { formatCount } from '../../lib/bytes';
+import { Callout } from '../../ui/Callout';
+import { RelativeTime } from '../../ui/RelativeTime';
+import { plural } from '../ensemble/format';
+import { lockUrl } from './urls';
+import '../../ui/callout.css';
+
+export function LockContext({ ensemble, data }: { ensemble: string; data: LocksResponse }) {
+  return (
+    <div className="locks__context">
+      <LeakCheckLine check={data.leakCheck} />
+      <HerdList ensemble={ensemble} herds={data.herds} />
+      <p className="note locks__watching">
+        {data.roots.length === 0 ? (
+          'No configured lock roots'
+        ) : (
+          <>
+            Roots <span className="mono">{data.roots.join(', ')}</span>
+          </>
+        )}{' '}
+        · tracking {formatCount(data.tracked)} of {formatCount(data.trackLimit)} lock directories
+        {data.tracked >= data.trackLimit && <span className="figure--warn"> (full: no more can be tracked)</span>}
+      </p>
+      {data.lastScan && <LastScanLine scan={data.lastScan} />}
+    </div>
+  );
+}
+
+export function LeakCheckLine({ check }: { check: LeakCheck }) {
+  return (
+    <p className="note locks__leakcheck" data-ready={check.ready}>
+      <span className={`status ${check.ready ? 'tone-live' : 'tone-stale'}`}>{check.ready ? 'leak check ready' : 'leak check not ready'}</span> {check.sentence}
+    </p>
+  );
+}
+
+export function HerdList({ ensemble, herds }: { ensemble: string; herds: readonly LockHerd[] }) {
+  if (herds.length === 0) return null;
+  return (
+    <section className="locks__herds" aria-label="Herds">
+      {herds.map((h) => (
+        <Callout key={h.path} tone="degraded" role="status">
+          <strong>
+            Herd on <span className="mono">{h.path}</span>
+          </strong>
+          <p>{h.message}</p>
+          {(h.context || h.lock) && (
+            <p className="muted">
+              {h.context}{' '}
+              {h.lock && (
+                <Link to={lockUrl(ensemble, h.lock)} className="mono">
+                  open {h.lock}
+                </Link>
+              )}
+            </p>
+          )}
+        </Callout>
+      ))}
+    </section>
+  );
+}
+
+const SCAN_STATE: Record<LastScan['state'], string> = { running: 'running', done: 'done', cancelled: 'cancelled', failed: 'failed' };
+const SCAN_TONE: Record<LastScan['state'], string> = { running: 'tone-live', done: 'tone-live', cancelled: 'tone-degraded', failed: 'tone-lost' };
+
+function LastScanLine({ scan }: { scan: LastScan }) {
+  return (
+    <div className="note locks__scan">
+      <span className={`status ${SCAN_TONE[scan.state]}`}>scan {SCAN_STATE[scan.state]}</span> Last scan of <span className="mono">{scan.path}</span>,{' '}
+      <RelativeTime at={scan.finishedAt ?? scan.startedAt} />: {plural(scan.visited, 'znode')} listed, {plural(scan.found, 'lock')} found,{' '}
+      {plural(scan.requests, 'ZooKeeper request')}
+      {scan.skippedTotal > 0 && (
+        <details className="locks__skipped">
+          <summary>{plural(scan.skippedTotal, 'place')} not looked into</summary>
+          <ul>
+            {scan.skipped.map((s) => (
+              <li key={s.path}>
+                <span className="mono">{s.path}</span> <span className="muted">{s.reason}</span>
+              </li>
+            ))}
+            {scan.skippedTotal > scan.skipped.length && <li className="muted">and {formatCount(scan.skippedTotal - scan.skipped.length)} more</li>}
+          </ul>
+        </details>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+/**
+ * The Locks view's writes (admins only): start a scan (a job whose progress the JobsDock shows),
+ * delete one contender as it was seen, and clean leaked contenders with a dry run first. Every
+ * answer is parsed with the shared contract's schema; refusals come back as ApiError.
+ */
+import {
+  jobAnswerSchema,
+  lockCleanAnswerSchema,
+  lockDeleteAnswerSchema,
+  type Contender,
+  type JobSnapshot,
+  type LockCleanAnswer,
+  type LockDeleteAnswer,
+} from '@keeper/shared';
+import { api } from '../../lib/api';
+import { apiEnsembleUrl } from '../ensemble/urls';
+
+export async function startLockScan(ensemble: string, path: string): Promise<JobSnapshot> {
+  return (await api(apiEnsembleUrl(ensemble, 'locks/scan'), { method: 'POST', body: { path }, schema: jobAnswerSchema })).job;
+}
+
+/** Deletes `contender` only if the server still sees it as it was shown: same owner, same version, and not holding unless `confirmHolder` names it. */
+export function deleteContender(ensemble: string, contender: Contender, confirmHolder?: string): Promise<LockDeleteAnswer> {
+  const body = {
+    path: contender.path,
+    owner: contender.owner?.sessionId ?? '0x0',
+    version: contender.version ?? 0,
+    ...(confirmHolder !== undefined ? { confirmHolder } : {}),
+  };
+  return api(apiEnsembleUrl(ensemble, 'locks/delete'), { method: 'POST', body, schema: lockDeleteAnswerSchema });
+}
+
+export function cleanLeaked(ensemble: string, path: string, dryRun: boolean): Promise<LockCleanAnswer> {
+  return api(apiEnsembleUrl(ensemble, 'locks/clean'), { method: 'POST', body: { path, dryRun }, schema: lockCleanAnswerSchema });
+}
