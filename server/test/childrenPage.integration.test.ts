@@ -71,11 +71,15 @@ describe('a znode page', () => {
     await other.remove('/watched/n2');
     await other.set('/watched', 'changed');
     const expected = sortChildNames([...CHILDREN.filter((n) => n !== 'n2'), '0-first']);
-    // The registry re-reads on the watch events; the page follows without a read of its own.
+    // The registry re-reads on the watch events; the page follows without a read of its own. Until
+    // every re-read has settled, the registry holds nothing and a page is read from ZooKeeper:
+    // wait for the registry itself to hold the new state before counting calls.
     const page = await waitFor(
       async () => {
+        const held = gateway.heldZnode('/watched');
+        if (!held || held.children.length !== expected.length || held.stat.version === 0) return null;
         const p = await readZnodePage(gateway, pages, '/watched', 0, 100);
-        return p.data.value === 'changed' && p.children.names.join() === expected.join() ? p : null;
+        return p.data.value === 'changed' && p.children.names.join() === expected.join() && gateway.heldZnode('/watched') !== null ? p : null;
       },
       { what: 'the page to show the changes' },
     );

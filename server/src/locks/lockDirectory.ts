@@ -56,6 +56,8 @@ export class LockDirectory {
   directoryData: Uint8Array | null = null;
   private readonly firstSeen = new Map<string, number>();
   private readonly holdingSince = new Map<string, number>();
+  /** Names a report called `leaked`: once such a node reaches the front, no watch can prove it again (a holder sets none). */
+  private readonly provenLeaked = new Map<string, number>();
   private readonly reading = new Set<string>();
   private unwatch: (() => void) | null = null;
   private children: readonly string[] | null = null;
@@ -111,9 +113,20 @@ export class LockDirectory {
   /** Facts with Keeper's own clocks, as analyzeLock takes them. */
   factsForAnalysis(): Map<string, ContenderFacts> {
     const out = new Map<string, ContenderFacts>();
-    for (const [name, f] of this.facts)
-      out.set(name, { ...f, firstSeenAt: this.firstSeen.get(name) ?? f.firstSeenAt, holdingSince: this.holdingSince.get(name) ?? null });
+    for (const [name, f] of this.facts) {
+      out.set(name, {
+        ...f,
+        firstSeenAt: this.firstSeen.get(name) ?? f.firstSeenAt,
+        holdingSince: this.holdingSince.get(name) ?? null,
+        provenLeakedAt: this.provenLeaked.get(name) ?? null,
+      });
+    }
     return out;
+  }
+
+  /** A report called these contenders `leaked`: remembered while their nodes exist. */
+  markLeaked(names: readonly string[], at: number): void {
+    for (const name of names) if (this.firstSeen.has(name) && !this.provenLeaked.has(name)) this.provenLeaked.set(name, at);
   }
 
   /** Re-recognize with the parent's children as they are now (kazoo Semaphore and LockingQueue depend on a sibling). */
@@ -142,7 +155,7 @@ export class LockDirectory {
     const now = this.deps.now();
     const present = new Set(names);
     for (const name of names) if (!this.firstSeen.has(name)) this.firstSeen.set(name, now);
-    for (const map of [this.firstSeen, this.holdingSince, this.facts] as Map<string, unknown>[]) {
+    for (const map of [this.firstSeen, this.holdingSince, this.facts, this.provenLeaked] as Map<string, unknown>[]) {
       for (const name of map.keys()) if (!present.has(name)) map.delete(name);
     }
     // Reading 100,000 names by recipe takes tens of ms: a busy big directory is read again at most every BIG_RECOMPUTE_MS.

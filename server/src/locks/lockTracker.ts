@@ -251,6 +251,10 @@ export class LockTracker {
       configuredPermits: this.options.config?.permits?.[dir.path] ?? null,
       heldLongMs: this.options.config?.heldLongMs ?? LOCK_DEFAULTS.heldLongMs,
     });
+    dir.markLeaked(
+      report.contenders.filter((c) => c.status === 'leaked').map((c) => c.name),
+      this.now(),
+    );
     return report.contenders.length > limit ? { ...report, contenders: report.contenders.slice(0, limit) } : report;
   }
 

@@ -36,6 +36,8 @@ export interface ContenderFacts {
   holdingSince?: number | null;
   /** Its data version (stat.version). */
   version?: number;
+  /** Keeper's clock when a report first called it `leaked` (kept once it reaches the front, where no watch can prove it again). */
+  provenLeakedAt?: number | null;
 }
 
 export interface AnalyzeLockInput {
@@ -140,7 +142,12 @@ export function analyzeLock(input: AnalyzeLockInput): LockReport {
     }
   }
 
-  const statusOf = (i: number) => statuses.get(i)?.status;
+  // A holder proven leaked while it waited still deadlocks the lock: its waiters are stuck behind it, as behind a leaked node.
+  const provenLeaked = (i: number) => plan.holding[i] === true && typeof facts.get(contenders[i]!.name)?.provenLeakedAt === 'number';
+  const statusOf = (i: number) => {
+    const status = statuses.get(i)?.status;
+    return status === 'holder' && provenLeaked(i) ? 'leaked' : status;
+  };
   const chains = buildWaitChains(plan, statusOf);
   const holderWord = recipe.kind === 'election' ? 'leader' : 'holder';
   const chainInput: ChainTextInput = { names: contenders.map((c) => c.name), plan, chains, statusOf, holderWord };
@@ -187,6 +194,7 @@ export function analyzeLock(input: AnalyzeLockInput): LockReport {
             ownerId: id,
             ownerTimeoutMs: session?.timeoutMs ?? null,
             depth: chains.depth[i]!,
+            provenLeaked: status === 'holder' && provenLeaked(i),
             stuck:
               stuck !== null && (stuckStatus === 'leaked' || stuckStatus === 'persistent')
                 ? { name: contenders[stuck]!.name, status: stuckStatus, ownerId: stuckFacts ? ownerId(stuckFacts) : null }
@@ -197,8 +205,10 @@ export function analyzeLock(input: AnalyzeLockInput): LockReport {
 
   let worstStatus: ContenderStatus | null = null;
   let oldestHoldMs: number | null = null;
-  for (const c of listedContenders) {
-    if (worstStatus === null || STATUS_SEVERITY[c.status] > STATUS_SEVERITY[worstStatus]) worstStatus = c.status;
+  for (const [k, c] of listedContenders.entries()) {
+    // A holder proven leaked counts as leaked here, so the deadlocked lock sorts first.
+    const status = statusOf(listed[k]!) ?? c.status;
+    if (worstStatus === null || STATUS_SEVERITY[status] > STATUS_SEVERITY[worstStatus]) worstStatus = status;
     if (c.heldForMs !== null) oldestHoldMs = Math.max(oldestHoldMs ?? 0, c.heldForMs);
   }
 

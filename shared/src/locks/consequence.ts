@@ -19,6 +19,15 @@ export interface ConsequenceInput {
   depth: number;
   /** The nearest leaked or persistent node on its chain, with that node's owner. */
   stuck: { name: string; status: 'leaked' | 'persistent'; ownerId: string | null } | null;
+  /** A holder that Keeper proved leaked while it waited: it reached the front with nobody who knows it (seed 002). */
+  provenLeaked?: boolean;
+}
+
+function leakedHolder(c: ConsequenceInput): string {
+  const end = sessionEnd(c.ownerId, c.ownerTimeoutMs);
+  if (c.kind === 'semaphore') return `It was proven leaked before it got its lease: it holds a lease nobody uses until ${end} or someone deletes it.`;
+  if (c.kind === 'election') return `It was proven leaked before it became the leader: nobody leads until ${end} or someone deletes it.`;
+  return `It was proven leaked before it reached the front: it holds the lock for nobody who knows it, and the lock is deadlocked until ${end} or someone deletes it.`;
 }
 
 function sessionEnd(ownerId: string | null, timeoutMs: number | null): string {
@@ -66,7 +75,7 @@ export function contenderConsequence(c: ConsequenceInput): string | null {
     case 'waiting':
       return c.stuck && c.rule !== 'none' ? behind(c, c.stuck) : null;
     case 'holder':
-      return null;
+      return c.provenLeaked ? leakedHolder(c) : null;
     default: {
       const unreachable: never = c.status;
       throw new Error(`unknown status ${String(unreachable)}`);

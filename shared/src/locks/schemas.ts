@@ -156,7 +156,7 @@ export const lockSchema = z.object({
   permitsSource: z.enum(['recorded', 'configured']).nullable(),
   /** In order; the first ones only when the directory is large (`total` counts them all). */
   contenders: z.array(contenderSchema),
-  /** The worst status among the listed contenders (leaked, persistent, waiting, holder), for "worst first". */
+  /** The worst status among the listed contenders (leaked, persistent, waiting, holder), for "worst first"; a holder proven leaked while it waited counts as leaked. */
   worstStatus: contenderStatusSchema.nullable(),
   /** The longest hold among the listed holders, when known. */
   oldestHoldMs: z.number().nullable(),

@@ -221,3 +221,33 @@ describe('response schemas', () => {
     expect(locksResponseSchema.safeParse(badFlag).success).toBe(false);
   });
 });
+
+describe('a holder proven leaked while it waited (seed 002: held by nobody who knows it)', () => {
+  it('says the lock is deadlocked, its waiters wait behind a leaked node, and the lock sorts as leaked', () => {
+    const A = kazooLock(1, 1);
+    const B = kazooLock(2, 2);
+    const lock = recognizeLock({ path: '/l', children: [A, B] })!;
+    const input: AnalyzeLockInput = {
+      lock,
+      facts: new Map([
+        [A, facts('0xa', { provenLeakedAt: NOW - 20_000 })],
+        [B, facts('0xb')],
+      ]),
+      sessions: sessions(session('0xa', { timeoutMs: 900_000 }), session('0xb')),
+      gatherings: [],
+      now: NOW,
+    };
+    const report = analyzeLock(input);
+    const [front, behind] = report.contenders;
+    expect(front!.status).toBe('holder');
+    expect(front!.consequence).toBe(
+      'It was proven leaked before it reached the front: it holds the lock for nobody who knows it, and the lock is deadlocked until session 0xa ends (timeout 15 min) or someone deletes it.',
+    );
+    expect(behind!.status).toBe('waiting');
+    expect(behind!.consequence).toMatch(/^It waits behind leaked node /);
+    expect(report.worstStatus).toBe('leaked');
+    // The same lock without the memory: a plain holder, nothing to say.
+    const plain = analyzeLock({ ...input, facts: new Map([...input.facts].map(([n, f]) => [n, { ...f, provenLeakedAt: null }])) });
+    expect([plain.contenders[0]!.consequence, plain.contenders[1]!.consequence, plain.worstStatus]).toEqual([null, null, 'waiting']);
+  });
+});
