@@ -23,3 +23,4 @@ export * from './protocol/http/requests.js';
 export * from './protocol/http/routes.js';
 export * from './protocol/http/openapi.js';
 export * from './locks/index.js';
+export * from './upgrades/index.js';

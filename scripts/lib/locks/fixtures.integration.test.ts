@@ -224,7 +224,8 @@ describe('lock fixtures made by real kazoo and Curator clients', () => {
     const dir = '/fixtures/kazoo-frozen';
     const s = await kazooFrozenHolderScenario({ hosts, path: dir });
     try {
-      expect(processState(s.holder.pid)).toBe('T');
+      // SIGSTOP is delivered asynchronously: /proc says 'T' (stopped) a moment after kill() returns.
+      await eventually(async () => processState(s.holder.pid) === 'T', 5_000);
       // Silent for a while, and still connected with its 15-minute timeout: nothing will end it soon.
       await new Promise((r) => setTimeout(r, 3_000));
       expect((await connectedSessions()).get(s.holder.sessionId)).toBe(900_000);

@@ -1,0 +1,87 @@
+/**
+ * The Upgrades API's bodies and answers (issue 13, item 7), for the routes table and the live
+ * `upgrade` topic:
+ *   POST /api/ensembles/<name>/upgrades                     upgradeCreateBodySchema -> upgradeAnswerSchema
+ *   GET  /api/ensembles/<name>/upgrades                     upgradeListAnswerSchema
+ *   GET  /api/ensembles/<name>/upgrades/<id>                upgradeAnswerSchema
+ *   POST /api/ensembles/<name>/upgrades/<id>/{start|pause|resume|abort}   upgradeActionBodySchema
+ *   POST /api/ensembles/<name>/upgrades/<id>/steps/<address>/{skip|markDone}  upgradeStepActionBodySchema
+ */
+import { z } from 'zod';
+import { upgradeModeSchema, upgradeProgressSchema, upgradeStateSchema, upgradeWorkflowSchema, type UpgradeWorkflow } from './schemas.js';
+
+const text = (max: number) => z.string().trim().max(max);
+
+export const upgradeCreateBodySchema = z.strictObject({
+  mode: upgradeModeSchema.default('rolling'),
+  /** "3.8.0", or a part of the version string such as "built on 2024-12-29". */
+  targetVersion: text(200).min(1).optional(),
+  /** What changes, for the audit trail and the history ("raise maxClientCnxns to 120"). */
+  note: text(2000).optional(),
+  /** Start at once when the preflight passes; otherwise it stays `planned`. */
+  start: z.boolean().optional(),
+  /** The plan's phrase, when it asks for one (an outage). */
+  confirmation: text(200).optional(),
+});
+export type UpgradeCreateBody = z.infer<typeof upgradeCreateBodySchema>;
+
+export const UPGRADE_ACTIONS = ['start', 'pause', 'resume', 'abort'] as const;
+export const upgradeActionSchema = z.enum(UPGRADE_ACTIONS);
+export type UpgradeAction = z.infer<typeof upgradeActionSchema>;
+
+export const upgradeActionBodySchema = z.strictObject({
+  /** For `start`: the outage phrase when the plan asks for one. */
+  confirmation: text(200).optional(),
+  /** For `pause` and `abort`: said in the alert and the audit trail. */
+  reason: text(500).optional(),
+});
+export type UpgradeActionBody = z.infer<typeof upgradeActionBodySchema>;
+
+export const UPGRADE_STEP_ACTIONS = ['skip', 'markDone'] as const;
+export const upgradeStepActionSchema = z.enum(UPGRADE_STEP_ACTIONS);
+export type UpgradeStepAction = z.infer<typeof upgradeStepActionSchema>;
+
+/** For `skip`, `confirmation` must be the step's phrase ("skip member 2"). */
+export const upgradeStepActionBodySchema = z.strictObject({ confirmation: text(200).optional() });
+export type UpgradeStepActionBody = z.infer<typeof upgradeStepActionBodySchema>;
+
+/** The workflow as stored, plus its progress at the time of the answer. */
+export const upgradeAnswerSchema = upgradeWorkflowSchema.extend({ progress: upgradeProgressSchema });
+export type UpgradeAnswer = z.infer<typeof upgradeAnswerSchema>;
+
+/** One line of the history list. */
+export const upgradeSummarySchema = z.object({
+  id: z.string(),
+  state: upgradeStateSchema,
+  mode: upgradeModeSchema,
+  targetVersion: z.string().nullable(),
+  note: z.string().nullable(),
+  createdAt: z.number(),
+  createdBy: z.string().nullable(),
+  startedAt: z.number().nullable(),
+  finishedAt: z.number().nullable(),
+  reason: z.string().nullable(),
+  steps: z.number(),
+  stepsDone: z.number(),
+});
+export type UpgradeSummary = z.infer<typeof upgradeSummarySchema>;
+
+export const upgradeListAnswerSchema = z.object({ ensemble: z.string(), upgrades: z.array(upgradeSummarySchema) });
+export type UpgradeListAnswer = z.infer<typeof upgradeListAnswerSchema>;
+
+export function summarizeUpgrade(wf: UpgradeWorkflow): UpgradeSummary {
+  return {
+    id: wf.id,
+    state: wf.state,
+    mode: wf.mode,
+    targetVersion: wf.targetVersion,
+    note: wf.note,
+    createdAt: wf.createdAt,
+    createdBy: wf.createdBy,
+    startedAt: wf.startedAt,
+    finishedAt: wf.finishedAt,
+    reason: wf.reason,
+    steps: wf.steps.length,
+    stepsDone: wf.steps.filter((s) => s.state === 'done').length,
+  };
+}

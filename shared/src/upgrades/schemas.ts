@@ -1,0 +1,224 @@
+/**
+ * The Upgrades view's contract (issue 13): what crosses the wire (the `upgrade` live topic, the
+ * HTTP API) and what is written to disk as the workflow changes. One versioned schema for both,
+ * so a state read back after a Keeper restart is validated like any message.
+ */
+import { z } from 'zod';
+
+export const UPGRADE_MODES = ['rolling', 'full'] as const;
+export const upgradeModeSchema = z.enum(UPGRADE_MODES);
+export type UpgradeMode = z.infer<typeof upgradeModeSchema>;
+
+/** The API's `state` words: scripts match on them. */
+export const UPGRADE_STATES = ['planned', 'running', 'paused', 'done', 'failed', 'aborted'] as const;
+export const upgradeStateSchema = z.enum(UPGRADE_STATES);
+export type UpgradeState = z.infer<typeof upgradeStateSchema>;
+
+/**
+ * One member's step. The happy path is pending -> gatesChecked -> restarting -> wentDown ->
+ * back -> settling -> done (the sync checks passing is what moves `back` to `settling`).
+ * `paused` keeps the phase it left in `pausedFrom`; `skipped` needs typed confirmation;
+ * `failed` means the step can no longer be carried out (the member left the configuration).
+ */
+export const STEP_STATES = ['pending', 'gatesChecked', 'restarting', 'wentDown', 'back', 'settling', 'done', 'paused', 'failed', 'skipped'] as const;
+export const stepStateSchema = z.enum(STEP_STATES);
+export type StepState = z.infer<typeof stepStateSchema>;
+
+/** The phases a paused step can return to. */
+export const STEP_PHASES = ['pending', 'gatesChecked', 'restarting', 'wentDown', 'back', 'settling'] as const;
+export const stepPhaseSchema = z.enum(STEP_PHASES);
+export type StepPhase = z.infer<typeof stepPhaseSchema>;
+
+export const TERMINAL_STEP_STATES: readonly StepState[] = ['done', 'failed', 'skipped'];
+
+/** The role a member had when the plan was made; the order is observers, followers, the leader. */
+export const plannedRoleSchema = z.enum(['observer', 'follower', 'leader', 'standalone']);
+export type PlannedRole = z.infer<typeof plannedRoleSchema>;
+
+/**
+ * Every check's id. The first five are the gates (preflight, and again before each member);
+ * the others are what a step saw on its way.
+ */
+export const CHECK_IDS = [
+  'voters-serving',
+  'synced-followers',
+  'zxid-caught-up',
+  'members-answer',
+  'tolerates-failure',
+  'member-present',
+  'restart-command',
+  'went-down',
+  'back-serving',
+  'version-matches',
+  'settled',
+  'operator',
+  'timeout',
+  'resume',
+] as const;
+export const checkIdSchema = z.enum(CHECK_IDS);
+export type CheckId = z.infer<typeof checkIdSchema>;
+
+export const checkSchema = z.object({
+  id: checkIdSchema,
+  ok: z.boolean(),
+  /** What it saw, in words with the numbers: "2 of 2 followers synced (the leader's zk_synced_followers)". */
+  saw: z.string(),
+  /** Epoch ms (server clock). */
+  at: z.number(),
+});
+export type Check = z.infer<typeof checkSchema>;
+
+/** The member as last seen before its restart: what "it restarted" is judged against. */
+export const memberBaselineSchema = z.object({
+  polledAt: z.number(),
+  state: z.string(),
+  uptimeSeconds: z.number().nullable(),
+  version: z.string().nullable(),
+  zxid: z.string().nullable(),
+  packetsReceived: z.number().nullable(),
+});
+export type MemberBaseline = z.infer<typeof memberBaselineSchema>;
+
+/** How Keeper saw that a member restarted: a fast restart may never look down. */
+export const RESTART_EVIDENCE = ['seen-down', 'uptime-reset', 'counters-reset', 'version-changed', 'process-changed', 'operator-confirmed'] as const;
+export const restartEvidenceSchema = z.enum(RESTART_EVIDENCE);
+export type RestartEvidence = z.infer<typeof restartEvidenceSchema>;
+
+export const RESTART_METHODS = ['command', 'sandbox', 'manual'] as const;
+export const restartMethodSchema = z.enum(RESTART_METHODS);
+export type RestartMethod = z.infer<typeof restartMethodSchema>;
+
+export const stepSchema = z.object({
+  /** myid; null when the configuration does not say (then only `address` names it). */
+  memberId: z.number().nullable(),
+  /** host:clientPort, the member's stable key. */
+  address: z.string(),
+  host: z.string(),
+  clientPort: z.number(),
+  adminPort: z.number().nullable(),
+  role: plannedRoleSchema,
+  state: stepStateSchema,
+  /** While paused: the phase it resumes to. */
+  pausedFrom: stepPhaseSchema.nullable(),
+  /** Why it is paused or failed, as the alert says it. */
+  reason: z.string().nullable(),
+  /** When the workflow made it the current step. */
+  startedAt: z.number().nullable(),
+  finishedAt: z.number().nullable(),
+  /** When each phase was reached (the timeline). */
+  phases: z.object({
+    gatesChecked: z.number().nullable(),
+    restarting: z.number().nullable(),
+    wentDown: z.number().nullable(),
+    back: z.number().nullable(),
+    synced: z.number().nullable(),
+  }),
+  /** The current phase gives up at this time (epoch ms); null when nothing is awaited. */
+  deadlineAt: z.number().nullable(),
+  /** The end of the settle time, while settling. */
+  settleUntil: z.number().nullable(),
+  baseline: memberBaselineSchema.nullable(),
+  evidence: restartEvidenceSchema.nullable(),
+  /** Set before the restart is issued (write-ahead): a restart was asked for, so resuming must never issue it blindly again. */
+  restartRequestedAt: z.number().nullable(),
+  restartMethod: restartMethodSchema.nullable(),
+  /** The restart command's exit code and the tail of its output. */
+  command: z.object({ line: z.string().nullable(), exitCode: z.number().nullable(), outputTail: z.string() }).nullable(),
+  checks: z.array(checkSchema),
+});
+export type UpgradeStep = z.infer<typeof stepSchema>;
+
+/** How long each phase may take before the workflow pauses, and the settle time. */
+export const upgradeTimingsSchema = z.object({
+  /** Failing gates are re-checked on each poll for this long before the workflow pauses (a member just restarted may still be catching up). */
+  gatesWithinMs: z.number().int().positive().default(60_000),
+  /** After the restart is issued: seen down, or restarted, within this. */
+  wentDownWithinMs: z.number().int().positive().default(90_000),
+  /** After going down: serving again in the right role within this. */
+  backWithinMs: z.number().int().positive().default(120_000),
+  /** After serving again: synced within this. */
+  syncedWithinMs: z.number().int().positive().default(60_000),
+  settleMs: z.number().int().nonnegative().default(10_000),
+});
+export type UpgradeTimings = z.infer<typeof upgradeTimingsSchema>;
+export const DEFAULT_TIMINGS: UpgradeTimings = upgradeTimingsSchema.parse({});
+
+export const confirmationSchema = z.object({
+  /** Why typing is required: the outage sentence. */
+  why: z.string(),
+  /** Exactly what to type. */
+  phrase: z.string(),
+});
+export type Confirmation = z.infer<typeof confirmationSchema>;
+
+export const plannedMemberSchema = z.object({
+  memberId: z.number().nullable(),
+  address: z.string(),
+  host: z.string(),
+  clientPort: z.number(),
+  adminPort: z.number().nullable(),
+  role: plannedRoleSchema,
+  /** "member 2", "the leader, member 1", "observer 4". */
+  label: z.string(),
+});
+export type PlannedMember = z.infer<typeof plannedMemberSchema>;
+
+export const upgradePlanSchema = z.object({
+  ensemble: z.string(),
+  mode: upgradeModeSchema,
+  targetVersion: z.string().nullable(),
+  note: z.string().nullable(),
+  order: z.array(plannedMemberSchema),
+  /** "Order: observer 4, member 2, member 3, then the leader, member 1." */
+  sentence: z.string(),
+  /** The full mode's risk sentence; null for a rolling restart. */
+  risk: z.string().nullable(),
+  warnings: z.array(z.string()),
+  /** Non-null when the upgrade means an outage: it goes on only after this phrase is typed. */
+  confirmation: confirmationSchema.nullable(),
+});
+export type UpgradePlan = z.infer<typeof upgradePlanSchema>;
+
+export const UPGRADE_SCHEMA_VERSION = 1;
+
+export const upgradeWorkflowSchema = z.object({
+  schemaVersion: z.literal(UPGRADE_SCHEMA_VERSION),
+  id: z.string(),
+  ensemble: z.string(),
+  mode: upgradeModeSchema,
+  targetVersion: z.string().nullable(),
+  note: z.string().nullable(),
+  state: upgradeStateSchema,
+  /** Why it is paused, failed or aborted. */
+  reason: z.string().nullable(),
+  createdAt: z.number(),
+  createdBy: z.string().nullable(),
+  startedAt: z.number().nullable(),
+  finishedAt: z.number().nullable(),
+  restartMethod: restartMethodSchema,
+  timings: upgradeTimingsSchema,
+  plan: upgradePlanSchema,
+  preflight: z.array(checkSchema),
+  /** Who typed the outage confirmation, and when. */
+  confirmedBy: z.object({ by: z.string(), at: z.number() }).nullable(),
+  /** The leader's zxid at the previous poll: the fair reference for "behind" while writes flow (see zxidLag.ts). */
+  previousLeaderZxid: z.string().nullable(),
+  steps: z.array(stepSchema),
+  /** The last time anything changed (each poll that changed a step, each action). */
+  updatedAt: z.number(),
+});
+export type UpgradeWorkflow = z.infer<typeof upgradeWorkflowSchema>;
+
+/** What the progress bar and its headline show. */
+export const upgradeProgressSchema = z.object({
+  /** 0..1, counting the current step's phase. */
+  fraction: z.number(),
+  finishedSteps: z.number(),
+  totalSteps: z.number(),
+  elapsedMs: z.number(),
+  /** From the average of finished steps; null until one finished. */
+  remainingMs: z.number().nullable(),
+  /** "Restarting member 2 (next: 3, then the leader, 1)". */
+  sentence: z.string(),
+});
+export type UpgradeProgress = z.infer<typeof upgradeProgressSchema>;
