@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { membersResponseSchema, sessionsResponseSchema, type SessionsResponse } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
-import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
+import { ensembleConfigOf, PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { holdSessions, kazoo, startHerd, type HeldSessions, type RunningHerd } from '../../scripts/lib/kazoo/index.js';
 import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';
@@ -48,13 +48,7 @@ describe('request-rate herd (seed 000)', () => {
       {
         host: '127.0.0.1',
         port: 0,
-        ensembles: [
-          {
-            name: 'it',
-            connectionString: ensemble.connectionString,
-            members: ensemble.members.map((m) => ({ host: m.host, clientPort: m.clientPort, adminPort: m.adminPort })),
-          },
-        ],
+        ensembles: [ensembleConfigOf(ensemble)],
       },
       { logger: testLogger, ensembleDefaults: SETTINGS },
     );

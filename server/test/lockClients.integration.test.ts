@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockResponseSchema, locksResponseSchema, type Contender, type ContenderStatus, type LockReport, type LocksResponse } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
-import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
+import { ensembleConfigOf, PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import {
   curatorLeaderLatchScenario,
   curatorMutexScenario,
@@ -177,14 +177,7 @@ describe('the Locks API on locks made by real kazoo and Curator clients', () => 
       {
         host: '127.0.0.1',
         port: 0,
-        ensembles: [
-          {
-            name: 'it',
-            connectionString: ensemble.connectionString,
-            members: ensemble.members.map((m) => ({ host: m.host, clientPort: m.clientPort, adminPort: m.adminPort })),
-            locks: { roots: [ROOT], gatherIntervalMs: 10_000 },
-          },
-        ],
+        ensembles: [ensembleConfigOf(ensemble, { locks: { roots: [ROOT], gatherIntervalMs: 10_000 } })],
         auth: { stateDir, adminToken: ADMIN, viewerToken: VIEWER },
       },
       {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockResponseSchema, locksResponseSchema } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
-import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
+import { ensembleConfigOf, PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { kazooLockScenario, type KazooLockScenario } from '../../scripts/lib/locks/index.js';
 import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';
@@ -43,14 +43,7 @@ describe('locks on a real ensemble with kazoo', () => {
       {
         host: '127.0.0.1',
         port: 0,
-        ensembles: [
-          {
-            name: 'it',
-            connectionString: ensemble.connectionString,
-            members: ensemble.members.map((m) => ({ host: m.host, clientPort: m.clientPort, adminPort: m.adminPort })),
-            locks: { roots: [ROOT], gatherIntervalMs: 10_000 },
-          },
-        ],
+        ensembles: [ensembleConfigOf(ensemble, { locks: { roots: [ROOT], gatherIntervalMs: 10_000 } })],
         auth: { stateDir, adminToken: ADMIN, viewerToken: VIEWER },
       },
       { logger: testLogger, ensembleDefaults: { pollIntervalMs: 1_000, sessionsMinIntervalMs: 3_000 }, rateLimits: { api: 100_000, loginFailures: 1_000 } },

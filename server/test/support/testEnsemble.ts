@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SandboxEnsemble, type SandboxOptions } from '../../../scripts/sandbox/index.js';
+import type { EnsembleConfig } from '../../src/config/types.js';
 
 /** Each test file's own port layout (one place, so none collides; see portOffsets.ts). */
 export { PORT_OFFSETS } from '../../../scripts/sandbox/portOffsets.js';
@@ -23,4 +24,14 @@ export async function startTestEnsemble(portOffset: number, options: TestEnsembl
       rmSync(stateDir, { recursive: true, force: true });
     },
   });
+}
+
+/** The config entry that points Keeper at a test ensemble, with its members' 4lw and AdminServer ports, named `it` unless told. */
+export function ensembleConfigOf(ensemble: SandboxEnsemble, extra: Partial<EnsembleConfig> = {}): EnsembleConfig {
+  return {
+    name: 'it',
+    connectionString: ensemble.connectionString,
+    members: ensemble.members.map((m) => ({ host: m.host, clientPort: m.clientPort, adminPort: m.adminPort })),
+    ...extra,
+  };
 }
