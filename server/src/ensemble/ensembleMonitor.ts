@@ -23,7 +23,7 @@ export interface MonitorSettings {
   sessionsMinIntervalMs?: number;
   sessionsCadenceMs?: number;
   watchesByPathMinIntervalMs?: number;
-  /** Tests only: whether a herd raises latency depends on the machine (see herd.integration.test.ts). */
+  /** KEEPER_HERD_LATENCY_MS sets latencyMs; tests open that gate, since whether a herd raises latency depends on the machine. */
   herdThresholds?: Partial<HerdThresholds>;
 }
 

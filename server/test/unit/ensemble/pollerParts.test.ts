@@ -66,6 +66,12 @@ describe('monitorSettingsFromEnv', () => {
     expect(monitorSettingsFromEnv({ KEEPER_MEMBER_BACKOFF_MAX_MS: '' })).toEqual({});
   });
 
+  it('reads the herd latency gate, where 0 opens it', () => {
+    expect(monitorSettingsFromEnv({ KEEPER_HERD_LATENCY_MS: '0' })).toEqual({ herdThresholds: { latencyMs: 0 } });
+    expect(monitorSettingsFromEnv({ KEEPER_HERD_LATENCY_MS: '25' })).toEqual({ herdThresholds: { latencyMs: 25 } });
+    expect(() => monitorSettingsFromEnv({ KEEPER_HERD_LATENCY_MS: '-1' })).toThrow(/KEEPER_HERD_LATENCY_MS="-1".*from 0 to 10000/);
+  });
+
   it('refuses a value outside its bounds with the variable and the bounds', () => {
     expect(() => monitorSettingsFromEnv({ KEEPER_MEMBER_BACKOFF_MAX_MS: '500' })).toThrow(
       'KEEPER_MEMBER_BACKOFF_MAX_MS="500": expected milliseconds, a whole number from 1000 to 60000',
