@@ -91,7 +91,19 @@ async function main(): Promise<void> {
 
   let keeper;
   try {
-    keeper = await startKeeper(options);
+    const restarter = sandbox;
+    // The Upgrades view restarts the sandbox's members itself (no restartCommand needed).
+    keeper = await startKeeper(
+      options,
+      restarter
+        ? {
+            restartMember: async (_ensemble, id) => {
+              const outcome = await restarter.restartMember(id);
+              return { message: outcome.message, processChanged: outcome.previousPid !== outcome.member.pid };
+            },
+          }
+        : {},
+    );
   } catch (err) {
     await sandbox?.close();
     die((err as Error).message, 1);

@@ -43,6 +43,7 @@ export const PORT_OFFSETS = {
   herdTest: 10_460,
   lockScanTest: 10_540,
   lockClientsTest: 10_560,
+  upgradesTest: 10_580,
   locksFixturesTest: 10_480,
   /** 10_500 would share ports with latencyBench (admin 8091+10500 = client 2191+16400). */
   locksTest: 10_520,

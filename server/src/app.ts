@@ -12,6 +12,9 @@ import type { ZkGateway } from './zk/gateway.js';
 import { Ensembles } from './ensemble/ensembles.js';
 import { ensembleLookup } from './http/ensembleLookup.js';
 import { lockRoutes } from './http/lockRoutes.js';
+import { upgradeRoutes } from './http/upgradeRoutes.js';
+import type { SandboxRestart } from './upgrades/restarter.js';
+import type { UpgradeTimings } from '@keeper/shared';
 import { LockActions } from './locks/lockActions.js';
 import { LockScans } from './locks/lockScans.js';
 import { SocketHub } from './hub/socketHub.js';
@@ -79,6 +82,10 @@ export interface StartExtras {
   /** Tests raise these so fuzzing is not throttled (and lower them to test throttling). */
   rateLimits?: Partial<RateLimits>;
   recursiveDelete?: { concurrency?: number; stallMs?: number };
+  /** The sandbox's own member restarter (npm start, tests): the Upgrades view's restart when no restartCommand is configured. */
+  restartMember?: SandboxRestart;
+  /** Upgrade timings for tests (a short settle time). */
+  upgradeTimings?: Partial<UpgradeTimings>;
 }
 
 export async function startKeeper(options: KeeperOptions, extras: StartExtras = {}): Promise<RunningKeeper> {
@@ -106,6 +113,14 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   );
   const audit = await AuditLog.open(auth?.stateDir ?? null, log, { ...DEFAULT_AUDIT_ROTATION, ...options.audit });
   const jobs = new JobRegistry();
+  for (const ensemble of ensembles) {
+    ensemble.upgrades.configure({
+      stateDir: auth?.stateDir ?? null,
+      audit: (entry) => audit.append(entry),
+      ...(extras.restartMember ? { restartMember: extras.restartMember } : {}),
+      ...(extras.upgradeTimings ? { timings: extras.upgradeTimings } : {}),
+    });
+  }
   const ops = new ZnodeOps({ ensembles, audit, jobs, log, ...(extras.recursiveDelete ? { recursiveDelete: extras.recursiveDelete } : {}) });
   const limits: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits, ...extras.rateLimits };
   const guard = new SignInGuard(signInLimiter(limits), audit, log);
@@ -156,6 +171,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   app.use('/api', opsRoutes(ops, jobs, new WalkBudget(walkLimitsFromConfig(options.limits))));
   app.use('/api/ensembles/:name', ensembleRoutes());
   app.use('/api/ensembles/:name', lockRoutes(ops, new LockActions(ops, ensembles), new LockScans(ops, ensembles, jobs)));
+  app.use('/api/ensembles/:name', upgradeRoutes(ops));
   app.use('/api', openApiRoute(SERVER_VERSION));
   app.use('/api', apiRoutes({ ensembles, version: SERVER_VERSION, startedAt: Date.now() }));
   app.use('/api', jsonErrors);

@@ -61,7 +61,7 @@ describe('parseClientMessage: valid messages', () => {
   });
 
   it('parses a subscription to every topic, and refuses a topic it does not know', () => {
-    for (const topic of ['znode', 'consoleSession', 'ensembleHealth', 'jobs', 'locks', 'lock']) {
+    for (const topic of ['znode', 'consoleSession', 'ensembleHealth', 'jobs', 'locks', 'lock', 'upgrade']) {
       expect(ok(JSON.stringify({ type: 'subscribe', topic, ensemble: 'prod', params: {}, id: 'w1' }))).toEqual({
         type: 'subscribe',
         topic,
@@ -209,7 +209,7 @@ describe('parseClientMessage: refusals', () => {
 /** The oracle knows each client message type's rules; a new type must be taught to it (see the first fuzz test). */
 const KNOWN_TYPES = ['hello', 'subscribe', 'unsubscribe', 'ping'] as const;
 /** The topics the oracle knows; a new topic must be taught to it (see the first fuzz test). */
-const KNOWN_TOPICS = ['znode', 'consoleSession', 'ensembleHealth', 'jobs', 'locks', 'lock'] as const;
+const KNOWN_TOPICS = ['znode', 'consoleSession', 'ensembleHealth', 'jobs', 'locks', 'lock', 'upgrade'] as const;
 
 interface Expectation {
   code: 'ok' | 'malformed' | 'unknownType';
@@ -609,6 +609,7 @@ describe('serverMessageSchema', () => {
       event: { kind: 'lock', lock: { ensemble: 'prod', lock: lockReport, herds: [], leakCheck, at: 1 } },
     },
     { topic: 'lock', ensemble: 'prod', params: { path: '/app/locks/x' }, event: { kind: 'notLock', path: '/app/locks/x', message: 'no children', at: 1 } },
+    { topic: 'upgrade', ensemble: 'prod', params: {}, event: { kind: 'upgrade', upgrade: null, at: 1 } },
   ];
 
   it('has an example of every topic and of every kind of event a topic has', () => {
@@ -687,7 +688,7 @@ describe('topics', () => {
     const bad = znode.safeParse({ path: 'no-slash' });
     expect(bad.success ? null : bad.error.issues[0]?.message).toMatch(/^invalid path "no-slash": /);
     expect(znode.safeParse({ path: '/a', extra: 1 }).success).toBe(false);
-    for (const topic of ['consoleSession', 'ensembleHealth', 'jobs', 'locks'] as const) {
+    for (const topic of ['consoleSession', 'ensembleHealth', 'jobs', 'locks', 'upgrade'] as const) {
       expect(topicDeclaration(topic).params.safeParse({}).success, topic).toBe(true);
       expect(topicDeclaration(topic).params.safeParse({ path: '/' }).success, topic).toBe(false);
     }

@@ -16,6 +16,7 @@ const EnsembleView = lazyView(() => import('./features/ensemble/EnsembleView'), 
 const SessionsView = lazyView(() => import('./features/sessions/SessionsView'), 'SessionsView');
 const WatchesView = lazyView(() => import('./features/watches/WatchesView'), 'WatchesView');
 const LocksView = lazyView(() => import('./features/locks/LocksView'), 'LocksView');
+const UpgradesView = lazyView(() => import('./features/upgrades/UpgradesView'), 'UpgradesView');
 const AuditPage = lazyView(() => import('./features/audit/AuditPage'), 'AuditPage');
 const ShareLinksPage = lazyView(() => import('./features/share/ShareLinksPage'), 'ShareLinksPage');
 
@@ -37,6 +38,7 @@ export function App() {
           <Route path="watches" element={view('WatchesView', <WatchesView />)} />
           {/* The list, and one lock directory by its path: /locks/app/locks/job. */}
           <Route path="locks/*" element={view('LocksView', <LocksView />)} />
+          <Route path="upgrades" element={view('UpgradesView', <UpgradesView />)} />
           <Route path="*" element={<NotFound />} />
         </Route>
         {/* Admin views span every ensemble; the frame shows the last one visited. */}

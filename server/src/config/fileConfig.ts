@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { locksConfigSchema } from '@keeper/shared';
+import { locksConfigSchema, restartCommandSchema } from '@keeper/shared';
 import { parseConnectionString } from './connectionString.js';
 import { ConfigError } from './errors.js';
 import type { AuthUserConfig, EnsembleConfig, LimitsConfig } from './types.js';
@@ -43,6 +43,9 @@ const ensemble = z.strictObject({
   juteMaxBuffer: z.number().int().min(65_536).max(2_147_483_647).optional(),
   /** The Locks view: roots watched at once, in-house recipes, thresholds (shared/src/locks/config.ts). */
   locks: locksConfigSchema.optional(),
+  /** The Upgrades view's restart command (placeholders checked here, not at the first restart). */
+  restartCommand: restartCommandSchema.optional(),
+  restartCommandTimeoutSeconds: z.number().int().positive().max(3600).optional(),
 });
 
 const count = (max: number) => z.number().int().min(1).max(max);

@@ -19,6 +19,14 @@ export interface EnsembleConfig {
   juteMaxBuffer?: number;
   /** The Locks view's roots, in-house recipes and bounds (defaults: LOCK_DEFAULTS). */
   locks?: LocksConfig;
+  /**
+   * The Upgrades view: a shell command restarting one member, with {id}, {host}, {clientPort} and
+   * {adminPort} filled in shell-quoted ("ssh {host} sudo systemctl restart zookeeper"). Absent: the
+   * sandbox's own restarter, or the operator restarts each member by hand.
+   */
+  restartCommand?: string;
+  /** How long restartCommand may run before the step is called failed and the upgrade pauses (default 120). */
+  restartCommandTimeoutSeconds?: number;
 }
 
 export interface AuthUserConfig {

@@ -14,6 +14,7 @@ import { ZkMutations } from '../zk/mutations.js';
 import { createEnsembleMonitor, type EnsembleMonitor, type MonitorSettings } from './ensembleMonitor.js';
 import { LockTracker } from '../locks/lockTracker.js';
 import { WatchGatherer } from '../locks/watchGatherings.js';
+import { UpgradeRunner } from '../upgrades/upgradeRunner.js';
 
 /** Test and bench overrides for the gateway (short deadlines, small caps). */
 export interface GatewayDefaults {
@@ -30,6 +31,8 @@ export class Ensemble {
   readonly monitor: EnsembleMonitor;
   /** The Locks view: tracked lock directories and the watch gatherings behind their statuses. */
   readonly locks: LockTracker;
+  /** The Upgrades view: the ensemble's rolling restart or upgrade (configured by startKeeper before start). */
+  readonly upgrades: UpgradeRunner;
 
   constructor(
     readonly config: EnsembleConfig,
@@ -63,6 +66,8 @@ export class Ensemble {
       log,
     });
     this.locks = new LockTracker({ ensemble: config.name, gateway: this.gateway, gatherer, ...(config.locks ? { config: config.locks } : {}), log });
+    this.upgrades = new UpgradeRunner(config, this.monitor.poller, this.gateway, this.mutations, log);
+    this.monitor.poller.addAlertSource(() => this.upgrades.alert());
   }
 
   get poller(): EnsembleMonitor['poller'] {
@@ -86,9 +91,11 @@ export class Ensemble {
     this.gateway.start();
     this.monitor.start();
     this.locks.start();
+    this.upgrades.start();
   }
 
   close(): void {
+    this.upgrades.close();
     this.locks.close();
     this.monitor.close();
     this.gateway.close();

@@ -31,6 +31,7 @@ import {
   maxClientCnxnsFromAdmin,
   maxClientCnxnsFromConf,
   SERVING_STATES,
+  type Alert,
   type EnsembleHealth,
   type HistoryPoint,
   type LagMemory,
@@ -114,6 +115,8 @@ export class MemberPoller implements HealthFeed {
   private membershipDueAt = 0;
   private limitsDueAt = 0;
   private firstRound: { promise: Promise<void>; resolve: () => void };
+  /** Alerts other parts raise on the ensemble (a paused upgrade), shown with the poller's own. */
+  private readonly alertSources: (() => Alert | null)[] = [];
 
   constructor(private readonly options: PollerOptions) {
     this.ensemble = options.ensemble;
@@ -126,6 +129,10 @@ export class MemberPoller implements HealthFeed {
     let resolve = () => {};
     const promise = new Promise<void>((r) => (resolve = r));
     this.firstRound = { promise, resolve };
+  }
+
+  addAlertSource(source: () => Alert | null): void {
+    this.alertSources.push(source);
   }
 
   // ---- HealthFeed ----
@@ -316,7 +323,10 @@ export class MemberPoller implements HealthFeed {
     const blocked = new Map([...this.slots.values()].map((s) => [s.target.address, s.blocked] as const));
     const limits = new Map([...this.slots.values()].map((s) => [s.target.address, this.limitOf(s)] as const));
     const connectionLimits = { limits, connections: this.options.clientConnections?.() ?? null };
-    const alerts = computeAlerts({ members, quorum, blocked, lag: lag.findings, connectionLimits });
+    const alerts = [
+      ...computeAlerts({ members, quorum, blocked, lag: lag.findings, connectionLimits }),
+      ...this.alertSources.flatMap((source) => source() ?? []),
+    ];
     this.latest = { ensemble: this.ensemble, polledAt: started, pollIntervalMs: this.intervalMs, members, quorum, alerts };
     for (const listener of this.listeners) {
       try {

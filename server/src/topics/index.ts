@@ -5,6 +5,7 @@ import { ensembleHealthProducer } from './ensembleHealthProducer.js';
 import { jobsProducer } from './jobsProducer.js';
 import { lockProducer } from './lockProducer.js';
 import { locksProducer } from './locksProducer.js';
+import { upgradeProducer } from './upgradeProducer.js';
 import type { TopicProducers } from './topicProducer.js';
 import { znodeProducer } from './znodeProducer.js';
 
@@ -20,5 +21,6 @@ export function topicProducers(deps: ProducerDeps): TopicProducers {
     jobs: jobsProducer(deps.jobs),
     locks: locksProducer,
     lock: lockProducer,
+    upgrade: upgradeProducer,
   };
 }

@@ -126,6 +126,7 @@ function connect(identity: Identity, overrides: Partial<HubContext['limits']> = 
     jobs: jobs.producer,
     locks: standIn('locks').producer,
     lock: standIn('lock').producer,
+    upgrade: standIn('upgrade').producer,
   };
   const ctx: HubContext = {
     ensembles: new Ensembles([fakeEnsemble('prod'), fakeEnsemble('test')]),

@@ -115,6 +115,8 @@ function label(e: ServerEvent): string {
       return `locks ${e.ensemble} ${e.event.locks.locks.length}`;
     case 'lock':
       return `lock ${e.ensemble} ${e.params.path} ${e.event.kind}`;
+    case 'upgrade':
+      return `upgrade ${e.ensemble} ${e.event.upgrade?.state ?? 'none'}`;
   }
 }
 

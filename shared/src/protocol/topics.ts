@@ -16,6 +16,7 @@ import { CONSOLE_SESSION_STATES } from '../consoleSession.js';
 import { ensembleHealthSchema, memberHistorySchema } from '../ensemble/types.js';
 import { jobSnapshotSchema } from './ops.js';
 import { lockResponseSchema, locksResponseSchema } from '../locks/schemas.js';
+import { upgradeAnswerSchema } from '../upgrades/requests.js';
 import { encodedDataSchema, statSchema } from './znodeSchemas.js';
 
 /** What a subscription reaches, for a share link's scope: a znode subtree, the ensemble views, or only the ensemble itself. */
@@ -171,6 +172,20 @@ export const lockTopic = declareTopic({
   reach: (params) => ({ kind: 'znode', path: params.path }),
 });
 
+/**
+ * The ensemble's rolling upgrade or restart: the workflow running, paused or last finished, with
+ * its progress, after every change (each poll that moves a gate, each step, each operator action).
+ * Every browser sees the same one; viewers and share links read it, only admins act on it (HTTP).
+ */
+export const upgradeTopic = declareTopic({
+  name: 'upgrade',
+  params: noParams,
+  event: z.object({ kind: z.literal('upgrade'), upgrade: upgradeAnswerSchema.nullable(), at: z.number() }),
+  coalesceKey: () => 'upgrade',
+  role: 'viewer',
+  reach: () => ({ kind: 'ensembleViews' }),
+});
+
 export const TOPICS = {
   znode: znodeTopic,
   consoleSession: consoleSessionTopic,
@@ -178,6 +193,7 @@ export const TOPICS = {
   jobs: jobsTopic,
   locks: locksTopic,
   lock: lockTopic,
+  upgrade: upgradeTopic,
 } as const;
 
 export type TopicName = keyof typeof TOPICS;
@@ -202,6 +218,7 @@ export const topicMessageSchema = z.discriminatedUnion('topic', [
   envelope(jobsTopic),
   envelope(locksTopic),
   envelope(lockTopic),
+  envelope(upgradeTopic),
 ]);
 export type TopicMessage = z.infer<typeof topicMessageSchema>;
 export type TopicMessageOf<T extends TopicName> = Extract<TopicMessage, { topic: T }>;

@@ -61,6 +61,11 @@ export const API_ERROR_STATUS = {
   SCAN_IN_PROGRESS: 409,
   /** Keeper tracks as many lock directories as it may (locks.maxTracked). */
   TOO_MANY_LOCKS: 409,
+  /** An upgrade of this ensemble is planned, running or paused already (one per ensemble, across Keeper processes). */
+  UPGRADE_IN_PROGRESS: 409,
+  /** The workflow or step cannot take this action now (the message says why: state, gates, a missing confirmation). */
+  UPGRADE_REFUSED: 409,
+  UNKNOWN_UPGRADE: 404,
   TOO_MANY_NODES: 413,
   BODY_TOO_LARGE: 413,
   HOST_NOT_ALLOWED: 421,

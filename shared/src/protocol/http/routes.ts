@@ -44,6 +44,13 @@ import {
   locksQuerySchema,
 } from '../../locks/requests.js';
 import { lockResponseSchema, locksResponseSchema } from '../../locks/schemas.js';
+import {
+  upgradeActionBodySchema,
+  upgradeAnswerSchema,
+  upgradeCreateBodySchema,
+  upgradeListAnswerSchema,
+  upgradeStepActionBodySchema,
+} from '../../upgrades/requests.js';
 
 /** A successful answer: JSON of a schema, raw bytes, or nothing (204). */
 export type RouteAnswer = { json: z.ZodType } | { bytes: string } | { empty: true } | { openApi: true };
@@ -359,6 +366,55 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     body: lockCleanBodySchema,
     answers: { 200: json(lockCleanAnswerSchema) },
     errors: [...WRITE_ERRORS, ...ZNODE_READ_ERRORS],
+  },
+  // The Upgrades view.
+  {
+    method: 'get',
+    path: '/api/ensembles/{name}/upgrades',
+    summary: "The ensemble's upgrades and rolling restarts, newest first (the current one live on the `upgrade` topic)",
+    access: 'signedIn',
+    shareHolders: true,
+    answers: { 200: json(upgradeListAnswerSchema) },
+    errors: MONITOR_ERRORS,
+  },
+  {
+    method: 'post',
+    path: '/api/ensembles/{name}/upgrades',
+    summary: 'Plan an upgrade or restart (rolling by default): the preflight runs at once; start=true starts it when the gates pass',
+    access: 'admin',
+    shareHolders: false,
+    body: upgradeCreateBodySchema,
+    answers: { 201: json(upgradeAnswerSchema) },
+    errors: [...WRITE_ERRORS, ...MONITOR_ERRORS, 'UPGRADE_IN_PROGRESS', 'UPGRADE_REFUSED'],
+  },
+  {
+    method: 'get',
+    path: '/api/ensembles/{name}/upgrades/{id}',
+    summary: 'One upgrade: its plan, every step with each check it made (time and what it saw), and its progress',
+    access: 'signedIn',
+    shareHolders: true,
+    answers: { 200: json(upgradeAnswerSchema) },
+    errors: [...MONITOR_ERRORS, 'UNKNOWN_UPGRADE'],
+  },
+  {
+    method: 'post',
+    path: '/api/ensembles/{name}/upgrades/{id}/{action}',
+    summary: 'start, pause, resume or abort the upgrade',
+    access: 'admin',
+    shareHolders: false,
+    body: upgradeActionBodySchema,
+    answers: { 200: json(upgradeAnswerSchema) },
+    errors: [...WRITE_ERRORS, ...MONITOR_ERRORS, 'UNKNOWN_UPGRADE', 'UPGRADE_REFUSED', 'UPGRADE_IN_PROGRESS'],
+  },
+  {
+    method: 'post',
+    path: '/api/ensembles/{name}/upgrades/{id}/steps/{member}/{action}',
+    summary: "skip a member's step (typed confirmation) or mark its restart done (manual mode)",
+    access: 'admin',
+    shareHolders: false,
+    body: upgradeStepActionBodySchema,
+    answers: { 200: json(upgradeAnswerSchema) },
+    errors: [...WRITE_ERRORS, ...MONITOR_ERRORS, 'UNKNOWN_UPGRADE', 'UNKNOWN_MEMBER', 'UPGRADE_REFUSED'],
   },
   // Jobs, share links, audit.
   {

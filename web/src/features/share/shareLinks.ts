@@ -98,6 +98,6 @@ export function holderBanner(scope: ShareScope): string {
 /** Which left-nav views a share holder can open: the tree always; the ensemble views only when the link allows them. */
 export function holderMayOpen(scope: ShareScope, navId: string): boolean {
   if (navId === 'tree') return true;
-  if (navId === 'ensemble' || navId === 'sessions' || navId === 'watches' || navId === 'locks') return scope.ensembleViews;
+  if (navId === 'ensemble' || navId === 'sessions' || navId === 'watches' || navId === 'locks' || navId === 'upgrades') return scope.ensembleViews;
   return false;
 }

@@ -7,6 +7,7 @@ import { TreeIcon } from '../../ui/icons';
 import { ensembleUrl } from '../tree/urls';
 import { EnsembleIcon, SessionsIcon, WatchesIcon } from '../ensemble/icons';
 import { LocksIcon } from '../locks/icons';
+import { UpgradesIcon } from '../upgrades/icons';
 import { AuditIcon } from '../audit/icons';
 
 export interface NavItem {
@@ -26,6 +27,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { id: 'sessions', label: 'Sessions', icon: SessionsIcon, href: (e) => `${ensembleUrl(e)}/sessions`, segment: 'sessions' },
   { id: 'watches', label: 'Watches', icon: WatchesIcon, href: (e) => `${ensembleUrl(e)}/watches`, segment: 'watches' },
   { id: 'locks', label: 'Locks', icon: LocksIcon, href: (e) => `${ensembleUrl(e)}/locks`, segment: 'locks' },
+  { id: 'upgrades', label: 'Upgrades', icon: UpgradesIcon, href: (e) => `${ensembleUrl(e)}/upgrades`, segment: 'upgrades' },
   // The audit trail and share links span every ensemble, so they live outside /ensembles/<name>.
   { id: 'audit', label: 'Audit', icon: AuditIcon, href: () => '/audit', segment: 'audit', adminOnly: true },
 ];

@@ -1,0 +1,81 @@
+/**
+ * The Upgrades view in Chromium against the real sandbox (issue 13): an admin plans a rolling
+ * restart (the preflight's checks and the order: followers first, the leader last), starts it,
+ * pauses and resumes it; a viewer follows the same workflow live, read-only; the sandbox restarts
+ * its members one at a time and the workflow ends done, in the history. Runs last-ish: it restarts
+ * every member of the shared sandbox (the specs run one at a time).
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { E2E_VIEWER_TOKEN } from '../playwright.config.js';
+import { EnsemblePage, signIn } from './support/ensemblePage.js';
+import { docsShot, settle } from './support/screenshots.js';
+
+test.use({ viewport: { width: 1440, height: 900 } });
+
+const sentence = (page: Page) => page.locator('.upgrade-progress__sentence');
+
+/** Upgrades are durable: one left planned, running or paused by an earlier run (or a retry) is aborted first. */
+async function abortUnfinished(page: Page): Promise<void> {
+  const list = await page.request.get('/api/ensembles/default/upgrades');
+  expect(list.status()).toBe(200);
+  const { upgrades } = (await list.json()) as { upgrades: { id: string; state: string }[] };
+  for (const u of upgrades.filter((x) => ['planned', 'running', 'paused'].includes(x.state))) {
+    const res = await page.request.post(`/api/ensembles/default/upgrades/${u.id}/abort`, { data: { reason: 'left by an earlier e2e run' } });
+    expect(res.status(), await res.text()).toBe(200);
+  }
+}
+
+test('upgrades: a rolling restart planned, started, paused and resumed by an admin, followed live by a viewer, done', async ({ page, browser }, info) => {
+  test.setTimeout(300_000);
+  await abortUnfinished(page);
+  await new EnsemblePage(page).useTheme('dark');
+  await signIn(page);
+  await page.goto('/ensembles/default/upgrades');
+  await expect(page.getByRole('navigation', { name: 'default views' }).getByRole('link', { name: 'Upgrades' })).toHaveClass(/is-active/);
+
+  await page.getByRole('button', { name: 'Check and plan' }).click();
+  const plan = page.getByRole('form', { name: 'The plan' });
+  await expect(plan).toBeVisible();
+  // The order: followers first, the leader last, so there is one election.
+  await expect(plan.getByText(/^Order: member \d, member \d, then the leader, member \d\.$/)).toBeVisible();
+  await expect(plan.getByText('3 of 3 voters serving')).toBeVisible();
+  await settle(page);
+  await page.screenshot({ path: docsShot('upgrade-plan-dark.png', (n) => info.outputPath(n)), fullPage: true });
+
+  await page.getByRole('button', { name: 'Start' }).click();
+  await expect(sentence(page)).toHaveText(/^Restarting member \d \(next: \d, then the leader, \d\)$/, { timeout: 60_000 });
+  await expect(page.getByRole('progressbar')).toBeVisible();
+
+  // A viewer sees the same workflow, live, with no control at all.
+  // A context of its own still gets the config's admin header unless told otherwise.
+  const viewerContext = await browser.newContext({ viewport: { width: 390, height: 844 }, extraHTTPHeaders: { Authorization: `Bearer ${E2E_VIEWER_TOKEN}` } });
+  const viewer = await viewerContext.newPage();
+  await viewer.goto('/ensembles/default/upgrades');
+  await expect(viewer.getByRole('button', { name: /Signed in: .*viewer/ })).toBeVisible();
+  await expect(sentence(viewer)).toHaveText(/^(Restarting|Checking|Waiting|Settling|Syncing)/, { timeout: 30_000 });
+  await expect(viewer.getByRole('button', { name: /^(Pause|Resume|Abort…|Skip…|Mark done)$/ })).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await expect(
+    page
+      .getByRole('alert')
+      .filter({ hasText: /paused/i })
+      .first(),
+  ).toBeVisible();
+  await expect(viewer.getByRole('alert').filter({ hasText: 'The upgrade is paused' })).toBeVisible({ timeout: 10_000 });
+  await page.getByRole('button', { name: 'Resume' }).click();
+
+  // Three members, one at a time: the workflow ends done for both browsers.
+  await expect(sentence(page)).toHaveText(/^Done/, { timeout: 240_000 });
+  await expect(sentence(viewer)).toHaveText(/^Done/, { timeout: 10_000 });
+  await settle(viewer);
+  await viewer.screenshot({ path: docsShot('upgrade-done-phone.png', (n) => info.outputPath(n)), fullPage: true });
+  await viewerContext.close();
+  await expect(
+    page
+      .getByRole('region', { name: 'History' })
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: 'done', exact: true }) })
+      .first(),
+  ).toBeVisible({ timeout: 10_000 });
+});

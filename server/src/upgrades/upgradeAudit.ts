@@ -1,0 +1,46 @@
+/**
+ * What the upgrade itself writes to the audit trail as it goes (operators' actions are audited by
+ * the routes): each restart issued, each step finished, paused or failed, and the end.
+ */
+import type { AuditInput } from '../audit/auditLog.js';
+import type { UpgradeWorkflow } from '@keeper/shared';
+
+const KEEPER = { name: 'keeper', role: null, via: 'upgrade' } as const;
+const WATCHED = new Set(['restarting', 'done', 'paused', 'failed', 'skipped']);
+
+export function transitionEntries(prev: UpgradeWorkflow | null, next: UpgradeWorkflow): AuditInput[] {
+  const entries: AuditInput[] = [];
+  next.steps.forEach((step, i) => {
+    const before = prev?.id === next.id ? prev.steps[i] : undefined;
+    if (before?.state === step.state || !WATCHED.has(step.state) || step.state === 'skipped') return;
+    const bad = step.state === 'paused' || step.state === 'failed';
+    entries.push({
+      action: 'upgrade.step',
+      ensemble: next.ensemble,
+      actor: KEEPER,
+      outcome: bad ? 'failed' : 'ok',
+      ...(bad && step.reason ? { error: { code: step.state === 'failed' ? 'UPGRADE_STEP_FAILED' : 'UPGRADE_STEP_PAUSED', message: step.reason } } : {}),
+      details: {
+        upgradeId: next.id,
+        member: step.address,
+        memberId: step.memberId,
+        state: step.state,
+        ...(step.evidence ? { evidence: step.evidence } : {}),
+        ...(step.state === 'restarting' ? { method: step.restartMethod, command: step.command?.line ?? null } : {}),
+      },
+    });
+  });
+  const ended = next.state === 'done' || next.state === 'failed';
+  const pausedItself = next.state === 'paused' && next.steps.some((s) => s.state === 'paused');
+  if (prev?.state !== next.state && (ended || pausedItself) && prev !== null) {
+    entries.push({
+      action: 'upgrade.action',
+      ensemble: next.ensemble,
+      actor: KEEPER,
+      outcome: next.state === 'done' ? 'ok' : 'failed',
+      ...(next.reason ? { note: next.reason } : {}),
+      details: { upgradeId: next.id, state: next.state },
+    });
+  }
+  return entries;
+}

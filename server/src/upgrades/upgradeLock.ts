@@ -1,0 +1,114 @@
+/**
+ * One upgrade per ZooKeeper ensemble across Keeper processes: an ephemeral znode created by the
+ * console's own session, in the ensemble itself. It vanishes with the session that made it, so a
+ * Keeper that died mid-upgrade does not block the next one longer than its session timeout.
+ * The path does not depend on what Keeper calls the ensemble: two consoles that name it
+ * differently still meet on the same lock (a chroot in the connection string moves it, though).
+ */
+import { hostname } from 'node:os';
+import zookeeper from 'node-zookeeper-client';
+import { normalizeSessionId } from '@keeper/shared';
+import type { ZkGateway } from '../zk/gateway.js';
+import { ZkError, toZkError } from '../zk/errors.js';
+import type { ZkMutations } from '../zk/mutations.js';
+
+export const UPGRADE_LOCK_PARENT = '/keeper';
+export const UPGRADE_LOCK_PATH = '/keeper/upgrade-lock';
+
+/** Who holds the lock, as written in it. */
+export interface LockHolder {
+  keeper: string;
+  ensemble: string;
+  upgradeId: string;
+  by: string | null;
+  since: number;
+}
+
+export type LockAttempt = { held: true } | { held: false; holder: string };
+
+function describeHolder(data: Buffer, owner: string): string {
+  try {
+    const h = JSON.parse(data.toString('utf8')) as Partial<LockHolder>;
+    return `Keeper ${h.keeper ?? 'unknown'} (upgrade ${h.upgradeId ?? '?'}${h.by ? ` by ${h.by}` : ''}, session ${owner})`;
+  } catch {
+    return `session ${owner} (${UPGRADE_LOCK_PATH} holds no Keeper description)`;
+  }
+}
+
+function upgradeIdOf(data: Buffer): string | null {
+  try {
+    return (JSON.parse(data.toString('utf8')) as Partial<LockHolder>).upgradeId ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export class UpgradeLock {
+  readonly keeperName = `${hostname()}:${process.pid}`;
+
+  constructor(
+    private readonly gateway: ZkGateway,
+    private readonly mutations: ZkMutations,
+    private readonly ensemble: string,
+  ) {}
+
+  private ours(owner: string): boolean {
+    const mine = this.gateway.session.sessionId;
+    return mine !== null && normalizeSessionId(owner) === normalizeSessionId(mine);
+  }
+
+  /** Takes the lock for `upgradeId` (or confirms this session holds it); says who holds it otherwise. */
+  async acquire(upgradeId: string, by: string | null): Promise<LockAttempt> {
+    const holder: LockHolder = { keeper: this.keeperName, ensemble: this.ensemble, upgradeId, by, since: Date.now() };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const existing = await this.read();
+      if (existing && !this.ours(existing.owner)) return { held: false, holder: describeHolder(existing.data, existing.owner) };
+      if (existing && upgradeIdOf(existing.data) === upgradeId) return { held: true };
+      if (existing) {
+        // This session's lock for an upgrade that ended: its release may still be on its way.
+        await this.remove(existing.version);
+        continue;
+      }
+      try {
+        await this.ensureParent();
+        await this.mutations.create(UPGRADE_LOCK_PATH, Buffer.from(JSON.stringify(holder)), zookeeper.CreateMode.EPHEMERAL);
+        return { held: true };
+      } catch (error) {
+        // Another process won the race (or the reply was lost and it is ours): look again.
+        if (toZkError(error).code !== 'NODE_EXISTS') throw error;
+      }
+    }
+    throw new ZkError('NODE_EXISTS', `${UPGRADE_LOCK_PATH} kept changing while Keeper tried to take it`, UPGRADE_LOCK_PATH);
+  }
+
+  /** Deletes the lock if this session holds it for `upgradeId` (never a later upgrade's). */
+  async release(upgradeId: string): Promise<void> {
+    const existing = await this.read();
+    if (existing && this.ours(existing.owner) && upgradeIdOf(existing.data) === upgradeId) await this.remove(existing.version);
+  }
+
+  private async remove(version: number): Promise<void> {
+    await this.mutations.remove(UPGRADE_LOCK_PATH, version).catch((error: unknown) => {
+      const code = toZkError(error).code;
+      if (code !== 'NO_NODE' && code !== 'BAD_VERSION') throw error;
+    });
+  }
+
+  private async read(): Promise<{ data: Buffer; owner: string; version: number } | null> {
+    try {
+      const { data, stat } = await this.gateway.getData(UPGRADE_LOCK_PATH);
+      return { data, owner: stat.ephemeralOwner, version: stat.version };
+    } catch (error) {
+      if (toZkError(error).code === 'NO_NODE') return null;
+      throw error;
+    }
+  }
+
+  private async ensureParent(): Promise<void> {
+    try {
+      await this.mutations.create(UPGRADE_LOCK_PARENT, Buffer.alloc(0), zookeeper.CreateMode.PERSISTENT);
+    } catch (error) {
+      if (toZkError(error).code !== 'NODE_EXISTS') throw error;
+    }
+  }
+}

@@ -1,0 +1,375 @@
+/**
+ * One ensemble's upgrade (issue 13): owns the workflow, feeds the shared reducer each poll's
+ * EnsembleHealth and a clock tick, and carries out its side effects: the restarts (write-ahead:
+ * `restartStarted` is on disk before anything runs), the lock in ZooKeeper, the state file, the
+ * audit trail and the `upgrade` topic. The rules themselves (gates, order, timeouts, resuming)
+ * live in shared/src/upgrades; this class only decides when to tell them what happened.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import {
+  createWorkflow,
+  planUpgrade,
+  resumeFrom,
+  stepsToRestart,
+  summarizeUpgrade,
+  upgradeAlert,
+  upgradeProgress,
+  workflowEventError,
+  workflowReducer,
+  type Alert,
+  type EnsembleHealth,
+  type UpgradeAction,
+  type UpgradeActionBody,
+  type UpgradeAnswer,
+  type UpgradeCreateBody,
+  type UpgradeStep,
+  type UpgradeStepAction,
+  type UpgradeSummary,
+  type UpgradeTimings,
+  type UpgradeWorkflow,
+  type WorkflowEvent,
+} from '@keeper/shared';
+import type { AuditInput } from '../audit/auditLog.js';
+import type { EnsembleConfig } from '../config/types.js';
+import { OpError, toOpError } from '../ops/opError.js';
+import type { ZkGateway } from '../zk/gateway.js';
+import type { ZkMutations } from '../zk/mutations.js';
+import { commandRestarter, manualRestarter, sandboxRestarter, type Restarter, type SandboxRestart } from './restarter.js';
+import { transitionEntries } from './upgradeAudit.js';
+import { UpgradeLock } from './upgradeLock.js';
+import { UPGRADE_ID, UpgradeStore } from './upgradeStore.js';
+
+/** What the runner reads of the member poller. */
+export interface HealthSource {
+  current(): EnsembleHealth | null;
+  subscribe(listener: (health: EnsembleHealth) => void): () => void;
+}
+
+export interface UpgradeSettings {
+  /** Where workflows are written; null keeps them in memory (the open development mode). */
+  stateDir: string | null;
+  /** The sandbox's own restarter (npm start, tests). */
+  restartMember?: SandboxRestart;
+  audit?: (entry: AuditInput) => Promise<unknown>;
+  /** Overrides for every new workflow's timings (tests settle in 1 s). */
+  timings?: Partial<UpgradeTimings>;
+  /** How often deadlines are checked between polls (default 1 s). */
+  tickMs?: number;
+}
+
+/** A person waits longer than a command: a manual restart gets this long to be seen. */
+const MANUAL_WENT_DOWN_WITHIN_MS = 30 * 60_000;
+
+const finished = (wf: UpgradeWorkflow) => wf.state === 'done' || wf.state === 'failed' || wf.state === 'aborted';
+
+/** What must be on disk: the states, phases and outcomes, not every poll's fresh `at` and numbers. */
+function signature(wf: UpgradeWorkflow): string {
+  return JSON.stringify([
+    wf.state,
+    wf.reason,
+    wf.confirmedBy,
+    wf.preflight.map((c) => [c.id, c.ok]),
+    wf.steps.map((s) => [
+      s.state,
+      s.pausedFrom,
+      s.reason,
+      s.phases,
+      s.deadlineAt,
+      s.settleUntil,
+      s.evidence,
+      s.restartRequestedAt,
+      s.command,
+      s.checks.map((c) => [c.id, c.ok]),
+    ]),
+  ]);
+}
+
+const sameContent = (a: UpgradeWorkflow, b: UpgradeWorkflow) => JSON.stringify({ ...a, updatedAt: 0 }) === JSON.stringify({ ...b, updatedAt: 0 });
+
+export class UpgradeRunner {
+  private settings: UpgradeSettings = { stateDir: null };
+  private store: UpgradeStore | null = null;
+  private restarter: Restarter = manualRestarter;
+  private readonly lock: UpgradeLock;
+  /** The ensemble's latest workflow: in progress, or the last one finished. */
+  private wf: UpgradeWorkflow | null = null;
+  /** Loaded mid-upgrade from disk: resumeFrom runs on the first poll, before anything else. */
+  private needsResume = false;
+  private creating = false;
+  private readonly inFlight = new Set<string>();
+  private readonly listeners = new Set<(wf: UpgradeWorkflow | null) => void>();
+  private stops: (() => void)[] = [];
+  /** After close, a restart still finishing must not write over what the next Keeper process resumes from. */
+  private closed = false;
+
+  constructor(
+    private readonly config: EnsembleConfig,
+    private readonly health: HealthSource,
+    gateway: ZkGateway,
+    mutations: ZkMutations,
+    private readonly log: Logger,
+  ) {
+    this.lock = new UpgradeLock(gateway, mutations, config.name);
+  }
+
+  /** Called once before start(): what startKeeper knows (state dir, sandbox, audit). */
+  configure(settings: UpgradeSettings): void {
+    this.settings = settings;
+    const { restartCommand, restartCommandTimeoutSeconds } = this.config;
+    this.restarter = restartCommand
+      ? commandRestarter(restartCommand, restartCommandTimeoutSeconds)
+      : settings.restartMember
+        ? sandboxRestarter(this.config.name, settings.restartMember)
+        : manualRestarter;
+  }
+
+  get method(): Restarter['method'] {
+    return this.restarter.method;
+  }
+
+  start(): void {
+    this.store = new UpgradeStore(this.settings.stateDir, this.config.name, this.log);
+    const all = this.store.load();
+    this.wf = all.find((w) => !finished(w)) ?? all[0] ?? null;
+    this.needsResume = this.wf !== null && (this.wf.state === 'running' || this.wf.state === 'paused');
+    if (this.needsResume) this.log.info({ upgrade: this.wf!.id, state: this.wf!.state }, 'upgrade resumes from its state file at the first poll');
+    this.stops.push(this.health.subscribe((h) => this.onHealth(h)));
+    const timer = setInterval(() => this.apply({ type: 'tick', at: Date.now() }), this.settings.tickMs ?? 1_000);
+    timer.unref();
+    this.stops.push(() => clearInterval(timer));
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const stop of this.stops.splice(0)) stop();
+    this.listeners.clear();
+  }
+
+  // ---- reading ----
+
+  current(): UpgradeWorkflow | null {
+    return this.wf;
+  }
+
+  answer(wf: UpgradeWorkflow, now = Date.now()): UpgradeAnswer {
+    return { ...wf, progress: upgradeProgress(wf, now) };
+  }
+
+  list(): UpgradeSummary[] {
+    return (this.store?.list() ?? []).map((w) => (w.id === this.wf?.id ? this.wf : w)).map(summarizeUpgrade);
+  }
+
+  get(id: string): UpgradeWorkflow {
+    const wf = UPGRADE_ID.test(id) ? (this.wf?.id === id ? this.wf : (this.store?.get(id) ?? null)) : null;
+    if (!wf) throw new OpError('UNKNOWN_UPGRADE', `no upgrade ${JSON.stringify(id.slice(0, 64))} of ${this.config.name}`);
+    return wf;
+  }
+
+  /** The alert a paused or failed upgrade raises (the ensemble's alerts show it). */
+  alert(): Alert | null {
+    return this.wf ? upgradeAlert(this.wf) : null;
+  }
+
+  onChange(listener: (wf: UpgradeWorkflow | null) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  // ---- acting (the routes audit these; they throw OpError) ----
+
+  async create(by: string, body: UpgradeCreateBody): Promise<UpgradeWorkflow> {
+    this.assertNoneInProgress();
+    const health = this.requireHealth();
+    this.creating = true;
+    try {
+      const id = randomUUID();
+      await this.takeLock(id, by);
+      const at = Date.now();
+      const plan = planUpgrade({ health, mode: body.mode, targetVersion: body.targetVersion ?? null, note: body.note ?? null });
+      const timings = { ...(this.restarter.method === 'manual' ? { wentDownWithinMs: MANUAL_WENT_DOWN_WITHIN_MS } : {}), ...this.settings.timings };
+      const created = createWorkflow({ id, plan, at, by, restartMethod: this.restarter.method, timings });
+      // The preflight shows at once, from the latest poll.
+      this.commit(null, workflowReducer(created, { type: 'poll', at, health }));
+    } finally {
+      this.creating = false;
+    }
+    if (body.start) {
+      try {
+        return await this.act(by, this.wf!.id, 'start', body.confirmation !== undefined ? { confirmation: body.confirmation } : {});
+      } catch (error) {
+        const e = toOpError(error);
+        throw new OpError(e.code, `Upgrade ${this.wf!.id} is planned but did not start: ${e.message}`);
+      }
+    }
+    return this.wf!;
+  }
+
+  async act(by: string, id: string, action: UpgradeAction, body: UpgradeActionBody): Promise<UpgradeWorkflow> {
+    const wf = this.get(id);
+    if (wf !== this.wf) throw new OpError('UPGRADE_REFUSED', `upgrade ${id} is ${wf.state}: only the current one can be acted on`);
+    const at = Date.now();
+    let event: WorkflowEvent;
+    switch (action) {
+      case 'start':
+        event = { type: 'start', at, by, health: this.requireHealth(), confirmation: body.confirmation ?? null };
+        break;
+      case 'pause':
+        event = { type: 'pause', at, by, reason: body.reason ?? null };
+        break;
+      case 'resume':
+        event = { type: 'resume', at, by };
+        break;
+      case 'abort':
+        event = { type: 'abort', at, by, reason: body.reason ?? null };
+        break;
+      default: {
+        const never: never = action;
+        throw new Error(`unhandled action ${String(never)}`);
+      }
+    }
+    this.refuseIfError(wf, event);
+    // Restarts follow start and resume: this process must hold the ensemble's upgrade lock first.
+    if (action === 'start' || action === 'resume') await this.takeLock(id, by);
+    this.apply(event);
+    return this.wf!;
+  }
+
+  async stepAct(by: string, id: string, member: string, action: UpgradeStepAction, confirmation: string | undefined): Promise<UpgradeWorkflow> {
+    const wf = this.get(id);
+    if (wf !== this.wf) throw new OpError('UPGRADE_REFUSED', `upgrade ${id} is ${wf.state}: only the current one can be acted on`);
+    const step = this.stepOf(wf, member);
+    const at = Date.now();
+    const event: WorkflowEvent =
+      action === 'skip'
+        ? { type: 'skip', address: step.address, at, by, confirmation: confirmation ?? '' }
+        : { type: 'markDone', address: step.address, at, by };
+    this.refuseIfError(wf, event);
+    this.apply(event);
+    return this.wf!;
+  }
+
+  // ---- the loop ----
+
+  private onHealth(health: EnsembleHealth): void {
+    const wf = this.wf;
+    if (!wf || finished(wf)) return;
+    const at = Date.now();
+    if (this.needsResume) {
+      this.needsResume = false;
+      const { workflow, decisions } = resumeFrom(wf, health, at);
+      this.log.info({ upgrade: wf.id, decisions }, 'upgrade resumed after a Keeper restart');
+      this.commit(wf, workflow);
+    }
+    this.apply({ type: 'poll', at, health });
+  }
+
+  private apply(event: WorkflowEvent): void {
+    const wf = this.wf;
+    if (this.closed || !wf || (finished(wf) && event.type !== 'abort')) return;
+    const next = workflowReducer(wf, event);
+    if (next !== wf && !sameContent(wf, next)) this.commit(wf, next);
+  }
+
+  /** A new state: on disk when it matters (write-ahead for restarts), audited, pushed, released at the end. */
+  private commit(prev: UpgradeWorkflow | null, next: UpgradeWorkflow): void {
+    this.wf = next;
+    if (prev === null || signature(prev) !== signature(next)) {
+      try {
+        this.store?.save(next);
+      } catch (error) {
+        this.log.error({ err: error, upgrade: next.id }, 'could not write the upgrade state file');
+      }
+      for (const entry of transitionEntries(prev, next)) {
+        void this.settings.audit?.(entry).catch((error: unknown) => this.log.warn({ err: error }, 'upgrade audit entry not written'));
+      }
+    }
+    if (finished(next) && (prev === null || !finished(prev))) {
+      void this.lock.release(next.id).catch((error: unknown) => this.log.warn({ err: error }, 'upgrade lock not released (it goes with the session)'));
+    }
+    for (const listener of this.listeners) listener(next);
+    this.issueRestarts();
+  }
+
+  private issueRestarts(): void {
+    const wf = this.wf;
+    if (!wf) return;
+    for (const step of stepsToRestart(wf)) {
+      if (this.inFlight.has(step.address)) continue;
+      this.inFlight.add(step.address);
+      void this.restart(wf.id, step.address)
+        .catch((error: unknown) => this.log.error({ err: error, member: step.address }, 'upgrade restart failed unexpectedly'))
+        .finally(() => this.inFlight.delete(step.address));
+    }
+  }
+
+  private async restart(id: string, address: string): Promise<void> {
+    // Before touching a member: this process still holds the lock (a lost session loses it).
+    let holder: string | null = null;
+    try {
+      const attempt = await this.lock.acquire(id, this.wf?.createdBy ?? null);
+      if (!attempt.held) holder = attempt.holder;
+    } catch (error) {
+      holder = `unknown: the lock could not be checked (${toOpError(error).message})`;
+    }
+    const wf = this.wf;
+    const step = wf?.id === id ? stepsToRestart(wf).find((s) => s.address === address) : undefined;
+    if (!step) return;
+    if (holder !== null) {
+      this.apply({ type: 'pause', at: Date.now(), by: 'keeper', reason: `the ensemble's upgrade lock is held by ${holder}; nothing was restarted` });
+      return;
+    }
+    const { method } = this.restarter;
+    let described: { commandLine?: string; instruction?: string };
+    try {
+      described = this.restarter.describe(step);
+    } catch (error) {
+      this.apply({ type: 'restartStarted', address, at: Date.now(), method, commandLine: this.config.restartCommand ?? null });
+      this.apply({ type: 'restartResult', address, at: Date.now(), exitCode: null, outputTail: (error as Error).message });
+      return;
+    }
+    // Write-ahead: committed (and on disk) before the restart runs, so a Keeper restart never issues it twice.
+    this.apply({ type: 'restartStarted', address, at: Date.now(), method, ...described });
+    this.log.info({ upgrade: id, member: address, method, ...described }, 'upgrade restarts a member');
+    const outcome = await this.restarter.run(step);
+    if (outcome) this.apply({ type: 'restartResult', address, at: Date.now(), ...outcome });
+  }
+
+  // ---- helpers ----
+
+  private assertNoneInProgress(): void {
+    const wf = this.wf;
+    if (this.creating) throw new OpError('UPGRADE_IN_PROGRESS', `an upgrade of ${this.config.name} is being created right now`);
+    if (wf && !finished(wf)) {
+      throw new OpError(
+        'UPGRADE_IN_PROGRESS',
+        `upgrade ${wf.id} of ${this.config.name} is ${wf.state}${wf.createdBy ? ` (planned by ${wf.createdBy})` : ''}: finish or abort it first`,
+      );
+    }
+  }
+
+  private requireHealth(): EnsembleHealth {
+    const health = this.health.current();
+    if (!health) throw new OpError('NOT_READY', `the members of ${this.config.name} have not been polled yet: try again in a few seconds`);
+    return health;
+  }
+
+  private async takeLock(id: string, by: string): Promise<void> {
+    const attempt = await this.lock.acquire(id, by).catch((error: unknown) => {
+      throw toOpError(error);
+    });
+    if (!attempt.held) throw new OpError('UPGRADE_IN_PROGRESS', `another Keeper process runs an upgrade of this ensemble: ${attempt.holder}`);
+  }
+
+  private refuseIfError(wf: UpgradeWorkflow, event: WorkflowEvent): void {
+    const error = workflowEventError(wf, event);
+    if (error !== null) throw new OpError('UPGRADE_REFUSED', error);
+  }
+
+  /** A step by member id ("2") or address ("zk2:2181"). */
+  private stepOf(wf: UpgradeWorkflow, member: string): UpgradeStep {
+    const step = /^\d+$/.test(member) ? wf.steps.find((s) => s.memberId === Number(member)) : wf.steps.find((s) => s.address === member);
+    if (!step) throw new OpError('UNKNOWN_MEMBER', `upgrade ${wf.id} has no step for member ${JSON.stringify(member.slice(0, 100))}`);
+    return step;
+  }
+}
