@@ -71,6 +71,15 @@ function decide(step: UpgradeStep, health: EnsembleHealth, at: number, fullUnder
   }
   const uptime = member.metrics.uptimeSeconds;
   const before = step.baseline?.uptimeSeconds ?? null;
+  // A member just back may answer srvr before its AdminServer (which reports uptime) is up: this poll
+  // cannot tell, a later one will. Keep watching (the step's deadline still pauses it if none does).
+  if (uptime === null && before !== null) {
+    return {
+      step: { ...step },
+      action: 'keep-waiting',
+      saw: `it serves as ${member.state}, but this poll does not report its uptime: waiting for one that does`,
+    };
+  }
   const numbers = uptime === null ? 'its uptime is not reported' : `uptime ${uptime} s${before !== null ? `, it was ${before} s` : ''}`;
   const reason =
     `Keeper restarted after asking for the restart of ${stepTitle(step)}; it serves as ${member.state} and nothing shows it restarted (${numbers}). ` +
