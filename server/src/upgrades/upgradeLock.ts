@@ -24,7 +24,12 @@ export interface LockHolder {
   since: number;
 }
 
-export type LockAttempt = { held: true } | { held: false; holder: string };
+/**
+ * `sameUpgrade`: the holder runs this very upgrade from another session. After a Keeper restart
+ * that is the previous process, whose session outlives it until its timeout (a kill sends no
+ * close, and a close sent to a member being restarted is lost): the runner waits for it to end.
+ */
+export type LockAttempt = { held: true } | { held: false; holder: string; sameUpgrade: boolean };
 
 function describeHolder(data: Buffer, owner: string): string {
   try {
@@ -62,7 +67,9 @@ export class UpgradeLock {
     const holder: LockHolder = { keeper: this.keeperName, ensemble: this.ensemble, upgradeId, by, since: Date.now() };
     for (let attempt = 0; attempt < 3; attempt++) {
       const existing = await this.read();
-      if (existing && !this.ours(existing.owner)) return { held: false, holder: describeHolder(existing.data, existing.owner) };
+      if (existing && !this.ours(existing.owner)) {
+        return { held: false, holder: describeHolder(existing.data, existing.owner), sameUpgrade: upgradeIdOf(existing.data) === upgradeId };
+      }
       if (existing && upgradeIdOf(existing.data) === upgradeId) return { held: true };
       if (existing) {
         // This session's lock for an upgrade that ended: its release may still be on its way.

@@ -7,7 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  backoffDelay,
   createWorkflow,
   planUpgrade,
   resumeFrom,
@@ -37,7 +39,7 @@ import type { ZkGateway } from '../zk/gateway.js';
 import type { ZkMutations } from '../zk/mutations.js';
 import { commandRestarter, manualRestarter, sandboxRestarter, type Restarter, type SandboxRestart } from './restarter.js';
 import { transitionEntries } from './upgradeAudit.js';
-import { UpgradeLock } from './upgradeLock.js';
+import { UpgradeLock, type LockAttempt } from './upgradeLock.js';
 import { UPGRADE_ID, UpgradeStore } from './upgradeStore.js';
 
 /** What the runner reads of the member poller. */
@@ -56,7 +58,17 @@ export interface UpgradeSettings {
   timings?: Partial<UpgradeTimings>;
   /** How often deadlines are checked between polls (default 1 s). */
   tickMs?: number;
+  /** How long a resumed upgrade waits for its previous process's lock (default: twice the session timeout plus 5 s). */
+  lockTakeoverMs?: number;
 }
+
+/** A session that outlived its Keeper ends within its timeout; twice that allows for the members' own expiry tick. */
+export function lockTakeoverWaitMs(configured: number | undefined, sessionTimeoutMs: number): number {
+  return configured ?? Math.min(2 * sessionTimeoutMs + 5_000, 5 * 60_000);
+}
+
+/** Between looks at a predecessor's lock: about a second, jittered so two waiting processes do not align. */
+const LOCK_RETRY = { baseMs: 1_000, capMs: 2_000, jitter: [0.5, 1.5] } as const;
 
 /** A person waits longer than a command: a manual restart gets this long to be seen. */
 const MANUAL_WENT_DOWN_WITHIN_MS = 30 * 60_000;
@@ -106,7 +118,7 @@ export class UpgradeRunner {
   constructor(
     private readonly config: EnsembleConfig,
     private readonly health: HealthSource,
-    gateway: ZkGateway,
+    private readonly gateway: ZkGateway,
     mutations: ZkMutations,
     private readonly log: Logger,
   ) {
@@ -305,13 +317,7 @@ export class UpgradeRunner {
 
   private async restart(id: string, address: string): Promise<void> {
     // Before touching a member: this process still holds the lock (a lost session loses it).
-    let holder: string | null = null;
-    try {
-      const attempt = await this.lock.acquire(id, this.wf?.createdBy ?? null);
-      if (!attempt.held) holder = attempt.holder;
-    } catch (error) {
-      holder = `unknown: the lock could not be checked (${toOpError(error).message})`;
-    }
+    const holder = await this.holdLockFor(id, address);
     const wf = this.wf;
     const step = wf?.id === id ? stepsToRestart(wf).find((s) => s.address === address) : undefined;
     if (!step) return;
@@ -333,6 +339,44 @@ export class UpgradeRunner {
     this.log.info({ upgrade: id, member: address, method, ...described }, 'upgrade restarts a member');
     const outcome = await this.restarter.run(step);
     if (outcome) this.apply({ type: 'restartResult', address, at: Date.now(), ...outcome });
+  }
+
+  /**
+   * Null when this process holds the upgrade lock, else who does. A previous Keeper process of
+   * this same upgrade (a restart mid-upgrade) is waited for until its session has had time to
+   * expire, retrying with jitter; it never gets the lock taken from it while that session lives.
+   */
+  private async holdLockFor(id: string, address: string): Promise<string | null> {
+    const began = Date.now();
+    const waitMs = lockTakeoverWaitMs(this.settings.lockTakeoverMs, this.sessionTimeoutMs());
+    const waitUntil = began + waitMs;
+    let said = false;
+    for (let round = 0; ; round++) {
+      let attempt: LockAttempt;
+      try {
+        attempt = await this.lock.acquire(id, this.wf?.createdBy ?? null);
+      } catch (error) {
+        return `unknown: the lock could not be checked (${toOpError(error).message})`;
+      }
+      if (attempt.held) {
+        if (said) this.apply({ type: 'lockWait', address, at: Date.now(), ok: true, saw: `taken after ${Math.round((Date.now() - began) / 1000)} s: the previous session ended` });
+        return null;
+      }
+      if (!attempt.sameUpgrade || this.closed || this.wf?.id !== id || Date.now() >= waitUntil) {
+        return attempt.sameUpgrade ? `${attempt.holder}, this same upgrade, still after waiting for its session to end: is another Keeper process running it from the same state directory?` : attempt.holder;
+      }
+      if (!said) {
+        said = true;
+        const saw = `held by ${attempt.holder}, this upgrade's previous Keeper process: waiting up to ${Math.round(waitMs / 1000)} s for its session to end before restarting`;
+        this.apply({ type: 'lockWait', address, at: Date.now(), ok: false, saw });
+        this.log.info({ upgrade: id, holder: attempt.holder }, "upgrade waits for the previous Keeper process's session to end before taking its lock");
+      }
+      await sleep(backoffDelay(round, LOCK_RETRY));
+    }
+  }
+
+  private sessionTimeoutMs(): number {
+    return this.gateway.session.timeoutMs;
   }
 
   // ---- helpers ----

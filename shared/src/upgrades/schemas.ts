@@ -54,6 +54,7 @@ export const CHECK_IDS = [
   'operator',
   'timeout',
   'resume',
+  'upgrade-lock',
 ] as const;
 export const checkIdSchema = z.enum(CHECK_IDS);
 export type CheckId = z.infer<typeof checkIdSchema>;

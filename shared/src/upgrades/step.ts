@@ -20,6 +20,8 @@ export type StepEvent =
   /** Written before the restart is issued. `commandLine` is the filled restartCommand, if any. */
   | { type: 'restartStarted'; at: number; method: RestartMethod; commandLine?: string | null; instruction?: string | null }
   | { type: 'restartResult'; at: number; exitCode: number | null; outputTail: string; timedOut?: boolean; processChanged?: boolean }
+  /** The runner waits for the ensemble's upgrade lock before this restart (ok: it has it now). */
+  | { type: 'lockWait'; at: number; ok: boolean; saw: string }
   | OperatorAction;
 
 export interface StepContext {
@@ -207,6 +209,9 @@ export function stepReducer(step: UpgradeStep, event: StepEvent, ctx: StepContex
       return onRestartStarted(step, event, ctx);
     case 'restartResult':
       return onRestartResult(step, event, ctx);
+    case 'lockWait':
+      // Only recorded: the restart itself still goes through restartStarted's door.
+      return step.state === 'gatesChecked' ? record(step, { id: 'upgrade-lock', ok: event.ok, saw: event.saw, at: event.at }) : step;
     case 'pause':
     case 'resume':
     case 'skip':

@@ -148,6 +148,7 @@ function apply(wf: UpgradeWorkflow, event: WorkflowEvent): UpgradeWorkflow {
         ),
         event.at,
       );
+    case 'lockWait':
     case 'restartResult':
       return settle(
         mapSteps(

@@ -24,7 +24,7 @@ export type WorkflowEvent =
     }
   | { type: 'poll'; at: number; health: EnsembleHealth }
   | { type: 'tick'; at: number }
-  | Addressed<Extract<StepEvent, { type: 'restartStarted' | 'restartResult' }>>
+  | Addressed<Extract<StepEvent, { type: 'restartStarted' | 'restartResult' | 'lockWait' }>>
   | { type: 'pause'; at: number; by: string; reason?: string | null }
   | { type: 'resume'; at: number; by: string }
   | { type: 'abort'; at: number; by: string; reason?: string | null }
@@ -49,6 +49,7 @@ export function workflowEventError(wf: UpgradeWorkflow, event: WorkflowEvent): s
     case 'poll':
     case 'tick':
     case 'restartResult':
+    case 'lockWait':
       return null;
     case 'restartStarted':
       // The one door to a restart: the gates passed on the latest poll and the workflow runs.

@@ -117,6 +117,22 @@ describe('workflowReducer', () => {
     expect(stepsToRestart(running).map((s) => s.memberId)).toEqual([2]);
   });
 
+  it("records a wait for the previous Keeper process's lock on the step about to restart, and nothing else", () => {
+    const sim = new ToyEnsemble(T);
+    const h = sim.poll();
+    let wf = workflowReducer(planned(h), start(planned(h), h));
+    const wait = { type: 'lockWait', address: 'zk2:2181', at: T + 1, ok: false, saw: 'held by Keeper a:1 (upgrade u1): waiting up to 65 s' } as const;
+    expect(workflowEventError(wf, wait)).toBeNull();
+    wf = workflowReducer(wf, wait);
+    expect(wf.steps[0]!.checks.at(-1)).toEqual({ id: 'upgrade-lock', ok: false, saw: wait.saw, at: T + 1 });
+    expect(wf.steps[0]!.state).toBe('gatesChecked');
+    wf = workflowReducer(wf, { ...wait, at: T + 20_000, ok: true, saw: 'taken after 19 s' });
+    expect(wf.steps[0]!.checks.filter((c) => c.id === 'upgrade-lock').map((c) => c.ok)).toEqual([false, true]);
+    // A step not about to restart records nothing.
+    expect(workflowReducer(wf, { ...wait, address: 'zk3:2181' }).steps[1]).toEqual(wf.steps[1]);
+    expect(upgradeWorkflowSchema.parse(wf)).toEqual(wf);
+  });
+
   it('pause stops new restarts; resume lets them go on; abort ends it', () => {
     const sim = new ToyEnsemble(T);
     const h = sim.poll();

@@ -56,6 +56,7 @@ export const CHECK_LABEL: Record<CheckId, string> = {
   operator: 'operator',
   timeout: 'timed out',
   resume: 'resumed',
+  'upgrade-lock': 'upgrade lock',
 };
 
 /** How Keeper knew the member restarted: a fast restart may never look down. */
