@@ -44,6 +44,9 @@ export const PORT_OFFSETS = {
   lockScanTest: 10_540,
   lockClientsTest: 10_560,
   upgradesTest: 10_580,
+  olderBuildTest: 10_660,
+  upgradesLoadTest: 10_620,
+  upgradeRefusalTest: 10_640,
   locksFixturesTest: 10_480,
   /** 10_500 would share ports with latencyBench (admin 8091+10500 = client 2191+16400). */
   locksTest: 10_520,
@@ -53,6 +56,7 @@ export const PORT_OFFSETS = {
   pollerBench: 16_600,
   herdBench: 16_700,
   locksBench: 16_800,
+  upgradesBench: 16_900,
 } as const;
 
 /** Single ports the project listens on beside the layouts: Keeper for `npm start` and for e2e. */
