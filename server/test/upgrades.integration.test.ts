@@ -190,8 +190,11 @@ describe('a rolling restart on a real ensemble', () => {
     }
     expect(done.progress.fraction).toBe(1);
 
-    // The console's session survived every restart.
+    // The console's session survived every restart, and the leaders' counters say no session expired.
     expect(keeper.gateways.get('it')!.session.sessionId).toBe(sessionBefore);
+    expect(done.sessionExpiries).toMatchObject({ count: 0, gaps: 0 });
+    expect(done.sessionExpiries.leader).not.toBeNull();
+    expect(done.sessionExpiries.leader).not.toBe(planned.plan.order[2]!.address);
     // The lock is released; the state is on disk; the topic pushed the end.
     await waitFor(async () => (await keeper.gateways.get('it')!.exists(UPGRADE_LOCK_PATH)) === null, { what: 'the upgrade lock released' });
     const onDisk = upgradeWorkflowSchema.parse(JSON.parse(readFileSync(join(stateDir, 'upgrades', 'it', `${planned.id}.json`), 'utf8')));

@@ -359,11 +359,20 @@ export class UpgradeRunner {
         return `unknown: the lock could not be checked (${toOpError(error).message})`;
       }
       if (attempt.held) {
-        if (said) this.apply({ type: 'lockWait', address, at: Date.now(), ok: true, saw: `taken after ${Math.round((Date.now() - began) / 1000)} s: the previous session ended` });
+        if (said)
+          this.apply({
+            type: 'lockWait',
+            address,
+            at: Date.now(),
+            ok: true,
+            saw: `taken after ${Math.round((Date.now() - began) / 1000)} s: the previous session ended`,
+          });
         return null;
       }
       if (!attempt.sameUpgrade || this.closed || this.wf?.id !== id || Date.now() >= waitUntil) {
-        return attempt.sameUpgrade ? `${attempt.holder}, this same upgrade, still after waiting for its session to end: is another Keeper process running it from the same state directory?` : attempt.holder;
+        return attempt.sameUpgrade
+          ? `${attempt.holder}, this same upgrade, still after waiting for its session to end: is another Keeper process running it from the same state directory?`
+          : attempt.holder;
       }
       if (!said) {
         said = true;

@@ -66,5 +66,6 @@ export function metricsFrom(srvr: SrvrInfo | null, mntr: ReadonlyMap<string, str
     uptimeSeconds: uptimeMs === null ? null : Math.floor(uptimeMs / 1000),
     packetsReceived: pick(m, 'packets_received') ?? srvr?.received ?? null,
     packetsSent: pick(m, 'packets_sent') ?? srvr?.sent ?? null,
+    sessionsExpired: pick(m, 'stale_sessions_expired'),
   };
 }

@@ -43,6 +43,8 @@ export const memberMetricsSchema = z.object({
   uptimeSeconds: z.number().nullable(),
   packetsReceived: z.number().nullable(),
   packetsSent: z.number().nullable(),
+  /** Leader only: sessions it expired since its process started (mntr zk_stale_sessions_expired). */
+  sessionsExpired: z.number().nullable().optional(),
   /** Added: packets per second since the previous poll (zk_packets_received/sent deltas); null on the first poll or after a reset. */
   packetsReceivedPerSecond: z.number().nullable().optional(),
   packetsSentPerSecond: z.number().nullable().optional(),

@@ -21,6 +21,7 @@ export * from './step.js';
 export * from './workflowSteps.js';
 export * from './workflowEvents.js';
 export * from './workflow.js';
+export * from './sessionExpiries.js';
 export * from './progress.js';
 export * from './resume.js';
 export * from './restartCommand.js';

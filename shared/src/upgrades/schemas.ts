@@ -182,6 +182,17 @@ export type UpgradePlan = z.infer<typeof upgradePlanSchema>;
 
 export const UPGRADE_SCHEMA_VERSION = 1;
 
+/** Sessions the leader expired since the upgrade started (sessionExpiries.ts). */
+export const sessionExpiriesSchema = z.object({
+  count: z.number(),
+  /** The leader whose counter was read last, and its reading. */
+  leader: z.string().nullable(),
+  last: z.number().nullable(),
+  /** Leader changes where expiries in between could not be counted. */
+  gaps: z.number(),
+});
+export type SessionExpiries = z.infer<typeof sessionExpiriesSchema>;
+
 export const upgradeWorkflowSchema = z.object({
   schemaVersion: z.literal(UPGRADE_SCHEMA_VERSION),
   id: z.string(),
@@ -205,6 +216,8 @@ export const upgradeWorkflowSchema = z.object({
   /** The leader's zxid at the previous poll: the fair reference for "behind" while writes flow (see zxidLag.ts). */
   previousLeaderZxid: z.string().nullable(),
   steps: z.array(stepSchema),
+  /** Written by Keepers before it was counted: those read as nothing known. */
+  sessionExpiries: sessionExpiriesSchema.default({ count: 0, leader: null, last: null, gaps: 0 }),
   /** The last time anything changed (each poll that changed a step, each action). */
   updatedAt: z.number(),
 });

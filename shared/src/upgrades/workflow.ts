@@ -11,6 +11,7 @@ import { leaderOf } from './members.js';
 import type { RestartMethod, UpgradePlan, UpgradeStep, UpgradeTimings, UpgradeWorkflow } from './schemas.js';
 import { DEFAULT_TIMINGS, UPGRADE_SCHEMA_VERSION } from './schemas.js';
 import { activateStep, isTerminal, stepReducer, type StepContext } from './step.js';
+import { NO_EXPIRIES, trackExpiries } from './sessionExpiries.js';
 import { newStep } from './stepRecord.js';
 import { startGateContext, workflowEventError, type WorkflowEvent } from './workflowEvents.js';
 import { currentSteps } from './workflowSteps.js';
@@ -46,6 +47,7 @@ export function createWorkflow(input: CreateWorkflowInput): UpgradeWorkflow {
     confirmedBy: null,
     previousLeaderZxid: null,
     steps: plan.order.map(newStep),
+    sessionExpiries: NO_EXPIRIES,
     updatedAt: input.at,
   };
 }
@@ -99,7 +101,8 @@ function onPoll(wf: UpgradeWorkflow, health: EnsembleHealth, at: number): Upgrad
     );
     if (next.state !== 'running' || next.steps.every((s, i) => s === before[i])) break;
   }
-  return { ...next, previousLeaderZxid: leaderOf(health)?.metrics.zxid ?? null };
+  const sessionExpiries = trackExpiries(next.sessionExpiries, health, next.startedAt ?? at);
+  return { ...next, previousLeaderZxid: leaderOf(health)?.metrics.zxid ?? null, sessionExpiries };
 }
 
 function onStart(wf: UpgradeWorkflow, event: Extract<WorkflowEvent, { type: 'start' }>): UpgradeWorkflow {
@@ -112,6 +115,7 @@ function onStart(wf: UpgradeWorkflow, event: Extract<WorkflowEvent, { type: 'sta
     confirmedBy: outageConfirmed ? { by: event.by, at: event.at } : null,
     // The first gates run on this same poll: they get the reference the preflight used.
     previousLeaderZxid: startGateContext(wf, event).referenceLeaderZxid ?? leaderOf(event.health)?.metrics.zxid ?? null,
+    sessionExpiries: trackExpiries(NO_EXPIRIES, event.health, event.at),
   };
   return onPoll(settle(started, event.at), event.health, event.at);
 }

@@ -1,9 +1,10 @@
 /**
  * Beside the timelines: where Keeper's own session is and each move it made (an upgrade moves it
  * off each restarting member), whether it expired (it should not), and the clients connected to
- * the members being worked on now, from the poller's connection counts.
+ * the members being worked on now, from the poller's connection counts; and every client's
+ * sessions the ensemble expired, from the leader's counter.
  */
-import { memberLabel, type ConsoleSessionSnapshot, type EnsembleHealth, type UpgradeAnswer, type UpgradeStep } from '@keeper/shared';
+import { expiriesSentence, memberLabel, type ConsoleSessionSnapshot, type EnsembleHealth, type UpgradeAnswer, type UpgradeStep } from '@keeper/shared';
 import { formatAbsolute, formatClock } from '../../lib/time';
 import { plural } from '../ensemble/format';
 import { connectionsOn, consoleMoves } from './aroundUpgrade';
@@ -48,6 +49,11 @@ export function AroundUpgrade({
           </span>
         </li>
       )}
+      <li>
+        <span className={`status tone-${upgrade.sessionExpiries.leader === null ? 'stale' : upgrade.sessionExpiries.count === 0 ? 'live' : 'lost'}`}>
+          {expiriesSentence(upgrade.sessionExpiries)}
+        </span>
+      </li>
       {health &&
         current.map((step) => {
           const n = connectionsOn(health, step.address);

@@ -1,0 +1,36 @@
+/**
+ * Sessions the ensemble expired during an upgrade: a rolling restart done right expires none, so
+ * one is worth saying. Only the leader expires global sessions, and its mntr counts them
+ * (`zk_stale_sessions_expired`, a counter that starts at zero with the process). Keeper reads
+ * it on every poll it already makes and adds up the leader's increases. When the leader changes,
+ * the new one's whole count belongs to the upgrade if its process started after the upgrade did
+ * (in a rolling restart it did: it was restarted as a follower); otherwise its reading becomes
+ * the new baseline and the gap is counted, so the sentence can say it may have missed some.
+ */
+import type { EnsembleHealth } from '../ensemble/types.js';
+import { leaderOf } from './members.js';
+import type { SessionExpiries } from './schemas.js';
+
+export const NO_EXPIRIES: SessionExpiries = { count: 0, leader: null, last: null, gaps: 0 };
+
+export function trackExpiries(t: SessionExpiries, health: EnsembleHealth, startedAt: number): SessionExpiries {
+  const leader = leaderOf(health);
+  const value = leader?.metrics.sessionsExpired ?? null;
+  if (!leader || value === null) return t;
+  if (t.leader === leader.address && t.last !== null && value >= t.last) {
+    return value === t.last ? t : { ...t, count: t.count + value - t.last, last: value };
+  }
+  if (t.leader === null) return { ...t, leader: leader.address, last: value };
+  const uptime = leader.metrics.uptimeSeconds;
+  const startedSince = uptime !== null && health.polledAt - uptime * 1000 >= startedAt;
+  return startedSince ? { ...t, leader: leader.address, last: value, count: t.count + value } : { ...t, leader: leader.address, last: value, gaps: t.gaps + 1 };
+}
+
+/** "No session expired (the leader's count)" / "2 sessions expired, maybe more: ...". */
+export function expiriesSentence(t: SessionExpiries): string {
+  if (t.leader === null) return 'Session expiries not known: the leader does not report zk_stale_sessions_expired';
+  const counted = t.count === 0 ? 'No session expired' : `${t.count} ${t.count === 1 ? 'session' : 'sessions'} expired`;
+  return t.gaps === 0
+    ? `${counted} during the upgrade (the leader's count)`
+    : `${counted} during the upgrade, as far as Keeper saw: the leader changed ${t.gaps === 1 ? 'once' : `${t.gaps} times`} without a count in between`;
+}

@@ -1,0 +1,45 @@
+/** Sessions expired during an upgrade, from the leader's zk_stale_sessions_expired counter. */
+import { describe, expect, it } from 'vitest';
+import { expiriesSentence, NO_EXPIRIES, trackExpiries, type EnsembleHealth } from '../../src/index.js';
+import { threeVoters } from './support.js';
+
+const T = 1_700_000_000_000;
+
+/** Three voters with `leader` leading, its counter at `expired` and its process `uptime` s old. */
+function withLeader(at: number, leader: 1 | 3, expired: number | null, uptime = 3600): EnsembleHealth {
+  const h =
+    leader === 1
+      ? threeVoters(at, { 1: { uptimeSeconds: uptime } })
+      : threeVoters(at, { 1: { state: 'follower' }, 3: { state: 'leader', syncedFollowers: 2, uptimeSeconds: uptime } });
+  return { ...h, members: h.members.map((m) => (m.state === 'leader' ? { ...m, metrics: { ...m.metrics, sessionsExpired: expired } } : m)) };
+}
+
+describe('trackExpiries', () => {
+  it("adds up the leader's increases, from its reading at the start", () => {
+    let t = trackExpiries(NO_EXPIRIES, withLeader(T, 1, 40), T);
+    expect(t).toEqual({ count: 0, leader: 'zk1:2181', last: 40, gaps: 0 });
+    t = trackExpiries(t, withLeader(T + 2000, 1, 40), T);
+    expect(expiriesSentence(t)).toBe("No session expired during the upgrade (the leader's count)");
+    t = trackExpiries(t, withLeader(T + 4000, 1, 42), T);
+    expect(t.count).toBe(2);
+    expect(expiriesSentence(t)).toBe("2 sessions expired during the upgrade (the leader's count)");
+  });
+
+  it('counts all of a new leader whose process started during the upgrade, and marks a gap otherwise', () => {
+    const start = trackExpiries(NO_EXPIRIES, withLeader(T, 1, 5), T);
+    // Member 3 was restarted 60 s into the upgrade and leads now: each of its expiries is the upgrade's.
+    const restarted = trackExpiries(start, withLeader(T + 120_000, 3, 1, 60), T);
+    expect(restarted).toEqual({ count: 1, leader: 'zk3:2181', last: 1, gaps: 0 });
+    // A leader that was up before the upgrade: its count is a baseline, and Keeper says it may have missed some.
+    const older = trackExpiries(start, withLeader(T + 120_000, 3, 7, 7200), T);
+    expect(older).toEqual({ count: 0, leader: 'zk3:2181', last: 7, gaps: 1 });
+    expect(expiriesSentence(older)).toBe('No session expired during the upgrade, as far as Keeper saw: the leader changed once without a count in between');
+  });
+
+  it('treats the same leader with a lower count as restarted, and a leader without the counter as unknown', () => {
+    const start = trackExpiries(NO_EXPIRIES, withLeader(T, 1, 9), T);
+    expect(trackExpiries(start, withLeader(T + 30_000, 1, 0, 10), T)).toEqual({ count: 0, leader: 'zk1:2181', last: 0, gaps: 0 });
+    expect(trackExpiries(start, withLeader(T + 30_000, 1, null), T)).toBe(start);
+    expect(expiriesSentence(NO_EXPIRIES)).toMatch(/not known/);
+  });
+});
