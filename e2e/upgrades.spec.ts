@@ -50,10 +50,20 @@ test('upgrades: a rolling restart planned, started, paused and resumed by an adm
   // A context of its own still gets the config's admin header unless told otherwise.
   const viewerContext = await browser.newContext({ viewport: { width: 390, height: 844 }, extraHTTPHeaders: { Authorization: `Bearer ${E2E_VIEWER_TOKEN}` } });
   const viewer = await viewerContext.newPage();
+  // The viewer follows in the light theme, at a phone's width.
+  await new EnsemblePage(viewer).useTheme('light');
   await viewer.goto('/ensembles/default/upgrades');
   await expect(viewer.getByRole('button', { name: /Signed in: .*viewer/ })).toBeVisible();
   await expect(sentence(viewer)).toHaveText(/^(Restarting|Checking|Waiting|Settling|Syncing)/, { timeout: 30_000 });
   await expect(viewer.getByRole('button', { name: /^(Pause|Resume|Abort…|Skip…|Mark done)$/ })).toHaveCount(0);
+  await expect(viewer.locator('html')).toHaveAttribute('data-theme', 'light');
+  await expect(viewer.getByRole('list', { name: 'Clients during the upgrade' })).toContainText(
+    /No session expired during the upgrade|Session expiries not known/,
+  );
+  await settle(viewer);
+  await viewer.screenshot({ path: docsShot('upgrade-running-light-phone.png', (n) => info.outputPath(n)), fullPage: true });
+  await settle(page);
+  await page.screenshot({ path: docsShot('upgrade-running-dark.png', (n) => info.outputPath(n)), fullPage: true });
 
   await page.getByRole('button', { name: 'Pause' }).click();
   await expect(

@@ -47,6 +47,7 @@ export const PORT_OFFSETS = {
   olderBuildTest: 10_660,
   upgradesLoadTest: 10_620,
   upgradeRefusalTest: 10_640,
+  upgradeMethodsTest: 10_680,
   locksFixturesTest: 10_480,
   /** 10_500 would share ports with latencyBench (admin 8091+10500 = client 2191+16400). */
   locksTest: 10_520,

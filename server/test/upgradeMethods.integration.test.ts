@@ -1,0 +1,138 @@
+/**
+ * The two other ways an upgrade restarts members, on a real 3-member ensemble (issue 13, item 3):
+ * - a `restartCommand` from the config, a real shell command: the sandbox's own drill CLI
+ *   (`sandbox-cli.ts restart {id}`), filled in and shell-quoted, run with a deadline, its exit
+ *   code and output kept in the step;
+ * - by hand: with neither a command nor the sandbox's restarter, each step says exactly what to
+ *   do, and Keeper notices the restart on its own (the test plays the operator); the operator
+ *   may also mark a step done.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { upgradeAnswerSchema, type UpgradeAnswer } from '@keeper/shared';
+import { startKeeper, type RunningKeeper } from '../src/app.js';
+import { ensembleConfigOf, PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
+import { waitFor } from './support/waitFor.js';
+import { testLogger } from './support/logger.js';
+import { call, type Who } from './support/http.js';
+
+const ADMIN = 'admin-token-for-upgrade-methods-0123456789';
+const admin: Who = { token: ADMIN };
+const REPO = resolve(import.meta.dirname, '../..');
+const TSX = join(REPO, 'node_modules', '.bin', 'tsx');
+
+type Ensemble = Awaited<ReturnType<typeof startTestEnsemble>>;
+
+describe('an upgrade restarted by a command, and one restarted by hand', () => {
+  let ensemble: Ensemble;
+  let keeper: RunningKeeper | null = null;
+  let stateDir: string;
+
+  const start = (restartCommand: string | undefined) =>
+    startKeeper(
+      {
+        host: '127.0.0.1',
+        port: 0,
+        ensembles: [ensembleConfigOf(ensemble, restartCommand ? { restartCommand, restartCommandTimeoutSeconds: 60 } : {})],
+        auth: { stateDir, adminToken: ADMIN },
+      },
+      {
+        logger: testLogger,
+        ensembleDefaults: { pollIntervalMs: 1_000, sessionsMinIntervalMs: 3_000 },
+        rateLimits: { api: 100_000, loginFailures: 1_000 },
+        upgradeTimings: { settleMs: 1_000, backWithinMs: 30_000 },
+      },
+    );
+
+  const post = (path: string, body: unknown) => call(keeper!.url, 'POST', `/api/ensembles/it/upgrades${path}`, admin, body);
+  const get = async (id: string) => upgradeAnswerSchema.parse((await call(keeper!.url, 'GET', `/api/ensembles/it/upgrades/${id}`, admin)).body);
+
+  /** Starts an upgrade once the preflight passes (the zxid check can need one more poll). */
+  async function startUpgrade(): Promise<UpgradeAnswer> {
+    await waitFor(() => keeper!.ensembles.get('it').poller.current()?.quorum.votersServing === 3, { what: 'three voters serving', timeoutMs: 30_000 });
+    return waitFor(
+      async () => {
+        const res = await post('', { mode: 'rolling', start: true });
+        if (res.status === 201) return upgradeAnswerSchema.parse(res.body);
+        // A plan whose start was refused stays planned: abort it and try again.
+        const planned = (await call(keeper!.url, 'GET', '/api/ensembles/it/upgrades', admin)).body as { upgrades: { id: string; state: string }[] };
+        for (const u of planned.upgrades.filter((x) => x.state === 'planned')) await post(`/${u.id}/abort`, { reason: 'preflight not yet passing' });
+        return null;
+      },
+      { what: 'the upgrade started', timeoutMs: 30_000, intervalMs: 1_000 },
+    );
+  }
+
+  beforeAll(async () => {
+    ensemble = await startTestEnsemble(PORT_OFFSETS.upgradeMethodsTest);
+    stateDir = mkdtempSync(join(tmpdir(), 'keeper-upgrade-methods-'));
+  }, 180_000);
+
+  afterAll(async () => {
+    await keeper?.close();
+    await ensemble?.dispose();
+    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  it('runs the restartCommand for each member, keeps its exit code and output, and ends done', async () => {
+    // The sandbox's drill CLI asks the launcher owning this state dir to restart a member: a real command, as ssh or kubectl would be.
+    const command = `${TSX} ${join(REPO, 'scripts', 'sandbox-cli.ts')} restart {id} --state-dir ${ensemble.stateDir} --timeout 45`;
+    keeper = await start(command);
+    const started = await startUpgrade();
+    expect(started.restartMethod).toBe('command');
+    const pidsBefore = new Map(ensemble.members.map((m) => [m.id, m.pid]));
+    const done = await waitFor(
+      async () => {
+        const wf = await get(started.id);
+        if (wf.state === 'paused' || wf.state === 'failed') throw new Error(`upgrade stopped: ${wf.reason}`);
+        return wf.state === 'done' ? wf : null;
+      },
+      { what: 'the upgrade done', timeoutMs: 150_000, intervalMs: 500 },
+    );
+    for (const step of done.steps) {
+      expect(step.state).toBe('done');
+      // Filled in and shell-quoted: the member's id in place of {id}.
+      expect(step.command?.line).toBe(command.replace('{id}', `'${step.memberId}'`));
+      expect(step.command?.exitCode).toBe(0);
+      expect(step.command?.outputTail).toMatch(new RegExp(`member ${step.memberId}`));
+      expect(ensemble.members.find((m) => m.id === step.memberId)!.pid).not.toBe(pidsBefore.get(step.memberId!));
+    }
+    expect(done.steps.at(-1)!.role).toBe('leader');
+    await keeper.close();
+    keeper = null;
+  }, 200_000);
+
+  it('by hand: each step says what to do, the restart is noticed on its own, and a step can be marked done', async () => {
+    keeper = await start(undefined);
+    const started = await startUpgrade();
+    expect(started.restartMethod).toBe('manual');
+    const handled = new Set<string>();
+    const done = await waitFor(
+      async () => {
+        const wf = await get(started.id);
+        if (wf.state === 'paused' || wf.state === 'failed') throw new Error(`upgrade stopped: ${wf.reason}`);
+        for (const [i, step] of wf.steps.entries()) {
+          if (step.state !== 'restarting' || handled.has(step.address)) continue;
+          handled.add(step.address);
+          const asked = step.checks.find((c) => c.id === 'restart-command');
+          expect(asked?.saw).toContain(`Restart member ${step.memberId}, ${step.address}, now`);
+          if (i === 0) {
+            // The operator marks the first step done (the test does not restart it): Keeper takes their word, then checks it serves and syncs.
+            expect((await post(`/${wf.id}/steps/${step.memberId}/markDone`, {})).status).toBe(200);
+          } else {
+            await ensemble.restartMember(step.memberId!, { timeoutMs: 45_000 });
+          }
+        }
+        return wf.state === 'done' ? wf : null;
+      },
+      { what: 'the manual upgrade done', timeoutMs: 150_000, intervalMs: 500 },
+    );
+    expect(done.steps.map((s) => s.state)).toEqual(['done', 'done', 'done']);
+    expect(done.steps[0]!.evidence).toBe('operator-confirmed');
+    // The restarts done by hand were noticed by Keeper itself (a new process, or uptime back to zero).
+    for (const step of done.steps.slice(1)) expect(step.evidence).not.toBe('operator-confirmed');
+    expect(done.steps.at(-1)!.role).toBe('leader');
+  }, 200_000);
+});
