@@ -10,7 +10,7 @@ import { startKeeper } from '../server/src/app.js';
 import { ConfigError, parseStartArgs, type SandboxPlan } from '../server/src/config/cli.js';
 import type { EnsembleConfig, KeeperOptions } from '../server/src/config/types.js';
 import { onOrphaned } from './lib/parentWatch.js';
-import { SandboxEnsemble } from './sandbox/index.js';
+import { fallbackSentence, fetchOlderBuild, installedBuildVersion, OLDER_BUILD, SandboxEnsemble, type OlderBuild } from './sandbox/index.js';
 import { loadOrCreateAdminToken } from '../server/src/auth/generatedToken.js';
 import { isLoopbackHost } from '../server/src/auth/origin.js';
 
@@ -41,6 +41,32 @@ async function within(ms: number, what: string, fn: () => Promise<void>): Promis
   });
   await Promise.race([fn().catch((err: Error) => console.error(`keeper: ${what} failed: ${err.message}`)), deadline]);
   clearTimeout(timer);
+}
+
+/** --from-older-build: the build to start on, or null after saying the upgrade will be a plain rolling restart. */
+async function olderBuildOrFallback(): Promise<OlderBuild | null> {
+  console.log(`Fetching the older ZooKeeper build (${OLDER_BUILD.package} ${OLDER_BUILD.version}; once, then cached) ...`);
+  const fetched = await fetchOlderBuild();
+  if (fetched.ok) {
+    console.log(`... ${fetched.fromCache ? 'found in the cache' : 'fetched'}: ${path.dirname(fetched.build.jars[0]!)}`);
+    return fetched.build;
+  }
+  console.log(`keeper: ${fallbackSentence(fetched.reason)}`);
+  return null;
+}
+
+/** What to type in the Upgrades view: the installed build's version, as srvr will report it. */
+async function printUpgradeTarget(build: OlderBuild): Promise<void> {
+  console.log(`The sandbox runs the older build ${build.label}: "${build.version}".`);
+  try {
+    const target = await installedBuildVersion();
+    const builtOn = /built on \d{4}-\d{2}-\d{2}/.exec(target)?.[0];
+    console.log('To upgrade it to the installed build, plan an upgrade in the Upgrades view with the target version');
+    console.log(`    ${target}`);
+    if (builtOn) console.log(`(or any part of it that tells the builds apart, such as "${builtOn}"). Each restart brings a member up on the installed build.`);
+  } catch (err) {
+    console.log(`(could not read the installed build's version: ${(err as Error).message}; its srvr shows it once a member restarted)`);
+  }
 }
 
 async function main(): Promise<void> {
@@ -75,13 +101,16 @@ async function main(): Promise<void> {
     signInToken = generated.token;
     console.log(`${generated.created ? 'Generated' : 'Using'} the admin token in ${generated.file}`);
   }
+  let startOn: OlderBuild | null = null;
   if (plan.sandbox) {
+    if (plan.sandbox.fromOlderBuild) startOn = await olderBuildOrFallback();
     console.log(`Starting the ZooKeeper sandbox (3 members) in ${plan.sandbox.stateDir} ...`);
     try {
       sandbox = await SandboxEnsemble.start({
         stateDir: plan.sandbox.stateDir,
         portOffset: plan.sandbox.portOffset,
         log: (line) => console.log(`[sandbox] ${line}`),
+        ...(startOn ? { startOn } : {}),
       });
     } catch (err) {
       die(`could not start the sandbox: ${(err as Error).message}`, 1);
@@ -113,6 +142,7 @@ async function main(): Promise<void> {
     ? `ensemble sandbox: ${sandbox.connectionString}`
     : options.ensembles.map((e) => `ensemble ${e.name}: ${e.connectionString}`).join('; ');
   console.log(`Keeper is serving ${keeper.url} (${described})`);
+  if (startOn) await printUpgradeTarget(startOn);
   if (signInToken) {
     console.log('To sign in, open this URL (it holds the admin token: do not share it):');
     console.log(`    ${keeper.url}/?token=${signInToken}`);

@@ -150,6 +150,12 @@ describe('SandboxEnsemble with real ZooKeeper', () => {
     await ensemble.restartMember(follower);
     expect(ensemble.member(follower).pid).not.toBe(pid);
     expect(await srvrMode(ensemble.member(follower).clientPort)).toBe('follower');
+
+    // Started without startOn, the sandbox has only the installed build; asking for another touches nothing.
+    expect(ensemble.member(follower).build).toBe('installed');
+    const running = ensemble.member(follower).pid;
+    await expect(ensemble.restartMember(follower, { build: 'older' })).rejects.toThrow(/no older build to restart member/);
+    expect(ensemble.member(follower)).toMatchObject({ state: 'running', pid: running, build: 'installed' });
   });
 
   it('stopAll and startAll bring the whole ensemble down and back', async () => {

@@ -7,10 +7,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { findJava, findZooKeeperClasspath, MISSING_ZOOKEEPER } from './classpath.js';
 import { launchMember, signalGroup, terminate, type MemberProcess } from './memberProcess.js';
+import { olderBuildClasspath, type OlderBuild } from './olderBuild.js';
 import { allPorts, assertPortsFree, MAX_SIZE, maxPortOffset, memberPorts, type MemberPorts } from './ports.js';
 import { memberMode, pollUntil } from './probe.js';
 import { acquire, release } from './stateLock.js';
-import type { DrillOp, DrillOutcome, MemberRestarter, SandboxMember, SandboxOptions } from './types.js';
+import type { DrillOp, DrillOutcome, MemberBuild, MemberRestarter, SandboxMember, SandboxOptions } from './types.js';
 import { serveControl, type ControlServer } from './controlServer.js';
 import { renderZooCfg } from './zooCfg.js';
 
@@ -23,7 +24,11 @@ interface Resolved {
   memberConfig: (id: number) => Record<string, string>;
   log: (line: string) => void;
   startTimeoutMs: number;
+  startOn: OlderBuild | null;
 }
+
+/** The classpath of each build this sandbox can run. */
+type Classpaths = Record<MemberBuild, string | null>;
 
 interface Slot {
   info: SandboxMember;
@@ -60,6 +65,7 @@ function resolveOptions(o: SandboxOptions): Resolved {
     memberConfig: o.memberConfig ?? (() => ({})),
     log: o.log ?? (() => {}),
     startTimeoutMs: o.startTimeoutMs ?? 60_000,
+    startOn: o.startOn ?? null,
   };
 }
 
@@ -84,7 +90,7 @@ export class SandboxEnsemble implements MemberRestarter {
   private constructor(
     private readonly cfg: Resolved,
     private readonly java: string,
-    private readonly classpath: string,
+    private readonly classpaths: Classpaths,
   ) {
     this.stateDir = cfg.stateDir;
     for (let id = 1; id <= cfg.size; id++) {
@@ -99,6 +105,7 @@ export class SandboxEnsemble implements MemberRestarter {
         state: 'stopped',
         since: Date.now(),
         lastExit: null,
+        build: cfg.startOn ? 'older' : 'installed',
       };
       this.slots.set(id, {
         info,
@@ -117,13 +124,14 @@ export class SandboxEnsemble implements MemberRestarter {
   /** Launches every member; resolves once all answer srvr with a Mode and one leads. */
   static async start(opts: SandboxOptions): Promise<SandboxEnsemble> {
     const cfg = resolveOptions(opts);
-    const classpath = findZooKeeperClasspath();
-    if (classpath === null) throw new Error(MISSING_ZOOKEEPER);
+    const installed = findZooKeeperClasspath();
+    if (installed === null) throw new Error(MISSING_ZOOKEEPER);
     const java = findJava();
     if (java === null) throw new Error('java not found: install a JRE (Debian: apt-get install -y default-jre-headless) or set JAVA_HOME');
+    const classpaths: Classpaths = { installed, older: cfg.startOn ? olderBuildClasspath(installed, cfg.startOn) : null };
     fs.mkdirSync(cfg.stateDir, { recursive: true });
     await acquire(cfg.stateDir, cfg.log);
-    const ensemble = new SandboxEnsemble(cfg, java, classpath);
+    const ensemble = new SandboxEnsemble(cfg, java, classpaths);
     try {
       await assertPortsFree([...ensemble.slots.values()].flatMap((s) => allPorts(s.ports)));
       const began = Date.now();
@@ -137,7 +145,8 @@ export class SandboxEnsemble implements MemberRestarter {
       // Drills from another terminal (npm run sandbox -- kill 2) reach this launcher here, so
       // members it restarts stay its children: tracked, and stopped by close() and Ctrl-C.
       ensemble.control = await serveControl(ensemble, cfg.stateDir, cfg.log);
-      cfg.log(`${cfg.size} members serving on ${ensemble.connectionString}, leader ${leader}, in ${Date.now() - began} ms`);
+      const on = cfg.startOn ? ` on the older build (${cfg.startOn.label}, "${cfg.startOn.version}")` : '';
+      cfg.log(`${cfg.size} members serving on ${ensemble.connectionString}${on}, leader ${leader}, in ${Date.now() - began} ms`);
       return ensemble;
     } catch (err) {
       await ensemble.close();
@@ -163,21 +172,28 @@ export class SandboxEnsemble implements MemberRestarter {
   }
 
   /**
-   * Stops the member (SIGTERM, SIGKILL after 5 s) and starts it again; resolves once it serves
-   * (srvr has a Mode), or throws when timeoutMs (default 60 s) has passed. One member at a
-   * time: what a rolling upgrade needs, and what `npm run sandbox -- restart <id>` runs.
+   * Stops the member (SIGTERM, SIGKILL after 5 s) and starts it again on `build` (default the
+   * installed one: on a sandbox started on the older build, that is the upgrade); resolves once
+   * it serves (srvr has a Mode), or throws when timeoutMs (default 60 s) has passed. One member
+   * at a time: what a rolling upgrade needs, and what `npm run sandbox -- restart <id>` runs.
    */
-  restartMember(id: number, opts: { timeoutMs?: number } = {}): Promise<DrillOutcome> {
+  restartMember(id: number, opts: { timeoutMs?: number; build?: MemberBuild } = {}): Promise<DrillOutcome> {
     return this.drill('restart', id, opts);
   }
 
   /**
    * Runs one fault drill on a member, after any operation already under way on it. Drills
    * that find nothing to do (kill a stopped member, thaw a running one) say so and succeed.
+   * `build` applies to restart only: a start after a kill or stop is a recovery, not an
+   * upgrade, so the member comes back on the build it ran.
    */
-  async drill(op: DrillOp, id: number, opts: { timeoutMs?: number } = {}): Promise<DrillOutcome> {
+  async drill(op: DrillOp, id: number, opts: { timeoutMs?: number; build?: MemberBuild } = {}): Promise<DrillOutcome> {
     const slot = this.slot(id);
     const timeoutMs = opts.timeoutMs ?? RESTART_TIMEOUT_MS;
+    const restartBuild = opts.build ?? 'installed';
+    if (op === 'restart' && this.classpaths[restartBuild] === null) {
+      throw new Error(`sandbox: no ${restartBuild} build to restart member ${id} on (start the sandbox with startOn to have the older one)`);
+    }
     return this.exclusive(id, async () => {
       this.assertOpen();
       const began = Date.now();
@@ -230,9 +246,12 @@ export class SandboxEnsemble implements MemberRestarter {
         }
         case 'restart': {
           const deadline = began + timeoutMs;
+          const wasBuild = slot.info.build;
           if (previousPid !== null) await this.halt(slot, 'SIGTERM', Math.min(STOP_GRACE_MS, timeoutMs / 2));
+          slot.info.build = restartBuild;
           mode = await this.boot(slot, Math.max(0, deadline - Date.now()));
-          message = `${name} restarted: pid ${previousPid ?? '-'} -> ${slot.info.pid}, serving as ${mode} in ${secondsSince(began)}`;
+          const change = wasBuild === restartBuild ? '' : `, ${this.buildName(wasBuild)} -> ${this.buildName(restartBuild)}`;
+          message = `${name} restarted: pid ${previousPid ?? '-'} -> ${slot.info.pid}${change}, serving as ${mode} in ${secondsSince(began)}`;
           break;
         }
       }
@@ -367,9 +386,11 @@ export class SandboxEnsemble implements MemberRestarter {
   private launch(slot: Slot): void {
     // close() may have begun while a drill awaited: a JVM launched now would outlive it.
     if (this.closing) throw new Error('sandbox: ensemble is closed');
+    const classpath = this.classpaths[slot.info.build];
+    if (classpath === null) throw new Error(`sandbox: member ${slot.info.id} is set to the ${slot.info.build} build, which this sandbox does not have`);
     const proc = launchMember({
       java: this.java,
-      classpath: this.classpath,
+      classpath,
       configPath: slot.configPath,
       logPath: slot.logPath,
     });
@@ -378,7 +399,8 @@ export class SandboxEnsemble implements MemberRestarter {
     slot.info.pid = proc.pid;
     slot.info.state = 'running';
     slot.info.since = Date.now();
-    this.cfg.log(`member ${slot.info.id} launched, pid ${proc.pid}, client port ${slot.ports.clientPort}`);
+    const on = slot.info.build === 'older' ? ` on ${this.buildName('older')}` : '';
+    this.cfg.log(`member ${slot.info.id} launched${on}, pid ${proc.pid}, client port ${slot.ports.clientPort}`);
     void proc.exited.then((how) => {
       if (slot.proc !== proc) return;
       slot.proc = null;
@@ -408,6 +430,11 @@ export class SandboxEnsemble implements MemberRestarter {
       },
       { timeoutMs, describe: () => this.timeoutReport(`member ${slot.info.id} to serve`, timeoutMs) },
     );
+  }
+
+  /** "the older build (libzookeeper-java 3.8.0-11+deb12u1)" or "the installed build", for messages. */
+  private buildName(build: MemberBuild): string {
+    return build === 'older' && this.cfg.startOn ? `the older build (${this.cfg.startOn.label})` : `the ${build} build`;
   }
 
   private target(slot: Slot) {

@@ -1,4 +1,11 @@
 /** Public types of the sandbox ensemble launcher (others code against these names). */
+import type { OlderBuild } from './olderBuild.js';
+
+/**
+ * Which ZooKeeper a member runs: the installed one, or the older build the sandbox started on
+ * (SandboxOptions.startOn), so that restarting members onto the installed one is a real upgrade.
+ */
+export type MemberBuild = 'installed' | 'older';
 
 export interface SandboxOptions {
   /** Number of voting members. Default 3. */
@@ -20,6 +27,11 @@ export interface SandboxOptions {
   log?: (line: string) => void;
   /** How long start() waits for every member to serve and a leader to exist. Default 60 s. */
   startTimeoutMs?: number;
+  /**
+   * Start every member on this older build (from fetchOlderBuild); restartMember then brings
+   * each up on the installed build. Default: every member runs the installed build throughout.
+   */
+  startOn?: OlderBuild;
 }
 
 export type MemberProcessState = 'running' | 'stopped' | 'paused';
@@ -37,6 +49,8 @@ export interface SandboxMember {
   since: number;
   /** How its last JVM ended ("signal SIGKILL", "code 143"), null before any exit. */
   lastExit: string | null;
+  /** The build it runs (or last ran, or starts on next). */
+  build: MemberBuild;
 }
 
 /**
@@ -66,6 +80,9 @@ export interface DrillOutcome {
  * one at a time. SandboxEnsemble implements it; code outside scripts/ depends on this shape.
  */
 export interface MemberRestarter {
-  /** Stops (SIGTERM, SIGKILL after a grace) and starts the member; resolves once it serves, or throws at the deadline. */
-  restartMember(id: number, opts?: { timeoutMs?: number }): Promise<DrillOutcome>;
+  /**
+   * Stops (SIGTERM, SIGKILL after a grace) and starts the member on `build` (default the
+   * installed one); resolves once it serves, or throws at the deadline.
+   */
+  restartMember(id: number, opts?: { timeoutMs?: number; build?: MemberBuild }): Promise<DrillOutcome>;
 }

@@ -91,6 +91,12 @@ describe('parseStartArgs without an ensemble: the sandbox', () => {
     });
   });
 
+  it('starts the sandbox on the older ZooKeeper build with --from-older-build', () => {
+    expect(run(['--from-older-build']).sandbox?.fromOlderBuild).toBe(true);
+    expect(run([]).sandbox).not.toHaveProperty('fromOlderBuild');
+    expect(failure(['--zk', 'zk1:2181', '--from-older-build'])).toMatch(/--from-older-build is for the local sandbox; it has no effect with --zk/);
+  });
+
   it('rejects bad sandbox values', () => {
     expect(failure(['--sandbox-port-offset=-5'])).toMatch(/--sandbox-port-offset must be an integer/);
     expect(failure(['--sandbox-port-offset', 'x'])).toMatch(/--sandbox-port-offset must be an integer from 0/);

@@ -6,8 +6,12 @@
  * - by hand: with neither a command nor the sandbox's restarter, each step says exactly what to
  *   do, and Keeper notices the restart on its own (the test plays the operator); the operator
  *   may also mark a step done.
+ * And Keeper killed for real (SIGKILL, `npm start`'s own process) right after it asked for a
+ * restart: started again on the same data dir, it checks that member, restarts no one twice,
+ * waits for the killed process's session (and its upgrade lock) to end, and finishes.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -86,7 +90,7 @@ describe('an upgrade restarted by a command, and one restarted by hand', () => {
     const done = await waitFor(
       async () => {
         const wf = await get(started.id);
-        if (wf.state === 'paused' || wf.state === 'failed') throw new Error(`upgrade stopped: ${wf.reason}`);
+        if (wf.state === 'paused' || wf.state === 'failed') throw new Error(`upgrade stopped: ${wf.reason}; commands: ${JSON.stringify(wf.steps.map((s) => s.command))}`);
         return wf.state === 'done' ? wf : null;
       },
       { what: 'the upgrade done', timeoutMs: 150_000, intervalMs: 500 },
@@ -94,7 +98,7 @@ describe('an upgrade restarted by a command, and one restarted by hand', () => {
     for (const step of done.steps) {
       expect(step.state).toBe('done');
       // Filled in and shell-quoted: the member's id in place of {id}.
-      expect(step.command?.line).toBe(command.replace('{id}', `'${step.memberId}'`));
+      expect(step.command?.line).toBe(command.replace('{id}', String(step.memberId)));
       expect(step.command?.exitCode).toBe(0);
       expect(step.command?.outputTail).toMatch(new RegExp(`member ${step.memberId}`));
       expect(ensemble.members.find((m) => m.id === step.memberId)!.pid).not.toBe(pidsBefore.get(step.memberId!));
@@ -103,6 +107,85 @@ describe('an upgrade restarted by a command, and one restarted by hand', () => {
     await keeper.close();
     keeper = null;
   }, 200_000);
+
+  it('Keeper killed mid-upgrade (SIGKILL) and started again: resumes, restarts each member once, and ends done', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'keeper-upgrade-kill-'));
+    const restartsLog = join(dataDir, 'restarts.log');
+    const token = 'admin-token-for-the-killed-keeper-0123456789';
+    const command = `echo {id} >> ${restartsLog} && ${TSX} ${join(REPO, 'scripts', 'sandbox-cli.ts')} restart {id} --state-dir ${ensemble.stateDir} --timeout 45`;
+    const configFile = join(dataDir, 'keeper.json');
+    writeFileSync(configFile, JSON.stringify({ ensembles: [ensembleConfigOf(ensemble, { restartCommand: command })] }));
+    const children: ChildProcess[] = [];
+    /** `npm start --config` as its own process: answers its URL once it serves. */
+    const launch = async (): Promise<string> => {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'scripts/start.ts', '--config', configFile, '--port', '0', '--host', '127.0.0.1', '--data-dir', dataDir],
+        {
+          cwd: REPO,
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: { ...process.env, KEEPER_ADMIN_TOKEN: token, KEEPER_WEB_DIST: join(dataDir, 'no-web') },
+        },
+      );
+      children.push(child);
+      let out = '';
+      child.stderr!.on('data', (d) => (out += String(d)));
+      return new Promise<string>((resolveUrl, reject) => {
+        child.stdout!.on('data', (d) => {
+          out += String(d);
+          const url = /Keeper is serving (http:\/\/\S+)/.exec(out)?.[1];
+          if (url) resolveUrl(url);
+        });
+        child.once('exit', (code, signal) => reject(new Error(`Keeper exited (${code ?? signal}) before serving:\n${out}`)));
+      });
+    };
+    const who: Who = { token };
+    try {
+      let url = await launch();
+      const started = await waitFor(
+        async () => {
+          const res = await call(url, 'POST', '/api/ensembles/it/upgrades', who, { mode: 'rolling', start: true });
+          if (res.status === 201) return upgradeAnswerSchema.parse(res.body);
+          const list = (await call(url, 'GET', '/api/ensembles/it/upgrades', who)).body as { upgrades: { id: string; state: string }[] };
+          for (const u of list.upgrades.filter((x) => x.state === 'planned')) await call(url, 'POST', `/api/ensembles/it/upgrades/${u.id}/abort`, who, {});
+          return null;
+        },
+        { what: 'the upgrade started', timeoutMs: 40_000, intervalMs: 1_000 },
+      );
+      const read = async (at: string) => upgradeAnswerSchema.parse((await call(at, 'GET', `/api/ensembles/it/upgrades/${started.id}`, who)).body);
+      // Killed as soon as the first restart was asked for (on disk before the command runs).
+      await waitFor(async () => (await read(url)).steps[0]!.restartRequestedAt !== null, {
+        what: 'the first restart asked for',
+        timeoutMs: 60_000,
+        intervalMs: 50,
+      });
+      children[0]!.kill('SIGKILL');
+      await new Promise((r) => children[0]!.once('exit', r));
+      url = await launch();
+      const done = await waitFor(
+        async () => {
+          const wf = await read(url);
+          if (wf.state === 'paused' || wf.state === 'failed') throw new Error(`upgrade stopped: ${wf.reason}`);
+          return wf.state === 'done' ? wf : null;
+        },
+        // Default timings (10 s settle), and the killed process's session lives on for up to its timeout.
+        { what: 'the resumed upgrade done', timeoutMs: 200_000, intervalMs: 1_000 },
+      );
+      const first = done.steps[0]!;
+      expect(first.checks.some((c) => c.id === 'resume' && c.saw.startsWith('Keeper restarted'))).toBe(true);
+      // Each member restarted exactly once, in the plan's order: the first was never asked again.
+      const restarts = readFileSync(restartsLog, 'utf8').trim().split('\n').map(Number);
+      expect(restarts).toEqual(done.plan.order.map((m) => m.memberId));
+      expect(done.steps.map((s) => s.state)).toEqual(['done', 'done', 'done']);
+      console.log(
+        `after the kill: ${JSON.stringify(done.steps.flatMap((s) => s.checks.filter((c) => c.id === 'upgrade-lock' || c.id === 'resume').map((c) => c.saw)))}`,
+      );
+    } finally {
+      for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await Promise.all(children.map((c) => (c.exitCode === null && c.signalCode === null ? new Promise((r) => c.once('exit', r)) : null)));
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 320_000);
 
   it('by hand: each step says what to do, the restart is noticed on its own, and a step can be marked done', async () => {
     keeper = await start(undefined);

@@ -19,6 +19,8 @@ export interface SandboxPlan {
   /** Absolute. Outside the repository: ${XDG_STATE_HOME:-$HOME/.local/state}/keeper/sandbox. */
   stateDir: string;
   ensembleName: string;
+  /** --from-older-build: members start on an older ZooKeeper build, so an upgrade is a real build change. */
+  fromOlderBuild?: true;
 }
 
 export type StartPlan =
@@ -44,6 +46,12 @@ Options:
   --sandbox-port-offset <n>      move the sandbox's ports       (default 0)
   --state-dir <dir>              sandbox data and logs
                                  (default \${XDG_STATE_HOME:-~/.local/state}/keeper/sandbox)
+  --from-older-build             start the sandbox on Debian's older ZooKeeper build
+                                 (libzookeeper-java 3.8.0-11+deb12u1, fetched once with
+                                 apt-get download into \${XDG_CACHE_HOME:-~/.cache}/keeper),
+                                 so an upgrade in the Upgrades view is a real build
+                                 change; if it cannot be fetched, the sandbox runs the
+                                 installed build and says so
   --data-dir <dir>               Keeper's own state: sign-in token, share links,
                                  audit trail                   (env KEEPER_STATE_DIR,
                                  default \${XDG_STATE_HOME:-~/.local/state}/keeper/server)
@@ -87,6 +95,7 @@ const OPTIONS = {
   host: { type: 'string' },
   'sandbox-port-offset': { type: 'string' },
   'state-dir': { type: 'string' },
+  'from-older-build': { type: 'boolean' },
   'data-dir': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -224,12 +233,20 @@ export function parseStartArgs(argv: string[], env: Env, cwd: string = process.c
     ensembles.push(...file.ensembles);
   }
 
-  const sandboxFlag = values['sandbox-port-offset'] !== undefined ? '--sandbox-port-offset' : values['state-dir'] !== undefined ? '--state-dir' : null;
+  const sandboxFlag =
+    values['sandbox-port-offset'] !== undefined
+      ? '--sandbox-port-offset'
+      : values['state-dir'] !== undefined
+        ? '--state-dir'
+        : values['from-older-build']
+          ? '--from-older-build'
+          : null;
   if (source === null) {
     sandbox = {
       portOffset: values['sandbox-port-offset'] === undefined ? 0 : intOption('--sandbox-port-offset', values['sandbox-port-offset'], 0, 57000),
       stateDir: path.resolve(cwd, values['state-dir'] === undefined ? defaultStateDir(env) : nonEmpty('--state-dir', values['state-dir'])),
       ensembleName: name,
+      ...(values['from-older-build'] ? { fromOlderBuild: true as const } : {}),
     };
   } else if (sandboxFlag !== null) {
     throw new ConfigError(`${sandboxFlag} is for the local sandbox; it has no effect with ${source.label}`);
