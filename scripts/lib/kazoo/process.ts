@@ -7,11 +7,11 @@ export const PYTHON = '/usr/bin/python3';
 export const DRIVER_PY = fileURLToPath(new URL('./driver.py', import.meta.url));
 
 /**
- * Starts a long-lived driver.py command. stdin stays an open pipe: the held sessions end when it
+ * Starts a long-lived driver.py command (or another script of this directory's, e.g. loadwriter.py). stdin stays an open pipe: the held sessions end when it
  * closes, so they also end when this process dies (never a stray Python holding sessions).
  */
-export function spawnKazoo(args: string[]): { child: ChildProcess; stderr: () => string } {
-  const child = spawn(PYTHON, [DRIVER_PY, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+export function spawnKazoo(args: string[], script: string = DRIVER_PY): { child: ChildProcess; stderr: () => string } {
+  const child = spawn(PYTHON, [script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
   return { child, stderr: () => stderr };
