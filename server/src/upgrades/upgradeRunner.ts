@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   backoffDelay,
   createWorkflow,
+  isTerminal,
   planUpgrade,
   resumeFrom,
   stepsToRestart,
@@ -46,6 +47,18 @@ import { UPGRADE_ID, UpgradeStore } from './upgradeStore.js';
 export interface HealthSource {
   current(): EnsembleHealth | null;
   subscribe(listener: (health: EnsembleHealth) => void): () => void;
+  /** Polls at this cadence while an upgrade is under way (null: the configured one again). */
+  setBrisk?(intervalMs: number | null): void;
+}
+
+/** The members' cadence while a member is being restarted: each phase seen within about a second. */
+export const BRISK_POLL_MS = 1_000;
+
+/** Brisk while it runs, or while paused with a member somewhere between its restart and its end. */
+function wantsBrisk(wf: UpgradeWorkflow | null): boolean {
+  if (!wf) return false;
+  if (wf.state === 'running') return true;
+  return wf.state === 'paused' && wf.steps.some((s) => s.restartRequestedAt !== null && !isTerminal(s));
 }
 
 export interface UpgradeSettings {
@@ -153,6 +166,7 @@ export class UpgradeRunner {
   }
 
   close(): void {
+    this.health.setBrisk?.(null);
     this.closed = true;
     for (const stop of this.stops.splice(0)) stop();
     this.listeners.clear();
@@ -299,6 +313,7 @@ export class UpgradeRunner {
     if (finished(next) && (prev === null || !finished(prev))) {
       void this.lock.release(next.id).catch((error: unknown) => this.log.warn({ err: error }, 'upgrade lock not released (it goes with the session)'));
     }
+    this.health.setBrisk?.(wantsBrisk(next) ? BRISK_POLL_MS : null);
     for (const listener of this.listeners) listener(next);
     this.issueRestarts();
   }

@@ -99,3 +99,36 @@ describe('MemberPoller against members that never cooperate', () => {
     expect(history[`127.0.0.1:${deadPort}`]!.every((p) => !p.serving)).toBe(true);
   });
 });
+
+describe('MemberPoller cadence', () => {
+  it('polls briskly while asked (an upgrade under way), never faster than 1 s, and at its own cadence after', async () => {
+    const dead = net.createServer();
+    await new Promise<void>((r) => dead.listen(0, '127.0.0.1', r));
+    const deadPort = (dead.address() as net.AddressInfo).port;
+    await new Promise((r) => dead.close(r));
+    const poller = new MemberPoller({
+      ensemble: 'brisk',
+      targets: [target(deadPort)],
+      transport: new MemberTransport(new RequestCounters(), 150),
+      intervalMs: 5_000,
+      log: pino({ level: 'silent' }),
+    });
+    poller.start();
+    cleanups.push(() => poller.stop());
+    await poller.ready(2_000);
+    const before = poller.rounds;
+    poller.setBrisk(1_000);
+    expect(poller.intervalMs).toBe(1_000);
+    await new Promise((r) => setTimeout(r, 2_600));
+    // At once, then about every second: three rounds where the configured cadence allows none.
+    expect(poller.rounds - before).toBeGreaterThanOrEqual(3);
+    expect(poller.current()!.pollIntervalMs).toBe(1_000);
+    poller.setBrisk(100);
+    expect(poller.intervalMs).toBe(1_000);
+    poller.setBrisk(null);
+    expect(poller.intervalMs).toBe(5_000);
+    const after = poller.rounds;
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(poller.rounds - after).toBeLessThanOrEqual(1);
+  });
+});
