@@ -90,7 +90,8 @@ describe('an upgrade restarted by a command, and one restarted by hand', () => {
     const done = await waitFor(
       async () => {
         const wf = await get(started.id);
-        if (wf.state === 'paused' || wf.state === 'failed') throw new Error(`upgrade stopped: ${wf.reason}; commands: ${JSON.stringify(wf.steps.map((s) => s.command))}`);
+        if (wf.state === 'paused' || wf.state === 'failed')
+          throw new Error(`upgrade stopped: ${wf.reason}; commands: ${JSON.stringify(wf.steps.map((s) => s.command))}`);
         return wf.state === 'done' ? wf : null;
       },
       { what: 'the upgrade done', timeoutMs: 150_000, intervalMs: 500 },
