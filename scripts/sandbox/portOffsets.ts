@@ -48,6 +48,7 @@ export const PORT_OFFSETS = {
   upgradesLoadTest: 10_620,
   upgradeRefusalTest: 10_640,
   upgradeMethodsTest: 10_680,
+  upgradesAttackTest: 10_720,
   locksFixturesTest: 10_480,
   /** 10_500 would share ports with latencyBench (admin 8091+10500 = client 2191+16400). */
   locksTest: 10_520,

@@ -8,8 +8,20 @@ import { pathFromSegments, type ApiErrorCode } from '@keeper/shared';
 import { sendError } from './apiErrors.js';
 
 export function jsonBody(limit: string): RequestHandler[] {
-  return [express.json({ limit, strict: false }) as RequestHandler];
+  return [express.json({ limit, strict: false }) as RequestHandler, sentAsJson];
 }
+
+/**
+ * express.json skips a body of another type and the route would read `{}`: a text/plain
+ * `{"mode":"full"}` planned a default rolling restart. A body sent, but not as JSON, is refused;
+ * no body at all (Content-Length 0) still reads as `{}`. Routes check identity and role first.
+ */
+const sentAsJson: RequestHandler = (req, res, next) => {
+  const sent = req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (!sent || req.is('application/json')) return next();
+  const type = String(req.headers['content-type'] ?? 'none').slice(0, 100);
+  sendError(res, 'INVALID_BODY', `send the body as application/json (its Content-Type is ${JSON.stringify(type)})`);
+};
 
 /** Maps body-parser errors; anything else goes on to the next error handler. */
 export const jsonErrors: ErrorRequestHandler = (error, _req, res, next) => {

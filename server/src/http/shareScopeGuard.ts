@@ -45,11 +45,17 @@ export function shareRouteVerdict(scope: ShareScope, apiPath: string, method = '
   }
   // The Locks view: the list spans the ensemble (a view); one lock's detail is a znode path; its writes are refused by role.
   if (kind === 'locks') {
-    if (method !== 'GET') return { ok: true };
+    // HEAD is answered by the GET route: it must be judged like GET, or it tells the list's size.
+    if (method !== 'GET' && method !== 'HEAD') return { ok: true };
     if (rest.length === 0 || (rest.length === 1 && rest[0] === '')) return scope.ensembleViews ? { ok: true } : refuse('the locks view');
     const path = pathFromUrlSegment(`/${rest.join('/')}`);
     if (path === null) return refuse('a malformed path');
     return pathWithin(scope.root, path) ? { ok: true } : refuse(path);
+  }
+  // The Upgrades view: its list and one upgrade are ensemble views, as the `upgrade` topic is; its writes are refused by role (and audited).
+  if (kind === 'upgrades') {
+    if (method !== 'GET' && method !== 'HEAD') return { ok: true };
+    return scope.ensembleViews ? { ok: true } : refuse('the upgrades view');
   }
   if (ENSEMBLE_VIEW_ROUTES.has(kind) && (rest.length === 0 || (rest.length === 1 && rest[0] === ''))) {
     return scope.ensembleViews ? { ok: true } : refuse(`the ${kind} view`);

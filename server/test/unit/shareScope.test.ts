@@ -46,6 +46,28 @@ describe('shareRouteVerdict', () => {
   });
 });
 
+describe('shareRouteVerdict: the Locks and Upgrades views', () => {
+  const withViews: ShareScope = { ...scope, ensembleViews: true };
+  it('reads upgrades like the other ensemble views, HEAD like GET, and leaves writes to the role check', () => {
+    for (const path of ['/ensembles/local/upgrades', '/ensembles/local/upgrades/00000000-0000-0000-0000-000000000000']) {
+      for (const method of ['GET', 'HEAD']) {
+        expect(shareRouteVerdict(scope, path, method).ok, `${method} ${path}`).toBe(false);
+        expect(shareRouteVerdict(withViews, path, method).ok, `${method} ${path}`).toBe(true);
+      }
+      // A POST reaches adminOnly, which refuses every holder and audits it.
+      expect(shareRouteVerdict(scope, path, 'POST').ok).toBe(true);
+    }
+    expect(shareRouteVerdict(scope, '/ensembles/local/upgrades', 'GET')).toEqual({ ok: false, message: expect.stringContaining('the upgrades view') });
+  });
+
+  it('judges HEAD of the locks list like GET: its size is not told to a subtree link', () => {
+    expect(shareRouteVerdict(scope, '/ensembles/local/locks', 'HEAD').ok).toBe(false);
+    expect(shareRouteVerdict(withViews, '/ensembles/local/locks', 'HEAD').ok).toBe(true);
+    expect(shareRouteVerdict(scope, '/ensembles/local/locks/s/a/job', 'HEAD').ok).toBe(true);
+    expect(shareRouteVerdict(scope, '/ensembles/local/locks/s/b/job', 'HEAD').ok).toBe(false);
+  });
+});
+
 describe('ShareLinkStore scopes', () => {
   it('stores the scope with the link and keeps links stored without one working, narrowed to their own page', () => {
     const dir = mkdtempSync(join(tmpdir(), 'keeper-share-scope-'));

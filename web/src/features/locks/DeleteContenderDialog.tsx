@@ -10,6 +10,7 @@ import { ApiError } from '../../lib/api';
 import { escapeHiddenChars } from '../../lib/invisibleChars';
 import { Callout } from '../../ui/Callout';
 import { Dialog } from '../../ui/Dialog';
+import { useSubmit } from '../../ui/useSubmit';
 import { confirmMatches } from '../tree/delete/deleteModel';
 import { deleteContender } from './locksApi';
 import { lockDeleteErrorText } from './lockErrors';
@@ -35,20 +36,18 @@ function DeleteFlow({ ensemble, contender: c, onClose }: { ensemble: string; con
   // A refusal saying it holds now turns a plain confirmation into the typed one.
   const [typedNeeded, setTypedNeeded] = useState(deleteMode(c) === 'typed');
   const [typed, setTyped] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, submit: send } = useSubmit(lockDeleteErrorText);
   const ready = !typedNeeded || confirmMatches(c.path, typed);
   const owner = c.owner?.sessionId ?? '0x0';
 
-  const submit = () => {
-    setBusy(true);
-    setError(null);
-    deleteContender(ensemble, c, typedNeeded ? c.name : undefined).then(onClose, (err: unknown) => {
-      if (err instanceof ApiError && err.code === 'LOCK_HOLDER') setTypedNeeded(true);
-      setError(lockDeleteErrorText(err));
-      setBusy(false);
-    });
-  };
+  const submit = () =>
+    send(
+      () => deleteContender(ensemble, c, typedNeeded ? c.name : undefined),
+      onClose,
+      (err) => {
+        if (err instanceof ApiError && err.code === 'LOCK_HOLDER') setTypedNeeded(true);
+      },
+    );
 
   return (
     <form

@@ -7,6 +7,7 @@ import type { UpgradeAnswer } from '@keeper/shared';
 import { Callout } from '../../ui/Callout';
 import { Dialog } from '../../ui/Dialog';
 import { Field } from '../../ui/Field';
+import { useSubmit } from '../../ui/useSubmit';
 import { upgradeAction } from './upgradesApi';
 import { upgradeErrorText } from './upgradeErrors';
 import '../../ui/forms.css';
@@ -23,24 +24,17 @@ export function AbortDialog({
   onDone: (answer: UpgradeAnswer) => void;
 }) {
   const [reason, setReason] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, submit: send } = useSubmit(upgradeErrorText);
   const planned = upgrade.state === 'planned';
 
-  const submit = () => {
-    setBusy(true);
-    setError(null);
-    upgradeAction(ensemble, upgrade.id, 'abort', reason.trim() ? { reason: reason.trim() } : {}).then(
+  const submit = () =>
+    send(
+      () => upgradeAction(ensemble, upgrade.id, 'abort', reason.trim() ? { reason: reason.trim() } : {}),
       (answer) => {
         onDone(answer);
         onClose();
       },
-      (err: unknown) => {
-        setError(upgradeErrorText(err));
-        setBusy(false);
-      },
     );
-  };
 
   return (
     <Dialog open onClose={onClose} title={planned ? 'Discard the plan' : 'Abort the upgrade'} className="upgrade-dialog">

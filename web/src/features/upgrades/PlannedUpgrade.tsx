@@ -11,7 +11,7 @@ import { AbortDialog } from './AbortDialog';
 import { PreflightChecks } from './PreflightChecks';
 import { upgradeAction } from './upgradesApi';
 import { upgradeErrorText } from './upgradeErrors';
-import { METHOD_WORDS } from './upgradeWords';
+import { RestartNote } from './RestartNote';
 import '../../ui/forms.css';
 
 export function PlannedUpgrade({
@@ -62,16 +62,7 @@ export function PlannedUpgrade({
         {plan.mode === 'full' ? 'Full restart' : 'Rolling restart'}, planned{upgrade.createdBy ? ` by ${upgrade.createdBy}` : ''}
       </h2>
       <p className="upgrade-plan__order">{plan.sentence}</p>
-      <p className="note">
-        Restart: {METHOD_WORDS[upgrade.restartMethod]}.
-        {plan.targetVersion && (
-          <>
-            {' '}
-            Target version: <span className="mono">{plan.targetVersion}</span>.
-          </>
-        )}
-        {plan.note && <> Note: {plan.note}</>}
-      </p>
+      <RestartNote method={upgrade.restartMethod} targetVersion={plan.targetVersion} note={plan.note} />
       <PreflightChecks checks={upgrade.preflight} />
       {plan.risk && (
         <Callout tone="degraded" role="note">

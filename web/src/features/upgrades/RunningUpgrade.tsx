@@ -24,7 +24,8 @@ import { StepTimeline } from './StepTimeline';
 import { UpgradeProgressBar } from './UpgradeProgressBar';
 import { upgradeAction, upgradeStepAction } from './upgradesApi';
 import { upgradeErrorText } from './upgradeErrors';
-import { isActive, METHOD_WORDS, UPGRADE_TONE } from './upgradeWords';
+import { RestartNote } from './RestartNote';
+import { isActive, UPGRADE_TONE } from './upgradeWords';
 
 /** Waiting on the operator: a manual restart asked for and not yet seen. */
 const awaitsManualRestart = (s: UpgradeStep) => s.restartMethod === 'manual' && s.restartRequestedAt !== null && phaseOf(s) === 'restarting';
@@ -116,16 +117,7 @@ export function RunningUpgrade({
         </Callout>
       ))}
       <AroundUpgrade upgrade={upgrade} current={currentList} health={health} session={session} />
-      <p className="note">
-        Restart: {METHOD_WORDS[upgrade.restartMethod]}.
-        {upgrade.targetVersion && (
-          <>
-            {' '}
-            Target version: <span className="mono">{upgrade.targetVersion}</span>.
-          </>
-        )}
-        {upgrade.note && <> Note: {upgrade.note}</>}
-      </p>
+      <RestartNote method={upgrade.restartMethod} targetVersion={upgrade.targetVersion} note={upgrade.note} />
       {error && (
         <Callout tone="lost" role="alert">
           <strong>Refused</strong>

@@ -7,6 +7,7 @@ import { skipPhrase, stepTitle, type UpgradeAnswer, type UpgradeStep } from '@ke
 import { Callout } from '../../ui/Callout';
 import { Dialog } from '../../ui/Dialog';
 import { Field } from '../../ui/Field';
+import { useSubmit } from '../../ui/useSubmit';
 import { upgradeStepAction } from './upgradesApi';
 import { upgradeErrorText } from './upgradeErrors';
 import '../../ui/forms.css';
@@ -26,24 +27,17 @@ export function SkipStepDialog({
 }) {
   const phrase = skipPhrase(step);
   const [typed, setTyped] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, submit: send } = useSubmit(upgradeErrorText);
   const ready = typed.trim() === phrase;
 
-  const submit = () => {
-    setBusy(true);
-    setError(null);
-    upgradeStepAction(ensemble, upgradeId, step.address, 'skip', typed.trim()).then(
+  const submit = () =>
+    send(
+      () => upgradeStepAction(ensemble, upgradeId, step.address, 'skip', typed.trim()),
       (answer) => {
         onDone(answer);
         onClose();
       },
-      (err: unknown) => {
-        setError(upgradeErrorText(err));
-        setBusy(false);
-      },
     );
-  };
 
   return (
     <Dialog open onClose={onClose} title={`Skip ${stepTitle(step)}`} className="upgrade-dialog">
