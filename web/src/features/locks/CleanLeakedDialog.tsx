@@ -7,6 +7,7 @@
 import { useState } from 'react';
 import { isValidPath, type LockCleanAnswer } from '@keeper/shared';
 import { Callout } from '../../ui/Callout';
+import { useSubmit } from '../../ui/useSubmit';
 import { Dialog } from '../../ui/Dialog';
 import { plural } from '../ensemble/format';
 import { cleanLeaked } from './locksApi';
@@ -26,24 +27,14 @@ type Step = { kind: 'ask' } | { kind: 'dryRun'; answer: LockCleanAnswer } | { ki
 function CleanFlow({ ensemble, root, onClose }: { ensemble: string; root: string; onClose: () => void }) {
   const [path, setPath] = useState(root);
   const [step, setStep] = useState<Step>({ kind: 'ask' });
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, submit } = useSubmit(lockCleanErrorText);
   const valid = isValidPath(path.trim());
 
-  const run = (dryRun: boolean) => {
-    setBusy(true);
-    setError(null);
-    cleanLeaked(ensemble, path.trim(), dryRun).then(
-      (answer) => {
-        setStep({ kind: dryRun ? 'dryRun' : 'done', answer });
-        setBusy(false);
-      },
-      (err: unknown) => {
-        setError(lockCleanErrorText(err));
-        setBusy(false);
-      },
+  const run = (dryRun: boolean) =>
+    submit(
+      () => cleanLeaked(ensemble, path.trim(), dryRun),
+      (answer) => setStep({ kind: dryRun ? 'dryRun' : 'done', answer }),
     );
-  };
 
   const failure = error && (
     <Callout tone="lost" role="alert">

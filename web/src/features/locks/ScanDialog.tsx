@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { isValidPath } from '@keeper/shared';
 import { Callout } from '../../ui/Callout';
+import { useSubmit } from '../../ui/useSubmit';
 import { Dialog } from '../../ui/Dialog';
 import { seedJob } from '../admin/jobs/jobs';
 import { dockJob } from '../admin/jobs/jobsDock';
@@ -25,8 +26,7 @@ export function ScanDialog({ ensemble, open, onClose }: { ensemble: string; open
 function ScanForm({ ensemble, onClose }: { ensemble: string; onClose: () => void }) {
   const client = useQueryClient();
   const [path, setPath] = useState('/');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, submit } = useSubmit(lockScanErrorText);
   const valid = isValidPath(path.trim());
   return (
     <form
@@ -34,17 +34,12 @@ function ScanForm({ ensemble, onClose }: { ensemble: string; onClose: () => void
       onSubmit={(e) => {
         e.preventDefault();
         if (!valid || busy) return;
-        setBusy(true);
-        setError(null);
-        startLockScan(ensemble, path.trim()).then(
+        submit(
+          () => startLockScan(ensemble, path.trim()),
           (job) => {
             seedJob(client, job);
             dockJob(job.id);
             onClose();
-          },
-          (err: unknown) => {
-            setError(lockScanErrorText(err));
-            setBusy(false);
           },
         );
       }}

@@ -6,6 +6,7 @@
 import { useState } from 'react';
 import { fullRestartRisk, type UpgradeAnswer, type UpgradeMode } from '@keeper/shared';
 import { Callout } from '../../ui/Callout';
+import { useSubmit } from '../../ui/useSubmit';
 import { Field } from '../../ui/Field';
 import { createUpgrade } from './upgradesApi';
 import { upgradeErrorText } from './upgradeErrors';
@@ -15,23 +16,11 @@ export function PlanForm({ ensemble, live, onPlanned }: { ensemble: string; live
   const [mode, setMode] = useState<UpgradeMode>('rolling');
   const [targetVersion, setTargetVersion] = useState('');
   const [note, setNote] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, submit: send } = useSubmit(upgradeErrorText);
 
   const submit = () => {
-    setBusy(true);
-    setError(null);
     const body = { mode, ...(targetVersion.trim() ? { targetVersion: targetVersion.trim() } : {}), ...(note.trim() ? { note: note.trim() } : {}) };
-    createUpgrade(ensemble, body).then(
-      (answer) => {
-        setBusy(false);
-        onPlanned(answer);
-      },
-      (err: unknown) => {
-        setError(upgradeErrorText(err));
-        setBusy(false);
-      },
-    );
+    send(() => createUpgrade(ensemble, body), onPlanned);
   };
 
   return (

@@ -6,6 +6,7 @@
 import { useState } from 'react';
 import { confirmationMatches, type UpgradeAnswer } from '@keeper/shared';
 import { Callout } from '../../ui/Callout';
+import { useSubmit } from '../../ui/useSubmit';
 import { Field } from '../../ui/Field';
 import { AbortDialog } from './AbortDialog';
 import { PreflightChecks } from './PreflightChecks';
@@ -29,25 +30,11 @@ export function PlannedUpgrade({
 }) {
   const { plan } = upgrade;
   const [typed, setTyped] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, submit } = useSubmit(upgradeErrorText);
   const [discarding, setDiscarding] = useState(false);
   const ready = confirmationMatches(plan.confirmation, typed);
 
-  const start = () => {
-    setBusy(true);
-    setError(null);
-    upgradeAction(ensemble, upgrade.id, 'start', plan.confirmation ? { confirmation: typed.trim() } : {}).then(
-      (answer) => {
-        setBusy(false);
-        onAnswer(answer);
-      },
-      (err: unknown) => {
-        setError(upgradeErrorText(err));
-        setBusy(false);
-      },
-    );
-  };
+  const start = () => submit(() => upgradeAction(ensemble, upgrade.id, 'start', plan.confirmation ? { confirmation: typed.trim() } : {}), onAnswer);
 
   return (
     <form

@@ -17,6 +17,7 @@ import {
 } from '@keeper/shared';
 import { formatAbsolute, formatClock } from '../../lib/time';
 import { Callout } from '../../ui/Callout';
+import { useSubmit } from '../../ui/useSubmit';
 import { AbortDialog } from './AbortDialog';
 import { AroundUpgrade } from './AroundUpgrade';
 import { SkipStepDialog } from './SkipStepDialog';
@@ -53,8 +54,7 @@ export function RunningUpgrade({
   health?: EnsembleHealth | undefined;
   session?: ConsoleSessionSnapshot | undefined;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, submit } = useSubmit(upgradeErrorText);
   const [dialog, setDialog] = useState<{ kind: 'abort' } | { kind: 'skip'; step: UpgradeStep } | null>(null);
   const active = isActive(upgrade);
   const currentList = active ? currentSteps(upgrade) : [];
@@ -63,22 +63,9 @@ export function RunningUpgrade({
   const controls = admin && active;
   const notLive = live ? undefined : 'Not while the data is not live: what it would act on is not known to be current';
 
-  const run = (request: Promise<UpgradeAnswer>) => {
-    setBusy(true);
-    setError(null);
-    request.then(
-      (answer) => {
-        setBusy(false);
-        onAnswer(answer);
-      },
-      (err: unknown) => {
-        setError(upgradeErrorText(err));
-        setBusy(false);
-      },
-    );
-  };
-  const act = (action: UpgradeAction) => run(upgradeAction(ensemble, upgrade.id, action));
-  const markDone = (step: UpgradeStep) => run(upgradeStepAction(ensemble, upgrade.id, step.address, 'markDone'));
+  const run = (request: () => Promise<UpgradeAnswer>) => submit(request, onAnswer);
+  const act = (action: UpgradeAction) => run(() => upgradeAction(ensemble, upgrade.id, action));
+  const markDone = (step: UpgradeStep) => run(() => upgradeStepAction(ensemble, upgrade.id, step.address, 'markDone'));
 
   return (
     <section className="upgrade-panel" aria-label="The upgrade">
