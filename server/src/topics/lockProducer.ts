@@ -4,7 +4,7 @@
  * gathering. The directory is tracked while someone subscribes; a path that is not a lock is let
  * go with the last subscriber (a viewer cannot fill the tracker with paths that are not locks).
  */
-import { TooManyLocksError } from '../locks/lockTracker.js';
+import { TooManyLocksError, type LockAnswer } from '../locks/lockTracker.js';
 import type { TopicProducer } from './topicProducer.js';
 
 export const lockProducer: TopicProducer<'lock'> = {
@@ -19,12 +19,10 @@ export const lockProducer: TopicProducer<'lock'> = {
       emit({ kind: 'notLock', path, message: error.message, at: Date.now() });
       return () => {};
     }
-    const send = () => {
-      const answer = locks.answerFor(path);
-      emit(answer.kind === 'lock' ? { kind: 'lock', lock: answer.lock } : answer);
-    };
+    const send = (answer: LockAnswer) => emit(answer.kind === 'lock' ? { kind: 'lock', lock: answer.lock } : answer);
+    // Later pushes: one answer computed for every subscriber of this directory.
     const stop = locks.onLock(path, send);
-    send();
+    send(locks.answerFor(path));
     return () => {
       stop();
       locks.releaseOpened(path);

@@ -8,8 +8,8 @@ import type { TopicProducer } from './topicProducer.js';
 export const locksProducer: TopicProducer<'locks'> = {
   topic: 'locks',
   open({ ensemble, emit }) {
-    const send = () => emit({ kind: 'locks', locks: ensemble.locks.list('/') });
-    send();
-    return ensemble.locks.onList(send);
+    emit({ kind: 'locks', locks: ensemble.locks.list('/') });
+    // Later pushes: one answer computed for every subscriber.
+    return ensemble.locks.onList((locks) => emit({ kind: 'locks', locks }));
   },
 };
