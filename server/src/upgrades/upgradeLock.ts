@@ -31,21 +31,19 @@ export interface LockHolder {
  */
 export type LockAttempt = { held: true } | { held: false; holder: string; sameUpgrade: boolean };
 
-function describeHolder(data: Buffer, owner: string): string {
+/** What the lock says of its holder; null when it holds no Keeper description. */
+function holderOf(data: Buffer): Partial<LockHolder> | null {
   try {
-    const h = JSON.parse(data.toString('utf8')) as Partial<LockHolder>;
-    return `Keeper ${h.keeper ?? 'unknown'} (upgrade ${h.upgradeId ?? '?'}${h.by ? ` by ${h.by}` : ''}, session ${owner})`;
-  } catch {
-    return `session ${owner} (${UPGRADE_LOCK_PATH} holds no Keeper description)`;
-  }
-}
-
-function upgradeIdOf(data: Buffer): string | null {
-  try {
-    return (JSON.parse(data.toString('utf8')) as Partial<LockHolder>).upgradeId ?? null;
+    const parsed: unknown = JSON.parse(data.toString('utf8'));
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Partial<LockHolder>) : null;
   } catch {
     return null;
   }
+}
+
+function describeHolder(h: Partial<LockHolder> | null, owner: string): string {
+  if (!h) return `session ${owner} (${UPGRADE_LOCK_PATH} holds no Keeper description)`;
+  return `Keeper ${h.keeper ?? 'unknown'} (upgrade ${h.upgradeId ?? '?'}${h.by ? ` by ${h.by}` : ''}, session ${owner})`;
 }
 
 export class UpgradeLock {
@@ -67,10 +65,11 @@ export class UpgradeLock {
     const holder: LockHolder = { keeper: this.keeperName, ensemble: this.ensemble, upgradeId, by, since: Date.now() };
     for (let attempt = 0; attempt < 3; attempt++) {
       const existing = await this.read();
+      const theirs = existing && holderOf(existing.data);
       if (existing && !this.ours(existing.owner)) {
-        return { held: false, holder: describeHolder(existing.data, existing.owner), sameUpgrade: upgradeIdOf(existing.data) === upgradeId };
+        return { held: false, holder: describeHolder(theirs, existing.owner), sameUpgrade: theirs?.upgradeId === upgradeId };
       }
-      if (existing && upgradeIdOf(existing.data) === upgradeId) return { held: true };
+      if (existing && theirs?.upgradeId === upgradeId) return { held: true };
       if (existing) {
         // This session's lock for an upgrade that ended: its release may still be on its way.
         await this.remove(existing.version);
@@ -91,7 +90,7 @@ export class UpgradeLock {
   /** Deletes the lock if this session holds it for `upgradeId` (never a later upgrade's). */
   async release(upgradeId: string): Promise<void> {
     const existing = await this.read();
-    if (existing && this.ours(existing.owner) && upgradeIdOf(existing.data) === upgradeId) await this.remove(existing.version);
+    if (existing && this.ours(existing.owner) && holderOf(existing.data)?.upgradeId === upgradeId) await this.remove(existing.version);
   }
 
   private async remove(version: number): Promise<void> {

@@ -89,7 +89,8 @@ export const RESTART_METHODS = ['command', 'sandbox', 'manual'] as const;
 export const restartMethodSchema = z.enum(RESTART_METHODS);
 export type RestartMethod = z.infer<typeof restartMethodSchema>;
 
-export const stepSchema = z.object({
+/** Which member, as the plan found it: what a step and the plan's order both carry. */
+const memberOfPlanSchema = z.object({
   /** myid; null when the configuration does not say (then only `address` names it). */
   memberId: z.number().nullable(),
   /** host:clientPort, the member's stable key. */
@@ -98,6 +99,9 @@ export const stepSchema = z.object({
   clientPort: z.number(),
   adminPort: z.number().nullable(),
   role: plannedRoleSchema,
+});
+
+export const stepSchema = memberOfPlanSchema.extend({
   state: stepStateSchema,
   /** While paused: the phase it resumes to. */
   pausedFrom: stepPhaseSchema.nullable(),
@@ -152,13 +156,7 @@ export const confirmationSchema = z.object({
 });
 export type Confirmation = z.infer<typeof confirmationSchema>;
 
-export const plannedMemberSchema = z.object({
-  memberId: z.number().nullable(),
-  address: z.string(),
-  host: z.string(),
-  clientPort: z.number(),
-  adminPort: z.number().nullable(),
-  role: plannedRoleSchema,
+export const plannedMemberSchema = memberOfPlanSchema.extend({
   /** "member 2", "the leader, member 1", "observer 4". */
   label: z.string(),
 });

@@ -144,14 +144,6 @@ function apply(wf: UpgradeWorkflow, event: WorkflowEvent): UpgradeWorkflow {
       );
     }
     case 'restartStarted':
-      return settle(
-        mapSteps(
-          wf,
-          (s) => s.address === event.address,
-          (s) => stepReducer(s, event, ctx),
-        ),
-        event.at,
-      );
     case 'lockWait':
     case 'restartResult':
       return settle(
