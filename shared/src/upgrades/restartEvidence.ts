@@ -14,8 +14,13 @@ export interface RestartFinding {
   saw: string;
 }
 
-/** Polls are not instantaneous and uptime is whole seconds: allow this much before calling uptime "reset". */
-const UPTIME_SLACK_SECONDS = 5;
+/**
+ * Uptime is whole seconds (±1) and each reading is stamped when its probe answered (within the
+ * 2 s call deadline): more than this below what the old process would show is a new one. No
+ * larger: a member restarted in about a second a few seconds after its own start (a young
+ * ensemble, or one just rolled) is only told apart by a few seconds, and with 5 it never was.
+ */
+const UPTIME_SLACK_SECONDS = 3;
 
 export function baselineOf(m: MemberStatus): MemberBaseline {
   return {
