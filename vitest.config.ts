@@ -13,6 +13,8 @@ const IGNORED = ['**/node_modules/**', '**/dist/**', 'e2e/**'];
 
 export default defineConfig({
   test: {
+    // Each test's file:line:column, so npm test's summary counts a parameterised test once as declared.
+    includeTaskLocation: true,
     projects: [
       {
         test: {
