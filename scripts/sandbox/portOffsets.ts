@@ -49,8 +49,13 @@ export const PORT_OFFSETS = {
   upgradeRefusalTest: 10_640,
   upgradeMethodsTest: 10_680,
   upgradesAttackTest: 10_720,
-  /** 10_400, 10_600 and 10_700 would share ports with fanoutBench, childrenBench and pollerBench. */
-  lostReplyTest: 10_980,
+  /**
+   * The shared ensembles lent to integration files (server/test/support/ensemblePool.ts).
+   * (10_400, 10_600 and 10_700 would share ports with fanoutBench, childrenBench and pollerBench.)
+   */
+  sharedPoolA: 10_960,
+  sharedPoolB: 10_940,
+  sharedPoolC: 10_920,
   locksFixturesTest: 10_480,
   /** 10_500 would share ports with latencyBench (admin 8091+10500 = client 2191+16400). */
   locksTest: 10_520,
@@ -62,6 +67,9 @@ export const PORT_OFFSETS = {
   locksBench: 16_800,
   upgradesBench: 16_900,
 } as const;
+
+/** The pool's offsets: as many ensembles at once as integration files run at once, plus one starting beside them. */
+export const POOL_PORT_OFFSETS = [PORT_OFFSETS.sharedPoolA, PORT_OFFSETS.sharedPoolB, PORT_OFFSETS.sharedPoolC] as const;
 
 /** Single ports the project listens on beside the layouts: Keeper for `npm start` and for e2e. */
 export const KEEPER_PORTS = { start: 8080, e2e: 18_181 } as const;

@@ -15,7 +15,7 @@ import type { AuditEntry } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import { createLogger } from '../src/logger.js';
 import { readAuditFile } from '../src/audit/auditLog.js';
-import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
+import { leaseSharedEnsemble, type SharedEnsemble } from './support/sharedEnsemble.js';
 import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
@@ -28,7 +28,7 @@ const DIGEST_PASSWORD = 'Zk-Digest-Pa55word-never-shown';
 const DIGEST = `keeper-ops:${DIGEST_PASSWORD}`;
 const ROOT = '/hard';
 
-let ensemble: Awaited<ReturnType<typeof startTestEnsemble>>;
+let ensemble: SharedEnsemble;
 let keeper: RunningKeeper;
 let stateDir: string;
 const logLines: string[] = [];
@@ -47,7 +47,7 @@ async function open(headers: Record<string, string>, url = keeper.url): Promise<
 const auditFor = (path: string, action: string): AuditEntry[] => readAuditFile(stateDir).filter((e) => e.path === path && e.action === action);
 
 beforeAll(async () => {
-  ensemble = await startTestEnsemble(PORT_OFFSETS.hardeningTest);
+  ensemble = await leaseSharedEnsemble();
   stateDir = mkdtempSync(join(tmpdir(), 'keeper-hardening-'));
   keeper = await startKeeper(
     {

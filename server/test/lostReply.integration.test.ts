@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import { readAuditFile } from '../src/audit/auditLog.js';
-import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
+import { leaseSharedEnsemble, type SharedEnsemble } from './support/sharedEnsemble.js';
 import { LossyProxy, type Loss, type ZkOpName } from './support/lossyProxy.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
@@ -23,7 +23,7 @@ import { call, type ApiResponse } from './support/http.js';
 const ADMIN = 'lost-reply-admin-token-0123456789';
 const ROOT = '/lost';
 
-let ensemble: Awaited<ReturnType<typeof startTestEnsemble>>;
+let ensemble: SharedEnsemble;
 let proxy: LossyProxy;
 let keeper: RunningKeeper;
 let stateDir: string;
@@ -49,7 +49,7 @@ async function made(path: string, data: string): Promise<void> {
 }
 
 beforeAll(async () => {
-  ensemble = await startTestEnsemble(PORT_OFFSETS.lostReplyTest);
+  ensemble = await leaseSharedEnsemble();
   const member = ensemble.members[0]!;
   proxy = await LossyProxy.start({ host: member.host, port: member.clientPort });
   stateDir = mkdtempSync(join(tmpdir(), 'keeper-lost-reply-'));
