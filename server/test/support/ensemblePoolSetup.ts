@@ -10,13 +10,8 @@ import type { AddressInfo } from 'node:net';
 import type { TestProject } from 'vitest/node';
 import { POOL_PORT_OFFSETS } from '../../../scripts/sandbox/portOffsets.js';
 import { EnsemblePool } from './ensemblePool.js';
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** Where sharedEnsemble.ts asks for an ensemble. */
-    ensemblePool: { url: string };
-  }
-}
+// The `ensemblePool` entry of vitest's ProvidedContext is declared there.
+import type {} from './sharedEnsemble.js';
 
 async function body(req: http.IncomingMessage): Promise<Record<string, unknown>> {
   let text = '';

@@ -15,6 +15,13 @@
 import { expect, inject } from 'vitest';
 import type { LentEnsemble } from './ensemblePool.js';
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Where leaseSharedEnsemble asks for an ensemble (ensemblePoolSetup.ts provides it). */
+    ensemblePool: { url: string };
+  }
+}
+
 export interface SharedEnsemble extends LentEnsemble {
   /** Gives it back (the same as dispose of an ensemble from startTestEnsemble). */
   dispose(): Promise<void>;
