@@ -16,8 +16,9 @@
 export const PORT_OFFSETS = {
   /** `npm start`'s sandbox. */
   sandbox: 0,
-  /** Playwright's sandbox (playwright.config.ts; KEEPER_E2E_PORT_OFFSET overrides). */
+  /** Playwright's sandbox (playwright.config.ts; KEEPER_E2E_PORT_OFFSET overrides), and its second lane's. */
   e2e: 24_000,
+  e2eLane2: 24_020,
   sandboxLauncherTest: 10_000,
   sandboxSigtermTest: 10_020,
   sandboxSigkillTest: 10_040,
@@ -72,7 +73,7 @@ export const PORT_OFFSETS = {
 export const POOL_PORT_OFFSETS = [PORT_OFFSETS.sharedPoolA, PORT_OFFSETS.sharedPoolB, PORT_OFFSETS.sharedPoolC] as const;
 
 /** Single ports the project listens on beside the layouts: Keeper for `npm start` and for e2e. */
-export const KEEPER_PORTS = { start: 8080, e2e: 18_181 } as const;
+export const KEEPER_PORTS = { start: 8080, e2e: 18_181, e2eLane2: 18_182 } as const;
 
 /** The first port of Linux's default ephemeral range (net.ipv4.ip_local_port_range). */
 export const EPHEMERAL_PORT_FLOOR = 32_768;
