@@ -4,6 +4,10 @@
  * topic, the holder's delete refused without typed confirmation, every answer checked against
  * the shared schemas; and the attacks: a viewer's writes, no identity, another origin, share
  * links outside their scope, malformed and oversized bodies, paths that are not locks.
+ *
+ * Tests do not lean on each other: the lock at LOCK is made before them and only read (a test that
+ * finds it changed fails alone), and each of the two tests that release a holder has its own lock,
+ * also made before the tests (so that, like LOCK, it has settled by then).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,14 +31,35 @@ const viewer: Who = { token: VIEWER };
 type Ensemble = Awaited<ReturnType<typeof startTestEnsemble>>;
 
 const ROOT = '/app/locks';
+/** Holder and two waiters, made before the tests; no test changes it. */
 const LOCK = `${ROOT}/job`;
+/** The same, each released by one test only. */
+const RELEASED = `${ROOT}/released`;
+const PUSHED_ONCE = `${ROOT}/pushed-once`;
 
 describe('locks on a real ensemble with kazoo', () => {
   let ensemble: Ensemble;
   let keeper: RunningKeeper;
-  let scenario: KazooLockScenario | null = null;
+  let scenario: KazooLockScenario;
+  let releasedLock: KazooLockScenario;
+  let pushedOnceLock: KazooLockScenario;
+  const scenarios: KazooLockScenario[] = [];
   let browser: TestBrowser | null = null;
   let stateDir: string;
+
+  /** A kazoo Lock at `path` (a holder, two waiters) once Keeper lists all three. */
+  const lockAt = async (path: string) => {
+    const made = await kazooLockScenario({ hosts: ensemble.connectionString, path, waiters: 2 });
+    scenarios.push(made);
+    await waitFor(
+      async () => {
+        const body = locksResponseSchema.parse(await (await api(`/locks?path=${ROOT}`)).json());
+        return body.locks.find((l) => l.path === path)?.contenders.length === 3;
+      },
+      { what: `the kazoo lock at ${path} listed with its three contenders`, timeoutMs: 20_000 },
+    );
+    return made;
+  };
 
   beforeAll(async () => {
     ensemble = await startTestEnsemble(PORT_OFFSETS.locksTest);
@@ -48,11 +73,14 @@ describe('locks on a real ensemble with kazoo', () => {
       },
       { logger: testLogger, ensembleDefaults: { pollIntervalMs: 1_000, sessionsMinIntervalMs: 3_000 }, rateLimits: { api: 100_000, loginFailures: 1_000 } },
     );
+    scenario = await lockAt(LOCK);
+    releasedLock = await lockAt(RELEASED);
+    pushedOnceLock = await lockAt(PUSHED_ONCE);
   }, 180_000);
 
   afterAll(async () => {
     browser?.close();
-    await scenario?.stop();
+    await Promise.all(scenarios.map((s) => s.stop()));
     await keeper?.close();
     await ensemble?.dispose();
     rmSync(stateDir, { recursive: true, force: true });
@@ -62,7 +90,6 @@ describe('locks on a real ensemble with kazoo', () => {
   const post = (route: string, body: unknown, who: Who = admin) => call(keeper.url, 'POST', `/api/ensembles/it/locks/${route}`, who, body);
 
   it('lists a kazoo Lock under a configured root: one holder, two waiters in sequence order', async () => {
-    scenario = await kazooLockScenario({ hosts: ensemble.connectionString, path: LOCK, waiters: 2 });
     const list = await waitFor(
       async () => {
         const body = locksResponseSchema.parse(await (await api(`/locks?path=${ROOT}`)).json());
@@ -85,15 +112,17 @@ describe('locks on a real ensemble with kazoo', () => {
   });
 
   it('pushes the new holder within a second of a release, on the lock topic', async () => {
+    const released = RELEASED;
+    const own = releasedLock;
     browser = await TestBrowser.open(keeper.url, { headers: { authorization: `Bearer ${VIEWER}` } });
-    await browser.subscribed('lock', 'it', { path: LOCK });
-    const released = Date.now();
-    const next = await scenario!.releaseHolder();
+    await browser.subscribed('lock', 'it', { path: released });
+    const releasedAt = Date.now();
+    const next = await own.releaseHolder();
     const seen = await waitFor(
       () => {
         const last = browser!
           .topicEvents('lock', 'it')
-          .filter((e) => e.params.path === LOCK)
+          .filter((e) => e.params.path === released)
           .at(-1)?.event;
         if (!last || last.kind !== 'lock') return null;
         const lock = lockResponseSchema.parse(last.lock).lock;
@@ -101,8 +130,8 @@ describe('locks on a real ensemble with kazoo', () => {
       },
       { what: 'the next holder pushed', timeoutMs: 5_000, intervalMs: 20 },
     );
-    console.log(`release seen on the topic ${seen - released} ms after it was asked (kazoo's release included)`);
-    expect(seen - released).toBeLessThan(1_000 + 1_500);
+    console.log(`release seen on the topic ${seen - releasedAt} ms after it was asked (kazoo's release included)`);
+    expect(seen - releasedAt).toBeLessThan(1_000 + 1_500);
   });
 
   it("refuses to delete the holder without typed confirmation, and a viewer's or a stale delete", async () => {
@@ -167,6 +196,7 @@ describe('locks on a real ensemble with kazoo', () => {
   }, 180_000);
 
   it('answers NOT_A_LOCK for a directory whose children match no recipe, and does not keep watching it', async () => {
+    // `/app` holds only `locks`, a directory: no recipe's node.
     const before = keeper.ensembles.get('it').locks.trackedCount;
     for (const path of ['/zookeeper', '/app', '/nothing/here']) {
       const res = await api(`/locks${path}`);
@@ -250,6 +280,8 @@ describe('locks on a real ensemble with kazoo', () => {
   });
 
   it('computes each push once for all the browsers on the list and on the lock', async () => {
+    const pushed = PUSHED_ONCE;
+    const own = pushedOnceLock;
     const tracker = keeper.ensembles.get('it').locks;
     const browsers = await Promise.all([0, 1, 2].map(() => TestBrowser.open(keeper.url, { headers: { authorization: `Bearer ${VIEWER}` } })));
     const list = tracker.list.bind(tracker);
@@ -257,7 +289,7 @@ describe('locks on a real ensemble with kazoo', () => {
     try {
       for (const b of browsers) {
         await b.subscribed('locks', 'it', {});
-        await b.subscribed('lock', 'it', { path: LOCK });
+        await b.subscribed('lock', 'it', { path: pushed });
       }
       // Counted from here: the subscriptions' first answers are each browser's own.
       let lists = 0;
@@ -265,7 +297,7 @@ describe('locks on a real ensemble with kazoo', () => {
       tracker.list = (root) => (lists++, list(root));
       tracker.answerFor = (path) => (answers++, answerFor(path));
       const seen = browsers.map((b) => ({ list: b.topicEvents('locks', 'it').length, lock: b.topicEvents('lock', 'it').length }));
-      const next = await scenario!.releaseHolder();
+      const next = await own.releaseHolder();
       const holderIs = (b: TestBrowser) => {
         const last = b.topicEvents('lock', 'it').at(-1)?.event;
         return last?.kind === 'lock' && lockResponseSchema.parse(last.lock).lock.contenders[0]?.name === next.name;
