@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { parseConnectionString } from './connectionString.js';
 import { ConfigError } from './errors.js';
 import { ENSEMBLE_NAME, ENSEMBLE_NAME_RULE, loadFileConfig, type FileConfig } from './fileConfig.js';
-import type { AuthOptions, KeeperOptions, TrustProxy } from './types.js';
+import type { AuthOptions, KeeperOptions, MetricsAccess, TrustProxy } from './types.js';
 
 export { ConfigError } from './errors.js';
 
@@ -77,6 +77,12 @@ Behind a proxy, and bounds:
   KEEPER_AUDIT_KEEP_FILES        rotated audit files kept (default 4)
   config "rateLimits": { "apiPerMinute": 1200, "signInFailuresPerName": 10,
                          "signInFailuresPerAddress": 100 }
+
+Prometheus metrics (GET /metrics, text format):
+  KEEPER_METRICS                 off | loopback | token   (default loopback: a scraper on
+                                 this machine, never through a proxy; config "metrics":
+                                 { "access": ..., "tokenEnv": "KEEPER_METRICS_TOKEN" })
+  KEEPER_METRICS_TOKEN           the bearer token when access is token (16+ characters)
 
 Config file:
   { "ensembles": [ { "name": "prod", "connectionString": "zk1:2181,zk2:2181/app",
@@ -177,6 +183,20 @@ function listOption(text: string): string[] {
     .filter((s) => s !== '');
 }
 
+/**
+ * Who may scrape /metrics: KEEPER_METRICS (off | loopback | token) over the config's
+ * "metrics"; a token comes from KEEPER_METRICS_TOKEN or the variable the config names.
+ */
+function metricsAccess(env: Env, file: FileConfig | null): MetricsAccess {
+  const chosen = env.KEEPER_METRICS?.trim() || file?.metrics?.access || 'loopback';
+  if (chosen === 'off' || chosen === 'loopback') return { access: chosen };
+  if (chosen !== 'token') throw new ConfigError(`KEEPER_METRICS must be off, loopback or token, got "${chosen}"`);
+  const variable = env.KEEPER_METRICS?.trim() === 'token' ? 'KEEPER_METRICS_TOKEN' : (file?.metrics?.tokenEnv ?? 'KEEPER_METRICS_TOKEN');
+  const secret = token(variable, env[variable]);
+  if (secret === undefined) throw new ConfigError(`metrics access "token" needs the token in ${variable} (at least ${MIN_TOKEN_LENGTH} characters; try: openssl rand -base64 32)`);
+  return { access: 'token', token: secret };
+}
+
 /** trustProxy, allowedHosts, audit rotation and rate limits: environment over the config file. */
 function serving(env: Env, file: FileConfig | null): Pick<KeeperOptions, 'trustProxy' | 'allowedHosts' | 'audit' | 'rateLimits'> {
   const out: Pick<KeeperOptions, 'trustProxy' | 'allowedHosts' | 'audit' | 'rateLimits'> = {};
@@ -256,7 +276,7 @@ export function parseStartArgs(argv: string[], env: Env, cwd: string = process.c
     values.port !== undefined ? intOption('--port', values.port, 0, 65535) : env.PORT ? intOption('PORT', env.PORT, 0, 65535) : (file?.port ?? DEFAULT_PORT);
   const host = values.host !== undefined ? nonEmpty('--host', values.host) : env.HOST ? env.HOST.trim() : (file?.host ?? DEFAULT_HOST);
 
-  const keeper: KeeperOptions = { host, port, ensembles, auth: authOptions(values, env, file, cwd), ...serving(env, file) };
+  const keeper: KeeperOptions = { host, port, ensembles, auth: authOptions(values, env, file, cwd), ...serving(env, file), metrics: metricsAccess(env, file) };
   if (file?.webDist !== undefined) keeper.webDist = file.webDist;
   if (file?.limits !== undefined) keeper.limits = file.limits;
   return { kind: 'run', keeper, sandbox };
