@@ -91,7 +91,10 @@ export const fileConfigSchema = z.strictObject({
   metrics: z
     .strictObject({
       access: z.enum(['off', 'loopback', 'token']),
-      tokenEnv: z.string().regex(/^[A-Z_][A-Z0-9_]{0,63}$/, 'must name an environment variable, such as KEEPER_METRICS_TOKEN').optional(),
+      tokenEnv: z
+        .string()
+        .regex(/^[A-Z_][A-Z0-9_]{0,63}$/, 'must name an environment variable, such as KEEPER_METRICS_TOKEN')
+        .optional(),
     })
     .refine((m) => m.access !== 'token' || m.tokenEnv !== undefined, { message: 'access "token" needs "tokenEnv": the environment variable holding the token' })
     .optional(),
