@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # npm test: setup for tests, then every check in order, stopping at the first failure:
-# typecheck, lint, unit + integration tests (vitest, real ZooKeeper), web build, e2e
-# (Playwright with Debian's Chromium). Ends with a summary (scripts/lib/testResults): tests as
+# typecheck and lint (side by side), web build, unit + integration tests (vitest, real ZooKeeper),
+# e2e (Playwright with Debian's Chromium). Ends with a summary (scripts/lib/testResults): tests as
 # declared and as cases run, flaky and skipped tests by name, the 10 slowest files, and one
 # plain closing line.
 set -uo pipefail
@@ -96,8 +96,9 @@ both() {
 step typecheck+lint both
 results_dir=$(mktemp -d)
 trap 'rm -rf "$results_dir"' EXIT
-KEEPER_VITEST_FILES="$results_dir/vitest-files.json" test_step vitest npx vitest run --reporter=default --reporter=./scripts/lib/testResults/vitestFileReporter.ts
+# The web app first: the package test (npm pack) and e2e both serve this build.
 test_step build-web npm run build -w web
+KEEPER_VITEST_FILES="$results_dir/vitest-files.json" test_step vitest npx vitest run --reporter=default --reporter=./scripts/lib/testResults/vitestFileReporter.ts
 if [[ ! -f playwright.config.ts ]]; then
   skip e2e "no playwright.config.ts yet"
 elif [[ -z "$(find e2e -name '*.spec.ts' -print -quit 2>/dev/null)" ]]; then
