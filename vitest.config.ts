@@ -51,6 +51,9 @@ export default defineConfig({
             'web/test/**/*.test.{ts,tsx}',
           ],
           exclude: [...IGNORED, INTEGRATION],
+          // A guard against hangs, not a budget: at load 20 on 2 cores, 24 sound tests (100,000-name
+          // sorts, jsdom renders) outran vitest's default 5 s. Speed is measured in bench/.
+          testTimeout: 30_000,
           sequence: { groupOrder: 0 },
         },
       },
