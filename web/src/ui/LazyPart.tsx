@@ -2,7 +2,7 @@
  * Where a part loaded on demand (lib/lazyNamed) sits: nothing while its code arrives (a click's
  * worth), and a line with a reload button if it cannot arrive. Any other error goes on up.
  */
-import { Component, Suspense, type ReactNode } from 'react';
+import { Component, Suspense, useState, type ReactNode } from 'react';
 import { LazyChunkError } from '../lib/lazyNamed';
 
 export function LazyPart({ children }: { children: ReactNode }) {
@@ -11,6 +11,16 @@ export function LazyPart({ children }: { children: ReactNode }) {
       <Suspense fallback={null}>{children}</Suspense>
     </LazyPartBoundary>
   );
+}
+
+/**
+ * True from the first time `open` is: a dialog loaded on its first opening then stays mounted,
+ * closed, as it always was (a job it started keeps its progress; reopening costs nothing).
+ */
+export function useOpenedOnce(open: boolean): boolean {
+  const [opened, setOpened] = useState(open);
+  if (open && !opened) setOpened(true);
+  return opened || open;
 }
 
 class LazyPartBoundary extends Component<{ children: ReactNode }, { error: unknown }> {
