@@ -13,7 +13,7 @@ import { focusFilter, useGlobalKeys } from './useGlobalKeys';
 import { UnknownEnsemble } from './UnknownEnsemble';
 import { lastEnsemble, rememberEnsemble } from './lastEnsemble';
 import { useEnsembles } from '../../socket/useEnsembles';
-import { JobsDock } from '../admin/jobs/JobsDock';
+import { useDockedJobs } from '../admin/jobs/jobsDock';
 import { ShareHolderBanner } from '../share/ShareHolderBanner';
 import { useMe } from '../auth/me';
 import { parseZnodeLocation } from '../tree/urls';
@@ -23,6 +23,8 @@ import './shell.css';
 
 // Loaded at the first `g`: the first page needs none of it.
 const GoToPathDialog = lazyNamed(() => import('../tree/goTo/GoToPathDialog'), 'GoToPathDialog');
+// Only an admin who hid a running job sees the dock.
+const JobsDock = lazyNamed(() => import('../admin/jobs/JobsDock'), 'JobsDock');
 
 /** `global`: a view that spans every ensemble (the audit trail); the frame shows the last ensemble seen. */
 export function AppShell({ global = false }: { global?: boolean }) {
@@ -43,6 +45,7 @@ export function AppShell({ global = false }: { global?: boolean }) {
   const scopeRoot = useMe().data?.shareLink?.scope?.root ?? '/';
   const goToStart = parseZnodeLocation(pathname)?.path ?? scopeRoot;
   const canGoTo = known && ensemble !== '';
+  const dockedJobs = useDockedJobs().length;
 
   return (
     <div className="shell">
@@ -62,7 +65,11 @@ export function AppShell({ global = false }: { global?: boolean }) {
           <GoToPathDialog ensemble={ensemble} open initialPath={goToStart} onClose={() => setGoToOpen(false)} />
         </LazyPart>
       )}
-      <JobsDock />
+      {dockedJobs > 0 && (
+        <LazyPart>
+          <JobsDock />
+        </LazyPart>
+      )}
     </div>
   );
 }
