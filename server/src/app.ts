@@ -51,6 +51,7 @@ import { DEFAULT_RATE_LIMITS, apiLimiter, securityHeaders, signInLimiter, type R
 import { DEFAULT_AUDIT_ROTATION } from './audit/auditLog.js';
 import { allowedHostNames } from './auth/hosts.js';
 import { SignInGuard } from './auth/signInAudit.js';
+import { DeviceCookies } from './auth/deviceCookies.js';
 import { clientAddress, type TrustFn } from './http/clientAddress.js';
 import { hostCheck, lastErrorHandler, malformedUrls } from './http/requestHygiene.js';
 
@@ -105,13 +106,20 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   const gateways = new Map([...ensembles].map((e) => [e.name, e.gateway]));
   const monitors = new Map([...ensembles].map((e) => [e.name, e.monitor]));
 
-  const access = new AccessControl(
-    credentials,
-    new SessionStore(auth?.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS),
-    new ShareLinkStore(auth?.stateDir ?? null),
-    auth?.allowedOrigins ?? [],
+  // Sign-ins survive a restart: the sessions are journalled in the state directory.
+  const sessions = await SessionStore.open(auth?.stateDir ?? null, { ttlMs: auth?.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS }, log);
+  const access = new AccessControl(credentials, sessions, new ShareLinkStore(auth?.stateDir ?? null), auth?.allowedOrigins ?? []);
+  const revoked = access.endRevoked();
+  if (sessions.size > 0 || revoked > 0) log.info({ sessions: sessions.size, ended: revoked }, 'sign-in sessions kept from the previous run');
+  const { stdout: auditToStdout, ...rotation } = options.audit ?? {};
+  // The trail on stdout too, as JSON lines through the logger (one writer on fd 1), whatever the log level.
+  const auditLines = auditToStdout ? log.child({ kind: 'audit' }, { level: 'info' }) : null;
+  const audit = await AuditLog.open(
+    auth?.stateDir ?? null,
+    log,
+    { ...DEFAULT_AUDIT_ROTATION, ...rotation },
+    auditLines ? (entry) => auditLines.info(entry, 'audit') : null,
   );
-  const audit = await AuditLog.open(auth?.stateDir ?? null, log, { ...DEFAULT_AUDIT_ROTATION, ...options.audit });
   const jobs = new JobRegistry();
   for (const ensemble of ensembles) {
     ensemble.upgrades.configure({
@@ -165,7 +173,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   app.use('/api', shareScopeGuard);
   // One lookup of /api/ensembles/:name for every route below: an unknown name is answered here.
   app.use('/api/ensembles/:name', ensembleLookup(ensembles));
-  app.use('/api', authRoutes({ access, audit, guard }));
+  app.use('/api', authRoutes({ access, audit, guard, devices: DeviceCookies.open(auth?.stateDir ?? null) }));
   app.use('/api', shareLinkRoutes({ access, audit, socketsFor: (id) => hub.countWhere((identity) => identity.shareLinkId === id) }));
   app.use('/api', auditRoutes(audit));
   app.use('/api', opsRoutes(ops, jobs, new WalkBudget(walkLimitsFromConfig(options.limits))));
@@ -218,6 +226,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await audit.close();
+        await sessions.close();
       })();
       return closing;
     },

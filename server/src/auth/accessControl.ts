@@ -35,7 +35,7 @@ export class AccessControl extends EventEmitter<AccessEvents> {
   ) {
     super();
     shareLinks.on('ended', (link, reason) => {
-      this.sessions.deleteForShareLink(link.id);
+      this.sessions.deleteForShareLink(link.id, `share link ${reason}`);
       this.emit('ended', { shareLinkId: link.id }, `share link ${reason}`);
     });
     // Expiry must end sessions and sockets at once, not at the next request.
@@ -58,11 +58,12 @@ export class AccessControl extends EventEmitter<AccessEvents> {
       if (!principal) return { ok: false, reason: 'the bearer token is not valid' };
       return { ok: true, value: { identity: { ...principal, via: 'bearer' }, session: null } };
     }
-    const session = this.sessions.get(readCookie(headers.cookie));
-    if (!session) return { ok: false, reason: 'sign in first (POST /api/login, or open the sign-in URL Keeper printed)' };
+    const cookie = readCookie(headers.cookie);
+    const session = this.sessions.get(cookie);
+    if (!session) return { ok: false, reason: this.whyNoSession(cookie) };
     const shareScope = session.shareLinkId === undefined ? undefined : this.shareLinks.scopeOf(session.shareLinkId);
     if (shareScope === null) {
-      this.sessions.delete(session.id);
+      this.endSession(session.id, 'the share link has been revoked or has expired');
       return { ok: false, reason: 'the share link has been revoked or has expired' };
     }
     const identity: Identity = {
@@ -76,8 +77,36 @@ export class AccessControl extends EventEmitter<AccessEvents> {
     return { ok: true, value: { identity, session } };
   }
 
+  /**
+   * What a browser whose cookie names no live session is told: why its session ended, while that
+   * is remembered (signed out, expired, a changed token), else how to sign in.
+   */
+  whyNoSession(cookie: string | null): string {
+    const end = cookie ? this.sessions.endOf(cookie) : null;
+    if (end) return `your sign-in ended at ${new Date(end.at).toISOString()}: ${end.reason}; sign in again`;
+    if (cookie) return 'this browser’s sign-in is not known to Keeper (its state directory was reset, or it was made on another Keeper); sign in again';
+    return 'sign in first (POST /api/login, or open the sign-in URL Keeper printed)';
+  }
+
   endSession(sessionId: string, reason: string): void {
-    if (this.sessions.delete(sessionId)) this.emit('ended', { sessionId }, reason);
+    if (this.sessions.delete(sessionId, reason)) this.emit('ended', { sessionId }, reason);
+  }
+
+  /**
+   * At start-up: sessions of a previous process whose credential no longer holds (a rotated token,
+   * a removed user, a changed password or role) end here, with the reason their page will show.
+   */
+  endRevoked(): number {
+    if (this.credentials === null) return 0;
+    let ended = 0;
+    for (const session of this.sessions.list()) {
+      const reason = this.credentials.revoked(session);
+      if (reason !== null) {
+        this.endSession(session.id, reason);
+        ended++;
+      }
+    }
+    return ended;
   }
 
   sweep(): void {

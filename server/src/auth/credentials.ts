@@ -5,7 +5,8 @@
  */
 import bcrypt from 'bcryptjs';
 import type { Role } from '@keeper/shared';
-import { safeEqual } from './secrets.js';
+import { safeEqual, sha256Hex } from './secrets.js';
+import type { Session } from './sessionStore.js';
 
 export interface AuthUser {
   name: string;
@@ -22,7 +23,15 @@ export interface CredentialOptions {
 export interface Principal {
   name: string;
   role: Role;
+  /**
+   * A fingerprint of what was proved (the token, the user's password hash), kept with the session:
+   * a session whose credential was changed or removed since is ended at the next start, and says so.
+   */
+  credential: string;
 }
+
+/** One-way and tagged: the sessions file never holds anything that signs in. */
+export const fingerprint = (what: string, secret: string): string => sha256Hex(`keeper-credential:${what}:${secret}`).slice(0, 40);
 
 // A real hash of a random string: comparing against it takes as long as a real user's check.
 const DUMMY_HASH = '$2b$10$.RkkT/nwQYveAPjTgD4k0ORVgzPkDPACEABcibR5C.INbI0d04Q1C';
@@ -43,15 +52,36 @@ export class Credentials {
     // Both compared every time, so which token matched does not show in the timing.
     const admin = this.options.adminToken ? safeEqual(token, this.options.adminToken) : false;
     const viewer = this.options.viewerToken ? safeEqual(token, this.options.viewerToken) : false;
-    if (admin) return { name: 'admin-token', role: 'admin' };
-    if (viewer) return { name: 'viewer-token', role: 'viewer' };
+    if (admin) return { name: 'admin-token', role: 'admin', credential: fingerprint('token', token) };
+    if (viewer) return { name: 'viewer-token', role: 'viewer', credential: fingerprint('token', token) };
+    return null;
+  }
+
+  /**
+   * Why a session made by a previous process may not go on, in the words its sign-in page shows;
+   * null when its credential still holds. Tokens and users come from the environment and the
+   * config, which a restart may have changed: a rotated token must end the sessions it opened.
+   */
+  revoked(session: Session): string | null {
+    if (session.method === 'token' || session.method === 'url') {
+      const which = session.name === 'admin-token' ? 'admin' : 'viewer';
+      const token = which === 'admin' ? this.options.adminToken : this.options.viewerToken;
+      if (!token) return `Keeper no longer has a ${which} token configured`;
+      return fingerprint('token', token) === session.credential ? null : `the ${which} token was changed since this browser signed in`;
+    }
+    if (session.method === 'password') {
+      const user = this.options.users?.find((u) => u.name === session.name);
+      if (!user) return `user ${session.name} is no longer configured`;
+      if (fingerprint('password', user.passwordHash) !== session.credential) return `the password of ${session.name} was changed`;
+      return user.role === session.role ? null : `the role of ${session.name} was changed to ${user.role}`;
+    }
     return null;
   }
 
   async verifyPassword(username: string, password: string): Promise<Principal | null> {
     const user = this.options.users?.find((u) => u.name === username);
     const ok = await bcrypt.compare(password, user?.passwordHash ?? DUMMY_HASH);
-    return ok && user ? { name: user.name, role: user.role } : null;
+    return ok && user ? { name: user.name, role: user.role, credential: fingerprint('password', user.passwordHash) } : null;
   }
 }
 

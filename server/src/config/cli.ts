@@ -75,6 +75,8 @@ Behind a proxy, and bounds:
   KEEPER_AUDIT_MAX_FILE_MIB      rotate the audit trail at this size (default 10;
                                  config "audit": { "maxFileMiB", "keepFiles" })
   KEEPER_AUDIT_KEEP_FILES        rotated audit files kept (default 4)
+  KEEPER_AUDIT_STDOUT            true: each audit entry also as a JSON line on stdout
+                                 ({"kind":"audit",...}; config "audit": { "stdout": true })
   config "rateLimits": { "apiPerMinute": 1200, "signInFailuresPerName": 10,
                          "signInFailuresPerAddress": 100 }
 
@@ -170,6 +172,13 @@ function trustProxyOption(text: string): TrustProxy {
     .filter((s) => s !== '');
 }
 
+function booleanOption(label: string, text: string): boolean {
+  const value = text.trim().toLowerCase();
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0' || value === '') return false;
+  throw new ConfigError(`${label} must be true or false, got "${text}"`);
+}
+
 function listOption(text: string): string[] {
   return text
     .split(',')
@@ -186,8 +195,13 @@ function serving(env: Env, file: FileConfig | null): Pick<KeeperOptions, 'trustP
   if (hosts?.length) out.allowedHosts = hosts;
   const maxFileMiB = env.KEEPER_AUDIT_MAX_FILE_MIB ? intOption('KEEPER_AUDIT_MAX_FILE_MIB', env.KEEPER_AUDIT_MAX_FILE_MIB, 1, 10_240) : file?.audit?.maxFileMiB;
   const keepFiles = env.KEEPER_AUDIT_KEEP_FILES ? intOption('KEEPER_AUDIT_KEEP_FILES', env.KEEPER_AUDIT_KEEP_FILES, 0, 1_000) : file?.audit?.keepFiles;
-  if (maxFileMiB !== undefined || keepFiles !== undefined) {
-    out.audit = { ...(maxFileMiB !== undefined ? { maxFileBytes: maxFileMiB * 1024 * 1024 } : {}), ...(keepFiles !== undefined ? { keepFiles } : {}) };
+  const stdout = env.KEEPER_AUDIT_STDOUT !== undefined ? booleanOption('KEEPER_AUDIT_STDOUT', env.KEEPER_AUDIT_STDOUT) : file?.audit?.stdout;
+  if (maxFileMiB !== undefined || keepFiles !== undefined || stdout !== undefined) {
+    out.audit = {
+      ...(maxFileMiB !== undefined ? { maxFileBytes: maxFileMiB * 1024 * 1024 } : {}),
+      ...(keepFiles !== undefined ? { keepFiles } : {}),
+      ...(stdout !== undefined ? { stdout } : {}),
+    };
   }
   const r = file?.rateLimits;
   if (r) {

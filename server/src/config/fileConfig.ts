@@ -87,7 +87,14 @@ export const fileConfigSchema = z.strictObject({
     .array(z.string().regex(/^[A-Za-z0-9.-]{1,253}$|^\[[0-9A-Fa-f:.]+\]$/, 'must be a host name (no scheme, no port)'))
     .max(100)
     .optional(),
-  audit: z.strictObject({ maxFileMiB: z.number().int().min(1).max(10_240).optional(), keepFiles: z.number().int().min(0).max(1_000).optional() }).optional(),
+  audit: z
+    .strictObject({
+      maxFileMiB: z.number().int().min(1).max(10_240).optional(),
+      keepFiles: z.number().int().min(0).max(1_000).optional(),
+      /** Each entry also as a JSON line on stdout ({"kind":"audit", ...}), for a log shipper. */
+      stdout: z.boolean().optional(),
+    })
+    .optional(),
   rateLimits: z
     .strictObject({
       apiPerMinute: z.number().int().min(1).max(1_000_000).optional(),
@@ -143,7 +150,7 @@ export interface FileConfig {
   auth?: FileAuthConfig;
   trustProxy?: boolean | number | string[];
   allowedHosts?: string[];
-  audit?: { maxFileMiB?: number; keepFiles?: number };
+  audit?: { maxFileMiB?: number; keepFiles?: number; stdout?: boolean };
   rateLimits?: { apiPerMinute?: number; signInFailuresPerName?: number; signInFailuresPerAddress?: number };
 }
 

@@ -73,8 +73,8 @@ export interface KeeperOptions {
   trustProxy?: TrustProxy;
   /** Host names besides the bound one (and loopback names) this console answers to. */
   allowedHosts?: string[];
-  /** Audit file rotation (default 10 MiB per file, 4 rotated files kept). */
-  audit?: { maxFileBytes?: number; keepFiles?: number };
+  /** Audit file rotation (default 10 MiB per file, 4 rotated files kept); `stdout`: each entry also as a JSON line on stdout. */
+  audit?: { maxFileBytes?: number; keepFiles?: number; stdout?: boolean };
   /** Per minute: API requests per identity, failed sign-ins per address+name and per address. */
   rateLimits?: { api?: number; loginFailures?: number; loginFailuresPerAddress?: number };
 }

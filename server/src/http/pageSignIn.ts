@@ -77,12 +77,15 @@ export function pageSignIn(ctx: PageSignInContext): Router {
     noStore(res);
     if (confirmed && !sameOriginPost(req, access)) return crossSitePost(res);
     const attempt = attemptOf(req, 'share', 'share');
-    const refused = guard.refusal(attempt);
-    if (refused) return rateLimited(res, refused.retryAfterSeconds);
+    // A real link's token passes whatever others guessed from this address; only unknown ones count.
     const found = access.shareLinks.resolve(String(req.params.token));
     const remoteAddress = req.ip ? { remoteAddress: req.ip } : {};
-    if (!found.ok) {
+    if (!found.ok && found.reason === 'unknown') {
+      const refused = guard.refusal(attempt);
+      if (refused) return rateLimited(res, refused.retryAfterSeconds);
       guard.limiter.fail(attempt.address, attempt.name);
+    }
+    if (!found.ok) {
       await audit.append({
         action: 'shareLink.use',
         outcome: 'refused',
@@ -114,7 +117,14 @@ export function pageSignIn(ctx: PageSignInContext): Router {
         }),
       );
     }
-    startCookieSession(req, res, access, { name: `share:${link.id}`, role: 'viewer', via: 'share', shareLinkId: link.id, expiresAt: link.expiresAt }, current);
+    startCookieSession(
+      req,
+      res,
+      access,
+      { name: `share:${link.id}`, role: 'viewer', via: 'share', shareLinkId: link.id, expiresAt: link.expiresAt, method: 'share' },
+      current,
+    );
+    await access.sessions.persisted();
     await audit.append({
       action: 'shareLink.use',
       outcome: 'ok',
@@ -137,12 +147,11 @@ export function pageSignIn(ctx: PageSignInContext): Router {
     const clean = safeLocalPath(url.pathname) + url.search + url.hash;
     if (access.credentials === null) return res.redirect(302, clean);
     if (confirmed && !sameOriginPost(req, access)) return crossSitePost(res);
-    const attempt = attemptOf(req, 'token', 'url');
-    const refused = guard.refusal(attempt);
-    if (refused) return rateLimited(res, refused.retryAfterSeconds);
+    // Checked first: a correct token always passes, whatever others guessed from this address.
     const principal: Principal | null = access.credentials.verifyToken(token);
     if (!principal) {
-      await guard.failed(attempt, 'invalid sign-in URL token');
+      const refused = await guard.rejected(attemptOf(req, 'token', 'url'), 'invalid sign-in URL token');
+      if (refused) return rateLimited(res, refused.retryAfterSeconds);
       return sendPage(
         res,
         401,
@@ -156,7 +165,14 @@ export function pageSignIn(ctx: PageSignInContext): Router {
     if (current && !confirmed) {
       return sendPage(res, 200, switchIdentityPage({ current, next: { label: principal.name, role: principal.role }, action: req.originalUrl }));
     }
-    startCookieSession(req, res, access, { name: principal.name, role: principal.role, via: 'cookie' }, current);
+    startCookieSession(
+      req,
+      res,
+      access,
+      { name: principal.name, role: principal.role, via: 'cookie', method: 'url', credential: principal.credential },
+      current,
+    );
+    await access.sessions.persisted();
     await audit.append({
       action: 'login',
       outcome: 'ok',

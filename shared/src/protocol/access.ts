@@ -37,7 +37,12 @@ export const meResponseSchema = z.object({
 export type MeResponse = z.infer<typeof meResponseSchema>;
 
 /** GET /api/sign-in-methods (no identity needed): which tabs the sign-in page offers. */
-export const signInMethodsSchema = z.object({ password: z.boolean(), token: z.boolean() });
+export const signInMethodsSchema = z.object({
+  password: z.boolean(),
+  token: z.boolean(),
+  /** The browser's previous session, when it ended and the server still remembers why. */
+  ended: z.object({ reason: z.string(), at: z.number() }).optional(),
+});
 export type SignInMethods = z.infer<typeof signInMethodsSchema>;
 
 export const MAX_SHARE_LINK_MINUTES = 60 * 24 * 30;

@@ -13,9 +13,10 @@ import { api, hasStatus } from '../../lib/api';
 import { ThemeToggle } from '../shell/ThemeToggle';
 import { Field } from '../../ui/Field';
 import { Brand } from './RequireAuth';
-import { safeNextPath, signInErrorMessage, type SignInMethod } from './identity';
+import { endedSignInWords, safeNextPath, signInErrorMessage, type SignInMethod } from './identity';
 import { setSignedIn, useMe } from './me';
 import { Callout } from '../../ui/Callout';
+import { useNow } from '../../lib/useNow';
 import '../../ui/forms.css';
 import './auth.css';
 
@@ -80,6 +81,7 @@ export function LoginPage() {
             </>
           ) : null}
         </p>
+        {methods?.ended && <EndedNote ended={methods.ended} />}
         {offered.length > 1 && (
           <div className="segmented auth-methods" role="group" aria-label="Sign in with">
             {offered.map((m) => (
@@ -148,5 +150,18 @@ export function LoginPage() {
         <p className="auth-foot muted">Read-only link? Open it as it was sent to you: it signs you in by itself.</p>
       </main>
     </div>
+  );
+}
+
+/** Why this browser's previous sign-in ended, as the server remembers it. */
+function EndedNote({ ended }: { ended: { reason: string; at: number } }) {
+  const words = endedSignInWords(ended, useNow());
+  return (
+    <Callout tone="degraded" role="status">
+      <strong>{words.title}</strong>
+      <p>
+        {words.text} <span className="muted">({words.when})</span>
+      </p>
+    </Callout>
   );
 }

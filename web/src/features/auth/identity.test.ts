@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../lib/api';
-import { accessEndedWords, canSignOut, identityLabel, loginUrl, safeNextPath, signInErrorMessage } from './identity';
+import { accessEndedWords, canSignOut, endedSignInWords, identityLabel, loginUrl, safeNextPath, signInErrorMessage } from './identity';
 
 const HOUR = 3_600_000;
 
@@ -69,5 +69,17 @@ describe('accessEndedWords', () => {
     expect(accessEndedWords(ann, 'signed out')).toMatchObject({ title: 'You were signed out', canSignIn: true });
     expect(accessEndedWords(ann, 'session expired').title).toBe('Your session expired');
     expect(accessEndedWords(ann, null).title).toBe('Your access ended');
+  });
+});
+
+describe('endedSignInWords', () => {
+  it('says why the previous sign-in ended and when', () => {
+    const at = Date.UTC(2026, 10, 30, 14, 2, 31);
+    const words = endedSignInWords({ reason: 'the viewer token was changed since this browser signed in', at }, at + 90_000);
+    expect(words.title).toBe('Your sign-in was ended');
+    expect(words.text).toBe('The viewer token was changed since this browser signed in.');
+    expect(words.when).toMatch(/^1 min ago · /);
+    expect(endedSignInWords({ reason: 'session expired', at }, at).title).toBe('Your session expired');
+    expect(endedSignInWords({ reason: 'signed out', at }, at).title).toBe('You were signed out');
   });
 });

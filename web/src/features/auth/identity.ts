@@ -3,7 +3,7 @@
  * and their tests agree.
  */
 import type { MeResponse } from '@keeper/shared';
-import { formatDuration } from '../../lib/time';
+import { formatAbsolute, formatAgo, formatDuration } from '../../lib/time';
 import { ApiError } from '../../lib/api';
 
 export type IdentityTone = 'admin' | 'viewer' | 'share';
@@ -93,4 +93,14 @@ export function accessEndedWords(me: MeResponse, reason: string | null): { title
     return { title: 'Your session expired', text: 'Sessions last a limited time. Sign in again to go on where you were.', canSignIn: true };
   }
   return { title: 'Your access ended', text: 'The Keeper server ended this browser’s session. Sign in again to go on.', canSignIn: true };
+}
+
+/**
+ * The sign-in page's note when this browser's previous session ended while it was away (a Keeper
+ * restart keeps sessions, so this is never just "Keeper restarted"): the server's reason and when.
+ */
+export function endedSignInWords(ended: { reason: string; at: number }, now: number): { title: string; text: string; when: string } {
+  const reason = ended.reason.trim();
+  const title = /expired/i.test(reason) ? 'Your session expired' : /signed out/i.test(reason) ? 'You were signed out' : 'Your sign-in was ended';
+  return { title, text: `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`, when: `${formatAgo(ended.at, now)} · ${formatAbsolute(ended.at)}` };
 }
