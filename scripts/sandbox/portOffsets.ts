@@ -49,8 +49,11 @@ export const PORT_OFFSETS = {
   upgradeRefusalTest: 10_640,
   upgradeMethodsTest: 10_680,
   upgradesAttackTest: 10_720,
-  signInsTest: 10_900,
-  oidcTest: 10_920,
+  /**
+   * The sign-in and OIDC integration files, one after the other (vitest runs integration files one
+   * at a time). 10_900 would share ports with locksBench (admin 8091+10900 = client 2191+16800).
+   */
+  authTests: 10_920,
   locksFixturesTest: 10_480,
   /** 10_500 would share ports with latencyBench (admin 8091+10500 = client 2191+16400). */
   locksTest: 10_520,
@@ -64,7 +67,16 @@ export const PORT_OFFSETS = {
 } as const;
 
 /** Single ports the project listens on beside the layouts: Keeper for `npm start` and for e2e. */
-export const KEEPER_PORTS = { start: 8080, e2e: 18_181 } as const;
+export const KEEPER_PORTS = {
+  start: 8080,
+  e2e: 18_181,
+  /** e2e specs that run a Keeper of their own against the e2e sandbox (restarted, or signed in through OIDC). */
+  e2eRestart: 18_182,
+  e2eOidc: 18_183,
+} as const;
+
+/** The OpenID Connect provider the e2e sign-in specs start (npm oidc-provider, on loopback). */
+export const OIDC_PROVIDER_PORTS = { e2e: 17_100 } as const;
 
 /** The first port of Linux's default ephemeral range (net.ipv4.ip_local_port_range). */
 export const EPHEMERAL_PORT_FLOOR = 32_768;

@@ -79,7 +79,7 @@ function upgrade(url: string, headers: Record<string, string>): Promise<number> 
 }
 
 beforeAll(async () => {
-  ensemble = await startTestEnsemble(PORT_OFFSETS.signInsTest);
+  ensemble = await startTestEnsemble(PORT_OFFSETS.authTests);
   stateDir = mkdtempSync(join(tmpdir(), 'keeper-signins-'));
   options = {
     host: '127.0.0.1',

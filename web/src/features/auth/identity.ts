@@ -102,5 +102,9 @@ export function accessEndedWords(me: MeResponse, reason: string | null): { title
 export function endedSignInWords(ended: { reason: string; at: number }, now: number): { title: string; text: string; when: string } {
   const reason = ended.reason.trim();
   const title = /expired/i.test(reason) ? 'Your session expired' : /signed out/i.test(reason) ? 'You were signed out' : 'Your sign-in was ended';
-  return { title, text: `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`, when: `${formatAgo(ended.at, now)} · ${formatAbsolute(ended.at)}` };
+  return {
+    title,
+    text: `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`,
+    when: `${formatAgo(ended.at, now)} · ${formatAbsolute(ended.at).slice(0, 19)}`,
+  };
 }
