@@ -52,6 +52,10 @@ import { DEFAULT_AUDIT_ROTATION } from './audit/auditLog.js';
 import { allowedHostNames } from './auth/hosts.js';
 import { SignInGuard } from './auth/signInAudit.js';
 import { DeviceCookies } from './auth/deviceCookies.js';
+import { OidcClient } from './auth/oidc/oidcClient.js';
+import { PendingSignIns } from './auth/oidc/pendingSignIns.js';
+import { oidcRoutes } from './http/oidcRoutes.js';
+import { checkAuthOptions } from './auth/authOptions.js';
 import { clientAddress, type TrustFn } from './http/clientAddress.js';
 import { hostCheck, lastErrorHandler, malformedUrls } from './http/requestHygiene.js';
 
@@ -98,9 +102,10 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
       `refusing to listen on ${options.host} without authentication: set KEEPER_ADMIN_TOKEN (and KEEPER_VIEWER_TOKEN), configure users, or bind 127.0.0.1`,
     );
   }
-  const credentials = auth ? new Credentials(auth) : null;
+  if (auth) checkAuthOptions(auth, options.ensembles);
+  const credentials = auth ? new Credentials({ ...auth, ...(auth.oidc ? { oidcIssuer: auth.oidc.issuer } : {}) }) : null;
   if (credentials && !credentials.configured)
-    throw new Error('authentication is on but no admin token, viewer token or user is configured: nobody could sign in');
+    throw new Error('authentication is on but no admin token, viewer token, user or single sign-on is configured: nobody could sign in');
   const ensembles = Ensembles.fromConfig(options.ensembles, log, extras.gatewayDefaults, extras.ensembleDefaults ?? {});
   // Views for tests and benches that reach into one part; adapters take `ensembles`.
   const gateways = new Map([...ensembles].map((e) => [e.name, e.gateway]));
@@ -165,6 +170,13 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   app.use(malformedUrls(log));
   app.use(securityHeaders(options.webDist));
   app.use(pageSignIn({ access, audit, guard }));
+  if (auth?.oidc) {
+    const client = new OidcClient(auth.oidc, log);
+    access.oidcName = client.name;
+    app.use(oidcRoutes({ access, audit, guard, client, pending: new PendingSignIns(), ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}) }));
+    // Discovered now, so the first person to press the button does not wait (a failure is retried then).
+    client.configuration().catch(() => undefined);
+  }
   app.use('/api', sameOriginWrites(access.allowedOrigins));
   app.use('/api', requireIdentity(access, guard));
   // Per identity, so one viewer's flood cannot use up an admin's budget behind the same address.

@@ -7,6 +7,7 @@ import { EventEmitter } from 'node:events';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Credentials } from './credentials.js';
 import { readCookie } from './cookies.js';
+import { rightsOfRole } from '@keeper/shared';
 import { OPEN_IDENTITY, type Identity } from './identity.js';
 import type { Session, SessionStore } from './sessionStore.js';
 import type { ShareLinkStore } from './shareLinks.js';
@@ -25,6 +26,8 @@ const SWEEP_INTERVAL_MS = 1_000;
 
 export class AccessControl extends EventEmitter<AccessEvents> {
   private readonly timer: NodeJS.Timeout;
+  /** "Sign in with <name>" when single sign-on is configured. */
+  oidcName: string | null = null;
 
   constructor(
     /** null: the open development mode, every caller is an admin. */
@@ -56,7 +59,7 @@ export class AccessControl extends EventEmitter<AccessEvents> {
       if (!match?.[1]) return { ok: false, reason: 'Authorization must be "Bearer <token>"' };
       const principal = this.credentials.verifyToken(match[1]);
       if (!principal) return { ok: false, reason: 'the bearer token is not valid' };
-      return { ok: true, value: { identity: { ...principal, via: 'bearer' }, session: null } };
+      return { ok: true, value: { identity: { name: principal.name, role: principal.rights.role, rights: principal.rights, via: 'bearer' }, session: null } };
     }
     const cookie = readCookie(headers.cookie);
     const session = this.sessions.get(cookie);
@@ -66,10 +69,20 @@ export class AccessControl extends EventEmitter<AccessEvents> {
       this.endSession(session.id, 'the share link has been revoked or has expired');
       return { ok: false, reason: 'the share link has been revoked or has expired' };
     }
+    // Rights from the config as it is now (a share link reads only, within its scope).
+    const rights = session.shareLinkId === undefined ? this.credentials.rightsOfSession(session) : rightsOfRole('viewer');
+    if (rights === null) {
+      const reason = `${session.name} is in no group that the grants give access to any more`;
+      this.endSession(session.id, reason);
+      return { ok: false, reason };
+    }
     const identity: Identity = {
       name: session.name,
-      role: session.role,
+      role: rights.role,
+      rights,
       via: session.via,
+      ...(session.groups !== undefined ? { groups: session.groups } : {}),
+      ...(session.subject !== undefined ? { subject: session.subject } : {}),
       sessionId: session.id,
       ...(session.shareLinkId !== undefined ? { shareLinkId: session.shareLinkId } : {}),
       ...(shareScope !== undefined ? { shareScope } : {}),

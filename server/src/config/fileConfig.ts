@@ -5,10 +5,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { locksConfigSchema, restartCommandSchema } from '@keeper/shared';
+import { grantSchema, locksConfigSchema, restartCommandSchema } from '@keeper/shared';
 import { parseConnectionString } from './connectionString.js';
 import { ConfigError } from './errors.js';
 import type { AuthUserConfig, EnsembleConfig, LimitsConfig } from './types.js';
+import type { Grant } from '@keeper/shared';
 
 export const ENSEMBLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 export const ENSEMBLE_NAME_RULE = '1-63 letters, digits, ".", "_" or "-", starting with a letter or digit';
@@ -106,13 +107,17 @@ export const fileConfigSchema = z.strictObject({
     .strictObject({
       users: z
         .array(
-          z.strictObject({
-            name: z.string().regex(/^[A-Za-z0-9._@-]{1,64}$/, 'must be 1-64 letters, digits, ".", "_", "@" or "-"'),
-            passwordHash: z
-              .string()
-              .regex(/^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/, 'must be a bcrypt hash (make one with `npm run hash-password`), never the password'),
-            role: z.enum(['admin', 'viewer']),
-          }),
+          z
+            .strictObject({
+              name: z.string().regex(/^[A-Za-z0-9._@-]{1,64}$/, 'must be 1-64 letters, digits, ".", "_", "@" or "-"'),
+              passwordHash: z
+                .string()
+                .regex(/^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/, 'must be a bcrypt hash (make one with `npm run hash-password`), never the password'),
+              role: z.enum(['admin', 'viewer']).optional(),
+              /** Groups for `auth.grants`, instead of (or besides) a role. */
+              groups: z.array(z.string().min(1).max(256)).max(200).optional(),
+            })
+            .refine((u) => u.role !== undefined || (u.groups?.length ?? 0) > 0, 'needs a "role" or "groups" (matched by "auth.grants")'),
         )
         .superRefine((list, ctx) => {
           const seen = new Set<string>();
@@ -130,7 +135,32 @@ export const fileConfigSchema = z.strictObject({
         .min(1)
         .max(60 * 24 * 30)
         .optional(),
+      oidc: z
+        .strictObject({
+          issuer: z.url().regex(/^https?:\/\//, 'must be an http(s) URL'),
+          clientId: z.string().min(1).max(256),
+          /** The environment variable holding the client secret (never the secret itself); default KEEPER_OIDC_SECRET. */
+          clientSecretEnv: z
+            .string()
+            .regex(/^[A-Z_][A-Z0-9_]{0,127}$/, 'must name an environment variable')
+            .optional(),
+          scopes: z
+            .array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/, 'must be a scope token'))
+            .min(1)
+            .max(30)
+            .optional(),
+          groupsClaim: z.string().min(1).max(128).optional(),
+          usernameClaim: z.string().min(1).max(128).optional(),
+          /** "Sign in with <name>". */
+          name: z.string().min(1).max(60).optional(),
+        })
+        .optional(),
+      grants: z.array(grantSchema).max(1_000).optional(),
     })
+    .optional(),
+  publicUrl: z
+    .url()
+    .regex(/^https?:\/\/[^/?#]+\/?$/, 'must be scheme://host[:port], no path')
     .optional(),
 });
 
@@ -139,6 +169,8 @@ export interface FileAuthConfig {
   allowedOrigins?: string[];
   stateDir?: string;
   sessionTtlMinutes?: number;
+  oidc?: { issuer: string; clientId: string; clientSecretEnv?: string; scopes?: string[]; groupsClaim?: string; usernameClaim?: string; name?: string };
+  grants?: Grant[];
 }
 
 export interface FileConfig {
@@ -151,6 +183,7 @@ export interface FileConfig {
   trustProxy?: boolean | number | string[];
   allowedHosts?: string[];
   audit?: { maxFileMiB?: number; keepFiles?: number; stdout?: boolean };
+  publicUrl?: string;
   rateLimits?: { apiPerMinute?: number; signInFailuresPerName?: number; signInFailuresPerAddress?: number };
 }
 

@@ -4,12 +4,15 @@ import { loginBodySchema, type MeResponse, type SignInMethods } from '@keeper/sh
 import type { AccessControl } from '../auth/accessControl.js';
 import type { AuditLog } from '../audit/auditLog.js';
 import { clearedHintCookie, clearedSessionCookie, readCookie, sessionCookie, signedInHintCookie } from '../auth/cookies.js';
-import type { Principal } from '../auth/credentials.js';
-import type { Session } from '../auth/sessionStore.js';
+import { isGranted, type GrantedPrincipal, type Principal } from '../auth/credentials.js';
+import { rightsOf, type Identity } from '../auth/identity.js';
+import { noAccess, noAccessSentence } from '../auth/noAccess.js';
+import type { Session, SignInMethodUsed } from '../auth/sessionStore.js';
 import { DEVICE_COOKIE, type DeviceCookies } from '../auth/deviceCookies.js';
 import type { SignInAttempt, SignInGuard } from '../auth/signInAudit.js';
 import { capName } from '../auth/signInLimiter.js';
 import { sendError } from './apiErrors.js';
+import { OIDC_LOGIN_PATH } from './oidcPaths.js';
 import { jsonBody, parseOr400 } from './jsonBody.js';
 import { identified } from './requestIdentity.js';
 
@@ -38,6 +41,42 @@ export function startCookieSession(
   const maxAgeSeconds = (session.expiresAt - Date.now()) / 1000;
   res.setHeader('Set-Cookie', [sessionCookie(cookie, { maxAgeSeconds, secure: req.secure }), signedInHintCookie(hint, { maxAgeSeconds, secure: req.secure })]);
   return session;
+}
+
+/** The identity a just-verified principal gets (as identify() would give it on the next request). */
+function identityOfPrincipal(principal: GrantedPrincipal): Identity {
+  return {
+    name: principal.name,
+    role: principal.rights.role,
+    rights: principal.rights,
+    via: 'cookie',
+    ...(principal.groups ? { groups: principal.groups } : {}),
+  };
+}
+
+const SIGNED_IN_WITH: Record<SignInMethodUsed, string> = {
+  password: 'password',
+  token: 'token',
+  url: 'sign-in URL',
+  share: 'share link',
+  oidc: 'single sign-on',
+};
+
+/** GET /api/me (and the answer of a sign-in): who, what they may do, how they signed in, until when. */
+export function meOf(access: AccessControl, { identity, session }: { identity: Identity; session: Session | null }): MeResponse {
+  const link = identity.shareLinkId ? access.shareLinks.get(identity.shareLinkId) : null;
+  const method = session?.method;
+  const signedInWith = method === 'oidc' ? (access.oidcName ?? SIGNED_IN_WITH.oidc) : method ? SIGNED_IN_WITH[method] : undefined;
+  return {
+    name: identity.name,
+    role: identity.role,
+    via: identity.via,
+    rights: rightsOf(identity),
+    ...(identity.groups ? { groups: identity.groups } : {}),
+    ...(signedInWith ? { signedInWith } : {}),
+    ...(session ? { csrfToken: session.csrfToken, expiresAt: session.expiresAt } : {}),
+    ...(link ? { shareLink: { id: link.id, path: link.path, expiresAt: link.expiresAt, scope: link.scope } } : {}),
+  };
 }
 
 export function authRoutes(ctx: AuthRouteContext): Router {
@@ -76,12 +115,26 @@ export function authRoutes(ctx: AuthRouteContext): Router {
       }
     }
     const method = 'username' in body ? ('password' as const) : ('token' as const);
+    if (!isGranted(principal)) {
+      // The password was right, but no grant lets this user in: say which groups would.
+      const refusal = noAccess(principal.name, principal.groups, access.credentials.grants);
+      await audit.append({
+        action: 'login',
+        outcome: 'refused',
+        actor: { name: principal.name, role: null, via: 'cookie' },
+        error: { code: 'NO_ACCESS', message: noAccessSentence(refusal) },
+        details: { method, groups: refusal.groups },
+        ...(req.ip ? { remoteAddress: req.ip } : {}),
+      });
+      return sendError(res, 'NO_ACCESS', noAccessSentence(refusal));
+    }
     const session = startCookieSession(req, res, access, {
       name: principal.name,
-      role: principal.role,
+      role: principal.rights.role,
       via: 'cookie',
       method,
       credential: principal.credential,
+      ...(principal.groups ? { groups: principal.groups } : {}),
     });
     if (method === 'password') res.append('Set-Cookie', ctx.devices.issue(principal.name, req.secure));
     // Answered once the session is on disk: a restart right after still knows this browser.
@@ -89,16 +142,18 @@ export function authRoutes(ctx: AuthRouteContext): Router {
     await audit.append({
       action: 'login',
       outcome: 'ok',
-      actor: { name: principal.name, role: principal.role, via: 'cookie' },
-      details: { method },
+      actor: { name: principal.name, role: principal.rights.role, via: 'cookie' },
+      details: { method, ...(principal.groups ? { groups: principal.groups } : {}) },
       ...(req.ip ? { remoteAddress: req.ip } : {}),
     });
-    const me: MeResponse = { name: principal.name, role: principal.role, via: 'cookie', csrfToken: session.csrfToken };
-    res.json(me);
+    res.json(meOf(access, { identity: identityOfPrincipal(principal), session }));
   });
 
   router.get('/sign-in-methods', (req, res) => {
-    const methods: SignInMethods = access.credentials?.methods ?? { password: false, token: false };
+    const methods: SignInMethods = {
+      ...(access.credentials?.methods ?? { password: false, token: false }),
+      ...(access.oidcName ? { oidc: { name: access.oidcName, url: OIDC_LOGIN_PATH } } : {}),
+    };
     // A browser whose session ended is told why on the sign-in page (its cookie names the ended session).
     const cookie = readCookie(req.headers.cookie);
     const end = access.sessions.get(cookie) ? null : access.sessions.endOf(cookie);
@@ -123,17 +178,8 @@ export function authRoutes(ctx: AuthRouteContext): Router {
   });
 
   router.get('/me', (_req, res) => {
-    const { identity, session } = identified(res);
-    const link = identity.shareLinkId ? access.shareLinks.get(identity.shareLinkId) : null;
-    const me: MeResponse = {
-      name: identity.name,
-      role: identity.role,
-      via: identity.via,
-      ...(session ? { csrfToken: session.csrfToken } : {}),
-      ...(link ? { shareLink: { id: link.id, path: link.path, expiresAt: link.expiresAt, scope: link.scope } } : {}),
-    };
     res.setHeader('Cache-Control', 'no-store');
-    res.json(me);
+    res.json(meOf(access, identified(res)));
   });
 
   return router;

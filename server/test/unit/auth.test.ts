@@ -206,10 +206,10 @@ describe('credentials', () => {
       viewerToken: 'v'.repeat(20),
       users: [{ name: 'vic', passwordHash: bcrypt.hashSync('pw-vic-123', 4), role: 'viewer' }],
     });
-    expect(creds.verifyToken('a'.repeat(20))).toMatchObject({ name: 'admin-token', role: 'admin' });
-    expect(creds.verifyToken('v'.repeat(20))).toMatchObject({ name: 'viewer-token', role: 'viewer' });
+    expect(creds.verifyToken('a'.repeat(20))).toMatchObject({ name: 'admin-token', rights: { role: 'admin' } });
+    expect(creds.verifyToken('v'.repeat(20))).toMatchObject({ name: 'viewer-token', rights: { role: 'viewer' } });
     expect(creds.verifyToken('a'.repeat(19))).toBeNull();
-    expect(await creds.verifyPassword('vic', 'pw-vic-123')).toMatchObject({ name: 'vic', role: 'viewer' });
+    expect(await creds.verifyPassword('vic', 'pw-vic-123')).toMatchObject({ name: 'vic', rights: { role: 'viewer' } });
     expect(await creds.verifyPassword('vic', 'wrong')).toBeNull();
     expect(await creds.verifyPassword('nobody', 'pw-vic-123')).toBeNull();
     expect(new Credentials({}).configured).toBe(false);
