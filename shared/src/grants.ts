@@ -55,8 +55,9 @@ export function rightsFromGroups(groups: readonly string[], grants: readonly Gra
   const mine = new Set(groups);
   const matching = grants.filter((g) => mine.has(g.group));
   if (matching.length === 0) return null;
-  const grantedBy = [...new Set(matching.map((g) => g.group))];
-  if (matching.some((g) => g.role === 'admin')) return { role: 'admin', write: [], grantedBy };
+  // The groups that decide: those of the strongest role (a viewer grant adds nothing to a writer's).
+  const groupsOf = (role: GrantRole) => [...new Set(matching.filter((g) => g.role === role).map((g) => g.group))];
+  if (matching.some((g) => g.role === 'admin')) return { role: 'admin', write: [], grantedBy: groupsOf('admin') };
   const byEnsemble = new Map<string, Set<string>>();
   for (const g of matching) {
     if (g.role !== 'writer') continue;
@@ -65,7 +66,8 @@ export function rightsFromGroups(groups: readonly string[], grants: readonly Gra
     byEnsemble.set(g.ensemble, paths);
   }
   const write = [...byEnsemble].map(([ensemble, paths]) => ({ ensemble, paths: minimalRoots([...paths]) }));
-  return { role: write.length > 0 ? 'writer' : 'viewer', write, grantedBy };
+  const role = write.length > 0 ? 'writer' : 'viewer';
+  return { role, write, grantedBy: groupsOf(role) };
 }
 
 /** Rights of a token or a user given a role directly (no groups). */
