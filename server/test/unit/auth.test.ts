@@ -13,6 +13,7 @@ import { isLoopbackHost, originAllowed } from '../../src/auth/origin.js';
 import { SessionStore } from '../../src/auth/sessionStore.js';
 import { ShareLinkStore } from '../../src/auth/shareLinks.js';
 import { testLogger } from '../support/logger.js';
+import { checkAuthOptions } from '../../src/auth/authOptions.js';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -225,5 +226,30 @@ describe('credentials', () => {
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     const second = loadOrCreateAdminToken(dir);
     expect(second).toEqual({ ...first, created: false });
+  });
+});
+
+describe('checkAuthOptions', () => {
+  const ensembles = [{ name: 'prod', connectionString: 'zk:2181' }];
+  it('refuses at start what no one could use: a grant of an unknown ensemble, a user no grant lets in, http off loopback', () => {
+    const bad = () =>
+      checkAuthOptions(
+        {
+          stateDir: '/tmp/x',
+          grants: [{ group: 'billing', role: 'writer', ensemble: 'prd', paths: ['/app'] }],
+          users: [{ name: 'bob', passwordHash: 'x', groups: ['nobody-grants-this'] }],
+          oidc: { issuer: 'http://id.example.com', clientId: 'k', scopes: ['openid'], groupsClaim: 'groups', name: 'id' },
+        },
+        ensembles,
+      );
+    expect(bad).toThrow(/auth\.grants\[0\]\.ensemble: no ensemble is named "prd" \(configured: prod\)/);
+    expect(bad).toThrow(/auth\.users\[0\] \(bob\): no role, and none of its groups is in auth\.grants/);
+    expect(bad).toThrow(/must be https \(http is allowed on loopback only\)/);
+    expect(() =>
+      checkAuthOptions(
+        { stateDir: '/tmp/x', oidc: { issuer: 'http://127.0.0.1:17100', clientId: 'k', scopes: ['openid'], groupsClaim: 'groups', name: 'id' } },
+        ensembles,
+      ),
+    ).not.toThrow();
   });
 });
