@@ -57,6 +57,9 @@ export const PORT_OFFSETS = {
   locksFixturesTest: 10_480,
   /** 10_500 would share ports with latencyBench (admin 8091+10500 = client 2191+16400). */
   locksTest: 10_520,
+  /** Past 10_999 (every offset there is taken): checked against all others by portOffsets.test.ts. */
+  metricsTest: 12_000,
+  packageTest: 12_020,
   fanoutBench: 16_300,
   latencyBench: 16_400,
   childrenBench: 16_500,
@@ -70,6 +73,7 @@ export const PORT_OFFSETS = {
 export const KEEPER_PORTS = {
   start: 8080,
   e2e: 18_181,
+  prometheusTest: 17_390,
   /** e2e specs that run a Keeper of their own against the e2e sandbox (restarted, or signed in through OIDC). */
   e2eRestart: 18_182,
   e2eOidc: 18_183,
