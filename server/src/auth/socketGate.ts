@@ -1,7 +1,8 @@
 /**
  * The socket's gate, before any handshake: the Host (DNS rebinding), the Origin (cross-site
  * hijacking), then the identity. A bearer header on the upgrade is a token guess until it
- * verifies: it goes through the sign-in limiter and a wrong one is audited, as over HTTP.
+ * verifies: a correct one always passes, a wrong one meets the sign-in limiter and is audited,
+ * as over HTTP.
  */
 import type { IncomingMessage } from 'node:http';
 import type { AccessControl } from './accessControl.js';
@@ -39,14 +40,15 @@ export function socketGate(access: AccessControl, options: SocketGateOptions = {
       guard && access.credentials !== null && request.headers.authorization !== undefined
         ? { address: addressOf(request), name: 'token', method: 'bearer' as const, transport: 'socket' as const }
         : null;
-    if (guard && attempt) {
-      const refused = guard.refusal(attempt);
-      if (refused) return { ok: false, status: 403, reason: `too many failed sign-ins from this address; retry in ${refused.retryAfterSeconds} s` };
-    }
+    // A correct token always passes; only a wrong one meets the limiter.
     const result = access.identify(request.headers);
     if (!result.ok) {
-      // Recorded in the background: the gate answers at once; the entry is durable soon after.
-      if (guard && attempt) void guard.failed(attempt, result.reason);
+      if (guard && attempt) {
+        const refused = guard.refusal(attempt);
+        if (refused) return { ok: false, status: 403, reason: `too many failed sign-ins from this address; retry in ${refused.retryAfterSeconds} s` };
+        // Recorded in the background: the gate answers at once; the entry is durable soon after.
+        void guard.failed(attempt, result.reason);
+      }
       return { ok: false, status: 403, reason: result.reason };
     }
     return { ok: true, identity: result.value.identity };

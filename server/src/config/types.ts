@@ -1,5 +1,5 @@
 /** What the server is started with (built by cli.ts, consumed by startKeeper in app.ts). */
-import type { LocksConfig, Role } from '@keeper/shared';
+import type { Grant, LocksConfig } from '@keeper/shared';
 
 export interface EnsembleConfig {
   /** Unique, URL-safe: it appears in Keeper's URLs and API paths. */
@@ -33,7 +33,26 @@ export interface AuthUserConfig {
   name: string;
   /** bcrypt (`npm run hash-password`); the password itself is never configured. */
   passwordHash: string;
-  role: Role;
+  /** A role given directly; or none, and the user's `groups` go through `auth.grants`. */
+  role?: 'admin' | 'viewer';
+  groups?: string[];
+}
+
+/** Single sign-on through an OpenID Connect provider (authorization code flow with PKCE). */
+export interface OidcOptions {
+  /** The issuer URL; its /.well-known/openid-configuration is read (discovery). */
+  issuer: string;
+  clientId: string;
+  /** From the environment variable the config names (`clientSecretEnv`); absent for a public client. */
+  clientSecret?: string;
+  /** Default ["openid", "profile", "email", "groups"]. */
+  scopes: string[];
+  /** The ID token (or userinfo) claim holding the person's groups; default "groups". */
+  groupsClaim: string;
+  /** The claim shown as the person's name; default preferred_username, then email, then sub. */
+  usernameClaim?: string;
+  /** "Sign in with <name>"; default the issuer's host. */
+  name: string;
 }
 
 /**
@@ -53,6 +72,9 @@ export interface AuthOptions {
   allowedOrigins?: string[];
   /** Cookie session lifetime; default 12 h. */
   sessionTtlMs?: number;
+  oidc?: OidcOptions;
+  /** Groups (from OIDC or `users[].groups`) to rights: admin, viewer, writer of subtrees. */
+  grants?: Grant[];
 }
 
 /** Express's `trust proxy`: true (every hop), a hop count, or the proxies' addresses/CIDRs. */
@@ -73,8 +95,14 @@ export interface KeeperOptions {
   trustProxy?: TrustProxy;
   /** Host names besides the bound one (and loopback names) this console answers to. */
   allowedHosts?: string[];
-  /** Audit file rotation (default 10 MiB per file, 4 rotated files kept). */
-  audit?: { maxFileBytes?: number; keepFiles?: number };
+  /**
+   * The URL people reach Keeper at (https://keeper.example.com), for the OIDC callback
+   * (<publicUrl>/auth/oidc/callback). Absent: taken from each request (with trustProxy, its
+   * X-Forwarded-Proto and -Host).
+   */
+  publicUrl?: string;
+  /** Audit file rotation (default 10 MiB per file, 4 rotated files kept); `stdout`: each entry also as a JSON line on stdout. */
+  audit?: { maxFileBytes?: number; keepFiles?: number; stdout?: boolean };
   /** Per minute: API requests per identity, failed sign-ins per address+name and per address. */
   rateLimits?: { api?: number; loginFailures?: number; loginFailuresPerAddress?: number };
   /** Who may scrape GET /metrics (Prometheus text format). Default: loopback only. */
