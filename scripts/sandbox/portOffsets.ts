@@ -49,6 +49,8 @@ export const PORT_OFFSETS = {
   upgradeRefusalTest: 10_640,
   upgradeMethodsTest: 10_680,
   upgradesAttackTest: 10_720,
+  hubMemoryTest: 10_860,
+  socketReserveTest: 10_880,
   locksFixturesTest: 10_480,
   /** 10_500 would share ports with latencyBench (admin 8091+10500 = client 2191+16400). */
   locksTest: 10_520,
@@ -59,6 +61,7 @@ export const PORT_OFFSETS = {
   herdBench: 16_700,
   locksBench: 16_800,
   upgradesBench: 16_900,
+  scaleBench: 17_000,
 } as const;
 
 /** Single ports the project listens on beside the layouts: Keeper for `npm start` and for e2e. */

@@ -68,6 +68,7 @@ const limitsSchema = z.strictObject({
   watchedPaths: count(10_000_000).optional(),
   socketBufferKiB: count(1_048_576).optional(),
   socketBuffersTotalMiB: count(1_048_576).optional(),
+  socketStallSeconds: count(3_600).optional(),
   walks: count(1_000).optional(),
   walksReservedForAdmins: z.number().int().min(0).max(1_000).optional(),
   walksPerIdentity: count(1_000).optional(),

@@ -116,6 +116,8 @@ export interface LimitsConfig {
   socketBufferKiB?: number;
   /** Unsent bytes across every socket. Default 64 MiB. */
   socketBuffersTotalMiB?: number;
+  /** A socket holding unsent bytes that writes none of them for this long is closed as too slow. Default 15. */
+  socketStallSeconds?: number;
   /** Subtree walks (count, export) at once on the server. Default 4. */
   walks?: number;
   /** Of those, slots only admins may take. Default 1. */

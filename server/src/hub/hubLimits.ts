@@ -108,5 +108,6 @@ export function hubLimitsFromConfig(config: LimitsConfig | undefined): HubLimits
     ...set('maxWatchedPaths', c.watchedPaths),
     ...set('maxBufferedBytes', c.socketBufferKiB === undefined ? undefined : c.socketBufferKiB * 1024),
     ...set('maxBufferedBytesTotal', c.socketBuffersTotalMiB === undefined ? undefined : c.socketBuffersTotalMiB * 1024 * 1024),
+    ...set('stallMs', c.socketStallSeconds === undefined ? undefined : c.socketStallSeconds * 1000),
   };
 }

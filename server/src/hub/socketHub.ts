@@ -29,6 +29,8 @@ export interface HubStats {
   watchedPaths: number;
   /** Unsent bytes summed per socket (a frame shared by ten sockets counts ten times). */
   bufferedBytes: number;
+  /** The most unsent bytes one socket holds. */
+  largestBufferedBytes: number;
   /** Unsent bytes as memory: a shared frame counts once. */
   distinctBufferedBytes: number;
   refusedSockets: number;
@@ -123,9 +125,11 @@ export class SocketHub {
 
   get stats(): HubStats {
     let bufferedBytes = 0;
+    let largestBufferedBytes = 0;
     let resyncs = this.pastResyncs;
     for (const connection of this.connections) {
       bufferedBytes += connection.bufferedBytes;
+      largestBufferedBytes = Math.max(largestBufferedBytes, connection.bufferedBytes);
       resyncs += connection.resyncs;
     }
     return {
@@ -134,6 +138,7 @@ export class SocketHub {
       channels: this.fanOut.channels.size,
       watchedPaths: this.watchedPaths,
       bufferedBytes,
+      largestBufferedBytes,
       distinctBufferedBytes: this.fanOut.ledger.total,
       refusedSockets: this.refusedSockets,
       droppedTooSlow: this.droppedTooSlow,

@@ -121,6 +121,7 @@ describe('hubLimitsFromConfig', () => {
       subscriptionsReservedForAdmins: 12,
       subscribesPerSecond: 13,
       subscribesPerSecondPerPerson: 14,
+      socketStallSeconds: 3,
     });
     expect(limits).toMatchObject({
       maxSockets: 20,
@@ -137,6 +138,7 @@ describe('hubLimitsFromConfig', () => {
       subscriptionsReservedForAdmins: 12,
       subscribesPerSecond: 13,
       subscribesPerSecondPerPerson: 14,
+      stallMs: 3_000,
     });
     expect(limits.maxSubscriptionsTotal).toBe(DEFAULT_HUB_LIMITS.maxSubscriptionsTotal);
   });
