@@ -79,6 +79,9 @@ export interface HubContext {
 
 type SubscribeMessage = Extract<ClientMessage, { type: 'subscribe' | 'unsubscribe' }>;
 
+/** A heartbeat as every page sends it (JSON.stringify({type: 'ping'})). */
+const PING = '{"type":"ping"}';
+
 export class ClientConnection {
   private ready = false;
   private readonly subscriptions = new Map<string, Subscription>();
@@ -177,6 +180,8 @@ export class ClientConnection {
         : Array.isArray(data)
           ? Buffer.concat(data).toString('utf8')
           : Buffer.from(data as ArrayBuffer).toString('utf8');
+      // Every page pings once a second: the common frame skips the schema.
+      if (text === PING && this.ready) return this.send({ type: 'pong', at: Date.now() });
       const parsed = parseClientMessage(text);
       if (!parsed.ok) return this.replyError(parsed.code, parsed.message, parsed.id);
       this.handle(parsed.message);

@@ -3,9 +3,9 @@
  * thousand browsers on one path cost one ZooKeeper watch and one listener. Children go out in
  * full the first time (and whenever the registry has no diff), then as diffs. A full list over
  * CHILDREN_PAGE_BYTES goes in pages, so no frame is bigger than a page and a browser that reads
- * slowly is sent the next page only when it has taken the last. The events of a list are made
- * once per list the registry holds: every browser joining later is handed the same objects,
- * serialized once.
+ * slowly is sent the next page only when it has taken the last. The events of a list, and of a
+ * node's state, are made once per list or state the registry holds: every browser joining later
+ * is handed the same objects, serialized once.
  */
 import type { TopicEvent } from '@keeper/shared';
 import type { TopicProducer } from './topicProducer.js';
@@ -17,6 +17,21 @@ type ChildrenEvent = Extract<TopicEvent<'znode'>, { kind: 'children' }>;
 
 /** The registry never mutates a list it handed out (a change replaces the array): its events can be kept with it. */
 const listEvents = new WeakMap<readonly string[], readonly ChildrenEvent[]>();
+
+type StateEvent = Extract<TopicEvent<'znode'>, { kind: 'state' }>;
+
+/**
+ * The same for a node's state: one event per state the registry read, stamped when Keeper first
+ * had it, so a browser joining later is handed the very event (and bytes) the others were, and
+ * its time says when the state was read, not when the browser joined.
+ */
+const stateEvents = new WeakMap<object, StateEvent>();
+
+function stateEvent(node: StateEvent['node']): StateEvent {
+  let event = stateEvents.get(node);
+  if (!event) stateEvents.set(node, (event = { kind: 'state', node, at: Date.now() }));
+  return event;
+}
 
 /** The events that carry a whole list: one `full` event, or pages that together are the list. */
 export function childrenListEvents(names: readonly string[], pageBytes = CHILDREN_PAGE_BYTES): readonly ChildrenEvent[] {
@@ -50,7 +65,7 @@ export const znodeProducer: TopicProducer<'znode'> = {
   open({ ensemble, params, emit }) {
     let sentFullChildren = false;
     return ensemble.gateway.watches.watch(params.path, {
-      onNode: (node) => emit({ kind: 'state', node, at: Date.now() }),
+      onNode: (node) => emit(stateEvent(node)),
       onChildren: ({ names, diff }) => {
         if (!sentFullChildren || !diff) {
           sentFullChildren = true;
