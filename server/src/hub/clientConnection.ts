@@ -81,6 +81,12 @@ type SubscribeMessage = Extract<ClientMessage, { type: 'subscribe' | 'unsubscrib
 
 /** A heartbeat as every page sends it (JSON.stringify({type: 'ping'})). */
 const PING = '{"type":"ping"}';
+/**
+ * A ping gets no pong when a frame went out this recently: the page counts any frame as an
+ * answer, pings every second and calls the server silent after 2 s (UNANSWERED_AFTER_MS), so
+ * the longest it can go without a frame stays under 1.5 s.
+ */
+const PONG_NOT_NEEDED_MS = 500;
 
 export class ClientConnection {
   private ready = false;
@@ -180,8 +186,10 @@ export class ClientConnection {
         : Array.isArray(data)
           ? Buffer.concat(data).toString('utf8')
           : Buffer.from(data as ArrayBuffer).toString('utf8');
-      // Every page pings once a second: the common frame skips the schema.
-      if (text === PING && this.ready) return this.send({ type: 'pong', at: Date.now() });
+      // Every page pings once a second: the common frame skips the schema, and needs no answer
+      // when a frame went out lately (any frame tells the page the server is alive; a thousand
+      // pages on busy views would otherwise cost a thousand writes a second more).
+      if (text === PING && this.ready) return this.pong();
       const parsed = parseClientMessage(text);
       if (!parsed.ok) return this.replyError(parsed.code, parsed.message, parsed.id);
       this.handle(parsed.message);
@@ -370,6 +378,12 @@ export class ClientConnection {
       }
     }
     if (message.id) this.send({ type: 'ack', id: message.id });
+  }
+
+  private pong(): void {
+    const now = Date.now();
+    if (now - this.writer.lastSentAt < PONG_NOT_NEEDED_MS) return;
+    this.send({ type: 'pong', at: now });
   }
 
   private replyError(code: ErrorCode, message: string, id?: string): void {

@@ -58,6 +58,8 @@ export class FrameWriter implements OutboxSink {
   unsent = 0;
   /** When the socket last wrote something out (or started holding bytes). */
   lastProgressAt = Date.now();
+  /** When a frame was last handed to the socket. */
+  lastSentAt = 0;
   private readonly inflight: Frame[] = [];
   /** Size of the frame that did not fit, while one waits. */
   private needed = 0;
@@ -157,7 +159,9 @@ export class FrameWriter implements OutboxSink {
   }
 
   private write(frame: Frame): void {
-    if (this.unsent === 0) this.lastProgressAt = Date.now();
+    const now = Date.now();
+    if (this.unsent === 0) this.lastProgressAt = now;
+    this.lastSentAt = now;
     this.ledger.hold(frame);
     this.inflight.push(frame);
     this.unsent += frame.size;

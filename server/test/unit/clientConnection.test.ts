@@ -145,6 +145,19 @@ describe('ClientConnection', () => {
     expect(sent.filter((e) => e.topic === 'znode' && e.event.kind === 'children')).toHaveLength(10);
   });
 
+  it('answers a bare heartbeat only when no frame went out lately (any frame is an answer); a ping with an id always', async () => {
+    const { socket } = connect(viewer);
+    hello(socket);
+    const pongs = () => socket.received.filter((m) => m.type === 'pong');
+    socket.deliver({ type: 'ping' });
+    expect(pongs()).toHaveLength(0);
+    socket.deliver({ type: 'ping', id: 'x' });
+    expect(pongs()).toEqual([expect.objectContaining({ id: 'x' })]);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    socket.deliver({ type: 'ping' });
+    expect(pongs()).toHaveLength(2);
+  });
+
   it('stops every producer it opened when the socket closes', () => {
     const { socket, znode, consoleSession } = connect(admin);
     hello(socket);
