@@ -16,23 +16,34 @@ let seq = 0;
 const clock = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function write(path: string, perSecond: number, durationMs: number): Promise<{ writes: number; errors: number }> {
+async function write(path: string, perSecond: number, durationMs: number): Promise<{ writes: number; errors: number; acks: number[] }> {
   const c = client;
   if (!c) throw new Error('not connected');
   const started = performance.now();
   let writes = 0;
   let errors = 0;
+  /** How long each write took to be acknowledged: ZooKeeper's own latency in the same run. */
+  const acks: number[] = [];
   const pending: Promise<void>[] = [];
   while (performance.now() - started < durationMs) {
     const due = started + (writes * 1000) / perSecond;
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
-    const value = `w${seq++}@${clock()}`;
+    const sent = clock();
+    const value = `w${seq++}@${sent}`;
     writes++;
-    pending.push(new Promise((resolve) => c.setData(path, Buffer.from(value), -1, (error) => resolve(void (error && errors++)))));
+    pending.push(
+      new Promise((resolve) =>
+        c.setData(path, Buffer.from(value), -1, (error) => {
+          if (error) errors++;
+          else acks.push(clock() - sent);
+          resolve();
+        }),
+      ),
+    );
   }
   await Promise.all(pending);
-  return { writes, errors };
+  return { writes, errors, acks };
 }
 
 process.on('message', (command: Command) => {
