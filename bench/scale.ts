@@ -18,6 +18,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ENSEMBLE, PORT_OFFSETS, startBenchEnv, type BenchEnv } from './support/benchEnv.js';
 import { runBench, sleep, until, type Scope } from './support/lifecycle.js';
 import { ensemblePackets } from './support/memberCounters.js';
@@ -47,6 +48,13 @@ interface Phase {
   peakRssMiB: number;
   cpuShare: number;
   zkPacketsPerSecond: number;
+  /** The writer's own write round trips (ZooKeeper's latency in the same moment), p50 and p99. */
+  ackP50: number;
+  ackP99: number;
+  /** Keeper's event loop: p99 of its delay, ms (how long an event could wait for Keeper itself). */
+  loopDelayP99: number;
+  /** Keeper's CPU time per (socket, write) pair delivered, µs: what the fan-out costs, whatever the machine's load. */
+  cpuPerDeliveryUs: number;
   errors: string[];
 }
 
@@ -115,9 +123,11 @@ async function runPhase(scope: Scope, env: BenchEnv, clients: Child[], writer: C
   const cpu0 = process.cpuUsage();
   const began = performance.now();
   let peakRss = process.memoryUsage().rss;
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 100);
   scope.log(`${n} browser(s): writing ${WRITES_PER_SECOND}/s for ${MEASURE_MS / 1000} s`);
-  const load = await writer.ask<{ writes: number; errors: number }>(
+  const load = await writer.ask<{ writes: number; errors: number; acks: number[] }>(
     { cmd: 'write', path: paths[0], perSecond: WRITES_PER_SECOND, durationMs: MEASURE_MS },
     MEASURE_MS + 30_000,
   );
@@ -125,6 +135,7 @@ async function runPhase(scope: Scope, env: BenchEnv, clients: Child[], writer: C
   const seconds = (performance.now() - began) / 1000;
   const cpu = process.cpuUsage(cpu0);
   clearInterval(sampler);
+  loop.disable();
   const packets1 = await ensemblePackets(env.ensemble.members);
   const reports = await Promise.all(used.map((c) => c.ask<{ samples: number[]; errors: string[]; errorCount: number }>({ cmd: 'report' }, 30_000)));
   await Promise.all(used.map((c) => c.ask({ cmd: 'record', on: false }, 10_000)));
@@ -148,6 +159,10 @@ async function runPhase(scope: Scope, env: BenchEnv, clients: Child[], writer: C
     peakRssMiB: peakRss / 1048576,
     cpuShare: (cpu.user + cpu.system) / 1000 / (seconds * 1000),
     zkPacketsPerSecond: keeperPackets / seconds,
+    ackP50: percentile(load.acks, 50),
+    ackP99: percentile(load.acks, 99),
+    loopDelayP99: loop.percentile(99) / 1e6,
+    cpuPerDeliveryUs: samples.length > 0 ? (cpu.user + cpu.system) / samples.length : Number.NaN,
     errors: reports.flatMap((r) => r.errors).slice(0, 5),
   };
 }
@@ -182,12 +197,14 @@ await runBench('scale', { timeoutMs: 1_200_000 }, async (scope) => {
   }
   const lines = [
     `${ZNODES} znodes followed by every browser, one of them written ${WRITES_PER_SECOND}/s; ${MEASURE_MS / 1000} s measured per step (after ${WARMUP_MS / 1000} s of warm-up)`,
-    `browsers | write→socket p50 (ms) | p99 (ms) | p50 / p99 vs 1 | Keeper RSS peak (MiB) | Keeper CPU | ZooKeeper packets/s from Keeper (vs 1)`,
+    `browsers | write→socket p50 (ms) | p99 (ms) | p50 / p99 vs 1 | Keeper RSS peak (MiB) | Keeper CPU | ZooKeeper packets/s from Keeper (vs 1) | write ack p50 / p99 (ms) | Keeper loop delay p99 (ms) | Keeper CPU per delivery (µs)`,
     ...phases.map(
       (p) =>
         `${String(p.browsers).padStart(8)} | ${fmt(p.p50, 2).padStart(21)} | ${fmt(p.p99, 2).padStart(8)} | ${fmt(p.p50 / one.p50, 2)}× / ${fmt(p.p99 / one.p99, 2)}× | ` +
-        `${fmt(p.peakRssMiB, 0).padStart(21)} | ${fmt(p.cpuShare * 100, 0).padStart(9)} % | ${fmt(p.zkPacketsPerSecond)} (${fmt(p.zkPacketsPerSecond / one.zkPacketsPerSecond, 2)}×)`,
+        `${fmt(p.peakRssMiB, 0).padStart(21)} | ${fmt(p.cpuShare * 100, 0).padStart(9)} % | ${fmt(p.zkPacketsPerSecond)} (${fmt(p.zkPacketsPerSecond / one.zkPacketsPerSecond, 2)}×) | ` +
+        `${fmt(p.ackP50, 2)} / ${fmt(p.ackP99, 2)} | ${fmt(p.loopDelayP99, 1)} | ${fmt(p.cpuPerDeliveryUs, 0)}`,
     ),
+    `write ack: the writer's own setData round trip, ZooKeeper's latency at that moment; loop delay: how late Keeper's event loop ran (a busy Keeper, or a machine that gives it no CPU); CPU per delivery: Keeper's CPU time in the window (pings included) over the (socket, write) pairs delivered`,
     `srvr overhead per reading of all members: ${overhead} packets (subtracted)`,
   ];
   const rows: SummaryRow[] = [];
