@@ -55,6 +55,8 @@ export const PORT_OFFSETS = {
    * at a time). 10_900 would share ports with locksBench (admin 8091+10900 = client 2191+16800).
    */
   authTests: 10_920,
+  hubMemoryTest: 10_860,
+  socketReserveTest: 10_880,
   locksFixturesTest: 10_480,
   /** 10_500 would share ports with latencyBench (admin 8091+10500 = client 2191+16400). */
   locksTest: 10_520,
@@ -75,6 +77,7 @@ export const PORT_OFFSETS = {
   herdBench: 16_700,
   locksBench: 16_800,
   upgradesBench: 16_900,
+  scaleBench: 17_000,
 } as const;
 
 /** The pool's offsets: as many ensembles at once as integration files run at once, plus one starting beside them. */

@@ -15,7 +15,21 @@ import type { SignInGuard } from './signInAudit.js';
  * Decides whether an upgrade may proceed, before the handshake: who is asking (cookie, bearer,
  * share session) and from which Origin. Without one, every socket is the open-mode admin.
  */
-export type UpgradeAuthorizer = (request: IncomingMessage) => { ok: true; identity: Identity } | { ok: false; status: 401 | 403; reason: string };
+export type UpgradeAuthorizer = (
+  request: IncomingMessage,
+) => { ok: true; identity: Identity; person: string } | { ok: false; status: 401 | 403; reason: string };
+
+/**
+ * Which person a socket belongs to, for caps and rates counted per person: a browser's sign-in
+ * session (cookie or share link; with SSO, still one per browser), or for a bearer token (no
+ * session) that token from one address. Everyone holding the viewer token is one identity but
+ * as many persons as browsers, so one of them cannot use up what the others need.
+ */
+export function personOf(identity: Identity, address: string): string {
+  if (identity.via === 'open') return 'open';
+  if (identity.sessionId !== undefined) return `session:${identity.sessionId}`;
+  return `${identity.via}:${identity.role}:${identity.name}@${address}`;
+}
 
 export interface SocketGateOptions {
   /** Host names this console answers to (hosts.ts). */
@@ -51,6 +65,7 @@ export function socketGate(access: AccessControl, options: SocketGateOptions = {
       }
       return { ok: false, status: 403, reason: result.reason };
     }
-    return { ok: true, identity: result.value.identity };
+    const identity = result.value.identity;
+    return { ok: true, identity, person: personOf(identity, addressOf(request)) };
   };
 }

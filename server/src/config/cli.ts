@@ -89,8 +89,11 @@ Behind a proxy, and bounds:
   config "rateLimits": { "apiPerMinute": 1200, "signInFailuresPerName": 10,
                          "signInFailuresPerAddress": 100 }
   config "limits" (every field optional; defaults in the README's Limits table):
-    "socketsPerIdentity", "sockets", "subscriptionsPerSocket", "subscriptionsPerIdentity",
-    "subscriptions", "watchedPaths", "socketBufferKiB", "socketBuffersTotalMiB", "walks",
+    "socketsPerPerson", "socketsPerIdentity", "socketsForShareLinks",
+    "socketsReservedForAdmins", "sockets", "subscriptionsPerSocket", "subscriptionsPerPerson",
+    "subscriptionsPerIdentity", "subscriptionsForShareLinks", "subscriptionsReservedForAdmins",
+    "subscriptions", "subscribesPerSecond", "subscribesPerSecondPerPerson", "watchedPaths",
+    "socketBufferKiB", "socketBuffersTotalMiB", "socketStallSeconds", "walks",
     "walksReservedForAdmins", "walksPerIdentity", "walkReadsPerMinutePerIdentity",
     "walkReadsPerMinuteForViewers"
 

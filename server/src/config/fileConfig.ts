@@ -53,14 +53,23 @@ const count = (max: number) => z.number().int().min(1).max(max);
 
 /** Config "limits" (types.ts LimitsConfig): each bound must be a positive whole number. */
 const limitsSchema = z.strictObject({
+  socketsPerPerson: count(100_000).optional(),
   socketsPerIdentity: count(100_000).optional(),
+  socketsForShareLinks: count(100_000).optional(),
+  socketsReservedForAdmins: z.number().int().min(0).max(100_000).optional(),
   sockets: count(100_000).optional(),
   subscriptionsPerSocket: count(1_000_000).optional(),
+  subscriptionsPerPerson: count(10_000_000).optional(),
   subscriptionsPerIdentity: count(10_000_000).optional(),
+  subscriptionsForShareLinks: count(10_000_000).optional(),
+  subscriptionsReservedForAdmins: z.number().int().min(0).max(10_000_000).optional(),
   subscriptions: count(10_000_000).optional(),
+  subscribesPerSecond: count(1_000_000).optional(),
+  subscribesPerSecondPerPerson: count(1_000_000).optional(),
   watchedPaths: count(10_000_000).optional(),
   socketBufferKiB: count(1_048_576).optional(),
   socketBuffersTotalMiB: count(1_048_576).optional(),
+  socketStallSeconds: count(3_600).optional(),
   walks: count(1_000).optional(),
   walksReservedForAdmins: z.number().int().min(0).max(1_000).optional(),
   walksPerIdentity: count(1_000).optional(),

@@ -120,22 +120,40 @@ export type MetricsAccess = { access: 'off' } | { access: 'loopback' } | { acces
  * field optional, defaults in server/src/hub/hubLimits.ts and server/src/ops/walkBudget.ts).
  */
 export interface LimitsConfig {
-  /** Open sockets (browser tabs) per identity: a user, a token, one share link. Default 50. */
+  /** Open sockets (browser tabs) per person: one browser's sign-in, or a bearer token from one address. Default 30. */
+  socketsPerPerson?: number;
+  /** Open sockets per identity: a user, a token (all its holders together), one share link. Default 1,500. */
   socketsPerIdentity?: number;
-  /** Open sockets in total. Default 500. */
+  /** Open sockets of all share links together. Default 500. */
+  socketsForShareLinks?: number;
+  /** Of the total, sockets only admins may open. Default 100. */
+  socketsReservedForAdmins?: number;
+  /** Open sockets in total. Default 2,000. */
   sockets?: number;
   /** Subscriptions (watched znodes) per socket. Default 5,000. */
   subscriptionsPerSocket?: number;
-  /** Subscriptions per identity across its sockets. Default 10,000. */
+  /** Subscriptions per person across its sockets. Default 10,000. */
+  subscriptionsPerPerson?: number;
+  /** Subscriptions per identity across its sockets. Default 150,000. */
   subscriptionsPerIdentity?: number;
-  /** Subscriptions in total. Default 100,000. */
+  /** Subscriptions of all share links together. Default 50,000. */
+  subscriptionsForShareLinks?: number;
+  /** Of the total, subscriptions only admins may take. Default 20,000. */
+  subscriptionsReservedForAdmins?: number;
+  /** Subscriptions in total. Default 200,000. */
   subscriptions?: number;
+  /** Subscribe frames a second per socket (weighted by topic; bursts of 5 s). Default 200. */
+  subscribesPerSecond?: number;
+  /** Subscribe frames a second per person across its sockets. Default 400. */
+  subscribesPerSecondPerPerson?: number;
   /** Distinct znodes Keeper watches in ZooKeeper, all ensembles together. Default 20,000. */
   watchedPaths?: number;
   /** Unsent bytes one socket may hold before it is closed as too slow. Default 4,096 KiB. */
   socketBufferKiB?: number;
   /** Unsent bytes across every socket. Default 64 MiB. */
   socketBuffersTotalMiB?: number;
+  /** A socket holding unsent bytes that writes none of them for this long is closed as too slow. Default 15. */
+  socketStallSeconds?: number;
   /** Subtree walks (count, export) at once on the server. Default 4. */
   walks?: number;
   /** Of those, slots only admins may take. Default 1. */
