@@ -43,11 +43,14 @@ export function progressSentence(wf: UpgradeWorkflow): string {
   switch (wf.state) {
     case 'planned':
       return `Planned. ${wf.plan.sentence}`;
-    case 'done': {
+    case 'done':
+    case 'doneWithExceptions': {
       const restarted = wf.steps.filter((s) => s.state === 'done').length;
       const skipped = wf.steps.length - restarted;
       const took = wf.startedAt !== null && wf.finishedAt !== null ? ` in ${formatDuration(wf.finishedAt - wf.startedAt)}` : '';
-      return `Done: ${plural(restarted, 'member')} restarted${took}${skipped > 0 ? `, ${skipped} skipped` : ''}.`;
+      const counts = `${plural(restarted, 'member')} restarted${took}${skipped > 0 ? `, ${skipped} skipped` : ''}`;
+      if (wf.state === 'done') return `Done: ${counts}; each checked at the end, ${wf.targetVersion ? 'on the target and ' : ''}serving in its role.`;
+      return `Done with exceptions: ${counts}. ${wf.reason ?? ''}`.trim();
     }
     case 'failed':
     case 'aborted':
@@ -55,7 +58,7 @@ export function progressSentence(wf: UpgradeWorkflow): string {
     case 'paused':
       return `Paused${first ? ` at ${memberLabel(first)}` : ''}: ${wf.reason ?? 'no reason recorded'}`;
     case 'running': {
-      if (!first) return 'Finishing.';
+      if (!first) return `Checking every member${wf.targetVersion ? "'s version and role" : "'s role"} before calling it done.`;
       if (wf.mode === 'full') {
         const back = current.filter((s) => s.phases.back !== null).length;
         return `Restarting all ${plural(wf.steps.length, 'member')} at once (${back} of ${current.length} back so far)`;
