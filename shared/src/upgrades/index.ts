@@ -26,6 +26,7 @@ export * from './workflowEvents.js';
 export * from './workflow.js';
 export * from './sessionExpiries.js';
 export * from './progress.js';
+export * from './recheck.js';
 export * from './resume.js';
 export * from './restartCommand.js';
 export * from './requests.js';

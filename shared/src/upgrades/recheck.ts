@@ -88,8 +88,9 @@ export function membersMismatch(wf: UpgradeWorkflow, health: EnsembleHealth): st
   if (planned.length === now.length && planned.every((a, i) => a === now[i])) return null;
   const missing = planned.filter((a) => !now.includes(a));
   const added = now.filter((a) => !planned.includes(a));
-  const parts = [missing.length > 0 ? `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not in the ensemble now` : null, added.length > 0 ? `${added.join(', ')} ${added.length === 1 ? 'was' : 'were'} not in the plan` : null].filter(
-    (p) => p !== null,
-  );
+  const parts = [
+    missing.length > 0 ? `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not in the ensemble now` : null,
+    added.length > 0 ? `${added.join(', ')} ${added.length === 1 ? 'was' : 'were'} not in the plan` : null,
+  ].filter((p) => p !== null);
   return `Keeper will not resume this upgrade: it was planned for ${planned.join(', ')}, but ${parts.join(', and ')}. Abort it and plan a new one for the members as they are.`;
 }

@@ -101,7 +101,8 @@ export function restartCommandErrors(config: RestartCommandConfig): string[] {
     const argv = config as readonly string[];
     if (argv.length === 0 || argv[0]!.trim() === '') return ['restartCommand names no program: its first word is empty'];
     const errors = argv.flatMap(placeholderErrors);
-    if ([...argv[0]!.matchAll(TOKEN)].some((m) => m[1] !== undefined)) errors.push('restartCommand: the program itself (the first word) cannot hold a placeholder');
+    if ([...argv[0]!.matchAll(TOKEN)].some((m) => m[1] !== undefined))
+      errors.push('restartCommand: the program itself (the first word) cannot hold a placeholder');
     return errors;
   }
   const { line } = config as { line: string };
@@ -127,11 +128,14 @@ function valueOf(name: RestartPlaceholder, target: RestartTarget): string {
   switch (name) {
     case 'id':
       if (target.memberId === null) throw new RestartCommandError(`restartCommand uses {id}, but ${where} has none: the configuration gives it no server id`);
-      if (!Number.isSafeInteger(target.memberId) || target.memberId < 0) throw new RestartCommandError(`restartCommand: the server id of ${where} is not a number`);
+      if (!Number.isSafeInteger(target.memberId) || target.memberId < 0)
+        throw new RestartCommandError(`restartCommand: the server id of ${where} is not a number`);
       return String(target.memberId);
     case 'host':
       if (!isHostNameOrAddress(target.host))
-        throw new RestartCommandError(`restartCommand was not run: the member's host ${JSON.stringify(target.host).slice(0, 80)} is not a host name or address`);
+        throw new RestartCommandError(
+          `restartCommand was not run: the member's host ${JSON.stringify(target.host).slice(0, 80)} is not a host name or address`,
+        );
       return target.host;
     case 'clientPort':
       if (!isPort(target.clientPort)) throw new RestartCommandError(`restartCommand was not run: the client port of ${where} is not a port number`);
@@ -148,7 +152,9 @@ function valueOf(name: RestartPlaceholder, target: RestartTarget): string {
 }
 
 const fill = (text: string, target: RestartTarget, quote: (v: string) => string) =>
-  text.replace(TOKEN, (token: string, name: string | undefined) => (name === undefined ? (token === '{{' ? '{' : '}') : quote(valueOf(name as RestartPlaceholder, target))));
+  text.replace(TOKEN, (token: string, name: string | undefined) =>
+    name === undefined ? (token === '{{' ? '{' : '}') : quote(valueOf(name as RestartPlaceholder, target)),
+  );
 
 /** The command for one member; throws RestartCommandError on a template error or a value that is not what its placeholder must be. */
 export function fillRestartCommand(config: RestartCommandConfig, target: RestartTarget): FilledRestartCommand {
@@ -165,11 +171,7 @@ export function fillRestartCommand(config: RestartCommandConfig, target: Restart
 
 /** The config field: checked when the configuration is loaded. */
 export const restartCommandSchema = z
-  .union([
-    z.string().trim(),
-    z.array(z.string().max(4_096)).min(1).max(256),
-    z.strictObject({ shell: z.literal(true), line: z.string().trim() }),
-  ])
+  .union([z.string().trim(), z.array(z.string().max(4_096)).min(1).max(256), z.strictObject({ shell: z.literal(true), line: z.string().trim() })])
   .superRefine((config, ctx) => {
     for (const message of restartCommandErrors(config)) ctx.addIssue({ code: 'custom', message });
   });

@@ -36,7 +36,14 @@ export function expiriesSentence(t: SessionExpiries): string {
   const keeper = Math.min(t.keeper, t.count);
   const clients = t.count - keeper;
   const noun = (n: number) => (n === 1 ? 'session' : 'sessions');
-  const counted = keeper === 0 ? (clients === 0 ? 'No session expired' : `${clients} ${noun(clients)} expired`) : clients === 0 ? 'No other session expired' : `${clients} other ${noun(clients)} expired`;
+  const counted =
+    keeper === 0
+      ? clients === 0
+        ? 'No session expired'
+        : `${clients} ${noun(clients)} expired`
+      : clients === 0
+        ? 'No other session expired'
+        : `${clients} other ${noun(clients)} expired`;
   const apart =
     keeper === 0
       ? ''

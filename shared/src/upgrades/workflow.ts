@@ -105,7 +105,8 @@ function onPoll(wf: UpgradeWorkflow, health: EnsembleHealth, at: number): Upgrad
     const observe = (s: UpgradeStep) => current.has(s) && (next.state === 'running' || pastRestart(s));
     const before = next.steps;
     let stepped = mapSteps(next, observe, (s) => stepReducer(s, { type: 'poll', at, health }, stepContext(next)));
-    if (pausedByStep && stepped.state === 'paused' && !stepped.steps.some((s) => s.state === 'paused')) stepped = { ...stepped, state: 'running', reason: null };
+    if (pausedByStep && stepped.state === 'paused' && !stepped.steps.some((s) => s.state === 'paused'))
+      stepped = { ...stepped, state: 'running', reason: null };
     next = settle(stepped, at, health);
     if (next.state !== 'running' || next.steps.every((s, i) => s === before[i])) break;
   }

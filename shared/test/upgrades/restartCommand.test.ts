@@ -13,7 +13,10 @@ const run = (argv: readonly string[]) => execFileSync(argv[0]!, argv.slice(1), {
 describe('an argv array: no shell', () => {
   it('fills each word; a word full of shell syntax reaches the program as it is', () => {
     const filled = fillRestartCommand(['printf', '[%s]', '{host}:{clientPort}', 'zk-{id}', '$(touch /tmp/keeper-pwned); `id` && x', '{{literal}}'], target);
-    expect(filled).toMatchObject({ shell: false, argv: ['printf', '[%s]', 'zk2.example.com:2181', 'zk-2', '$(touch /tmp/keeper-pwned); `id` && x', '{literal}'] });
+    expect(filled).toMatchObject({
+      shell: false,
+      argv: ['printf', '[%s]', 'zk2.example.com:2181', 'zk-2', '$(touch /tmp/keeper-pwned); `id` && x', '{literal}'],
+    });
     expect(run(filled.argv)).toBe('[zk2.example.com:2181][zk-2][$(touch /tmp/keeper-pwned); `id` && x][{literal}]');
     // What an admin sees is the same command, quoted for pasting into a shell.
     expect(filled.display).toBe("printf '[%s]' zk2.example.com:2181 zk-2 '$(touch /tmp/keeper-pwned); `id` && x' '{literal}'");

@@ -57,7 +57,14 @@ describe('stepReducer', () => {
     expect(checkSaw(step, 'went-down')).toEqual({ id: 'went-down', ok: true, saw: 'seen down (connection refused)', at: T + 3000 });
 
     step = run(step, [{ type: 'restartResult', at: T + 4000, exitCode: 0, outputTail: 'ok\n' }]);
-    expect(step.command).toEqual({ line: 'ssh zk2 sudo systemctl restart zookeeper', exitCode: 0, outputTail: 'ok\n', deadlineAt: null, process: null, withheld: false });
+    expect(step.command).toEqual({
+      line: 'ssh zk2 sudo systemctl restart zookeeper',
+      exitCode: 0,
+      outputTail: 'ok\n',
+      deadlineAt: null,
+      process: null,
+      withheld: false,
+    });
     expect(step.state).toBe('wentDown');
 
     step = run(step, [poll(threeVoters(T + 8000, { 1: { syncedFollowers: 1 }, 2: { uptimeSeconds: 2, zxid: '0x10000000f' } }))]);
@@ -101,7 +108,6 @@ describe('stepReducer', () => {
     step = run(step, [poll(threeVoters(T + 4000, { 2: { uptimeSeconds: null, version: NEW } }))], withTarget);
     expect(step.evidence).toBe('version-changed');
     expect(checkSaw(step, 'version-matches')).toMatchObject({ ok: true });
-
   });
 
   it('a member back and synced on another build pauses at once, saying so (not "did not sync"), and may be restarted again', () => {
@@ -117,7 +123,13 @@ describe('stepReducer', () => {
     // "Restart again": the step starts over at its gates; its restart is asked for again once they pass.
     expect(stepActionError(wrong, { type: 'restartAgain', at: T + 5000, by: 'alice' })).toBeNull();
     let again = run(wrong, [{ type: 'restartAgain', at: T + 5000, by: 'alice' }], withTarget);
-    expect(again).toMatchObject({ state: 'pending', restartRequestedAt: null, evidence: null, baseline: null, deadlineAt: T + 5000 + DEFAULT_TIMINGS.gatesWithinMs });
+    expect(again).toMatchObject({
+      state: 'pending',
+      restartRequestedAt: null,
+      evidence: null,
+      baseline: null,
+      deadlineAt: T + 5000 + DEFAULT_TIMINGS.gatesWithinMs,
+    });
     expect(again.phases).toEqual({ gatesChecked: null, restarting: null, wentDown: null, back: null, synced: null });
     expect(checkSaw(again, 'operator')?.saw).toBe('alice asked for another restart: the gates are checked first');
     again = run(again, [poll(threeVoters(T + 6000, { 2: { uptimeSeconds: 3 } })), started(T + 7000)], withTarget);
@@ -148,7 +160,13 @@ describe('stepReducer', () => {
     expect(step.state).toBe('paused');
     // ...then the member restarts after all: the step goes on by itself.
     step = run(step, [poll(threeVoters(T + 104_000, { 2: { uptimeSeconds: 2 } }))]);
-    expect(step).toMatchObject({ state: 'wentDown', pausedFrom: null, reason: null, evidence: 'uptime-reset', deadlineAt: T + 104_000 + DEFAULT_TIMINGS.backWithinMs });
+    expect(step).toMatchObject({
+      state: 'wentDown',
+      pausedFrom: null,
+      reason: null,
+      evidence: 'uptime-reset',
+      deadlineAt: T + 104_000 + DEFAULT_TIMINGS.backWithinMs,
+    });
     expect(checkSaw(step, 'went-down')?.saw).toMatch(/^uptime went back to 2 s .*: the restart happened after the pause, so the step goes on$/);
     step = run(step, [poll(threeVoters(T + 106_000, { 2: { uptimeSeconds: 4 } }))]);
     expect(step.state).toBe('settling');
