@@ -3,7 +3,8 @@
  * from the steps already finished, and "Restarting member 2 (next: 3, then the leader, 1)".
  */
 import { formatDuration } from '../ensemble/sessions/flags.js';
-import { memberLabel, memberShortLabel, plural } from './members.js';
+import { listWords, memberLabel, memberName, memberShortLabel, plural } from './members.js';
+import { exceptionsOf } from './recheck.js';
 import type { StepState, UpgradeProgress, UpgradeStep, UpgradeWorkflow } from './schemas.js';
 import { currentSteps } from './workflowSteps.js';
 
@@ -50,7 +51,9 @@ export function progressSentence(wf: UpgradeWorkflow): string {
       const took = wf.startedAt !== null && wf.finishedAt !== null ? ` in ${formatDuration(wf.finishedAt - wf.startedAt)}` : '';
       const counts = `${plural(restarted, 'member')} restarted${took}${skipped > 0 ? `, ${skipped} skipped` : ''}`;
       if (wf.state === 'done') return `Done: ${counts}; each checked at the end, ${wf.targetVersion ? 'on the target and ' : ''}serving in its role.`;
-      return `Done with exceptions: ${counts}. ${wf.reason ?? ''}`.trim();
+      // Each member with its build is in `recheck` and the reason; the headline names them.
+      const names = exceptionsOf(wf.recheck).map((m) => memberName(m));
+      return `Done with exceptions: ${counts}; not as planned: ${names.length > 0 ? listWords(names) : 'see the reason'}.`;
     }
     case 'failed':
     case 'aborted':

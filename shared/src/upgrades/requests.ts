@@ -110,7 +110,11 @@ export function withheldCommands<T extends UpgradeWorkflow>(wf: T): T {
       ...s,
       reason: scrubNullable(s.reason),
       checks: s.checks.map((c) => ({ ...c, saw: scrub(c.saw) })),
-      command: s.command && { line: null, exitCode: s.command.exitCode, outputTail: '', deadlineAt: s.command.deadlineAt, process: null, withheld: true },
+      // The sandbox's restarter has no configured command: its words are Keeper's own.
+      command:
+        s.command && s.restartMethod === 'command'
+          ? { line: null, exitCode: s.command.exitCode, outputTail: '', deadlineAt: s.command.deadlineAt, process: null, withheld: true }
+          : s.command,
     })),
   };
 }

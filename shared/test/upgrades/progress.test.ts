@@ -60,9 +60,18 @@ describe('upgradeProgress', () => {
       state: 'doneWithExceptions',
       reason: 'member 3 was skipped (not restarted by this upgrade); it runs 3.8.0 built on 2023-10-30.',
       steps: done.steps.map((s, i) => (i === 1 ? { ...s, state: 'skipped' } : s)),
+      recheck: {
+        at: T,
+        why: 'end',
+        members: [
+          { memberId: 3, address: 'zk3:2181', step: 'skipped', state: 'follower', version: null, ok: false, saw: 'member 3 was skipped' },
+          { memberId: 1, address: 'zk1:2181', step: 'done', state: 'down', version: null, ok: false, saw: 'member 1 is down' },
+        ],
+      },
     };
+    // The headline names them; each one's build is in the reason and the re-check.
     expect(upgradeProgress(exceptions, T).sentence).toBe(
-      'Done with exceptions: 2 members restarted in 2 min, 1 skipped. member 3 was skipped (not restarted by this upgrade); it runs 3.8.0 built on 2023-10-30.',
+      'Done with exceptions: 2 members restarted in 2 min, 1 skipped; not as planned: member 3 and member 1.',
     );
   });
 

@@ -121,7 +121,7 @@ describe('done, and done with exceptions', () => {
     ({ wf, at } = restartCurrent(wf, at, () => OLD, uptime));
     expect(wf.state).toBe('doneWithExceptions');
     expect(wf.reason).toBe('member 3 was skipped (not restarted by this upgrade); it runs 3.8.0 built on 2023-10-30.');
-    expect(upgradeProgress(wf, at).sentence).toMatch(/^Done with exceptions: 2 members restarted in \d+ s, 1 skipped\. member 3 was skipped/);
+    expect(upgradeProgress(wf, at).sentence).toMatch(/^Done with exceptions: 2 members restarted in \d+ s, 1 skipped; not as planned: member 3\.$/);
     expect(wf.steps[1]!.checks.at(-1)).toMatchObject({ id: 'recheck', ok: false });
   });
 

@@ -67,5 +67,6 @@ describe('withheldCommands', () => {
     wf = workflowReducer(wf, { type: 'restartStarted', address: 'zk2:2181', at: T + 1, method: 'sandbox' });
     wf = workflowReducer(wf, { type: 'restartResult', address: 'zk2:2181', at: T + 3, exitCode: 1, outputTail: 'member 2 did not start: port in use' });
     expect(withheldCommands(wf).reason).toBe('The restart of member 2 (zk2:2181) failed: the restart exited 1: member 2 did not start: port in use');
+    expect(withheldCommands(wf).steps[0]!.command).toMatchObject({ withheld: false, outputTail: 'member 2 did not start: port in use' });
   });
 });

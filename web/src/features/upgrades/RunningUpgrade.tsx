@@ -10,6 +10,7 @@ import {
   currentSteps,
   exceptionsOf,
   manualInstruction,
+  memberName,
   phaseOf,
   stepTitle,
   type ConsoleSessionSnapshot,
@@ -155,6 +156,19 @@ export function RunningUpgrade({
               Resume
             </button>
           )}
+          {upgrade.state === 'paused' &&
+            upgrade.steps.filter(mayRestartAgain).map((step) => (
+              <button
+                key={step.address}
+                type="button"
+                className="btn btn--outline"
+                disabled={busy || !live}
+                title={notLive ?? 'Start this step over: its gates are checked, then the member is restarted again'}
+                onClick={() => restartAgain(step)}
+              >
+                Restart {memberName(step)} again
+              </button>
+            ))}
           <button type="button" className="btn btn--outline" disabled={busy} onClick={() => setDialog({ kind: 'abort' })}>
             Abort…
           </button>

@@ -96,6 +96,8 @@ export function StepTimeline({
       </header>
       {step.reason && step.state !== 'skipped' && <p className="member__reason">{step.reason}</p>}
       {step.state === 'paused' && phase && <p className="note">Resumes at: {STEP_WORD[phase]}.</p>}
+      {/* A paused step's actions stand by its reason: the card below them can be long. */}
+      {actions && step.state === 'paused' && <div className="upgrade-step__actions upgrade-step__actions--top">{actions}</div>}
       <ol className="upgrade-step__phases" aria-label="Phases">
         {PHASES.map(({ key, word }) => {
           const at = step.phases[key];
@@ -124,7 +126,7 @@ export function StepTimeline({
           ))}
         </ol>
       )}
-      {actions && <div className="upgrade-step__actions">{actions}</div>}
+      {actions && step.state !== 'paused' && <div className="upgrade-step__actions">{actions}</div>}
     </article>
   );
 }

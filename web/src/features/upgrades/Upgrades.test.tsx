@@ -161,7 +161,7 @@ describe('the Upgrades view', () => {
     expect(badge).not.toHaveClass('tone-live');
     const exceptions = screen.getByText('Done with exceptions').closest('.callout')!;
     expect(exceptions).toHaveTextContent('member 3 was skipped (not restarted by this upgrade); it runs 3.8.0 built on 2023-10-30.');
-    expect(screen.getByText(/^Done with exceptions: 2 members restarted in \d+ s, 1 skipped\./)).toBeInTheDocument();
+    expect(screen.getByText(/^Done with exceptions: 2 members restarted in \d+ s, 1 skipped; not as planned: member 3\.$/)).toBeInTheDocument();
     expect(within(card('member 3')).getByText('skipped')).toBeInTheDocument();
     expect(checkLines('member 3')).toContainEqual(expect.stringMatching(/failingchecked againchecked again at the end: member 3 was skipped/));
     // Never green anywhere on the page.
