@@ -18,6 +18,8 @@ const sentence = (page: Page) => page.locator('.upgrade-progress__sentence');
 
 /** Upgrades are durable: one left planned, running or paused by an earlier run (or a retry) is aborted first. */
 async function abortUnfinished(page: Page): Promise<void> {
+  // Keeper reads the upgrades once it knows the ensemble's identity (503 NOT_READY until its first poll).
+  await expect.poll(async () => (await page.request.get('/api/ensembles/default/upgrades')).status(), { timeout: 30_000 }).toBe(200);
   const list = await page.request.get('/api/ensembles/default/upgrades');
   expect(list.status()).toBe(200);
   const { upgrades } = (await list.json()) as { upgrades: { id: string; state: string }[] };

@@ -180,7 +180,8 @@ export class UpgradeRunner {
     if (this.settings.stateDir === null) this.load(new UpgradeStore(null, this.log));
     else void this.identity.whenKnown().catch(() => undefined);
     this.stops.push(this.health.subscribe((h) => this.onHealth(h)));
-    const timer = setInterval(() => this.apply({ type: 'tick', at: Date.now() }), this.settings.tickMs ?? 1_000);
+    // A workflow not resumed (its plan names other members) is left as it is: no deadline moves it either.
+    const timer = setInterval(() => this.refusedResume === null && this.apply({ type: 'tick', at: Date.now() }), this.settings.tickMs ?? 1_000);
     timer.unref();
     this.stops.push(() => clearInterval(timer));
   }
@@ -403,13 +404,15 @@ export class UpgradeRunner {
     const deadlineAt = step?.command?.deadlineAt;
     if (!step || deadlineAt === null || deadlineAt === undefined) return;
     const id = this.wf!.id;
+    const recorded = step.command?.process ?? null;
     const timer = setTimeout(
       () => {
         this.inheritedCommands.delete(address);
-        const now = this.wf?.id === id ? this.wf.steps.find((s) => s.address === address) : undefined;
-        const recorded = now?.command?.process;
-        if (!now || now.restartRequestedAt !== step.restartRequestedAt || !recorded || !killProcessGroup(recorded)) return;
+        // Past its deadline it is killed whatever became of the step; the step hears of it only if it still waits on that restart.
+        if (!recorded || !killProcessGroup(recorded)) return;
         this.log.warn({ upgrade: id, member: address, pid: recorded.pid }, 'an inherited restart command outlived its deadline: its process group was killed');
+        const now = this.wf?.id === id ? this.wf.steps.find((s) => s.address === address) : undefined;
+        if (now?.restartRequestedAt !== step.restartRequestedAt) return;
         this.apply({ type: 'restartResult', address, at: Date.now(), exitCode: null, outputTail: '', timedOut: true, inherited: true });
       },
       Math.max(0, deadlineAt - Date.now()),
