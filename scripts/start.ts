@@ -4,6 +4,7 @@
  * the server first (so browsers see a clean close), then the sandbox. Exits 0, leaving
  * no process behind.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startKeeper } from '../server/src/app.js';
@@ -14,7 +15,10 @@ import { fallbackSentence, fetchOlderBuild, installedBuildVersion, OLDER_BUILD, 
 import { loadOrCreateAdminToken } from '../server/src/auth/generatedToken.js';
 import { isLoopbackHost } from '../server/src/auth/origin.js';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const REPO = path.resolve(HERE, '..');
+/** The installed package (npm run build) keeps the web app beside its bundle, dist/web; a checkout serves web/dist. */
+const WEB_DIST = existsSync(path.join(HERE, 'web', 'index.html')) ? path.join(HERE, 'web') : path.join(REPO, 'web', 'dist');
 const SHUTDOWN_GRACE_MS = 10_000;
 
 function die(message: string, code: number): never {
@@ -84,7 +88,7 @@ async function main(): Promise<void> {
 
   let sandbox: SandboxEnsemble | null = null;
   // KEEPER_WEB_DIST lets a test run serve a build of its own (e2e runs side by side in development).
-  const options: KeeperOptions = { ...plan.keeper, webDist: plan.keeper.webDist ?? process.env.KEEPER_WEB_DIST ?? path.join(REPO, 'web', 'dist') };
+  const options: KeeperOptions = { ...plan.keeper, webDist: plan.keeper.webDist ?? process.env.KEEPER_WEB_DIST ?? WEB_DIST };
   // No identity configured: as Jupyter does, make up an admin token (kept, so restarts keep the
   // URL people saved) and serve loopback only, where only this machine's users can reach it.
   let signInToken: string | null = null;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # npm test: setup for tests, then every check in order, stopping at the first failure:
-# typecheck, lint, unit + integration tests (vitest, real ZooKeeper), web build, e2e
+# typecheck, lint, web build, unit + integration tests (vitest, real ZooKeeper), e2e
 # (Playwright with Debian's Chromium). Ends with one summary line.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -43,8 +43,9 @@ step typecheck npm run typecheck
 if [[ -f eslint.config.js ]]; then step lint npm run lint; else skip lint "no eslint.config.js yet"; fi
 results_dir=$(mktemp -d)
 trap 'rm -rf "$results_dir"' EXIT
-step vitest npx vitest run --reporter=default --reporter=json --outputFile.json="$results_dir/vitest.json"
+# The web app first: the package test (npm pack) and e2e both serve this build.
 step build-web npm run build -w web
+step vitest npx vitest run --reporter=default --reporter=json --outputFile.json="$results_dir/vitest.json"
 if [[ ! -f playwright.config.ts ]]; then
   skip e2e "no playwright.config.ts yet"
 elif [[ -z "$(find e2e -name '*.spec.ts' -print -quit 2>/dev/null)" ]]; then

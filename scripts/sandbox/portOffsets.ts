@@ -54,6 +54,9 @@ export const PORT_OFFSETS = {
   locksFixturesTest: 10_480,
   /** 10_500 would share ports with latencyBench (admin 8091+10500 = client 2191+16400). */
   locksTest: 10_520,
+  /** Past 10_999 (every offset there is taken): checked against all others by portOffsets.test.ts. */
+  metricsTest: 12_000,
+  packageTest: 12_020,
   fanoutBench: 16_300,
   latencyBench: 16_400,
   childrenBench: 16_500,
@@ -64,7 +67,7 @@ export const PORT_OFFSETS = {
 } as const;
 
 /** Single ports the project listens on beside the layouts: Keeper for `npm start` and for e2e. */
-export const KEEPER_PORTS = { start: 8080, e2e: 18_181 } as const;
+export const KEEPER_PORTS = { start: 8080, e2e: 18_181, prometheusTest: 17_390 } as const;
 
 /** The first port of Linux's default ephemeral range (net.ipv4.ip_local_port_range). */
 export const EPHEMERAL_PORT_FLOOR = 32_768;
