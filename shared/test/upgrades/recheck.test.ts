@@ -166,6 +166,27 @@ describe('done, and done with exceptions', () => {
   });
 });
 
+describe('an operator resume', () => {
+  it("checks the finished steps' members again when the poll is at hand", () => {
+    let wf = started('built on 2024-12-29');
+    const uptime = new Map([
+      [1, 3600],
+      [2, 3600],
+      [3, 3600],
+    ]);
+    const first = restartCurrent(wf, T + 1000, (m) => (m === 2 ? NEW : OLD), uptime);
+    wf = first.wf;
+    const at = first.at;
+    expect(wf.steps[0]!.state).toBe('done');
+    wf = workflowReducer(wf, { type: 'pause', at, by: 'alice' });
+    // Meanwhile member 2 was brought back on the old build.
+    wf = workflowReducer(wf, { type: 'resume', at: at + 1000, by: 'alice', health: threeVoters(at + 1000, { 2: { uptimeSeconds: 3, version: OLD } }) });
+    expect(wf.state).toBe('running');
+    expect(wf.recheck).toMatchObject({ why: 'resume', members: [{ memberId: 2, ok: false }] });
+    expect(wf.steps[0]!.checks.at(-1)!.saw).toBe('checked again on resuming: member 2 runs 3.8.0 built on 2023-10-30, not the target built on 2024-12-29');
+  });
+});
+
 describe('restart again', () => {
   it('reopens the paused step and runs the workflow again; the restart is asked for once the gates pass', () => {
     let wf = started(TARGET);
