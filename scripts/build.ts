@@ -15,7 +15,7 @@ import { build } from 'esbuild';
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DIST = path.join(REPO, 'dist');
 const WEB_DIST = path.join(REPO, 'web', 'dist');
-const WEB_INPUTS = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'web/package.json', 'shared/src'];
+const WEB_INPUTS = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'web/build', 'web/package.json', 'shared/src'];
 
 /** The newest modification time of a file or of anything under a directory (0 when absent). */
 function newestMtime(target: string): number {

@@ -14,6 +14,7 @@ import { onOrphaned } from './lib/parentWatch.js';
 import { fallbackSentence, fetchOlderBuild, installedBuildVersion, OLDER_BUILD, SandboxEnsemble, type OlderBuild } from './sandbox/index.js';
 import { loadOrCreateAdminToken } from '../server/src/auth/generatedToken.js';
 import { isLoopbackHost } from '../server/src/auth/origin.js';
+import { signInLines } from './lib/signInHelp.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..');
@@ -147,10 +148,14 @@ async function main(): Promise<void> {
     : options.ensembles.map((e) => `ensemble ${e.name}: ${e.connectionString}`).join('; ');
   console.log(`Keeper is serving ${keeper.url} (${described})`);
   if (startOn) await printUpgradeTarget(startOn);
-  if (signInToken) {
-    console.log('To sign in, open this URL (it holds the admin token: do not share it):');
-    console.log(`    ${keeper.url}/?token=${signInToken}`);
-  }
+  const signIn = signInLines({
+    url: keeper.url,
+    adminToken: Boolean(options.auth?.adminToken) && signInToken === null,
+    viewerToken: Boolean(options.auth?.viewerToken),
+    users: options.auth?.users?.length ?? 0,
+    generatedToken: signInToken,
+  });
+  for (const line of signIn) console.log(line);
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
+import { leaseSharedEnsemble, type SharedEnsemble } from './support/sharedEnsemble.js';
 import { connectRaw } from './support/rawClient.js';
 import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';
@@ -35,7 +35,7 @@ describe('the packed tarball, installed with production dependencies only', () =
   let prefix: string;
   let keeper: ChildProcess | null = null;
   let url = '';
-  let ensemble: Awaited<ReturnType<typeof startTestEnsemble>>;
+  let ensemble: SharedEnsemble;
   const output: string[] = [];
   /** Node.js and the basic system tools, nothing from the repository or its node_modules. */
   const onlyNode = () => ({ PATH: `${path.join(prefix, 'bin')}:${path.dirname(process.execPath)}:/usr/bin:/bin`, HOME: work });
@@ -44,7 +44,7 @@ describe('the packed tarball, installed with production dependencies only', () =
     work = mkdtempSync(path.join(tmpdir(), 'keeper-package-'));
     prefix = path.join(work, 'prefix');
     const [started] = await Promise.all([
-      startTestEnsemble(PORT_OFFSETS.packageTest),
+      leaseSharedEnsemble(),
       run('npm', ['pack', '--pack-destination', work], { cwd: REPO, maxBuffer: 64 * 1024 * 1024, timeout: 300_000 }),
     ]);
     ensemble = started;
