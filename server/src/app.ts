@@ -17,6 +17,8 @@ import type { SandboxRestart } from './upgrades/restarter.js';
 import type { UpgradeTimings } from '@keeper/shared';
 import { LockActions } from './locks/lockActions.js';
 import { LockScans } from './locks/lockScans.js';
+import { LockMemory } from './locks/lockMemory.js';
+import { ensembleIdentity } from './ensemble/ensembleIdentity.js';
 import { SocketHub } from './hub/socketHub.js';
 import { hubLimitsFromConfig } from './hub/hubLimits.js';
 import { WalkBudget, walkLimitsFromConfig } from './ops/walkBudget.js';
@@ -114,6 +116,11 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   const audit = await AuditLog.open(auth?.stateDir ?? null, log, { ...DEFAULT_AUDIT_ROTATION, ...options.audit });
   const jobs = new JobRegistry();
   for (const ensemble of ensembles) {
+    // The Locks view remembers scans' finds and the holds it saw begin, keyed by the ensemble's identity.
+    if (auth?.stateDir) {
+      const identity = ensembleIdentity(ensemble.config.connectionString);
+      ensemble.locks.useMemory(new LockMemory(auth.stateDir, identity, ensemble.name, ensemble.locks.maxTracked, log));
+    }
     ensemble.upgrades.configure({
       stateDir: auth?.stateDir ?? null,
       audit: (entry) => audit.append(entry),

@@ -254,7 +254,8 @@ export class ClientConnection {
   ): Subscription {
     const topic = producer.topic;
     const emit = (event: unknown) => this.outbox.push({ topic, ensemble: ensemble.name, params, event } as ServerEvent);
-    return { unsubscribe: producer.open({ ensemble, params: params as never, emit }), counted };
+    const scope = this.identity.shareScope ?? null;
+    return { unsubscribe: producer.open({ ensemble, params: params as never, scope, emit }), counted };
   }
 
   /**

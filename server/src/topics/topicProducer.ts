@@ -5,12 +5,14 @@
  * how to stop. Producers share whatever they read across subscribers (the watch registry, the
  * member poller): a subscription costs the ensemble nothing that another already pays for.
  */
-import type { TopicEvent, TopicName, TopicParams } from '@keeper/shared';
+import type { ShareScope, TopicEvent, TopicName, TopicParams } from '@keeper/shared';
 import type { Ensemble } from '../ensemble/ensemble.js';
 
 export interface Subscriber<T extends TopicName> {
   ensemble: Ensemble;
   params: TopicParams<T>;
+  /** A share-link holder's scope (what each event it receives must pass); null for everyone else. */
+  scope: ShareScope | null;
   emit(event: TopicEvent<T>): void;
 }
 

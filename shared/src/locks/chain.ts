@@ -76,5 +76,6 @@ export function waitsForText(i: number, input: ChainTextInput): string | null {
   }
   if (depth > CHAIN_SHOWN_LINKS) parts.push(`… ${depth - shownBeforeGap - 1} more …`);
   parts.push(label(root, input, true));
-  return `${shortName(input.names[i]!)} waits for ${parts.join(' waits for ')}`;
+  // The waiter itself is tagged too: a leaked node heads its own chain as "x (leaked) waits for …".
+  return `${label(i, input, false)} waits for ${parts.join(' waits for ')}`;
 }

@@ -8,12 +8,12 @@
 import { Fragment, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { baseName, shortName, type Contender } from '@keeper/shared';
-import { RelativeTime } from '../../ui/RelativeTime';
+import { useNow } from '../../lib/useNow';
 import { duration, NONE } from '../ensemble/format';
 import { sessionUrl } from '../sessions/urls';
 import { DeleteContenderDialog } from './DeleteContenderDialog';
 import { FlagBadges, StatusBadge } from './StatusBadge';
-import { dataText, deleteMode, FLAG_LABEL, timeInPlace } from './lockWords';
+import { dataText, deleteMode, FLAG_LABEL, lastResponseWords, timeInPlace } from './lockWords';
 
 const WATCHING_WORDS = {
   blocker: 'its owner watches what it waits for',
@@ -22,7 +22,26 @@ const WATCHING_WORDS = {
   unknown: 'no usable watch gathering yet for its owner',
 } as const;
 
-export function ContendersTable({ ensemble, contenders, admin, live }: { ensemble: string; contenders: readonly Contender[]; admin: boolean; live: boolean }) {
+/** What a share link without the ensemble views sees instead of owners and addresses. */
+const HIDDEN = 'hidden';
+const HIDDEN_TITLE = 'This share link was not given the ensemble views: owner sessions and client and member addresses are not shown';
+
+export function ContendersTable({
+  ensemble,
+  contenders,
+  admin,
+  live,
+  asOf,
+}: {
+  ensemble: string;
+  contenders: readonly Contender[];
+  admin: boolean;
+  live: boolean;
+  /** When the data was computed: durations stop there while it is not live. */
+  asOf: number;
+}) {
+  const ticking = useNow();
+  const now = live ? Math.max(ticking, asOf) : asOf;
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const [deleting, setDeleting] = useState<Contender | null>(null);
   const toggle = (path: string) =>
@@ -65,6 +84,9 @@ export function ContendersTable({ ensemble, contenders, admin, live }: { ensembl
           {contenders.map((c) => {
             const expanded = open.has(c.path);
             const mode = deleteMode(c);
+            const time = timeInPlace(c, now);
+            const lastResponse = lastResponseWords(c.owner);
+            const hidden = c.owner !== null && c.owner.sessionId === null;
             return (
               <Fragment key={c.path}>
                 <tr
@@ -89,7 +111,9 @@ export function ContendersTable({ ensemble, contenders, admin, live }: { ensembl
                   <td>
                     <FlagBadges flags={c.flags} />
                   </td>
-                  <td>{timeInPlace(c)}</td>
+                  <td className="contender__time" title={time.title}>
+                    {time.text}
+                  </td>
                   <td className="mono contender__waits" title={c.waitsFor?.text}>
                     {c.waitsFor ? `→ ${shortName(baseName(c.waitsFor.next))}` : NONE}
                   </td>
@@ -97,12 +121,26 @@ export function ContendersTable({ ensemble, contenders, admin, live }: { ensembl
                     <Owner ensemble={ensemble} contender={c} />
                   </td>
                   <td className="mono">
-                    {c.owner?.client ?? NONE}
+                    {hidden ? (
+                      <span className="muted" title={HIDDEN_TITLE}>
+                        {HIDDEN}
+                      </span>
+                    ) : (
+                      (c.owner?.client ?? NONE)
+                    )}
                     {c.owner?.connected === false && <span className="contender__warn"> no connection</span>}
                   </td>
-                  <td className="mono">{c.owner?.member ?? NONE}</td>
+                  <td className="mono">
+                    {hidden ? (
+                      <span className="muted" title={HIDDEN_TITLE}>
+                        {HIDDEN}
+                      </span>
+                    ) : (
+                      (c.owner?.member ?? NONE)
+                    )}
+                  </td>
                   <td>{duration(c.owner?.timeoutMs)}</td>
-                  <td>{c.owner?.lastResponseAt ? <RelativeTime at={c.owner.lastResponseAt} /> : NONE}</td>
+                  <td title={lastResponse.title}>{lastResponse.text}</td>
                   <td className="contender__data" title={dataText(c).kind}>
                     {dataText(c).text}
                   </td>
@@ -146,6 +184,13 @@ export function ContendersTable({ ensemble, contenders, admin, live }: { ensembl
 function Owner({ ensemble, contender }: { ensemble: string; contender: Contender }) {
   const owner = contender.owner;
   if (!owner) return <span className="muted">none (persistent)</span>;
+  if (owner.sessionId === null) {
+    return (
+      <span className="muted" title={HIDDEN_TITLE}>
+        {HIDDEN}
+      </span>
+    );
+  }
   return (
     <>
       <Link to={sessionUrl(ensemble, owner.sessionId)} title="Open this session in the sessions view">

@@ -118,6 +118,11 @@ function DetailBody({ ensemble, data, admin, live }: { ensemble: string; data: L
           </p>
         )}
         <LeakCheckLine check={data.leakCheck} />
+        {data.ownersHidden && (
+          <p className="note lock-detail__hidden">
+            Owner sessions and client and member addresses are hidden: this share link was not given the ensemble views.
+          </p>
+        )}
         <HerdList ensemble={ensemble} herds={data.herds} />
       </section>
       <p className="locks__pad note lock-detail__count" aria-live="polite">
@@ -125,7 +130,7 @@ function DetailBody({ ensemble, data, admin, live }: { ensemble: string; data: L
           ? `showing the first ${formatCount(listed)} of ${formatCount(lock.total)} contenders (the counts cover all of them)`
           : plural(lock.total, 'contender')}
       </p>
-      {listed > 0 && <ContendersTable ensemble={ensemble} contenders={lock.contenders} admin={admin} live={live} />}
+      {listed > 0 && <ContendersTable ensemble={ensemble} contenders={lock.contenders} admin={admin} live={live} asOf={lock.computedAt} />}
     </>
   );
 }

@@ -65,7 +65,9 @@ export function LocksTable({ ensemble, locks }: { ensemble: string; locks: reado
                 <td>{lock.worstStatus ? <StatusBadge status={lock.worstStatus} /> : <span className="muted">empty</span>}</td>
                 <td className="num">{formatCount(lock.holders)}</td>
                 <td className="num">{formatCount(lock.waiters)}</td>
-                <td>{lock.oldestHoldMs === null ? NONE : duration(lock.oldestHoldMs)}</td>
+                <td title={lock.oldestHoldAtLeast ? 'It already held when Keeper began watching: at least this long' : undefined}>
+                  {lock.oldestHoldMs === null ? NONE : `${lock.oldestHoldAtLeast ? 'at least ' : ''}${duration(Math.floor(lock.oldestHoldMs / 1000) * 1000)}`}
+                </td>
                 <td>
                   <FlagBadges flags={lockFlags(lock)} max={2} />
                 </td>
