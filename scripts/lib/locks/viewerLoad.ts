@@ -14,9 +14,16 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { PROTOCOL_VERSION } from '@keeper/shared';
 
+/** Who a viewer is: a bearer token, or a share link's session cookie. */
+export interface ViewerIdentity {
+  token?: string;
+  cookie?: string;
+}
+
 export interface ViewerLoadPlan {
   url: string;
-  token: string;
+  /** Each HTTP loop and each socket takes the next one (round robin): distinct people, each with their own rate limit. */
+  identities: ViewerIdentity[];
   ensemble: string;
   /** Lock directories to open, picked at random. */
   paths: string[];
@@ -27,6 +34,8 @@ export interface ViewerLoadPlan {
 
 export interface ViewerLoadResult {
   requests: number;
+  /** Answered 429 by the per-identity rate limit. */
+  limited: number;
   bytes: number;
   subscribes: number;
   frames: number;
@@ -56,14 +65,18 @@ export function startViewerLoad(plan: ViewerLoadPlan): { done: Promise<ViewerLoa
 }
 
 async function run(plan: ViewerLoadPlan): Promise<ViewerLoadResult> {
-  const result: ViewerLoadResult = { requests: 0, bytes: 0, subscribes: 0, frames: 0, errors: 0 };
+  const result: ViewerLoadResult = { requests: 0, limited: 0, bytes: 0, subscribes: 0, frames: 0, errors: 0 };
   const until = Date.now() + plan.durationMs;
   const pick = () => plan.paths[Math.floor(Math.random() * plan.paths.length)]!;
   const base = `${plan.url}/api/ensembles/${encodeURIComponent(plan.ensemble)}`;
-  const headers = { authorization: `Bearer ${plan.token}` };
-  const fetchOne = async (path: string) => {
+  let next = 0;
+  const headersOf = (who: ViewerIdentity): Record<string, string> =>
+    who.token ? { authorization: `Bearer ${who.token}` } : who.cookie ? { cookie: who.cookie } : {};
+  const nextHeaders = () => headersOf(plan.identities[next++ % plan.identities.length]!);
+  const fetchOne = async (path: string, headers: Record<string, string>) => {
     try {
       const res = await fetch(`${base}${path}`, { headers });
+      if (res.status === 429) result.limited += 1;
       result.bytes += (await res.arrayBuffer()).byteLength;
       result.requests += 1;
     } catch {
@@ -71,13 +84,15 @@ async function run(plan: ViewerLoadPlan): Promise<ViewerLoadResult> {
     }
   };
   const httpLoop = async () => {
+    const headers = nextHeaders();
     while (Date.now() < until) {
-      await fetchOne('/locks');
-      await fetchOne(`/locks?q=${encodeURIComponent(pick().slice(-3))}`);
-      await fetchOne(`/locks${pick()}`);
+      await fetchOne('/locks', headers);
+      await fetchOne(`/locks?q=${encodeURIComponent(pick().slice(-3))}`, headers);
+      await fetchOne(`/locks${pick()}`, headers);
     }
   };
   const socketLoop = async () => {
+    const headers = nextHeaders();
     const socket = new WebSocket(`${plan.url.replace(/^http/, 'ws')}/ws`, { headers });
     await new Promise<void>((resolve, reject) => {
       socket.once('open', () => resolve());

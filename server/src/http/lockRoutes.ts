@@ -41,7 +41,8 @@ export function lockRoutes(ops: ZnodeOps, actions: LockActions, scans: LockScans
   router.get('/locks', (req, res) => {
     const query = parseOr400(locksQuerySchema, req.query, res, 'INVALID_QUERY');
     if (!query) return;
-    res.json(ensembleOf(res).locks.list(query, scopeOf(res)));
+    // Serialized once per version of the page, whoever asks.
+    res.type('application/json').send(ensembleOf(res).locks.listJson(query, scopeOf(res)));
   });
 
   router.post('/locks/scan', adminOnly(ops, refused('lock.scan')), ...jsonBody(LOCK_BODY_LIMIT), async (req, res) => {

@@ -76,6 +76,8 @@ export interface LockDirectoryDeps {
   remembered?: readonly RememberedHold[];
   /** A hold was seen to begin or ended: what the memory keeps changed. */
   onHoldsChanged?(dir: LockDirectory): void;
+  /** The directory does not exist (any more). */
+  onGone?(dir: LockDirectory): void;
   now: () => number;
   log: Logger;
 }
@@ -109,6 +111,7 @@ export class LockDirectory {
   changedAt: number;
   /** Counts changes: a cached report of an older version is out of date. */
   version = 0;
+  private factsCache: { version: number; facts: ReadonlyMap<string, ContenderFacts> } | null = null;
 
   constructor(
     readonly path: string,
@@ -160,8 +163,9 @@ export class LockDirectory {
     return out;
   }
 
-  /** Facts with Keeper's own clocks, as analyzeLock takes them. */
-  factsForAnalysis(): Map<string, ContenderFacts> {
+  /** Facts with Keeper's own clocks, as analyzeLock takes them (built again only after a change). */
+  factsForAnalysis(): ReadonlyMap<string, ContenderFacts> {
+    if (this.factsCache?.version === this.version) return this.factsCache.facts;
     const out = new Map<string, ContenderFacts>();
     for (const [name, f] of this.facts) {
       let hold = this.holds.get(name);
@@ -175,6 +179,7 @@ export class LockDirectory {
         provenLeakedAt: this.provenLeaked.get(name) ?? null,
       });
     }
+    this.factsCache = { version: this.version, facts: out };
     return out;
   }
 
@@ -190,7 +195,11 @@ export class LockDirectory {
 
   /** A report called these contenders `leaked`: remembered while their nodes exist. */
   markLeaked(names: readonly string[], at: number): void {
-    for (const name of names) if (this.firstSeen.has(name) && !this.provenLeaked.has(name)) this.provenLeaked.set(name, at);
+    for (const name of names) {
+      if (!this.firstSeen.has(name) || this.provenLeaked.has(name)) continue;
+      this.provenLeaked.set(name, at);
+      this.factsCache = null;
+    }
   }
 
   /** Re-recognize with the parent's children as they are now (kazoo Semaphore and LockingQueue depend on a sibling). */
@@ -206,6 +215,7 @@ export class LockDirectory {
       this.holds.clear();
       this.evidence.clear();
       this.setState({ kind: 'notLock', message: `${this.path} does not exist (it is watched: it shows here if it is created)` });
+      this.deps.onGone?.(this);
       return;
     }
     const data = node.data;

@@ -6,17 +6,22 @@
  *  - a pump analyses the marked directories, at most SLICE_MS of work at a time, then hands the
  *    event loop back (setImmediate) so requests and socket frames are served between slices;
  *  - readers (GET, subscribers, an admin's Clean) read the kept reports and never analyse;
- *  - the list's order (worst first) is sorted once per batch of changed reports.
+ *  - the list reads a published snapshot, sorted worst first, renewed at most every PUBLISH_MS
+ *    when something changed (and for each list push): pages (and their JSON) built for one
+ *    snapshot serve every reader until the next, instead of being rebuilt after each of 1,000
+ *    analyses.
  * A directory marked again while waiting is analysed once. Each report says when it was computed.
  */
-import { analyzeLockWithEvidence, compareLocksWorstFirst, sessionsById, type LockReport } from '@keeper/shared';
+import { analyzeLockWithEvidence, compareLocksWorstFirst, sessionsById, type LockReport, type OwnerSession } from '@keeper/shared';
 import type { LockDirectory } from './lockDirectory.js';
 import type { WatchGatherer } from './watchGatherings.js';
 
 /** Work per turn of the event loop before it is handed back. */
-export const SLICE_MS = 8;
+export const SLICE_MS = 5;
 /** A burst of changes (a release, a herd of creates) is gathered this long before the pump starts. */
 const COALESCE_MS = 20;
+/** During a long pass, the list's snapshot is renewed at most this often. */
+const PUBLISH_MS = 250;
 
 export interface LockReportsOptions {
   gatherer: Pick<WatchGatherer, 'gatherings' | 'sessions' | 'sessionsAsOf'>;
@@ -35,13 +40,17 @@ export class LockReports {
   private readonly dirty = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private immediate: NodeJS.Immediate | null = null;
-  private sortedCache: LockReport[] | null = null;
+  private published: LockReport[] | null = null;
+  private publishedAt = 0;
+  private changedSincePublish = false;
   private changedSincePass = false;
   private closed = false;
-  /** Counts changes to the list (reports, order): an answer built from an older version is out of date. */
+  /** Counts the list's snapshots (and what it shows besides): an answer built from an older one is out of date. */
   listVersion = 0;
-  /** Analyses run (tests and the bench count them: never one per request). */
+  /** Analyses run (tests and the bench count them: never one per request), and the time they took. */
   analyses = 0;
+  analysisMs = 0;
+  private sessionsIndex: { of: readonly OwnerSession[]; byId: ReadonlyMap<string, OwnerSession> } | null = null;
 
   constructor(private readonly options: LockReportsOptions) {}
 
@@ -75,14 +84,28 @@ export class LockReports {
     if (this.dirty.has(path) || !this.reports.has(path)) {
       this.dirty.delete(path);
       this.compute(path);
+      // The list follows at the end of a (here empty) pass: its push says so.
+      this.schedule();
     }
     return this.reports.get(path) ?? null;
   }
 
-  /** Every kept report, worst first. */
+  /** Every kept report, worst first, as of the latest snapshot (at most PUBLISH_MS behind the changes). */
   sorted(): LockReport[] {
-    this.sortedCache ??= [...this.reports.values()].sort(compareLocksWorstFirst);
-    return this.sortedCache;
+    if (this.published === null || (this.changedSincePublish && performance.now() - this.publishedAt >= PUBLISH_MS)) this.publish();
+    return this.published!;
+  }
+
+  /** A snapshot with every change so far (a list push). */
+  publishNow(): void {
+    if (this.published === null || this.changedSincePublish) this.publish();
+  }
+
+  private publish(): void {
+    this.published = [...this.reports.values()].sort(compareLocksWorstFirst);
+    this.publishedAt = performance.now();
+    this.changedSincePublish = false;
+    this.listVersion += 1;
   }
 
   /** Directories waiting for their analysis. */
@@ -129,13 +152,13 @@ export class LockReports {
       return;
     }
     const { gatherer } = this.options;
-    const sessions = gatherer.sessions;
+    const began = performance.now();
     const now = this.options.now();
     this.analyses += 1;
     const { report, evidence } = analyzeLockWithEvidence({
       lock: dir.state.lock,
       facts: dir.factsForAnalysis(),
-      sessions: sessions ? sessionsById(sessions) : null,
+      sessions: this.sessionsById(gatherer.sessions),
       sessionsAsOf: gatherer.sessionsAsOf,
       evidence: dir.leakEvidence(),
       gatherings: gatherer.gatherings,
@@ -150,13 +173,20 @@ export class LockReports {
       now,
     );
     this.reports.set(path, report);
+    this.analysisMs += performance.now() - began;
     this.listChanged();
     this.options.onReport(path);
   }
 
+  /** The owners by id, indexed once per sessions gathering (not once per lock). */
+  private sessionsById(sessions: readonly OwnerSession[] | null): ReadonlyMap<string, OwnerSession> | null {
+    if (sessions === null) return null;
+    if (this.sessionsIndex?.of !== sessions) this.sessionsIndex = { of: sessions, byId: sessionsById(sessions) };
+    return this.sessionsIndex.byId;
+  }
+
   private listChanged(): void {
-    this.sortedCache = null;
+    this.changedSincePublish = true;
     this.changedSincePass = true;
-    this.listVersion += 1;
   }
 }

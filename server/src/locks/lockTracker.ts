@@ -29,7 +29,7 @@ import {
   LOCK_LIST_CONTENDERS,
   leakCheckSummary,
   pageOfLocks,
-  pathWithin,
+  isValidPath,
   planHolding,
   recognizeLock,
   resolvePermits,
@@ -53,7 +53,7 @@ import type { LockMemory } from './lockMemory.js';
 import { LockReports } from './lockReports.js';
 import type { WatchGatherer } from './watchGatherings.js';
 
-/** How a directory came to be tracked: roots' ones follow their root; scans' stay (and are remembered); opened ones expire. */
+/** How a directory came to be tracked: roots' ones follow their root; scans' stay (and are remembered) while they exist; opened ones expire. */
 export type TrackOrigin = 'root' | 'scan' | 'opened';
 
 interface Tracked {
@@ -79,6 +79,11 @@ const FACT_READS_IN_FLIGHT = 4;
 const READ_DEADLINE_MS = 5_000;
 /** How long a first answer waits for a directory's first listing. */
 const FIRST_READ_WAIT_MS = 5_000;
+/** `path` is `root` or below it; both valid znode paths already (a tracked directory, a checked query or scope). */
+function isAtOrUnder(root: string, path: string): boolean {
+  return root === '/' || path === root || (path.startsWith(root) && path.charCodeAt(root.length) === 47);
+}
+
 /** Distinct pages (query and scope) kept per version of the list. */
 const LIST_MEMO_ENTRIES = 64;
 /** How often opened directories are checked for expiry. */
@@ -114,7 +119,7 @@ export class LockTracker {
   private remembered = new Map<string, RememberedHold[]>();
   private herdCache: { epoch: number; herds: LockHerd[] } | null = null;
   /** Pages of the list already built for this version of it: N browsers on the same page cost one. */
-  private readonly listMemo = new Map<string, LocksResponse>();
+  private readonly listMemo = new Map<string, { answer: LocksResponse; text: string | null }>();
   private listMemoVersion = '';
   private lastScanValue: LastScan | null = null;
   readonly maxTracked: number;
@@ -253,6 +258,10 @@ export class LockTracker {
       onChange: (d) => this.reports.mark(d.path),
       ...(remembered ? { remembered } : {}),
       onHoldsChanged: () => this.remember(),
+      // A directory a scan found that is gone is let go and forgotten: a scan finds it again if it comes back.
+      onGone: (d) => {
+        if (this.tracked.get(d.path)?.origins.has('scan')) queueMicrotask(() => this.untrack(d.path, 'scan'));
+      },
       now: this.now,
       log: this.options.log,
     });
@@ -365,7 +374,7 @@ export class LockTracker {
 
   /** The cached full reports (up to LOCK_DETAIL_CONTENDERS contenders each) of the locks at or under `root`. */
   reportsUnder(root: string): LockReport[] {
-    return this.reports.sorted().filter((r) => pathWithin(root, r.path));
+    return this.reports.sorted().filter((r) => isAtOrUnder(root, r.path));
   }
 
   /** Herds of the latest gathering, said in lock terms: computed once per gathering. */
@@ -392,6 +401,17 @@ export class LockTracker {
    * worst first, from the cached reports. A share link's list covers only its subtree.
    */
   list(query: LocksQuery, scope: LockScope | null = null): LocksResponse {
+    return this.memoList(query, scope).answer;
+  }
+
+  /** The same page as JSON text, serialized once for every caller of this version of it (a page of 100 locks is about half a megabyte). */
+  listJson(query: LocksQuery, scope: LockScope | null = null): string {
+    const memo = this.memoList(query, scope);
+    memo.text ??= JSON.stringify(memo.answer);
+    return memo.text;
+  }
+
+  private memoList(query: LocksQuery, scope: LockScope | null): { answer: LocksResponse; text: string | null } {
     this.options.gatherer.touch();
     const version = `${this.reports.listVersion} ${this.options.gatherer.epoch} ${this.tracked.size}`;
     if (version !== this.listMemoVersion) {
@@ -401,14 +421,17 @@ export class LockTracker {
     const key = JSON.stringify([query.path, query.q, query.offset, query.limit, scope?.root ?? null, scope?.ensembleViews ?? null]);
     const memo = this.listMemo.get(key);
     if (memo) return memo;
-    const answer = this.buildList(query, scope);
-    if (this.listMemo.size < LIST_MEMO_ENTRIES) this.listMemo.set(key, answer);
-    return answer;
+    const built = { answer: this.buildList(query, scope), text: null };
+    if (this.listMemo.size < LIST_MEMO_ENTRIES) this.listMemo.set(key, built);
+    return built;
   }
 
   private buildList(query: LocksQuery, scope: LockScope | null): LocksResponse {
-    const inside = (p: string) => pathWithin(query.path, p) && (scope === null || pathWithin(scope.root, p));
-    const all = query.path === '/' && scope === null ? this.reports.sorted() : this.reports.sorted().filter((r) => inside(r.path));
+    // Roots that take everything are not tested lock by lock: a list of 1,000 is read on every push.
+    const roots = [query.path, ...(scope ? [scope.root] : [])].filter((r) => r !== '/');
+    if (!roots.every(isValidPath)) throw new Error('invalid list root');
+    const inside = (p: string) => roots.every((r) => isAtOrUnder(r, p));
+    const all = roots.length === 0 ? this.reports.sorted() : this.reports.sorted().filter((r) => inside(r.path));
     const page = pageOfLocks(all, query);
     const herds = this.herds().filter((h) => inside(h.path));
     const answer: LocksResponse = {
@@ -508,6 +531,11 @@ export class LockTracker {
     return this.reports.analyses;
   }
 
+  /** The time they took in all, ms. */
+  get analysisMs(): number {
+    return this.reports.analysisMs;
+  }
+
   private pushLock(path: string): void {
     const listeners = this.lockListeners.get(path);
     if (!listeners || listeners.size === 0) return;
@@ -521,6 +549,8 @@ export class LockTracker {
       () => {
         this.listTimer = null;
         this.lastListPush = Date.now();
+        // A push carries every change made so far.
+        this.reports.publishNow();
         for (const listener of this.listListeners) listener();
       },
       Math.max(0, this.lastListPush + LIST_PUSH_MS - Date.now()),

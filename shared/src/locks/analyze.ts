@@ -70,9 +70,18 @@ export function sessionsById(sessions: readonly OwnerSession[]): Map<string, Own
   return new Map(sessions.map((s) => [normalizeSessionId(s.sessionId) ?? s.sessionId, s]));
 }
 
+/** Owners already normalized: the same few sessions own thousands of nodes. Bounded: cleared when full. */
+const normalizedOwners = new Map<string, string>();
+const OWNERS_KEPT = 50_000;
+
 /** The owner's session id, or null for a persistent node. */
 function ownerId(f: ContenderFacts): string | null {
-  const id = normalizeSessionId(f.ephemeralOwner) ?? f.ephemeralOwner;
+  let id = normalizedOwners.get(f.ephemeralOwner);
+  if (id === undefined) {
+    id = normalizeSessionId(f.ephemeralOwner) ?? f.ephemeralOwner;
+    if (normalizedOwners.size >= OWNERS_KEPT) normalizedOwners.clear();
+    normalizedOwners.set(f.ephemeralOwner, id);
+  }
   return id === NO_SESSION ? null : id;
 }
 

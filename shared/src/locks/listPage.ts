@@ -11,18 +11,30 @@ export function filterWords(q: string): string[] {
   return q.trim().toLowerCase().split(/\s+/).filter(Boolean);
 }
 
+/** Each report's text to search, built once: a report is never changed, only replaced. */
+const searchTexts = new WeakMap<LockReport, string>();
+
+function searchTextOf(lock: LockReport): string {
+  let text = searchTexts.get(lock);
+  if (text === undefined) {
+    text = [
+      lock.path,
+      lock.recipe.label,
+      lock.recipe.id,
+      lock.worstStatus ?? '',
+      ...new Set(lock.contenders.flatMap((c) => [c.status, ...c.flags.flatMap((f) => [f.kind, f.kind.replace(/-/g, ' ')])])),
+    ]
+      .join('\n')
+      .toLowerCase();
+    searchTexts.set(lock, text);
+  }
+  return text;
+}
+
 /** Whether the lock's path, recipe, worst status, its contenders' statuses or flags ("held-long" or "held long") contain every word. */
 export function lockMatches(lock: LockReport, words: readonly string[]): boolean {
   if (words.length === 0) return true;
-  const hay = [
-    lock.path,
-    lock.recipe.label,
-    lock.recipe.id,
-    lock.worstStatus ?? '',
-    ...new Set(lock.contenders.flatMap((c) => [c.status, ...c.flags.flatMap((f) => [f.kind, f.kind.replace(/-/g, ' ')])])),
-  ]
-    .join('\n')
-    .toLowerCase();
+  const hay = searchTextOf(lock);
   return words.every((w) => hay.includes(w));
 }
 
