@@ -2,8 +2,10 @@
  * A lock's contenders in the recipe's order (by sequence, never by name). One dense line each,
  * what matters first (status, flags, how long, what it waits for); under it, the consequence when
  * something is wrong. Enter or a click on a row opens it: its whole wait chain, each flag's
- * sentence, and what its owner watches. Admins get Delete, kept in view at the right edge, on the
- * rows it is meant for: leaked and persistent nodes, and (with the name typed) a holder.
+ * sentence, what its owner watches, its member and data. Admins get Delete, kept in view at the
+ * right edge, on the rows it is meant for: leaked and persistent nodes, and (with the name typed)
+ * a holder. Under about 1,500 px of table the member and data columns give way (they stay in the
+ * opened row), so that at a laptop's 1,400 px the sticky Delete lies over no column.
  */
 import { Fragment, useState } from 'react';
 import { Link } from 'react-router-dom';
@@ -52,6 +54,7 @@ export function ContendersTable({
     });
   // An exclusive lock's nodes are all plain contenders: the column would say nothing.
   const showRole = contenders.some((c) => c.role !== 'contender');
+  const positionOf = new Map(contenders.map((c) => [c.path, c.position]));
   const columns = 12 + (showRole ? 1 : 0) + (admin ? 1 : 0);
   return (
     <div className="locks__scroll">
@@ -68,10 +71,14 @@ export function ContendersTable({
             <th scope="col">Waits for</th>
             <th scope="col">Owner session</th>
             <th scope="col">Client</th>
-            <th scope="col">Member</th>
+            <th scope="col" className="contender__wide">
+              Member
+            </th>
             <th scope="col">Timeout</th>
             <th scope="col">Last response</th>
-            <th scope="col">Data</th>
+            <th scope="col" className="contender__wide">
+              Data
+            </th>
             {showRole && <th scope="col">Role</th>}
             {admin && (
               <th scope="col" className="contender__actions">
@@ -115,7 +122,7 @@ export function ContendersTable({
                     {time.text}
                   </td>
                   <td className="mono contender__waits" title={c.waitsFor?.text}>
-                    {c.waitsFor ? `→ ${shortName(baseName(c.waitsFor.next))}` : NONE}
+                    {c.waitsFor ? `→ ${positionOf.has(c.waitsFor.next) ? `#${positionOf.get(c.waitsFor.next)}` : shortName(baseName(c.waitsFor.next))}` : NONE}
                   </td>
                   <td className="mono">
                     <Owner ensemble={ensemble} contender={c} />
@@ -130,7 +137,7 @@ export function ContendersTable({
                     )}
                     {c.owner?.connected === false && <span className="contender__warn"> no connection</span>}
                   </td>
-                  <td className="mono">
+                  <td className="mono contender__wide">
                     {hidden ? (
                       <span className="muted" title={HIDDEN_TITLE}>
                         {HIDDEN}
@@ -140,8 +147,10 @@ export function ContendersTable({
                     )}
                   </td>
                   <td>{duration(c.owner?.timeoutMs)}</td>
-                  <td title={lastResponse.title}>{lastResponse.text}</td>
-                  <td className="contender__data" title={dataText(c).kind}>
+                  <td className="contender__lresp" title={lastResponse.title}>
+                    {lastResponse.text}
+                  </td>
+                  <td className="contender__data contender__wide" title={dataText(c).kind}>
                     {dataText(c).text}
                   </td>
                   {showRole && <td>{c.role}</td>}
@@ -211,6 +220,10 @@ function ContenderMore({ contender: c }: { contender: Contender }) {
     <div className="contender__details">
       <p className="mono">{c.path}</p>
       {c.waitsFor && <p className="mono contender__chain">{c.waitsFor.text}</p>}
+      {c.owner?.member && <p className="muted">Member {c.owner.member}</p>}
+      <p className="muted">
+        Data ({dataText(c).kind}) {dataText(c).text}
+      </p>
       {c.flags.length > 0 && (
         <ul className="contender__flagmsgs">
           {c.flags.map((f) => (

@@ -42,9 +42,12 @@ export function LockDetail({
         </span>
       </ViewHeader>
       <div className="locks__body">
-        <nav className="locks__pad lock-detail__back">
-          <Link to={locksUrl(ensemble)}>← All locks</Link>
-        </nav>
+        {/* A share link without the ensemble views may not open the list. */}
+        {!data?.ownersHidden && (
+          <nav className="locks__pad lock-detail__back">
+            <Link to={locksUrl(ensemble)}>← All locks</Link>
+          </nav>
+        )}
         {entry?.kind === 'refused' ? (
           <p className="error-note locks__pad" role="alert">
             <span className="status tone-lost">cannot show this lock</span> {entry.message}

@@ -123,7 +123,7 @@ function ListBody({
       ) : rows.length === 0 ? (
         <p className="note locks__pad">No lock matches the filter.</p>
       ) : (
-        <LocksTable ensemble={ensemble} locks={rows} />
+        <LocksTable ensemble={ensemble} locks={rows} live={live} asOf={data.at} />
       )}
       {more && (
         <p className="note locks__pad locks__more">
