@@ -38,13 +38,13 @@ const holderName = (page: Page) => contenders(page).locator('tr.contender[data-s
 /** Cells of a contender row that the sticky Delete column lies over, as "row: column" (none is the goal). */
 async function coveredByDelete(page: Page): Promise<string[]> {
   return page.evaluate(() => {
-    const heads = [...document.querySelectorAll('table[aria-label="Contenders"] thead th')].map((th) => th.textContent?.trim() ?? '');
+    const heads = Array.from(document.querySelectorAll('table[aria-label="Contenders"] thead th')).map((th) => th.textContent?.trim() ?? '');
     const covered: string[] = [];
-    for (const row of document.querySelectorAll('table[aria-label="Contenders"] tr.contender')) {
+    for (const row of Array.from(document.querySelectorAll('table[aria-label="Contenders"] tr.contender'))) {
       const sticky = row.querySelector('td.contender__actions:not(:empty)');
       if (!sticky) continue;
       const s = sticky.getBoundingClientRect();
-      [...row.children].forEach((cell, i) => {
+      Array.from(row.children).forEach((cell, i) => {
         if (cell === sticky) return;
         const c = cell.getBoundingClientRect();
         if (c.right > s.left + 1 && c.left < s.right - 1) covered.push(`${row.querySelector('.contender__name')?.textContent}: ${heads[i]}`);
