@@ -51,7 +51,6 @@ export const PORT_OFFSETS = {
   upgradeMethodsTest: 10_680,
   upgradesAttackTest: 10_720,
   locksTruthTest: 10_780,
-  locksLoadTest: 10_800,
   /**
    * The shared ensembles lent to integration files (server/test/support/ensemblePool.ts).
    * (10_400, 10_600 and 10_700 would share ports with fanoutBench, childrenBench and pollerBench.)

@@ -18,7 +18,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import zookeeper from 'node-zookeeper-client';
 import { locksResponseSchema } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
-import { ensembleConfigOf, PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
+import { ensembleConfigOf } from './support/testEnsemble.js';
+import { leaseSharedEnsemble, type SharedEnsemble } from './support/sharedEnsemble.js';
 import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
@@ -40,20 +41,19 @@ const dirPath = (i: number) => `${ROOT}/d${String(i).padStart(4, '0')}`;
 /** kazoo's node name: uuid4().hex, "__lock__", then the sequence ZooKeeper appends. */
 const kazooPrefix = (i: number) => `${((i * 2654435761) >>> 0).toString(16).padStart(8, '0').repeat(4)}__lock__`;
 
-type Ensemble = Awaited<ReturnType<typeof startTestEnsemble>>;
-
 function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 describe('the Locks view under viewers, with 1,000 lock directories', () => {
-  let ensemble: Ensemble;
+  let ensemble: SharedEnsemble;
   let keeper: RunningKeeper;
   let stateDir: string;
   const owners: RawClient[] = [];
 
   beforeAll(async () => {
-    ensemble = await startTestEnsemble(PORT_OFFSETS.locksLoadTest);
+    // It only connects clients and writes znodes (every session closed at the end): a shared ensemble does.
+    ensemble = await leaseSharedEnsemble();
     stateDir = mkdtempSync(join(tmpdir(), 'keeper-lock-load-'));
     const setup = await connectRaw(ensemble.connectionString);
     await setup.mkdirp(ROOT);
