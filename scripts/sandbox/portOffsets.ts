@@ -52,6 +52,7 @@ export const PORT_OFFSETS = {
   upgradesAttackTest: 10_720,
   upgradeIdentityTest: 10_740,
   upgradeCommandsTest: 10_760,
+  locksTruthTest: 10_780,
   /**
    * The sign-in and OIDC integration files, one after the other (vitest runs integration files one
    * at a time). 10_900 would share ports with locksBench (admin 8091+10900 = client 2191+16800).

@@ -127,7 +127,7 @@ Config file (--config keeper.json):
       "locks": { "roots": ["/app/locks"], "maxTracked": 1000, "herdMinWatchers": 10,
                  "heldLongMs": 600000, "gatherIntervalMs": 15000,
                  "scanMaxRequests": 200000, "scanDeadlineMs": 600000,
-                 "scanMaxChildrenDescended": 10000,
+                 "scanMaxChildrenDescended": 10000, "maxOpened": 100, "openedIdleMs": 300000,
                  "permits": { "/app/sem/leases": 3 },
                  "patterns": [ { "name": "jobs", "glob": "job-*" | "regex": "...",
                                  "kind": "exclusive" | "readWrite" | ...,

@@ -15,7 +15,8 @@ import type { Role } from './access.js';
 import { CONSOLE_SESSION_STATES } from '../consoleSession.js';
 import { ensembleHealthSchema, memberHistorySchema } from '../ensemble/types.js';
 import { jobSnapshotSchema } from './ops.js';
-import { lockResponseSchema, locksResponseSchema } from '../locks/schemas.js';
+import { LOCK_LIST_PAGE_MAX, lockResponseSchema, locksResponseSchema } from '../locks/schemas.js';
+import { lockFilterSchema } from '../locks/requests.js';
 import { upgradeAnswerSchema } from '../upgrades/requests.js';
 import { encodedDataSchema, statSchema } from './znodeSchemas.js';
 
@@ -159,12 +160,13 @@ export const jobsTopic = declareTopic({
 
 /**
  * Every lock Keeper tracks on the ensemble (configured roots and what scans found), recomputed
- * after each change Keeper's watches see and each watch gathering: a snapshot each time, as
- * GET .../locks answers (the first few contenders per lock).
+ * after each change Keeper's watches see and each watch gathering: a snapshot of one page each
+ * time, as GET .../locks answers (worst first, the first few contenders per lock).
  */
 export const locksTopic = declareTopic({
   name: 'locks',
-  params: noParams,
+  /** One page of the list: the filter (over all locks, not just the page) and the page's size. */
+  params: z.object({ q: lockFilterSchema.optional(), limit: z.number().int().min(1).max(LOCK_LIST_PAGE_MAX).optional() }).strict(),
   event: z.object({ kind: z.literal('locks'), locks: locksResponseSchema }),
   coalesceKey: () => 'locks',
   role: 'viewer',
