@@ -65,6 +65,13 @@ export class Ensemble {
       keep: (path, watchers) => watchers >= (config.locks?.herdMinWatchers ?? LOCK_DEFAULTS.herdMinWatchers) || this.locks.coversWatch(path),
       log,
     });
+    // The Locks view's wchp, when it is newer than the Watches view's: what a request herd watches.
+    this.monitor.sessions.addWatchSource(() => {
+      const last = gatherer.gatherings.at(-1);
+      return last
+        ? { gatheredAt: last.askedAt, complete: last.complete, source: 'locks', paths: [...last.watches].map(([path, sessions]) => ({ path, sessions })) }
+        : null;
+    });
     this.locks = new LockTracker({ ensemble: config.name, gateway: this.gateway, gatherer, ...(config.locks ? { config: config.locks } : {}), log });
     this.upgrades = new UpgradeRunner(config, this.monitor.poller, this.gateway, this.mutations, log);
     this.monitor.poller.addAlertSource(() => this.upgrades.alert());

@@ -9,10 +9,10 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { EnsembleHealth } from '@keeper/shared';
+import type { Alert, EnsembleHealth } from '@keeper/shared';
 import type { Freshness } from '../freshness/freshness';
 import { EnsembleBody } from './EnsembleBody';
-import { healthy, history, oneDown, T0 } from './fixtures';
+import { healthy, history, oneDown, oneSyncing, T0 } from './fixtures';
 
 const LIVE: Freshness = { live: true };
 
@@ -65,12 +65,23 @@ describe('member cards', () => {
   });
 
   it('turn the leader amber with the reason when a follower is not in sync', () => {
-    show(oneDown());
+    show(oneSyncing());
     const leader = card('127.0.0.1:2192');
     expect(stateWord('127.0.0.1:2192')).toBe('leader');
     expect(leader).toHaveClass('tone-degraded');
     expect(within(leader).getByText('Followers not synced: 1 of 2')).toBeInTheDocument();
     expect(within(leader).getByText('synced followers').nextElementSibling).toHaveClass('figure--warn');
+  });
+
+  it("show each member's whole build string, and mark the one that differs from the others", () => {
+    const h = healthy();
+    const old = '3.8.0-${mvngit.commit.id}, built on 2023-10-30 11:22 UTC';
+    const m3 = h.members[2]!;
+    show({ ...h, members: [h.members[0]!, h.members[1]!, { ...m3, metrics: { ...m3.metrics, version: old } }] });
+    const build = (address: string) => card(address).querySelector('.member__build')!;
+    expect(build('127.0.0.1:2191')).toHaveTextContent('build 3.8.0-${mvngit.commit.id}, built on 2023-01-01 00:00 UTC');
+    expect(build('127.0.0.1:2191')).not.toHaveTextContent('differs');
+    expect(build('127.0.0.1:2193')).toHaveTextContent(`build ${old}differs`);
   });
 
   it('mark a check that is several polls old as late', () => {
@@ -152,6 +163,28 @@ describe('quorum and alerts', () => {
     expect(alerts).toHaveTextContent('1 dismissed for this session');
     await user.click(within(alerts).getByRole('button', { name: 'restore all' }));
     expect(within(alerts).getByRole('article', { name: /is down/ })).toBeInTheDocument();
+  });
+
+  it('a request herd is not "healthy · No alerts": the banner says herd and the alert links to the Sessions view', () => {
+    const h = healthy();
+    const herd: Alert = {
+      id: 'request-herd',
+      severity: 'warning',
+      title: 'Request herd: 75 sessions from 1 host send 393 req/s together, mostly getChildren, likely on /herd/available',
+      why: '75 sessions send requests at similar rates (3.8–4.2 req/s each).',
+      action: 'Back off with deadlines.',
+      members: [],
+      see: { view: 'sessions', label: 'Sessions, busiest first' },
+      asOf: T0 - 20_000,
+    };
+    show({ ...h, alerts: [herd] });
+    const quorum = screen.getByRole('status', { name: 'Quorum' });
+    expect(quorum.querySelector('.quorum__word')).toHaveTextContent('request herd');
+    expect(quorum).toHaveClass('tone-degraded');
+    expect(screen.queryByText('No alerts.')).toBeNull();
+    const alert = within(screen.getByRole('region', { name: 'Alerts' })).getByRole('article', { name: herd.title });
+    expect(within(alert).getByRole('link', { name: 'Sessions, busiest first →' })).toHaveAttribute('href', '/ensembles/default/sessions');
+    expect(alert).toHaveTextContent('seen in the sessions gathering 24 s ago');
   });
 
   it('say what they wait for before the first poll', () => {

@@ -3,7 +3,7 @@
  * the alerts, the member cards and sizing. Apart from the socket hook that feeds it (EnsembleView),
  * so it renders in a component test from fixtures alone.
  */
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { plural } from './format';
 import { AlertList } from './AlertList';
 import { MemberCard } from './MemberCard';
@@ -18,6 +18,7 @@ export function EnsembleBody({ ensemble, selected, health, history, freshness }:
   const alerts = health?.alerts;
   const { dismissed, dismiss, restoreAll } = useDismissedAlerts(ensemble, alerts ?? NO_ALERTS, freshness.live && health !== undefined);
   const stale = !freshness.live;
+  const oddBuilds = useMemo(() => membersOffTheCommonBuild(health?.members ?? []), [health?.members]);
 
   // Bring a deep-linked member into view once it is on screen.
   const selectedShown = selected !== null && health?.members.some((m) => m.address === selected) === true;
@@ -67,6 +68,7 @@ export function EnsembleBody({ ensemble, selected, health, history, freshness }:
                     selected={m.address === selected}
                     votingFollowers={Math.max(0, health.quorum.voters - 1)}
                     pollIntervalMs={health.pollIntervalMs}
+                    buildDiffers={oddBuilds.has(m.address)}
                   />
                 ))}
               </section>
@@ -80,6 +82,17 @@ export function EnsembleBody({ ensemble, selected, health, history, freshness }:
 }
 
 const NO_ALERTS: readonly never[] = [];
+
+/** Members whose build string is not the one most members run (none when all agree or there is no majority build). */
+export function membersOffTheCommonBuild(members: readonly { address: string; metrics: { version: string | null } }[]): ReadonlySet<string> {
+  const counts = new Map<string, number>();
+  for (const m of members) if (m.metrics.version) counts.set(m.metrics.version, (counts.get(m.metrics.version) ?? 0) + 1);
+  if (counts.size < 2) return new Set();
+  const [top, second] = [...counts.values()].sort((a, b) => b - a);
+  if (top === second) return new Set(members.filter((m) => m.metrics.version).map((m) => m.address));
+  const common = [...counts].find(([, n]) => n === top)![0];
+  return new Set(members.filter((m) => m.metrics.version && m.metrics.version !== common).map((m) => m.address));
+}
 
 /** A deep-linked member opens expanded at the top; the others keep their order below it. */
 function selectedFirst<T extends { address: string }>(members: readonly T[], selected: string | null): readonly T[] {

@@ -30,6 +30,7 @@ export const MemberCard = memo(function MemberCard({
   selected,
   votingFollowers,
   pollIntervalMs,
+  buildDiffers = false,
 }: {
   ensemble: string;
   member: MemberStatus;
@@ -43,6 +44,8 @@ export const MemberCard = memo(function MemberCard({
   votingFollowers: number;
   /** The poller's cadence: a check older than a few of these is shown as late. */
   pollIntervalMs: number;
+  /** Its build string is not the one most members run (a mixed-builds alert names it). */
+  buildDiffers?: boolean;
 }) {
   const look = describeMember(member, alerts, stale);
   const m = member.metrics;
@@ -103,6 +106,14 @@ export const MemberCard = memo(function MemberCard({
           epoch <span className="mono">{m.epoch ?? '—'}</span>
         </span>
       </p>
+
+      {m.version !== null && (
+        // The whole string: two builds of one release differ only after "3.8.0".
+        <p className={`member__build${buildDiffers ? ' member__build--differs' : ''}`}>
+          <span>build</span> <span className="mono">{m.version}</span>
+          {buildDiffers && <span className="status member__build-word">differs</span>}
+        </p>
+      )}
 
       <MemberFigures member={member} expanded={selected} votingFollowers={votingFollowers} />
       <MemberCharts points={history} to={historyTo} large={selected} />
