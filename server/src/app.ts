@@ -114,6 +114,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   const audit = await AuditLog.open(auth?.stateDir ?? null, log, { ...DEFAULT_AUDIT_ROTATION, ...options.audit });
   const jobs = new JobRegistry();
   for (const ensemble of ensembles) {
+    ensemble.timeline.configure({ stateDir: auth?.stateDir ?? null });
     ensemble.upgrades.configure({
       stateDir: auth?.stateDir ?? null,
       audit: (entry) => audit.append(entry),

@@ -127,6 +127,7 @@ function connect(identity: Identity, overrides: Partial<HubContext['limits']> = 
     locks: standIn('locks').producer,
     lock: standIn('lock').producer,
     upgrade: standIn('upgrade').producer,
+    ensembleEvents: standIn('ensembleEvents').producer,
   };
   const ctx: HubContext = {
     ensembles: new Ensembles([fakeEnsemble('prod'), fakeEnsemble('test')]),

@@ -33,3 +33,6 @@ export * from './herd/detect.js';
 export * from './herd/track.js';
 export * from './herd/alert.js';
 export * from './watches.js';
+export * from './events/schema.js';
+export * from './events/derive.js';
+export * from './events/upgrade.js';

@@ -9,7 +9,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Alert, EnsembleHealth } from '@keeper/shared';
+import type { Alert, EnsembleEvent, EnsembleHealth } from '@keeper/shared';
 import type { Freshness } from '../freshness/freshness';
 import { EnsembleBody } from './EnsembleBody';
 import { healthy, history, oneDown, oneSyncing, T0 } from './fixtures';
@@ -24,10 +24,20 @@ beforeEach(() => {
 
 afterEach(() => vi.useRealTimers());
 
-function show(health: EnsembleHealth | undefined, { freshness = LIVE, selected = null }: { freshness?: Freshness; selected?: string | null } = {}) {
+function show(
+  health: EnsembleHealth | undefined,
+  { freshness = LIVE, selected = null, events }: { freshness?: Freshness; selected?: string | null; events?: EnsembleEvent[] } = {},
+) {
   return render(
     <MemoryRouter>
-      <EnsembleBody ensemble="default" selected={selected} health={health} history={health ? history(health) : undefined} freshness={freshness} />
+      <EnsembleBody
+        ensemble="default"
+        selected={selected}
+        health={health}
+        history={health ? history(health) : undefined}
+        freshness={freshness}
+        events={events}
+      />
     </MemoryRouter>,
   );
 }
@@ -185,6 +195,60 @@ describe('quorum and alerts', () => {
     const alert = within(screen.getByRole('region', { name: 'Alerts' })).getByRole('article', { name: herd.title });
     expect(within(alert).getByRole('link', { name: 'Sessions, busiest first →' })).toHaveAttribute('href', '/ensembles/default/sessions');
     expect(alert).toHaveTextContent('seen in the sessions gathering 24 s ago');
+  });
+
+  it('the event timeline narrates a leader change, newest first, with times said to be observations', async () => {
+    const at = (s: number) => T0 - 60_000 + s * 1_000;
+    const events: EnsembleEvent[] = [
+      {
+        seq: 1,
+        at: at(0),
+        kind: 'watching',
+        text: 'Keeper started watching: member 3 (127.0.0.1:2193) leads, epoch 1',
+        severity: 'info',
+        member: '127.0.0.1:2193',
+      },
+      {
+        seq: 2,
+        at: at(2),
+        kind: 'leader-lost',
+        text: 'leader 3 (127.0.0.1:2193) lost: now down (connection refused)',
+        severity: 'warning',
+        member: '127.0.0.1:2193',
+      },
+      {
+        seq: 3,
+        at: at(4),
+        kind: 'leader-elected',
+        text: 'member 2 (127.0.0.1:2192) elected leader, epoch 1→2; no leader seen for 2 s after leader 3 (127.0.0.1:2193) was lost',
+        severity: 'info',
+        member: '127.0.0.1:2192',
+        epochFrom: 1,
+        epochTo: 2,
+        lostAt: at(2),
+      },
+      ...Array.from({ length: 9 }, (_, i): EnsembleEvent => ({
+        seq: 4 + i,
+        at: at(10 + i),
+        kind: 'alert-raised',
+        text: `alert raised: a${i}`,
+        severity: 'warning',
+        member: null,
+      })),
+    ];
+    show(healthy(), { events });
+    const timeline = screen.getByRole('region', { name: 'Ensemble events' });
+    expect(timeline).toHaveTextContent("Times are when Keeper's member poller observed each change");
+    const rows = () => within(timeline).getAllByRole('listitem');
+    expect(rows()).toHaveLength(8);
+    expect(rows()[0]).toHaveTextContent('alert raised: a8');
+    await userEvent.setup().click(within(timeline).getByRole('button', { name: 'show all 12 (last 24 h)' }));
+    const all = rows();
+    expect(all).toHaveLength(12);
+    expect(all[9]).toHaveTextContent(/^\d\d:\d\d:\d\dleaderMember 2 \(127\.0\.0\.1:2192\) elected leader, epoch 1→2/i);
+    expect(all[10]).toHaveTextContent('leader lostleader 3 (127.0.0.1:2193) lost: now down (connection refused)');
+    expect(all[10]).toHaveClass('tone-lost');
+    expect(within(all[10]!).getByRole('time')).toHaveAttribute('title', expect.stringMatching(/^observed /));
   });
 
   it('say what they wait for before the first poll', () => {

@@ -5,7 +5,9 @@
  */
 import { useEffect, useMemo } from 'react';
 import { plural } from './format';
+import type { EnsembleEvent } from '@keeper/shared';
 import { AlertList } from './AlertList';
+import { EventTimeline } from './EventTimeline';
 import { MemberCard } from './MemberCard';
 import { QuorumBanner } from './QuorumBanner';
 import { SizingPanel } from './sizing/SizingPanel';
@@ -14,7 +16,14 @@ import type { EnsembleHealthView } from './useEnsembleHealth';
 import { ViewHeader } from './ViewHeader';
 import './ensemble.css';
 
-export function EnsembleBody({ ensemble, selected, health, history, freshness }: { ensemble: string; selected: string | null } & EnsembleHealthView) {
+export function EnsembleBody({
+  ensemble,
+  selected,
+  health,
+  history,
+  freshness,
+  events,
+}: { ensemble: string; selected: string | null; events?: readonly EnsembleEvent[] | undefined } & EnsembleHealthView) {
   const alerts = health?.alerts;
   const { dismissed, dismiss, restoreAll } = useDismissedAlerts(ensemble, alerts ?? NO_ALERTS, freshness.live && health !== undefined);
   const stale = !freshness.live;
@@ -72,6 +81,7 @@ export function EnsembleBody({ ensemble, selected, health, history, freshness }:
                   />
                 ))}
               </section>
+              <EventTimeline events={events} stale={stale} />
             </>
           )}
         </div>
