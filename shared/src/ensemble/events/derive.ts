@@ -12,8 +12,9 @@ export interface TimelineMemory {
   /** The leader that was lost, until a new one is seen. */
   lostLeader: { address: string; id: number | null; epoch: number | null; at: number } | null;
   states: Record<string, MemberState>;
-  /** When each member was first seen not serving (for "serving again after 40 s"). */
+  /** When each member was first seen not serving, and how (for "serving again after 40 s down"). */
   outSince: Record<string, number>;
+  outAs?: Record<string, MemberState>;
   alerts: Record<string, Pick<Alert, 'title' | 'severity'>>;
 }
 
@@ -54,14 +55,18 @@ function leaderOf(health: EnsembleHealth): MemberStatus | undefined {
 function memoryOf(health: EnsembleHealth, previous: TimelineMemory | null): TimelineMemory {
   const leader = leaderOf(health);
   const outSince: Record<string, number> = {};
+  const outAs: Record<string, MemberState> = {};
   for (const m of health.members) {
-    if (!isServing(m.state) && m.state !== 'unknown') outSince[m.address] = previous?.outSince[m.address] ?? health.polledAt;
+    if (isServing(m.state) || m.state === 'unknown') continue;
+    outSince[m.address] = previous?.outSince[m.address] ?? health.polledAt;
+    outAs[m.address] = previous?.outAs?.[m.address] ?? m.state;
   }
   return {
     leader: leader ? { address: leader.address, id: leader.id, epoch: leader.metrics.epoch } : null,
     lostLeader: leader ? null : (previous?.lostLeader ?? null),
     states: Object.fromEntries(health.members.map((m) => [m.address, m.state])),
     outSince,
+    outAs,
     alerts: Object.fromEntries(health.alerts.filter(inTimeline).map((a) => [a.id, { title: a.title, severity: a.severity }])),
   };
 }
@@ -167,7 +172,9 @@ export function deriveEvents(
       });
     } else if (!servingBefore && servingNow) {
       const since = previous.outSince[m.address];
-      const outFor = since !== undefined ? ` after ${seconds(at - since)} ${before === 'not-serving' ? 'outside the quorum' : before}` : '';
+      const wentOut = previous.outAs?.[m.address] ?? before;
+      const how = (s: MemberState) => (s === 'not-serving' ? 'outside the quorum' : s);
+      const outFor = since !== undefined ? ` after ${seconds(at - since)} ${how(wentOut)}${wentOut !== before ? `, then ${how(before)}` : ''}` : '';
       events.push({ at, kind: 'member-up', text: `${name(m)} serving again as ${m.state}${outFor}`, severity: 'info', member: m.address });
     } else if (!servingBefore && !servingNow && before !== 'unknown') {
       events.push({ at, kind: 'member-state', text: `${name(m)} now ${stateText(m)} (was ${before})`, severity: 'warning', member: m.address });
