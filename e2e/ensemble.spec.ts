@@ -4,9 +4,12 @@
  * flags an operator needs (a dead client still holding ephemerals, a silent one about to expire);
  * wchp on confirmation finding a herd. Screenshots go to docs/ with KEEPER_DOCS_SCREENSHOTS=1.
  */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { holdSessions, kazoo, type HeldSessions } from '../scripts/lib/kazoo/index.js';
-import { E2E_HOSTS, testRoot } from './support/ensemble.js';
+import { runDrill } from '../scripts/sandbox/controlClient.js';
+import { E2E_HOSTS, E2E_PORT_OFFSET, testRoot } from './support/ensemble.js';
 import { EnsemblePage, signIn } from './support/ensemblePage.js';
 import { docsShot, settle } from './support/screenshots.js';
 
@@ -255,4 +258,54 @@ test('watches: distinct paths counted from wchp, and the console’s own watches
   } finally {
     await readers.kill();
   }
+});
+
+test('the event timeline narrates the leader restarted through the sandbox, and every card shows its whole build', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  const view = new EnsemblePage(page);
+  await view.useTheme('dark');
+  await signIn(page);
+  await view.openMembers('default');
+  await expect(view.members).toHaveCount(3);
+  // The whole build string, not "3.8.0" alone: two builds of one release differ only after it.
+  for (const address of ADDRESSES) await expect(view.member(address)).toContainText(/build 3\.\d+\.\d+\S*, built on \d{4}-\d\d-\d\d/);
+  const timeline = page.getByRole('region', { name: 'Ensemble events' });
+  await expect(timeline).toContainText("Times are when Keeper's member poller observed each change");
+
+  // The leader restarted by the sandbox's own drill (the playwright.config state dir): an election Keeper must narrate.
+  const leader = await leaderAddress(view);
+  const members = (await (await page.request.get('/api/ensembles/default/members')).json()) as { members: { id: number; address: string }[] };
+  const leaderId = members.members.find((m) => m.address === leader)!.id;
+  await runDrill(join(tmpdir(), `keeper-e2e-${E2E_PORT_OFFSET}`), 'restart', leaderId, { timeoutMs: 60_000 });
+  // An election makes several entries: open the whole timeline.
+  const showAll = timeline.getByRole('button', { name: /^show all \d+/ });
+  await expect(async () => {
+    if (await showAll.isVisible()) await showAll.click();
+    await expect(timeline.getByRole('listitem').filter({ hasText: `leader ${leaderId} (${leader}) lost` })).toHaveCount(1, { timeout: 1_000 });
+  }).toPass({ timeout: 40_000 });
+  const lost = timeline.getByRole('listitem').filter({ hasText: `leader ${leaderId} (${leader}) lost` });
+  const elected = timeline.getByRole('listitem').filter({ hasText: /elected leader, epoch \d+→\d+/ });
+  await expect(lost).toHaveCount(1, { timeout: 30_000 });
+  await expect(elected.first()).toBeVisible({ timeout: 30_000 });
+  await expect(lost).toContainText(/^\d\d:\d\d:\d\d/);
+  // Back to healthy before the shots (and for the specs after this one): 3 of 3, the followers synced.
+  await expect(view.quorum).toContainText('3 of 3 voters serving', { timeout: 60_000 });
+  const newLeader = await leaderAddress(view);
+  await expect(view.member(newLeader)).toContainText(/synced followers\s*2 of 2/, { timeout: 60_000 });
+  await expect(timeline.getByRole('listitem').filter({ hasText: `member ${leaderId} (${leader}) serving again as follower` })).toHaveCount(1, {
+    timeout: 30_000,
+  });
+
+  await timeline.scrollIntoViewIfNeeded();
+  await settle(page, CHARTS_QUIET_MS);
+  await page.screenshot({ path: docsShot('ensemble-events-dark.png', (n) => info.outputPath(n)), fullPage: true });
+  await view.useTheme('light');
+  await view.openMembers('default');
+  await expect(timeline.getByRole('listitem').first()).toBeVisible();
+  await settle(page, CHARTS_QUIET_MS);
+  await page.screenshot({ path: docsShot('ensemble-events-light.png', (n) => info.outputPath(n)), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await timeline.scrollIntoViewIfNeeded();
+  await settle(page, CHARTS_QUIET_MS);
+  await page.screenshot({ path: docsShot('ensemble-events-phone.png', (n) => info.outputPath(n)) });
 });

@@ -54,6 +54,19 @@ describe('deriveEvents', () => {
     expect(electedEvent).toMatchObject({ epochFrom: 1, epochTo: 2, lostAt: 2_000, member: '127.0.0.1:2192' });
   });
 
+  it('through an election with every follower out of the quorum, the new leader is said elected once, not also "serving again"', () => {
+    const before = epoch1(healthy());
+    const looking = [member(1, 'not-serving'), member(2, 'not-serving'), member(3, 'down')];
+    const after = [member(1, 'follower', { epoch: 2 }), member(2, 'leader', { epoch: 2, syncedFollowers: 1 }), member(3, 'down')];
+    const events = run([health(before, 1_000), health(looking, 2_000), health(after, 7_000)]).filter(
+      (e) => e.at === 7_000 && e.kind !== 'alert-raised' && e.kind !== 'alert-cleared',
+    );
+    expect(events.map((e) => e.text)).toEqual([
+      'member 2 (127.0.0.1:2192) elected leader, epoch 1→2; no leader seen for 5 s after leader 3 (127.0.0.1:2193) was lost',
+      'member 1 (127.0.0.1:2191) serving again as follower after 5 s outside the quorum',
+    ]);
+  });
+
   it('narrates a member down and back, without repeating its "down" alert', () => {
     const up = healthy();
     const down = [up[0]!, member(2, 'down', {}, { detail: 'connection refused' }), member(3, 'leader', { syncedFollowers: 1 })];

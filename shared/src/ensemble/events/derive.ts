@@ -171,6 +171,8 @@ export function deriveEvents(
         member: m.address,
       });
     } else if (!servingBefore && servingNow) {
+      // The new leader's return is its election, said above.
+      if ((newLeader || reElected) && m.address === leader?.address) continue;
       const since = previous.outSince[m.address];
       const wentOut = previous.outAs?.[m.address] ?? before;
       const how = (s: MemberState) => (s === 'not-serving' ? 'outside the quorum' : s);

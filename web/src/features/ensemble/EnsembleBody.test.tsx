@@ -227,7 +227,7 @@ describe('quorum and alerts', () => {
         epochTo: 2,
         lostAt: at(2),
       },
-      ...Array.from({ length: 9 }, (_, i): EnsembleEvent => ({
+      ...Array.from({ length: 11 }, (_, i): EnsembleEvent => ({
         seq: 4 + i,
         at: at(10 + i),
         kind: 'alert-raised',
@@ -240,15 +240,15 @@ describe('quorum and alerts', () => {
     const timeline = screen.getByRole('region', { name: 'Ensemble events' });
     expect(timeline).toHaveTextContent("Times are when Keeper's member poller observed each change");
     const rows = () => within(timeline).getAllByRole('listitem');
-    expect(rows()).toHaveLength(8);
-    expect(rows()[0]).toHaveTextContent('alert raised: a8');
-    await userEvent.setup().click(within(timeline).getByRole('button', { name: 'show all 12 (last 24 h)' }));
+    expect(rows()).toHaveLength(10);
+    expect(rows()[0]).toHaveTextContent('alert raised: a10');
+    await userEvent.setup().click(within(timeline).getByRole('button', { name: 'show all 14 (last 24 h)' }));
     const all = rows();
-    expect(all).toHaveLength(12);
-    expect(all[9]).toHaveTextContent(/^\d\d:\d\d:\d\dleaderMember 2 \(127\.0\.0\.1:2192\) elected leader, epoch 1→2/i);
-    expect(all[10]).toHaveTextContent('leader lostleader 3 (127.0.0.1:2193) lost: now down (connection refused)');
-    expect(all[10]).toHaveClass('tone-lost');
-    expect(within(all[10]!).getByRole('time')).toHaveAttribute('title', expect.stringMatching(/^observed /));
+    expect(all).toHaveLength(14);
+    expect(all[11]).toHaveTextContent(/^\d\d:\d\d:\d\dleaderMember 2 \(127\.0\.0\.1:2192\) elected leader, epoch 1→2/i);
+    expect(all[12]).toHaveTextContent('leader lostleader 3 (127.0.0.1:2193) lost: now down (connection refused)');
+    expect(all[12]).toHaveClass('tone-lost');
+    expect(within(all[12]!).getByRole('time')).toHaveAttribute('title', expect.stringMatching(/^observed /));
   });
 
   it('say what they wait for before the first poll', () => {

@@ -10,7 +10,7 @@ import { formatAbsolute, formatClock } from '../../lib/time';
 import type { Tone } from '../../ui/tone';
 import { EVENT_WORD } from './ensembleEvents';
 
-const FIRST_SHOWN = 8;
+const FIRST_SHOWN = 10;
 
 function toneOf(e: EnsembleEvent): Tone {
   if (e.kind === 'alert-cleared' || e.kind === 'member-up' || e.kind === 'leader-elected') return 'live';
