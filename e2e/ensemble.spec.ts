@@ -296,14 +296,17 @@ test('the event timeline narrates the leader restarted through the sandbox, and 
     timeout: 30_000,
   });
 
-  await timeline.scrollIntoViewIfNeeded();
+  // Tall enough for the cards and the latest entries below them (the view scrolls inside itself).
+  await page.setViewportSize({ width: 1440, height: 1320 });
+  await view.openMembers('default');
+  await expect(timeline.getByRole('listitem').first()).toBeVisible();
   await settle(page, CHARTS_QUIET_MS);
-  await page.screenshot({ path: docsShot('ensemble-events-dark.png', (n) => info.outputPath(n)), fullPage: true });
+  await page.screenshot({ path: docsShot('ensemble-events-dark.png', (n) => info.outputPath(n)) });
   await view.useTheme('light');
   await view.openMembers('default');
   await expect(timeline.getByRole('listitem').first()).toBeVisible();
   await settle(page, CHARTS_QUIET_MS);
-  await page.screenshot({ path: docsShot('ensemble-events-light.png', (n) => info.outputPath(n)), fullPage: true });
+  await page.screenshot({ path: docsShot('ensemble-events-light.png', (n) => info.outputPath(n)) });
   await page.setViewportSize({ width: 390, height: 844 });
   await timeline.scrollIntoViewIfNeeded();
   await settle(page, CHARTS_QUIET_MS);

@@ -98,13 +98,15 @@ test('sessions: a request herd is named with its hosts, rate and fix, the busies
     await expect(ensembleHerd).toContainText(/seen in the sessions gathering (just now|\d+ s ago)/);
     const timeline = page.getByRole('region', { name: 'Ensemble events' });
     await expect(timeline.getByRole('listitem').filter({ hasText: 'alert raised: Request herd:' }).first()).toBeVisible();
+    // Tall enough for the alert, the cards and the timeline's latest entries (the view scrolls inside itself).
+    await page.setViewportSize({ width: 1440, height: 1500 });
     await settle(page, 600);
-    await page.screenshot({ path: docsShot('ensemble-herd-light.png', (n) => info.outputPath(n)), fullPage: true });
+    await page.screenshot({ path: docsShot('ensemble-herd-light.png', (n) => info.outputPath(n)) });
     await view.useTheme('dark');
     await view.openMembers('default');
     await expect(ensembleHerd).toBeVisible();
     await settle(page, 600);
-    await page.screenshot({ path: docsShot('ensemble-herd-dark.png', (n) => info.outputPath(n)), fullPage: true });
+    await page.screenshot({ path: docsShot('ensemble-herd-dark.png', (n) => info.outputPath(n)) });
     await page.setViewportSize({ width: 390, height: 844 });
     await ensembleHerd.scrollIntoViewIfNeeded();
     await settle(page, 600);

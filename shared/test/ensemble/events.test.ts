@@ -85,8 +85,8 @@ describe('deriveEvents', () => {
     const c = [a[0]!, member(2, 'unreachable', {}, { detail: 'no answer within 2 s' }), b[2]!, member(4, 'observer')];
     const events = run([health(a, 1_000), health(b, 2_000), health(c, 3_000)]).filter((e) => e.kind.startsWith('member'));
     expect(events.map((e) => e.text)).toEqual([
-      'member 2 (127.0.0.1:2192) down',
-      'member 2 (127.0.0.1:2192) now unreachable (no answer within 2 s) (was down)',
+      'member 2 (127.0.0.1:2192) down (connection refused)',
+      'member 2 (127.0.0.1:2192) now unreachable (no answer in time) (was down)',
       'member 4 (127.0.0.1:2194) appeared in the membership: observer',
     ]);
   });

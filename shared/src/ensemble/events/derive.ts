@@ -33,10 +33,11 @@ function seconds(ms: number): string {
 
 function stateText(m: MemberStatus): string {
   switch (m.state) {
+    // The member's card has the whole detail; a timeline line says the kind of outage.
     case 'down':
-      return `down${m.detail ? ` (${m.detail})` : ''}`;
+      return 'down (connection refused)';
     case 'unreachable':
-      return `unreachable${m.detail ? ` (${m.detail})` : ''}`;
+      return 'unreachable (no answer in time)';
     case 'not-serving':
       return 'running but not serving (outside the quorum)';
     case 'not-whitelisted':

@@ -1,6 +1,6 @@
 /**
- * One member: its state word and color first, then what identifies it (address, id, version,
- * zxid and epoch), the figures an operator compares across members, and its recent history.
+ * One member: its state word and color first, then what identifies it (address, id, zxid, epoch
+ * and its whole build string), the figures an operator compares across members, and its recent history.
  * Its accessible name is the address, so tests and screen readers find "127.0.0.1:2192".
  * Selected (deep link /members/<address>) it spans the row, shows everything and larger charts.
  */
@@ -17,7 +17,6 @@ import { MemberCharts } from './MemberCharts';
 import { MemberChecked } from './MemberChecked';
 import { MemberFigures } from './MemberFigures';
 import { describeMember, isServingState, outageText } from './memberState';
-import { shortVersion } from './format';
 import { memberUrl, membersUrl } from './urls';
 
 export const MemberCard = memo(function MemberCard({
@@ -75,11 +74,6 @@ export const MemberCard = memo(function MemberCard({
         {observerByConfig && <span className="badge">observer</span>}
         <span className="member__spacer" />
         <MemberChecked member={member} pollIntervalMs={pollIntervalMs} />
-        {m.version !== null && (
-          <span className="member__version mono" title={m.version}>
-            {shortVersion(m.version)}
-          </span>
-        )}
       </header>
 
       {(look.reason || !serving) && (
