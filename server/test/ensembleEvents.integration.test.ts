@@ -180,6 +180,18 @@ describe('the ensemble view on a real ensemble: builds, the event timeline, a ki
     expect(back!.text).toMatch(/serving again as follower after [\d.]+ s (down|unreachable)(, then outside the quorum)?$/);
   });
 
+  it("narrates the upgrade runner's workflow: planned then aborted, through the ensemble's timeline", async () => {
+    const planned = await call(keeper!.url, 'POST', '/api/ensembles/it/upgrades', admin, { mode: 'rolling' });
+    expect(planned.status).toBe(201);
+    const aborted = await call(keeper!.url, 'POST', `/api/ensembles/it/upgrades/${planned.body.id}/abort`, admin, { reason: 'a test of the timeline' });
+    expect(aborted.status).toBe(200);
+    const entry = await waitFor(async () => (await events()).find((e) => e.kind === 'upgrade' && e.upgradeId === planned.body.id) ?? null, {
+      what: 'the upgrade in the timeline',
+      timeoutMs: 5_000,
+    });
+    expect(entry!.text).toBe('rolling restart aborted by admin-token: a test of the timeline');
+  });
+
   it("keeps the timeline across a Keeper restart, under the ensemble's identity, and says what it did not see", async () => {
     const before = await events();
     await keeper!.close();
@@ -195,7 +207,8 @@ describe('the ensemble view on a real ensemble: builds, the event timeline, a ki
     );
     expect(after!.slice(0, before.length)).toEqual(before);
     const again = after!.filter((e) => e.kind === 'watching').at(-1)!;
-    expect(again.notWatchingSince).toBeGreaterThanOrEqual(before.at(-1)!.at);
+    // The previous process's last poll: no earlier than the last change it observed.
+    expect(again.notWatchingSince).toBeGreaterThanOrEqual(before.filter((e) => e.kind !== 'upgrade').at(-1)!.at);
     expect(again.text).toMatch(
       /^Keeper started watching again \(its previous process's last saved poll was [\d.]+ s earlier; changes in between are not known\)/,
     );

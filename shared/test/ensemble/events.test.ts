@@ -134,6 +134,12 @@ describe('upgradeEvents', () => {
     expect(events.every((e) => e.kind === 'upgrade' && e.upgradeId === 'u1')).toBe(true);
   });
 
+  it('does not say the state twice when the reason says it', () => {
+    const planned = wf('planned', [step(1, 'pending')]);
+    const aborted = wf('aborted', [step(1, 'pending')], { reason: 'Aborted by ann: the window closed', finishedAt: 700 });
+    expect(upgradeEvents(planned, aborted, 0).map((e) => e.text)).toEqual(['rolling restart aborted by ann: the window closed']);
+  });
+
   it('says why a step paused', () => {
     const running = wf('running', [step(2, 'back')], { targetVersion: '3.8.0' });
     const paused = wf('paused', [step(2, 'paused', { reason: 'not synced within 60 s', finishedAt: 900 })], { targetVersion: '3.8.0' });

@@ -34,13 +34,11 @@ export function upgradeEvents(prev: UpgradeWorkflow | null, next: UpgradeWorkflo
   const ended = ['done', 'failed', 'aborted'].includes(next.state);
   if (ended && same !== null && same.state !== next.state) {
     const at = next.finishedAt ?? now;
-    events.push({
-      ...base,
-      at,
-      kind: 'upgrade',
-      text: `${what} ${next.state}${next.reason ? `: ${next.reason}` : ''}`,
-      severity: next.state === 'done' ? 'info' : 'warning',
-    });
+    // "Aborted by ann: the window closed" says the state itself: not "aborted: Aborted by ann".
+    const reason = next.reason?.trim() ?? '';
+    const saysState = reason.toLowerCase().startsWith(next.state);
+    const text = saysState ? `${what} ${reason.charAt(0).toLowerCase()}${reason.slice(1)}` : `${what} ${next.state}${reason ? `: ${reason}` : ''}`;
+    events.push({ ...base, at, kind: 'upgrade', text, severity: next.state === 'done' ? 'info' : 'warning' });
   }
   return events;
 }
