@@ -41,7 +41,7 @@ export function herdAlert(herd: RequestHerd): Alert {
   const more = herd.hosts.length > 5 ? ` and ${plural(herd.hosts.length - 5, 'more host')}` : '';
   const share =
     herd.shareOfRequests !== null && herd.shareOfRequests !== undefined
-      ? `, ${Math.round(herd.shareOfRequests * 100)}% of the ${fmt(herd.allRequestsPerSecond ?? herd.requestsPerSecond)} req/s all sessions send`
+      ? `; ${Math.round(herd.shareOfRequests * 100)}% of all the requests sessions send, ${fmt(herd.allRequestsPerSecond ?? herd.requestsPerSecond)} req/s`
       : '';
   const rule =
     herd.rule === 'share'
