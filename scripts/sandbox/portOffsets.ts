@@ -16,8 +16,9 @@
 export const PORT_OFFSETS = {
   /** `npm start`'s sandbox. */
   sandbox: 0,
-  /** Playwright's sandbox (playwright.config.ts; KEEPER_E2E_PORT_OFFSET overrides). */
+  /** Playwright's sandbox (playwright.config.ts; KEEPER_E2E_PORT_OFFSET overrides), and its second lane's. */
   e2e: 24_000,
+  e2eLane2: 24_020,
   sandboxLauncherTest: 10_000,
   sandboxSigtermTest: 10_020,
   sandboxSigkillTest: 10_040,
@@ -51,9 +52,19 @@ export const PORT_OFFSETS = {
   upgradesAttackTest: 10_720,
   keeperStallTest: 10_820,
   ensembleEventsTest: 10_840,
+  /**
+   * The shared ensembles lent to integration files (server/test/support/ensemblePool.ts).
+   * (10_400, 10_600 and 10_700 would share ports with fanoutBench, childrenBench and pollerBench.)
+   */
+  sharedPoolA: 10_960,
+  sharedPoolB: 10_940,
+  sharedPoolC: 10_920,
   locksFixturesTest: 10_480,
   /** 10_500 would share ports with latencyBench (admin 8091+10500 = client 2191+16400). */
   locksTest: 10_520,
+  /** Past 10_999 (every offset there is taken): checked against all others by portOffsets.test.ts. */
+  metricsTest: 12_000,
+  packageTest: 12_020,
   fanoutBench: 16_300,
   latencyBench: 16_400,
   childrenBench: 16_500,
@@ -63,8 +74,11 @@ export const PORT_OFFSETS = {
   upgradesBench: 16_900,
 } as const;
 
+/** The pool's offsets: as many ensembles at once as integration files run at once, plus one starting beside them. */
+export const POOL_PORT_OFFSETS = [PORT_OFFSETS.sharedPoolA, PORT_OFFSETS.sharedPoolB, PORT_OFFSETS.sharedPoolC] as const;
+
 /** Single ports the project listens on beside the layouts: Keeper for `npm start` and for e2e. */
-export const KEEPER_PORTS = { start: 8080, e2e: 18_181 } as const;
+export const KEEPER_PORTS = { start: 8080, e2e: 18_181, e2eLane2: 18_182, prometheusTest: 17_390 } as const;
 
 /** The first port of Linux's default ephemeral range (net.ipv4.ip_local_port_range). */
 export const EPHEMERAL_PORT_FLOOR = 32_768;

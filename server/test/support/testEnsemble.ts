@@ -11,6 +11,8 @@ import type { EnsembleConfig } from '../../src/config/types.js';
 
 /** Each test file's own port layout (one place, so none collides; see portOffsets.ts). */
 export { PORT_OFFSETS } from '../../../scripts/sandbox/portOffsets.js';
+/** A file that does not break its ensemble borrows a shared one instead (see sharedEnsemble.ts). */
+export { leaseSharedEnsemble, type SharedEnsemble } from './sharedEnsemble.js';
 
 /** `options`: extra zoo.cfg settings for every member or one (e.g. a restricted 4lw whitelist). */
 export type TestEnsembleOptions = Pick<SandboxOptions, 'extraConfig' | 'memberConfig' | 'size'>;
@@ -27,7 +29,10 @@ export async function startTestEnsemble(portOffset: number, options: TestEnsembl
 }
 
 /** The config entry that points Keeper at a test ensemble, with its members' 4lw and AdminServer ports, named `it` unless told. */
-export function ensembleConfigOf(ensemble: SandboxEnsemble, extra: Partial<EnsembleConfig> = {}): EnsembleConfig {
+export function ensembleConfigOf(
+  ensemble: Pick<SandboxEnsemble, 'connectionString'> & { members: readonly { host: string; clientPort: number; adminPort: number }[] },
+  extra: Partial<EnsembleConfig> = {},
+): EnsembleConfig {
   return {
     name: 'it',
     connectionString: ensemble.connectionString,
