@@ -61,8 +61,11 @@ export interface HttpRoute {
   /** OpenAPI form, with the /api prefix: /api/ensembles/{name}/znodes/{path}. */
   path: string;
   summary: string;
-  /** public: no identity needed; signedIn: any identity (viewers too); admin: admins only. */
-  access: 'public' | 'signedIn' | 'admin';
+  /**
+   * public: no identity needed; signedIn: any identity (viewers too); writer: admins, and writers
+   * within the subtrees `auth.grants` gives them (znode changes); admin: admins only.
+   */
+  access: 'public' | 'signedIn' | 'writer' | 'admin';
   /** Whether a share-link holder may call it (within its link's scope). */
   shareHolders: boolean;
   query?: z.ZodObject;
@@ -124,7 +127,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     shareHolders: true,
     body: loginBodySchema,
     answers: { 200: json(meResponseSchema) },
-    errors: ['AUTH_NOT_CONFIGURED', 'INVALID_CREDENTIALS', 'MALFORMED_JSON', 'BODY_TOO_LARGE', 'INVALID_BODY', 'CSRF'],
+    errors: ['AUTH_NOT_CONFIGURED', 'INVALID_CREDENTIALS', 'NO_ACCESS', 'MALFORMED_JSON', 'BODY_TOO_LARGE', 'INVALID_BODY', 'CSRF'],
   },
   {
     method: 'post',
@@ -204,7 +207,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     method: 'post',
     path: ZNODE,
     summary: 'Create a znode',
-    access: 'admin',
+    access: 'writer',
     shareHolders: false,
     body: createBodySchema,
     answers: { 201: json(writeAnswerSchema) },
@@ -214,7 +217,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     method: 'put',
     path: ZNODE,
     summary: "Set a znode's value at the version you read (409 BAD_VERSION with the current value when it changed)",
-    access: 'admin',
+    access: 'writer',
     shareHolders: false,
     body: setDataBodySchema,
     answers: { 200: json(writeAnswerSchema) },
@@ -224,7 +227,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     method: 'delete',
     path: ZNODE,
     summary: 'Delete a znode at the version you read; with recursive=true, its whole subtree in a job (202)',
-    access: 'admin',
+    access: 'writer',
     shareHolders: false,
     query: deleteQuerySchema,
     answers: { 200: json(deleteAnswerSchema), 202: json(jobAnswerSchema) },
@@ -271,7 +274,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     method: 'post',
     path: under('import'),
     summary: 'Import a keeper-export document below a znode: a plan with dryRun=true, else a job (202)',
-    access: 'admin',
+    access: 'writer',
     shareHolders: false,
     query: importQuerySchema,
     body: exportDocumentSchema,
