@@ -4,12 +4,10 @@
  * flags an operator needs (a dead client still holding ephemerals, a silent one about to expire);
  * wchp on confirmation finding a herd. Screenshots go to docs/ with KEEPER_DOCS_SCREENSHOTS=1.
  */
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { holdSessions, kazoo, type HeldSessions } from '../scripts/lib/kazoo/index.js';
 import { runDrill } from '../scripts/sandbox/controlClient.js';
-import { E2E_HOSTS, E2E_PORT_OFFSET, testRoot } from './support/ensemble.js';
+import { E2E_HOSTS, E2E_STATE_DIR, testRoot } from './support/ensemble.js';
 import { EnsemblePage, signIn } from './support/ensemblePage.js';
 import { docsShot, DOCS_SCREENSHOTS, settle } from './support/screenshots.js';
 
@@ -291,7 +289,7 @@ test('the event timeline narrates the leader restarted through the sandbox, and 
   const electedBefore = await rows(/elected leader, epoch \d+→\d+/).count();
   const backText = `member ${leaderId} (${leader}) serving again as follower`;
   const backBefore = await rows(backText).count();
-  await runDrill(join(tmpdir(), `keeper-e2e-${E2E_PORT_OFFSET}`), 'restart', leaderId, { timeoutMs: 60_000 });
+  await runDrill(E2E_STATE_DIR, 'restart', leaderId, { timeoutMs: 60_000 });
   await expect(async () => {
     await openAll();
     await expect(rows(lostText)).toHaveCount(lostBefore + 1, { timeout: 1_000 });
