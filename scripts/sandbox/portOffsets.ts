@@ -50,6 +50,8 @@ export const PORT_OFFSETS = {
   upgradeRefusalTest: 10_640,
   upgradeMethodsTest: 10_680,
   upgradesAttackTest: 10_720,
+  upgradeIdentityTest: 10_740,
+  upgradeCommandsTest: 10_760,
   keeperStallTest: 10_820,
   ensembleEventsTest: 10_840,
   /**

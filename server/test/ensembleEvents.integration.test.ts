@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { ensembleEventsResponseSchema, membersResponseSchema, type EnsembleEvent, type MembersResponse } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
-import { ensembleStateKey } from '../src/ensemble/identityKey.js';
+import { ENSEMBLE_ID_PATH, ensembleStateDir } from '../src/ensemble/ensembleIdentity.js';
+import { EVENTS_FILE } from '../src/ensemble/eventTimeline.js';
 import { fallbackSentence, fetchOlderBuild, fourLetterWord, SandboxEnsemble, type OlderBuildFetch } from '../../scripts/sandbox/index.js';
 import { PORT_OFFSETS } from './support/testEnsemble.js';
 import { TestBrowser } from './support/wsClient.js';
@@ -194,9 +195,10 @@ describe('the ensemble view on a real ensemble: builds, the event timeline, a ki
 
   it("keeps the timeline across a Keeper restart, under the ensemble's identity, and says what it did not see", async () => {
     const before = await events();
+    const id = (await keeper!.gateways.get('it')!.getData(ENSEMBLE_ID_PATH)).data.toString();
     await keeper!.close();
     keeper = null;
-    expect(readdirSync(join(stateDir, 'events'))).toEqual([`${ensembleStateKey({ connectionString: ensemble.connectionString })}.json`]);
+    expect(readdirSync(ensembleStateDir(stateDir, id))).toContain(EVENTS_FILE);
     keeper = await start();
     const after = await waitFor(
       async () => {

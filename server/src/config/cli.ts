@@ -120,7 +120,9 @@ Config file (--config keeper.json):
       "auth": [ { "scheme": "digest", "credential": "user:pass" } ],
       "members": [ { "host": "zk1", "clientPort": 2181, "adminPort": 8080 } ],
       "sessionTimeoutMs": 30000, "juteMaxBuffer": 1048575,
-      "restartCommand": "ssh {host} sudo systemctl restart zookeeper",
+      "restartCommand": ["ssh", "{host}", "sudo", "systemctl", "restart", "zookeeper"],
+                        (an argv, run with no shell; a string is split into one;
+                         a shell only when asked: { "shell": true, "line": "..." })
       "restartCommandTimeoutSeconds": 120,       (the Upgrades view's restart)
       "locks": { "roots": ["/app/locks"], "maxTracked": 1000, "herdMinWatchers": 10,
                  "heldLongMs": 600000, "gatherIntervalMs": 15000,

@@ -1,5 +1,5 @@
 /** What the server is started with (built by cli.ts, consumed by startKeeper in app.ts). */
-import type { Grant, LocksConfig } from '@keeper/shared';
+import type { Grant, LocksConfig, RestartCommandConfig } from '@keeper/shared';
 
 export interface EnsembleConfig {
   /** Unique, URL-safe: it appears in Keeper's URLs and API paths. */
@@ -20,11 +20,13 @@ export interface EnsembleConfig {
   /** The Locks view's roots, in-house recipes and bounds (defaults: LOCK_DEFAULTS). */
   locks?: LocksConfig;
   /**
-   * The Upgrades view: a shell command restarting one member, with {id}, {host}, {clientPort} and
-   * {adminPort} filled in shell-quoted ("ssh {host} sudo systemctl restart zookeeper"). Absent: the
-   * sandbox's own restarter, or the operator restarts each member by hand.
+   * The Upgrades view: the command restarting one member, with {id}, {host}, {clientPort} and
+   * {adminPort} filled in: an argv array (["ssh", "{host}", "sudo", "systemctl", "restart",
+   * "zookeeper"]) or a string of words, both run without a shell, or {"shell": true, "line": …}
+   * (shared/src/upgrades/restartCommand.ts). Absent: the sandbox's own restarter, or the operator
+   * restarts each member by hand.
    */
-  restartCommand?: string;
+  restartCommand?: RestartCommandConfig;
   /** How long restartCommand may run before the step is called failed and the upgrade pauses (default 120). */
   restartCommandTimeoutSeconds?: number;
 }

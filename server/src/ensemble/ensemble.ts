@@ -16,7 +16,7 @@ import { LockTracker } from '../locks/lockTracker.js';
 import { WatchGatherer } from '../locks/watchGatherings.js';
 import { UpgradeRunner } from '../upgrades/upgradeRunner.js';
 import { EnsembleTimeline } from './eventTimeline.js';
-import { ensembleStateKey } from './identityKey.js';
+import { EnsembleIdentity } from './ensembleIdentity.js';
 
 /** Test and bench overrides for the gateway (short deadlines, small caps). */
 export interface GatewayDefaults {
@@ -33,6 +33,8 @@ export class Ensemble {
   readonly monitor: EnsembleMonitor;
   /** The Locks view: tracked lock directories and the watch gatherings behind their statuses. */
   readonly locks: LockTracker;
+  /** The ensemble's own id (`/keeper/ensemble-id`): what its durable state is keyed by, never its name. */
+  readonly identity: EnsembleIdentity;
   /** The Upgrades view: the ensemble's rolling restart or upgrade (configured by startKeeper before start). */
   readonly upgrades: UpgradeRunner;
   /** What changed, as the poller observed it, and the upgrade's steps (configured by startKeeper before start). */
@@ -78,9 +80,10 @@ export class Ensemble {
         : null;
     });
     this.locks = new LockTracker({ ensemble: config.name, gateway: this.gateway, gatherer, ...(config.locks ? { config: config.locks } : {}), log });
-    this.upgrades = new UpgradeRunner(config, this.monitor.poller, this.gateway, this.mutations, log);
+    this.identity = new EnsembleIdentity(this.gateway, this.mutations, log.child({ ensemble: config.name }));
+    this.upgrades = new UpgradeRunner(config, this.monitor.poller, this.gateway, this.mutations, this.identity, log);
     this.monitor.poller.addAlertSource(() => this.upgrades.alert());
-    this.timeline = new EnsembleTimeline({ ensemble: config.name, stateKey: ensembleStateKey(config), log });
+    this.timeline = new EnsembleTimeline({ ensemble: config.name, identity: this.identity, log });
     this.stops.push(this.monitor.poller.subscribe((health) => this.timeline.observe(health)));
     // The upgrade's steps, from each change its runner commits (no change to the runner itself). A
     // workflow first seen mid-way (resumed after a restart) is narrated from there on, not again.
@@ -115,11 +118,13 @@ export class Ensemble {
     this.monitor.start();
     this.locks.start();
     this.upgrades.start();
+    this.timeline.start();
   }
 
   close(): void {
     for (const stop of this.stops.splice(0)) stop();
     this.timeline.close();
+    this.identity.close();
     this.upgrades.close();
     this.locks.close();
     this.monitor.close();

@@ -404,7 +404,8 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
   {
     method: 'get',
     path: '/api/ensembles/{name}/upgrades/{id}',
-    summary: 'One upgrade: its plan, every step with each check it made (time and what it saw), and its progress',
+    summary:
+      "One upgrade: its plan, every step with each check it made (time and what it saw), the members checked again at the end, and its progress; a restart command's line and output for admins only",
     access: 'signedIn',
     shareHolders: true,
     answers: { 200: json(upgradeAnswerSchema) },
@@ -423,7 +424,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
   {
     method: 'post',
     path: '/api/ensembles/{name}/upgrades/{id}/steps/{member}/{action}',
-    summary: "skip a member's step (typed confirmation) or mark its restart done (manual mode)",
+    summary: "skip a member's step (typed confirmation), mark its restart done (manual mode), or restart it again (a paused step whose restart was asked for)",
     access: 'admin',
     shareHolders: false,
     body: upgradeStepActionBodySchema,
