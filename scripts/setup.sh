@@ -66,12 +66,14 @@ if ((for_tests)); then
   [[ -f /usr/share/java/curator-recipes.jar ]] || missing+=(libcurator-recipes-java)
   # A real Prometheus scrapes /metrics and fires the shipped alerting rules (promtool checks them).
   command -v prometheus >/dev/null && command -v promtool >/dev/null || missing+=(prometheus)
+  # nginx terminates TLS in front of Keeper with the README's site file (docs/nginx/keeper.conf).
+  [[ -x /usr/sbin/nginx ]] || missing+=(nginx-light)
 fi
 
 if ((${#missing[@]} == 0)); then
   checked=()
   if ((for_tests || !external_zk)); then checked+=(ZooKeeper Java); fi
-  if ((for_tests)); then checked+=(Chromium kazoo Curator Prometheus); fi
+  if ((for_tests)); then checked+=(Chromium kazoo Curator Prometheus nginx); fi
   if ((${#checked[@]})); then say "present: ${checked[*]}"; else say "no system packages needed"; fi
   exit 0
 fi
