@@ -53,6 +53,8 @@ export const PORT_OFFSETS = {
   upgradeIdentityTest: 10_740,
   upgradeCommandsTest: 10_760,
   locksTruthTest: 10_780,
+  keeperStallTest: 10_820,
+  ensembleEventsTest: 10_840,
   /**
    * The sign-in and OIDC integration files, one after the other (vitest runs integration files one
    * at a time). 10_900 would share ports with locksBench (admin 8091+10900 = client 2191+16800).

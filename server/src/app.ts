@@ -139,6 +139,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
         ensemble.identity.whenKnown().then((id) => new LockMemory(ensembleStateDir(stateDir, id), id, ensemble.name, ensemble.locks.maxTracked, log)),
       );
     }
+    ensemble.timeline.configure({ stateDir: auth?.stateDir ?? null });
     ensemble.upgrades.configure({
       stateDir: auth?.stateDir ?? null,
       audit: (entry) => audit.append(entry),

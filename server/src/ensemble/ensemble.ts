@@ -6,7 +6,7 @@
  * here, so starting and stopping stays one call each.
  */
 import type { Logger } from 'pino';
-import { LOCK_DEFAULTS, type EnsembleSummary } from '@keeper/shared';
+import { LOCK_DEFAULTS, upgradeEvents, type EnsembleSummary, type UpgradeWorkflow } from '@keeper/shared';
 import type { EnsembleConfig } from '../config/types.js';
 import { parseConnectionString } from '../config/connectionString.js';
 import { ZkGateway } from '../zk/gateway.js';
@@ -15,6 +15,7 @@ import { createEnsembleMonitor, type EnsembleMonitor, type MonitorSettings } fro
 import { LockTracker } from '../locks/lockTracker.js';
 import { WatchGatherer } from '../locks/watchGatherings.js';
 import { UpgradeRunner } from '../upgrades/upgradeRunner.js';
+import { EnsembleTimeline } from './eventTimeline.js';
 import { EnsembleIdentity } from './ensembleIdentity.js';
 
 /** Test and bench overrides for the gateway (short deadlines, small caps). */
@@ -36,6 +37,9 @@ export class Ensemble {
   readonly identity: EnsembleIdentity;
   /** The Upgrades view: the ensemble's rolling restart or upgrade (configured by startKeeper before start). */
   readonly upgrades: UpgradeRunner;
+  /** What changed, as the poller observed it, and the upgrade's steps (configured by startKeeper before start). */
+  readonly timeline: EnsembleTimeline;
+  private readonly stops: (() => void)[] = [];
 
   constructor(
     readonly config: EnsembleConfig,
@@ -68,10 +72,28 @@ export class Ensemble {
       keep: (path, watchers) => watchers >= (config.locks?.herdMinWatchers ?? LOCK_DEFAULTS.herdMinWatchers) || this.locks.coversWatch(path),
       log,
     });
+    // The Locks view's wchp, when it is newer than the Watches view's: what a request herd watches.
+    this.monitor.sessions.addWatchSource(() => {
+      const last = gatherer.gatherings.at(-1);
+      return last
+        ? { gatheredAt: last.askedAt, complete: last.complete, source: 'locks', paths: [...last.watches].map(([path, sessions]) => ({ path, sessions })) }
+        : null;
+    });
     this.locks = new LockTracker({ ensemble: config.name, gateway: this.gateway, gatherer, ...(config.locks ? { config: config.locks } : {}), log });
     this.identity = new EnsembleIdentity(this.gateway, this.mutations, log.child({ ensemble: config.name }));
     this.upgrades = new UpgradeRunner(config, this.monitor.poller, this.gateway, this.mutations, this.identity, log);
     this.monitor.poller.addAlertSource(() => this.upgrades.alert());
+    this.timeline = new EnsembleTimeline({ ensemble: config.name, identity: this.identity, log });
+    this.stops.push(this.monitor.poller.subscribe((health) => this.timeline.observe(health)));
+    // The upgrade's steps, from each change its runner commits (no change to the runner itself). A
+    // workflow first seen mid-way (resumed after a restart) is narrated from there on, not again.
+    let lastWorkflow: UpgradeWorkflow | null = null;
+    this.stops.push(
+      this.upgrades.onChange((next) => {
+        if (next && (lastWorkflow !== null || next.state === 'planned')) this.timeline.add(upgradeEvents(lastWorkflow, next, Date.now()));
+        lastWorkflow = next;
+      }),
+    );
   }
 
   get poller(): EnsembleMonitor['poller'] {
@@ -96,9 +118,12 @@ export class Ensemble {
     this.monitor.start();
     this.locks.start();
     this.upgrades.start();
+    this.timeline.start();
   }
 
   close(): void {
+    for (const stop of this.stops.splice(0)) stop();
+    this.timeline.close();
     this.identity.close();
     this.upgrades.close();
     this.locks.close();

@@ -91,6 +91,9 @@ export function createEnsembleMonitor(config: EnsembleConfig, gateway: ZkGateway
     },
     ...(settings.watchesByPathMinIntervalMs ? { byPathMinIntervalMs: settings.watchesByPathMinIntervalMs } : {}),
   });
+  sessions.addWatchSource(() => watches.lastSighting());
+  // A request herd is an ensemble alert too, from the latest sessions gathering (kept fresh while the ensemble view is open).
+  poller.addAlertSource(() => sessions.recentHerdAlert(2 * sessions.cadenceMs + 5_000));
   return {
     poller,
     sessions,

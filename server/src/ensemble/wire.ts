@@ -7,6 +7,7 @@
  */
 import http from 'node:http';
 import net from 'node:net';
+import { stallAwareDeadline } from './stallAwareDeadline.js';
 
 /**
  * `closed`: the member accepted the connection, then reset or closed it before answering a
@@ -53,11 +54,12 @@ export function fourLetterWord(host: string, port: number, word: string, deadlin
     const finish = (result: WireResult) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      deadline.clear();
       socket.destroy();
       resolve(result);
     };
-    const timer = setTimeout(() => finish({ ok: false, kind: 'timeout', message: `${what}: no answer within ${deadlineMs} ms` }), deadlineMs);
+    // Keeper's own stall is not the member's: see stallAwareDeadline.
+    const deadline = stallAwareDeadline(() => finish({ ok: false, kind: 'timeout', message: `${what}: no answer within ${deadlineMs} ms` }), deadlineMs);
     socket.on('connect', () => socket.end(word));
     socket.on('data', (chunk: Buffer) => {
       size += chunk.length;
@@ -78,7 +80,7 @@ export function adminCommand(host: string, port: number, command: string, deadli
     const finish = (result: WireResult) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      deadline.clear();
       request.destroy();
       resolve(result);
     };
@@ -96,7 +98,7 @@ export function adminCommand(host: string, port: number, command: string, deadli
         response.on('error', (error: NodeJS.ErrnoException) => finish(failure(error, what)));
       },
     );
-    const timer = setTimeout(() => finish({ ok: false, kind: 'timeout', message: `${what}: no answer within ${deadlineMs} ms` }), deadlineMs);
+    const deadline = stallAwareDeadline(() => finish({ ok: false, kind: 'timeout', message: `${what}: no answer within ${deadlineMs} ms` }), deadlineMs);
     request.on('error', (error: NodeJS.ErrnoException) => finish(failure(error, what)));
   });
 }

@@ -102,7 +102,7 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
     this.limiter = new RequestLimiter(options.maxInFlight ?? 64, options.maxQueued ?? 5_000);
     this.snapshot = initialSessionSnapshot(Date.now(), options.sessionTimeoutMs ?? 30_000);
     this.watches = new WatchRegistry(this, this.log);
-    this.confirmation = new SessionConfirmation({ ...DEFAULT_CONFIRMATION, ...options.confirmation });
+    this.confirmation = new SessionConfirmation({ ...DEFAULT_CONFIRMATION, checkEveryMs: CONFIRMATION_TICK_MS, ...options.confirmation });
   }
 
   /** The console's session, with the latest confirmed contact (browsers get it pushed on each change of state). */
@@ -314,7 +314,10 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
   /** Probes the member when due; says "unconfirmed" when it stops answering and "connected" the moment it answers again. */
   private checkConfirmation(): void {
     const connection = this.connection;
-    if (this.closed || !connection?.isConnected) return;
+    if (this.closed || !connection?.isConnected) {
+      this.confirmation.rest();
+      return;
+    }
     const now = Date.now();
     const { verdict, lastAnswerAt } = this.confirmation.check(connection, now, (error) => this.log.debug({ err: error }, 'liveness probe failed'));
     if (lastAnswerAt > this.confirmedAt) this.confirmedAt = lastAnswerAt;

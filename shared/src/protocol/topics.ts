@@ -14,6 +14,7 @@ import { checkPath } from '../paths.js';
 import type { Role } from './access.js';
 import { CONSOLE_SESSION_STATES } from '../consoleSession.js';
 import { ensembleHealthSchema, memberHistorySchema } from '../ensemble/types.js';
+import { ensembleEventSchema } from '../ensemble/events/schema.js';
 import { jobSnapshotSchema } from './ops.js';
 import { LOCK_LIST_PAGE_MAX, lockResponseSchema, locksResponseSchema } from '../locks/schemas.js';
 import { lockFilterSchema } from '../locks/requests.js';
@@ -200,6 +201,17 @@ export const upgradeTopic = declareTopic({
   reach: () => ({ kind: 'ensembleViews' }),
 });
 
+/** The ensemble's event timeline (leaders lost and elected, members down and up, alerts, upgrade steps): the kept events on subscribe, then each new one. */
+export const ensembleEventsTopic = declareTopic({
+  name: 'ensembleEvents',
+  params: noParams,
+  event: z.object({ kind: z.literal('events'), mode: z.enum(['full', 'append']), events: z.array(ensembleEventSchema) }),
+  // Every append matters on its own (the browser adds them up).
+  coalesceKey: () => null,
+  role: 'viewer',
+  reach: () => ({ kind: 'ensembleViews' }),
+});
+
 export const TOPICS = {
   znode: znodeTopic,
   consoleSession: consoleSessionTopic,
@@ -208,6 +220,7 @@ export const TOPICS = {
   locks: locksTopic,
   lock: lockTopic,
   upgrade: upgradeTopic,
+  ensembleEvents: ensembleEventsTopic,
 } as const;
 
 export type TopicName = keyof typeof TOPICS;
@@ -233,6 +246,7 @@ export const topicMessageSchema = z.discriminatedUnion('topic', [
   envelope(locksTopic),
   envelope(lockTopic),
   envelope(upgradeTopic),
+  envelope(ensembleEventsTopic),
 ]);
 export type TopicMessage = z.infer<typeof topicMessageSchema>;
 export type TopicMessageOf<T extends TopicName> = Extract<TopicMessage, { topic: T }>;
