@@ -49,6 +49,12 @@ export const PORT_OFFSETS = {
   upgradeRefusalTest: 10_640,
   upgradeMethodsTest: 10_680,
   upgradesAttackTest: 10_720,
+  /** A TLS-only, SASL-required ensemble (secureEnsemble.integration.test.ts). */
+  secureEnsembleTest: 10_940,
+  /** TLS and SASL bad input, one member at a time (secureBadInput.integration.test.ts); also e2e/secure.spec.ts's `npm start -- --secure`, run after the integration tests, never beside them. */
+  secureBadInputTest: 10_960,
+  /** Read-only members during a quorum loss (readOnly.integration.test.ts). */
+  readOnlyTest: 10_980,
   locksFixturesTest: 10_480,
   /** 10_500 would share ports with latencyBench (admin 8091+10500 = client 2191+16400). */
   locksTest: 10_520,
@@ -59,6 +65,7 @@ export const PORT_OFFSETS = {
   herdBench: 16_700,
   locksBench: 16_800,
   upgradesBench: 16_900,
+  secureBench: 17_000,
 } as const;
 
 /** Single ports the project listens on beside the layouts: Keeper for `npm start` and for e2e. */
