@@ -27,8 +27,10 @@ export async function connectSecure(
     ...(options.sessionId && options.sessionPassword ? { session: { id: options.sessionId, password: options.sessionPassword } } : {}),
   });
   const client = connection.client;
+  let lastTrouble = '';
+  connection.on('trouble', (t) => (lastTrouble = `: ${t.note}`));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`secure client could not connect to ${config.connectionString}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`secure client could not connect to ${config.connectionString}${lastTrouble}`)), 30_000);
     connection.once('connected', () => {
       clearTimeout(timer);
       resolve();
