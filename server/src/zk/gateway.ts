@@ -73,6 +73,16 @@ const REOPEN_AFTER_AUTH_FAILED: Backoff = { baseMs: 5_000, capMs: 60_000, jitter
 /** How often the gateway looks at its session's confirmation: detection is this much later at worst. */
 const CONFIRMATION_TICK_MS = 250;
 
+/** The server id in a session id's top byte (ZooKeeper's SessionTrackerImpl.initializeNextSessionId); null for 0. */
+export function serverIdOfSession(sessionId: string): number | null {
+  try {
+    const id = Number(BigInt.asUintN(64, BigInt(sessionId)) >> 56n);
+    return id > 0 ? id : null;
+  } catch {
+    return null;
+  }
+}
+
 export interface CallOptions {
   /** Overrides the default deadline (ms from now). */
   deadlineMs?: number;
@@ -409,7 +419,12 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
         identity: null,
         identityNote: null,
         readOnly: info.readOnly
-          ? { member: info.member, memberId: info.member ? (this.options.memberIdOf?.(info.member) ?? null) : null, lastReadWriteAt: this.lastReadWriteAt }
+          ? {
+              member: info.member,
+              // A read-only member opens the session itself, and a session id starts with its maker's server id.
+              memberId: (info.member ? this.options.memberIdOf?.(info.member) : null) ?? serverIdOfSession(info.sessionId),
+              lastReadWriteAt: this.lastReadWriteAt,
+            }
           : null,
       });
       this.transition(this.lastConnected);
