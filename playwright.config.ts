@@ -1,34 +1,76 @@
 /**
  * End-to-end tests in real Chromium (Debian's /usr/bin/chromium, never a downloaded
  * browser) against Keeper serving a real 3-member sandbox ensemble. The web server
- * command starts both, on ports apart from `npm start`'s defaults, and stops both.
+ * commands start both, on ports apart from `npm start`'s defaults, and stop both.
+ *
+ * Two lanes: each worker has its own Keeper and its own sandbox (lane n: Keeper on the e2e port
+ * + n, sandbox at the e2e offset + 20 n), so two specs running at once never share a server, an
+ * ensemble, an audit trail or a fault. A worker loads this file again with TEST_PARALLEL_INDEX
+ * set, which is how `baseURL` and the exports below name its own lane.
+ *  - project `e2e`: the specs, two at a time;
+ *  - project `e2e-alone`: the specs that time what the page shows (within 3 s) or load the
+ *    machine on purpose (a herd of 30 clients), one at a time after the others.
+ * KEEPER_E2E_LANES=1 runs one lane (npm test does, for `e2e-alone` alone).
  */
 import { defineConfig } from '@playwright/test';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KEEPER_PORTS, PORT_OFFSETS } from './scripts/sandbox/portOffsets.js';
 
-export const E2E_PORT = Number(process.env.KEEPER_E2E_PORT ?? KEEPER_PORTS.e2e);
-export const E2E_PORT_OFFSET = Number(process.env.KEEPER_E2E_PORT_OFFSET ?? PORT_OFFSETS.e2e);
-const stateDir = join(tmpdir(), `keeper-e2e-${E2E_PORT_OFFSET}`);
+export const E2E_LANES = Number(process.env.KEEPER_E2E_LANES ?? 2);
+const BASE_PORT = Number(process.env.KEEPER_E2E_PORT ?? KEEPER_PORTS.e2e);
+const BASE_OFFSET = Number(process.env.KEEPER_E2E_PORT_OFFSET ?? PORT_OFFSETS.e2e);
+const lanePort = (lane: number) => BASE_PORT + lane;
+const laneOffset = (lane: number) => BASE_OFFSET + 20 * lane;
+/** This worker's lane (0 in the main process). */
+const LANE = Number(process.env.TEST_PARALLEL_INDEX ?? 0) % E2E_LANES;
+
+/** This worker's Keeper and sandbox. */
+export const E2E_PORT = lanePort(LANE);
+export const E2E_PORT_OFFSET = laneOffset(LANE);
 /**
- * The e2e server runs with authentication on, as `npm start` always does: a known admin token
- * (its own data dir, so the audit trail and share links of a run stay apart from `npm start`'s).
+ * The e2e servers run with authentication on, as `npm start` always does: a known admin token
+ * (their own data dirs, so the audit trail and share links of a run stay apart from `npm start`'s).
  * Specs act as that admin by default (the bearer header below also reaches the WebSocket);
  * a spec that needs a viewer or a share link signs in on its own.
  */
 export const E2E_ADMIN_TOKEN = process.env.KEEPER_E2E_ADMIN_TOKEN ?? 'e2e-admin-token-0123456789abcdef';
 export const E2E_VIEWER_TOKEN = process.env.KEEPER_E2E_VIEWER_TOKEN ?? 'e2e-viewer-token-0123456789abcdef';
 
+/** Timed what the page shows, or load the machine on purpose: each alone, after the others. */
+const ALONE = ['freshness.spec.ts', 'viewsFreshness.spec.ts', 'herd.spec.ts'];
+
+/** Checkouts on one machine share /tmp (each may run in its own network namespace): one state dir each. */
+const CHECKOUT = createHash('sha1').update(process.cwd()).digest('hex').slice(0, 8);
+
+function laneServer(lane: number) {
+  const stateDir = join(tmpdir(), `keeper-e2e-${CHECKOUT}-${laneOffset(lane)}`);
+  return {
+    command: `npx tsx scripts/start.ts --sandbox-port-offset ${laneOffset(lane)} --state-dir ${stateDir} --data-dir ${stateDir}-server --port ${lanePort(lane)}`,
+    // Any measured latency counts as a herd's climb: whether 30 workers slow the sandbox depends on
+    // the machine (a fast one shows 0.1 ms), and the herd spec checks what Keeper shows of a herd.
+    // (The sessions cadence stays at its 60 s: the sessions spec reads a dead session from the last
+    // gathering after it expired, which a 10 s cadence would have gathered away.)
+    env: { KEEPER_ADMIN_TOKEN: E2E_ADMIN_TOKEN, KEEPER_VIEWER_TOKEN: E2E_VIEWER_TOKEN, KEEPER_HERD_LATENCY_MS: '0' },
+    url: `http://127.0.0.1:${lanePort(lane)}/api/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'pipe' as const,
+    stderr: 'pipe' as const,
+    gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 15_000 },
+  };
+}
+
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
   fullyParallel: false,
-  workers: 1,
+  workers: E2E_LANES,
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [['list']] : [['list']],
+  reporter: [['list']],
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,
     extraHTTPHeaders: { Authorization: `Bearer ${E2E_ADMIN_TOKEN}` },
@@ -38,16 +80,9 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
   },
-  webServer: {
-    command: `npx tsx scripts/start.ts --sandbox-port-offset ${E2E_PORT_OFFSET} --state-dir ${stateDir} --data-dir ${stateDir}-server --port ${E2E_PORT}`,
-    // Any measured latency counts as a herd's climb: whether 30 workers slow the sandbox depends on
-    // the machine (a fast one shows 0.1 ms), and the herd spec checks what Keeper shows of a herd.
-    env: { KEEPER_ADMIN_TOKEN: E2E_ADMIN_TOKEN, KEEPER_VIEWER_TOKEN: E2E_VIEWER_TOKEN, KEEPER_HERD_LATENCY_MS: '0' },
-    url: `http://127.0.0.1:${E2E_PORT}/api/health`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
-  },
+  projects: [
+    { name: 'e2e', testIgnore: ALONE },
+    { name: 'e2e-alone', testMatch: ALONE, workers: 1, dependencies: ['e2e'] },
+  ],
+  webServer: Array.from({ length: E2E_LANES }, (_, lane) => laneServer(lane)),
 });

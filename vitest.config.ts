@@ -1,18 +1,42 @@
 /**
- * Two projects: `unit` (fast, parallel, no ZooKeeper) and `integration` (real ZooKeeper
- * JVMs from scripts/sandbox: one file at a time, so ensembles never compete for ports
- * or CPU, and only after the unit tests are done).
- *   npx vitest run                      both
+ * Three steps, one after the other:
+ *  - `unit`: fast, parallel, no ZooKeeper;
+ *  - `integration`: real ZooKeeper JVMs from scripts/sandbox, two files at a time. Files that do
+ *    not break their ensemble borrow one from a pool of shared ensembles (sharedEnsemble.ts); the
+ *    others start their own on their own ports (startTestEnsemble), so two files never meet;
+ *  - `integration-alone`: the files whose assertions time what Keeper shows (within 3 s, within
+ *    the session timeout), one at a time with the machine to themselves, where a second file's
+ *    load cannot stretch the times they check.
+ *   npx vitest run                      all three
  *   npx vitest run --project unit       (npm run test:unit)
- *   npx vitest run --project integration
+ *   npx vitest run --project 'integration*'
  */
 import { defineConfig } from 'vitest/config';
 
 const INTEGRATION = '**/*.integration.test.ts';
 const IGNORED = ['**/node_modules/**', '**/dist/**', 'e2e/**'];
+/** Timed assertions: each runs alone (see above). */
+const ALONE = [
+  'server/test/freshness.integration.test.ts',
+  'server/test/memberFreshness.integration.test.ts',
+  'server/test/gateway.integration.test.ts',
+  'server/test/ensemble.integration.test.ts',
+  'server/test/herd.integration.test.ts',
+  'server/test/hub.integration.test.ts',
+  'server/test/locks.integration.test.ts',
+  'server/test/upgradesLoad.integration.test.ts',
+  'scripts/sandbox/drills.integration.test.ts',
+  'scripts/sandbox/ensemble.integration.test.ts',
+];
+/** JVM start-up, elections and session timeouts are seconds each. */
+const SLOW = { testTimeout: 120_000, hookTimeout: 120_000 };
 
 export default defineConfig({
   test: {
+    // Each test's file:line:column, so npm test's summary counts a parameterised test once as declared.
+    includeTaskLocation: true,
+    // The shared-ensemble pool stops its JVMs at the end (a few seconds on a loaded machine).
+    teardownTimeout: 60_000,
     projects: [
       {
         test: {
@@ -27,6 +51,9 @@ export default defineConfig({
             'web/test/**/*.test.{ts,tsx}',
           ],
           exclude: [...IGNORED, INTEGRATION],
+          // A guard against hangs, not a budget: at load 20 on 2 cores, 24 sound tests (100,000-name
+          // sorts, jsdom renders) outran vitest's default 5 s. Speed is measured in bench/.
+          testTimeout: 30_000,
           sequence: { groupOrder: 0 },
         },
       },
@@ -34,12 +61,21 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: [INTEGRATION],
+          exclude: [...IGNORED, ...ALONE],
+          maxWorkers: 2,
+          globalSetup: ['server/test/support/ensemblePoolSetup.ts'],
+          ...SLOW,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          name: 'integration-alone',
+          include: ALONE,
           exclude: IGNORED,
           fileParallelism: false,
-          // JVM start-up, elections and session timeouts are seconds each.
-          testTimeout: 120_000,
-          hookTimeout: 120_000,
-          sequence: { groupOrder: 1 },
+          ...SLOW,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -15,7 +15,7 @@ import { kazoo, kazooGet } from '../scripts/lib/kazoo/index.js';
 import { E2E_HOSTS, testRoot } from './support/ensemble.js';
 import { TreePage } from './support/treePage.js';
 import { AccessPage, anonymousContext, useTheme } from './support/accessPage.js';
-import { docsShot, settle } from './support/screenshots.js';
+import { checkedVariants, docsShot, settle } from './support/screenshots.js';
 
 // The size the docs' screenshots are taken at (like docs/tree-*.png).
 test.use({ viewport: { width: 1440, height: 900 } });
@@ -360,11 +360,11 @@ const securityShot = (name: string) => join(process.env.KEEPER_SECURITY_SHOTS ??
 
 test('the sign-in page offers only the token when no users are configured, and a long next path stays in the card', async ({ browser }) => {
   const longPath = `/ensembles/default/znodes/${'services/payments/'.repeat(8)}database.json`;
-  for (const [theme, width] of [
-    ['dark', 1440],
-    ['light', 1440],
-    ['dark', 390],
-  ] as const) {
+  for (const { theme, width } of checkedVariants([
+    { theme: 'dark', width: 1440 },
+    { theme: 'light', width: 1440, screenshotOnly: true },
+    { theme: 'dark', width: 390 },
+  ] as const)) {
     const context = await anonymousContext(browser, theme);
     const page = await context.newPage();
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
@@ -402,11 +402,11 @@ test("another site's page cannot switch a signed-in browser to a share link or a
   await new TreePage(page).open('default', '/zookeeper');
   const shareUrl = await new AccessPage(page).createShareLink('1 h', `login CSRF ${Date.now()}`);
 
-  for (const [theme, width] of [
-    ['dark', 1440],
-    ['light', 1440],
-    ['light', 390],
-  ] as const) {
+  for (const { theme, width } of checkedVariants([
+    { theme: 'dark', width: 1440 },
+    { theme: 'light', width: 1440, screenshotOnly: true },
+    { theme: 'light', width: 390 },
+  ] as const)) {
     const context = await anonymousContext(browser, theme);
     const victim = await context.newPage();
     await victim.emulateMedia({ colorScheme: theme });

@@ -10,7 +10,7 @@ import { kazoo } from '../scripts/lib/kazoo/index.js';
 import { E2E_HOSTS, testRoot } from './support/ensemble.js';
 import { TreePage } from './support/treePage.js';
 import { AccessPage, anonymousContext } from './support/accessPage.js';
-import { settle } from './support/screenshots.js';
+import { checkedVariants, settle } from './support/screenshots.js';
 
 const SHOTS = '/tmp/shots-share';
 
@@ -61,11 +61,11 @@ test('the share dialog lets the creator choose the reach, and the holder sees it
   await expect(admin.shareLinks.getByRole('row').filter({ hasText: node }).first()).toContainText(`reaches ${root}/app/db and below of default, read-only`);
 
   // The holder: told the scope, offered only the tree, which starts at the scope.
-  for (const [theme, width] of [
-    ['dark', 1440],
-    ['light', 1440],
-    ['light', 390],
-  ] as const) {
+  for (const { theme, width } of checkedVariants([
+    { theme: 'dark', width: 1440 },
+    { theme: 'light', width: 1440, screenshotOnly: true },
+    { theme: 'light', width: 390 },
+  ] as const)) {
     const holder = await holderPage(browser, url, theme, width);
     await expect(holder).toHaveURL(/\/database\.json$/);
     await expect(holder.getByRole('status', { name: 'Shared view' })).toHaveText(`Shared view: ${root}/app/db and below, read-only`);

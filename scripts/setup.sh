@@ -5,8 +5,9 @@
 #   scripts/setup.sh [--for-tests] [--external-zk]
 #
 #   --for-tests    also Chromium (Playwright uses Debian's, never a download), kazoo
-#                  (Python lock recipes that make real lock nodes in the tests) and Curator
-#                  (Java lock recipes, the same); the tests always need a local ZooKeeper.
+#                  (Python lock recipes that make real lock nodes in the tests), Curator
+#                  (Java lock recipes, the same) and Prometheus (scrapes /metrics and fires
+#                  the shipped alerting rules); the tests always need a local ZooKeeper.
 #   --external-zk  Keeper will use an existing ensemble (--zk/--config): no local ZooKeeper
 #                  needed. Implied by KEEPER_ZK or KEEPER_CONFIG.
 set -euo pipefail
@@ -63,12 +64,14 @@ if ((for_tests)); then
   /usr/bin/python3 -c 'import kazoo' >/dev/null 2>&1 || missing+=(python3-kazoo)
   # Curator's recipes jar names its dependencies (curator-framework, guava...) in its manifest.
   [[ -f /usr/share/java/curator-recipes.jar ]] || missing+=(libcurator-recipes-java)
+  # A real Prometheus scrapes /metrics and fires the shipped alerting rules (promtool checks them).
+  command -v prometheus >/dev/null && command -v promtool >/dev/null || missing+=(prometheus)
 fi
 
 if ((${#missing[@]} == 0)); then
   checked=()
   if ((for_tests || !external_zk)); then checked+=(ZooKeeper Java); fi
-  if ((for_tests)); then checked+=(Chromium kazoo Curator); fi
+  if ((for_tests)); then checked+=(Chromium kazoo Curator Prometheus); fi
   if ((${#checked[@]})); then say "present: ${checked[*]}"; else say "no system packages needed"; fi
   exit 0
 fi

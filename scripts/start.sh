@@ -20,7 +20,7 @@ fi
 bash scripts/setup.sh "${setup_args[@]}"
 
 # The web app is rebuilt when anything it is built from is newer than the last build.
-web_inputs=(web/src web/public web/index.html web/vite.config.ts web/package.json shared/src)
+web_inputs=(web/src web/public web/index.html web/vite.config.ts web/build web/package.json shared/src)
 if [[ ! -f web/dist/index.html ]] || [[ -n "$(find "${web_inputs[@]}" -newer web/dist/index.html -print -quit 2>/dev/null)" ]]; then
   echo "start: building the web app (npm run build -w web)"
   npm run build -w web

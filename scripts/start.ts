@@ -4,6 +4,7 @@
  * the server first (so browsers see a clean close), then the sandbox. Exits 0, leaving
  * no process behind.
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startKeeper } from '../server/src/app.js';
@@ -13,8 +14,12 @@ import { onOrphaned } from './lib/parentWatch.js';
 import { fallbackSentence, fetchOlderBuild, installedBuildVersion, OLDER_BUILD, SandboxEnsemble, type OlderBuild } from './sandbox/index.js';
 import { loadOrCreateAdminToken } from '../server/src/auth/generatedToken.js';
 import { isLoopbackHost } from '../server/src/auth/origin.js';
+import { signInLines } from './lib/signInHelp.js';
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const REPO = path.resolve(HERE, '..');
+/** The installed package (npm run build) keeps the web app beside its bundle, dist/web; a checkout serves web/dist. */
+const WEB_DIST = existsSync(path.join(HERE, 'web', 'index.html')) ? path.join(HERE, 'web') : path.join(REPO, 'web', 'dist');
 const SHUTDOWN_GRACE_MS = 10_000;
 
 function die(message: string, code: number): never {
@@ -84,7 +89,7 @@ async function main(): Promise<void> {
 
   let sandbox: SandboxEnsemble | null = null;
   // KEEPER_WEB_DIST lets a test run serve a build of its own (e2e runs side by side in development).
-  const options: KeeperOptions = { ...plan.keeper, webDist: plan.keeper.webDist ?? process.env.KEEPER_WEB_DIST ?? path.join(REPO, 'web', 'dist') };
+  const options: KeeperOptions = { ...plan.keeper, webDist: plan.keeper.webDist ?? process.env.KEEPER_WEB_DIST ?? WEB_DIST };
   // No identity configured: as Jupyter does, make up an admin token (kept, so restarts keep the
   // URL people saved) and serve loopback only, where only this machine's users can reach it.
   let signInToken: string | null = null;
@@ -143,10 +148,14 @@ async function main(): Promise<void> {
     : options.ensembles.map((e) => `ensemble ${e.name}: ${e.connectionString}`).join('; ');
   console.log(`Keeper is serving ${keeper.url} (${described})`);
   if (startOn) await printUpgradeTarget(startOn);
-  if (signInToken) {
-    console.log('To sign in, open this URL (it holds the admin token: do not share it):');
-    console.log(`    ${keeper.url}/?token=${signInToken}`);
-  }
+  const signIn = signInLines({
+    url: keeper.url,
+    adminToken: Boolean(options.auth?.adminToken) && signInToken === null,
+    viewerToken: Boolean(options.auth?.viewerToken),
+    users: options.auth?.users?.length ?? 0,
+    generatedToken: signInToken,
+  });
+  for (const line of signIn) console.log(line);
 
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -1,12 +1,13 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './build/precompress';
 
 // The API server (`npm start`: scripts/start.ts) listens here in development; vite proxies to it so the
 // browser sees one origin, exactly as in production where the server serves web/dist.
 const apiTarget = `http://127.0.0.1:${process.env.KEEPER_API_PORT ?? '8080'}`;
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   server: {
     proxy: {
       '/api': { target: apiTarget },
@@ -20,9 +21,16 @@ export default defineConfig({
     sourcemap: 'hidden',
     rolldownOptions: {
       output: {
-        // Libraries change less often than the app: in a chunk of their own they stay cached
-        // (immutable, a year) across Keeper upgrades that do not touch them.
-        codeSplitting: { groups: [{ name: 'vendor', test: /node_modules/ }] },
+        // Libraries change less often than the app: in chunks of their own they stay cached
+        // (immutable, a year) across Keeper upgrades that do not touch them. Only what every page
+        // runs on is grouped; a library one view needs (TanStack Virtual for long lists) goes
+        // with that view's code, so the first page does not load it.
+        codeSplitting: {
+          groups: [
+            { name: 'framework', test: /node_modules\/(react|react-dom|scheduler|react-router|@tanstack\/(react-query|query-core))\// },
+            { name: 'zod', test: /node_modules\/zod\// },
+          ],
+        },
       },
     },
   },

@@ -1,7 +1,7 @@
-import { PORT_OFFSETS } from '../../scripts/sandbox/portOffsets.js';
+import { E2E_PORT_OFFSET } from '../../playwright.config.js';
 
-/** Where the e2e ensemble is: the same port offset playwright.config.ts gives the sandbox. */
-export const E2E_PORT_OFFSET = Number(process.env.KEEPER_E2E_PORT_OFFSET ?? PORT_OFFSETS.e2e);
+/** Where this worker's e2e ensemble is: its lane's sandbox (playwright.config.ts). */
+export { E2E_PORT_OFFSET };
 
 export const E2E_HOSTS = [1, 2, 3].map((n) => `127.0.0.1:${2190 + n + E2E_PORT_OFFSET}`).join(',');
 

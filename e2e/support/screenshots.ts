@@ -2,9 +2,21 @@
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 
+/** KEEPER_DOCS_SCREENSHOTS=1: taking the pictures (docs/, and the variants below). */
+export const DOCS_SCREENSHOTS = process.env.KEEPER_DOCS_SCREENSHOTS === '1';
+
 /** docs/<name> with KEEPER_DOCS_SCREENSHOTS=1 (the screenshots the docs show), else the test's output folder. */
 export function docsShot(name: string, outputPath: (name: string) => string): string {
-  return process.env.KEEPER_DOCS_SCREENSHOTS === '1' ? join('docs', name) : outputPath(name);
+  return DOCS_SCREENSHOTS ? join('docs', name) : outputPath(name);
+}
+
+/**
+ * The variants a test runs: all of them with KEEPER_DOCS_SCREENSHOTS=1, else those that check
+ * something of their own. A variant marked `screenshotOnly` repeats another's checks in the other
+ * theme at the same width, for its picture alone (a width of its own is a layout check, and runs).
+ */
+export function checkedVariants<T extends { screenshotOnly?: boolean }>(all: readonly T[]): T[] {
+  return all.filter((v) => DOCS_SCREENSHOTS || !v.screenshotOnly);
 }
 
 /** Waits for fonts and for nothing to move (longer where charts draw their first points). */

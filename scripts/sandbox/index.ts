@@ -4,7 +4,7 @@ export { fourLetterWord, parseSrvrMode } from './fourLetterWord.js';
 export { findZooKeeperClasspath } from './classpath.js';
 export { memberPorts, PortInUseError } from './ports.js';
 export type { DrillOp, DrillOutcome, MemberBuild, MemberProcessState, MemberRestarter, SandboxMember, SandboxOptions, SandboxSecureOptions } from './types.js';
-export { fallbackSentence, fetchOlderBuild, OLDER_BUILD, type OlderBuild, type OlderBuildFetch } from './olderBuild.js';
+export { cachedOlderBuild, fallbackSentence, fetchOlderBuild, OLDER_BUILD, type OlderBuild, type OlderBuildFetch } from './olderBuild.js';
 export { installedBuildVersion } from './buildVersion.js';
 export { DRILL_OPS } from './types.js';
 export { RESTART_TIMEOUT_MS } from './ensemble.js';

@@ -86,10 +86,9 @@ describe('fetchOlderBuild declines with a reason', () => {
   it.skipIf(!debianZooKeeper)('when the download hangs (no network), at its deadline', async () => {
     // exec: the deadline's SIGKILL then reaches the sleeper itself, leaving no orphan behind.
     const env = fakeAptGet('exec sleep 30');
-    const began = Date.now();
     const result = await fetchOlderBuild({ cacheDir: temp(), env, downloadTimeoutMs: 500 });
+    // Said only when the deadline's kill ended it (the sleep alone lasts 30 s, past the test's timeout).
     expect(result).toEqual({ ok: false, reason: 'apt-get did not finish within 1 s' });
-    expect(Date.now() - began).toBeLessThan(10_000);
   });
 
   it.skipIf(!debianZooKeeper)('when the download gives something other than the build', async () => {

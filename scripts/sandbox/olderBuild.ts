@@ -58,6 +58,12 @@ export function olderBuildClasspath(installed: string, build: OlderBuild): strin
   return [...entries.slice(0, at), ...build.jars, ...entries.slice(at + 1)].join(':');
 }
 
+/** The build from the cache alone (no download), or null: what an offline run can still use. */
+export function cachedOlderBuild(opts: Pick<FetchOptions, 'cacheDir' | 'env'> = {}): OlderBuild | null {
+  const root = opts.cacheDir ?? defaultBuildCacheDir(opts.env ?? process.env);
+  return readCached(path.join(root, `${OLDER_BUILD.package}_${OLDER_BUILD.version}`));
+}
+
 export async function fetchOlderBuild(opts: FetchOptions = {}): Promise<OlderBuildFetch> {
   const env = opts.env ?? process.env;
   const java = findJava(env);

@@ -16,8 +16,9 @@
 export const PORT_OFFSETS = {
   /** `npm start`'s sandbox. */
   sandbox: 0,
-  /** Playwright's sandbox (playwright.config.ts; KEEPER_E2E_PORT_OFFSET overrides). */
+  /** Playwright's sandbox (playwright.config.ts; KEEPER_E2E_PORT_OFFSET overrides), and its second lane's. */
   e2e: 24_000,
+  e2eLane2: 24_020,
   sandboxLauncherTest: 10_000,
   sandboxSigtermTest: 10_020,
   sandboxSigkillTest: 10_040,
@@ -49,15 +50,25 @@ export const PORT_OFFSETS = {
   upgradeRefusalTest: 10_640,
   upgradeMethodsTest: 10_680,
   upgradesAttackTest: 10_720,
-  /** A TLS-only, SASL-required ensemble (secureEnsemble.integration.test.ts). */
-  secureEnsembleTest: 10_940,
-  /** TLS and SASL bad input, one member at a time (secureBadInput.integration.test.ts); also e2e/secure.spec.ts's `npm start -- --secure`, run after the integration tests, never beside them. */
-  secureBadInputTest: 10_960,
+  /**
+   * The shared ensembles lent to integration files (server/test/support/ensemblePool.ts).
+   * (10_400, 10_600 and 10_700 would share ports with fanoutBench, childrenBench and pollerBench.)
+   */
+  sharedPoolA: 10_960,
+  sharedPoolB: 10_940,
+  sharedPoolC: 10_920,
   /** Read-only members during a quorum loss (readOnly.integration.test.ts). */
   readOnlyTest: 10_980,
   locksFixturesTest: 10_480,
   /** 10_500 would share ports with latencyBench (admin 8091+10500 = client 2191+16400). */
   locksTest: 10_520,
+  /** Past 10_999 (every offset there is taken): checked against all others by portOffsets.test.ts. */
+  metricsTest: 12_000,
+  packageTest: 12_020,
+  /** A TLS-only, SASL-required ensemble (secureEnsemble.integration.test.ts). */
+  secureEnsembleTest: 12_940,
+  /** TLS and SASL bad input, one member at a time (secureBadInput.integration.test.ts). */
+  secureBadInputTest: 12_960,
   fanoutBench: 16_300,
   latencyBench: 16_400,
   childrenBench: 16_500,
@@ -68,8 +79,11 @@ export const PORT_OFFSETS = {
   secureBench: 17_000,
 } as const;
 
+/** The pool's offsets: as many ensembles at once as integration files run at once, plus one starting beside them. */
+export const POOL_PORT_OFFSETS = [PORT_OFFSETS.sharedPoolA, PORT_OFFSETS.sharedPoolB, PORT_OFFSETS.sharedPoolC] as const;
+
 /** Single ports the project listens on beside the layouts: Keeper for `npm start` and for e2e. */
-export const KEEPER_PORTS = { start: 8080, e2e: 18_181 } as const;
+export const KEEPER_PORTS = { start: 8080, e2e: 18_181, e2eLane2: 18_182, prometheusTest: 17_390 } as const;
 
 /** The first port of Linux's default ephemeral range (net.ipv4.ip_local_port_range). */
 export const EPHEMERAL_PORT_FLOOR = 32_768;

@@ -53,6 +53,8 @@ import { allowedHostNames } from './auth/hosts.js';
 import { SignInGuard } from './auth/signInAudit.js';
 import { clientAddress, type TrustFn } from './http/clientAddress.js';
 import { hostCheck, lastErrorHandler, malformedUrls } from './http/requestHygiene.js';
+import { KeeperMetrics } from './metrics/keeperMetrics.js';
+import { metricsRoute } from './http/metricsRoute.js';
 
 export const SERVER_VERSION = '0.1.0';
 
@@ -68,6 +70,7 @@ export interface RunningKeeper {
   audit: AuditLog;
   jobs: JobRegistry;
   ops: ZnodeOps;
+  metrics: KeeperMetrics;
   close(): Promise<void>;
 }
 
@@ -144,6 +147,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
     socketGate(access, { allowedHosts, guard, addressOf: (request) => clientAddress(request, trust) }),
   );
   hub.attach(server);
+  const metrics = new KeeperMetrics(ensembles, hub);
   // Access that ends (revoked or expired share link, sign-out, expired session) closes its sockets at once.
   access.on('ended', (end, reason) => {
     hub.closeWhere(
@@ -156,6 +160,8 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   app.use(hostCheck(allowedHosts));
   app.use(malformedUrls(log));
   app.use(securityHeaders(options.webDist));
+  // Prometheus has no sign-in session: /metrics has its own door (off, loopback or a token).
+  app.use(metricsRoute(options.metrics ?? { access: 'loopback' }, metrics, guard));
   app.use(pageSignIn({ access, audit, guard }));
   app.use('/api', sameOriginWrites(access.allowedOrigins));
   app.use('/api', requireIdentity(access, guard));
@@ -209,6 +215,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
     audit,
     jobs,
     ops,
+    metrics,
     close() {
       closing ??= (async () => {
         access.close();

@@ -14,7 +14,7 @@ import { CLOSE_ACCESS_ENDED, meResponseSchema, type AuditEntry } from '@keeper/s
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import type { KeeperOptions } from '../src/config/types.js';
 import { readAuditFile } from '../src/audit/auditLog.js';
-import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
+import { leaseSharedEnsemble, type SharedEnsemble } from './support/sharedEnsemble.js';
 import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
@@ -25,7 +25,7 @@ const ADMIN = 'admin-token-for-tests-0123456789';
 const VIEWER = 'viewer-token-for-tests-0123456789';
 const ROOT = '/acc';
 
-let ensemble: Awaited<ReturnType<typeof startTestEnsemble>>;
+let ensemble: SharedEnsemble;
 let keeper: RunningKeeper;
 let stateDir: string;
 let options: KeeperOptions;
@@ -92,7 +92,7 @@ function httpMutations(base: string): [string, string, unknown?][] {
 }
 
 beforeAll(async () => {
-  ensemble = await startTestEnsemble(PORT_OFFSETS.accessTest);
+  ensemble = await leaseSharedEnsemble();
   stateDir = mkdtempSync(join(tmpdir(), 'keeper-access-'));
   options = {
     host: '127.0.0.1',

@@ -4,10 +4,8 @@
  *    the logs or the audit trail (while the console really uses it: an `auth` ACL);
  *  - writes from another site's page are refused, also in the open development mode;
  *  - refused writes count against the API's rate limit (so refusals cannot flood the audit trail);
- *  - a lost reply during create, delete and setACL is read back, reported, and applied once
- *    (the member the console talks to is hung with SIGSTOP right as the write is sent);
  *  - the audit trail says what happened for ACLs, writes and imports.
- * kazoo is the independent witness.
+ * kazoo is the independent witness. (A lost reply, each branch of it, is lostReply.integration.test.ts.)
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,12 +15,11 @@ import type { AuditEntry } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import { createLogger } from '../src/logger.js';
 import { readAuditFile } from '../src/audit/auditLog.js';
-import type { ZkGateway } from '../src/zk/gateway.js';
-import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
+import { leaseSharedEnsemble, type SharedEnsemble } from './support/sharedEnsemble.js';
 import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
-import { kazoo, kazooGet, kazooSnapshot } from '../../scripts/lib/kazoo/index.js';
+import { kazoo, kazooGet } from '../../scripts/lib/kazoo/index.js';
 import { call, type Who } from './support/http.js';
 
 const ADMIN = 'hardening-admin-token-0123456789';
@@ -31,7 +28,7 @@ const DIGEST_PASSWORD = 'Zk-Digest-Pa55word-never-shown';
 const DIGEST = `keeper-ops:${DIGEST_PASSWORD}`;
 const ROOT = '/hard';
 
-let ensemble: Awaited<ReturnType<typeof startTestEnsemble>>;
+let ensemble: SharedEnsemble;
 let keeper: RunningKeeper;
 let stateDir: string;
 const logLines: string[] = [];
@@ -47,41 +44,10 @@ async function open(headers: Record<string, string>, url = keeper.url): Promise<
   return b;
 }
 
-function memberIdOf(gateway: ZkGateway): number {
-  const port = Number(gateway.session.member?.split(':')[1]);
-  const found = ensemble.members.find((m) => m.clientPort === port);
-  if (!found) throw new Error(`console is not on a sandbox member (${gateway.session.member})`);
-  return found.id;
-}
-
-/**
- * Hangs the member the console is on exactly when `op` is sent (the reads before it go through),
- * so the write's reply is lost. Resumes the member when `run` is over.
- */
-async function withLostReply<T>(op: string, run: () => Promise<T>): Promise<T> {
-  const gateway = keeper.gateways.get('it')!;
-  const original = gateway.callOnce;
-  let paused: number | null = null;
-  gateway.callOnce = function (this: ZkGateway, ...args: Parameters<ZkGateway['callOnce']>) {
-    if (paused === null && args[0] === op) {
-      paused = memberIdOf(gateway);
-      ensemble.pauseMember(paused);
-    }
-    return original.apply(this, args);
-  } as ZkGateway['callOnce'];
-  try {
-    return await run();
-  } finally {
-    gateway.callOnce = original;
-    if (paused !== null) ensemble.resumeMember(paused);
-    expect(paused, `${op} was never sent`).not.toBeNull();
-  }
-}
-
 const auditFor = (path: string, action: string): AuditEntry[] => readAuditFile(stateDir).filter((e) => e.path === path && e.action === action);
 
 beforeAll(async () => {
-  ensemble = await startTestEnsemble(PORT_OFFSETS.hardeningTest);
+  ensemble = await leaseSharedEnsemble();
   stateDir = mkdtempSync(join(tmpdir(), 'keeper-hardening-'));
   keeper = await startKeeper(
     {
@@ -94,8 +60,6 @@ beforeAll(async () => {
       // Everything the server logs, at the most talkative level, to search for the credential.
       logger: createLogger('trace', { write: (line: string) => void logLines.push(line) }),
       rateLimits: { api: 100_000, loginFailures: 1_000 },
-      // A hung member is left after 2/3 of the session timeout, well within a request's deadline.
-      gatewayDefaults: { sessionTimeoutMs: 6_000, requestDeadlineMs: 5_000 },
     },
   );
   await kazoo(ensemble.connectionString, [{ op: 'create', path: `${ROOT}/ready`, data: 'x' }]);
@@ -241,46 +205,6 @@ describe('refused writes are rate limited', () => {
       rmSync(limitedDir, { recursive: true, force: true });
     }
   }, 60_000);
-});
-
-describe('a lost reply is read back and reported', () => {
-  it('create: not applied, re-sent once, created exactly once', async () => {
-    const path = `${ROOT}/lost-create`;
-    const res = await withLostReply('create', () => api('POST', `/api/ensembles/it/znodes${path}`, admin, { data: 'once' }));
-    expect(res.status).toBe(201);
-    expect(res.body.note).toMatch(/^reply lost; read back: (created|not created; re-sent once)$/);
-    expect(await kazooGet(ensemble.connectionString, path)).toMatchObject({ data: 'once', version: 0 });
-    expect(auditFor(path, 'create').at(-1)).toMatchObject({ outcome: 'ok', note: res.body.note, after: { version: 0, size: 4 } });
-  }, 90_000);
-
-  it('setACL: applied exactly once, aversion moved by one', async () => {
-    const path = `${ROOT}/lost-acl`;
-    await kazoo(ensemble.connectionString, [{ op: 'create', path, data: 'a' }]);
-    await waitFor(async () => (await api('GET', `/api/ensembles/it/acl${path}`)).status === 200, { what: 'node visible to the console' });
-    const res = await withLostReply('setACL', () =>
-      api('PUT', `/api/ensembles/it/acl${path}`, admin, { acl: [{ scheme: 'world', id: 'anyone', perms: 'rw' }], version: 0, confirm: path }),
-    );
-    expect(res.status).toBe(200);
-    expect(res.body.note).toMatch(/^reply lost; read back: /);
-    const snap = await kazooSnapshot(ensemble.connectionString, path);
-    expect(snap[path]).toMatchObject({ aversion: 1, acl: ['world:anyone:3'] });
-    expect(auditFor(path, 'setAcl').at(-1)).toMatchObject({
-      outcome: 'ok',
-      note: res.body.note,
-      details: { aclVersionBefore: 0, aclVersionAfter: 1, aclAfter: [{ scheme: 'world', id: 'anyone', perms: 'rw' }] },
-    });
-  }, 90_000);
-
-  it('delete: gone, reported as deleted once', async () => {
-    const path = `${ROOT}/lost-delete`;
-    await kazoo(ensemble.connectionString, [{ op: 'create', path, data: 'bye' }]);
-    await waitFor(async () => (await api('GET', `/api/ensembles/it/znodes${path}`)).status === 200, { what: 'node visible to the console' });
-    const res = await withLostReply('remove', () => api('DELETE', `/api/ensembles/it/znodes${path}?version=0`));
-    expect(res.status).toBe(200);
-    expect(res.body.note).toMatch(/^reply lost; read back: (deleted|still there; re-sent once)$/);
-    expect(await kazooGet(ensemble.connectionString, path)).toBeNull();
-    expect(auditFor(path, 'delete').at(-1)).toMatchObject({ outcome: 'ok', note: res.body.note, before: { version: 0, size: 3 }, after: null });
-  }, 90_000);
 });
 
 describe('the audit trail matches what happened', () => {

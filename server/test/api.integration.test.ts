@@ -2,12 +2,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { healthSchema, znodeResponseSchema } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
-import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
+import { leaseSharedEnsemble, type SharedEnsemble } from './support/sharedEnsemble.js';
 import { connectRaw, type RawClient } from './support/rawClient.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
 
-let ensemble: Awaited<ReturnType<typeof startTestEnsemble>>;
+let ensemble: SharedEnsemble;
 let keeper: RunningKeeper;
 let other: RawClient;
 
@@ -17,7 +17,7 @@ async function get(path: string): Promise<{ status: number; body: any }> {
 }
 
 beforeAll(async () => {
-  ensemble = await startTestEnsemble(PORT_OFFSETS.apiTest);
+  ensemble = await leaseSharedEnsemble();
   keeper = await startKeeper({ host: '127.0.0.1', port: 0, ensembles: [{ name: 'it', connectionString: ensemble.connectionString }] }, { logger: testLogger });
   other = await connectRaw(ensemble.connectionString);
   await other.mkdirp('/api/kids');

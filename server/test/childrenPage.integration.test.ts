@@ -8,20 +8,20 @@ import { sortChildNames } from '@keeper/shared';
 import { ZkGateway } from '../src/zk/gateway.js';
 import { ChildrenPageCache } from '../src/http/childrenPageCache.js';
 import { readZnodePage } from '../src/http/znodePage.js';
-import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
+import { leaseSharedEnsemble, type SharedEnsemble } from './support/sharedEnsemble.js';
 import { connectRaw, type RawClient } from './support/rawClient.js';
 import { RecordingListener } from './support/recordingListener.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
 
-let ensemble: Awaited<ReturnType<typeof startTestEnsemble>>;
+let ensemble: SharedEnsemble;
 let gateway: ZkGateway;
 let other: RawClient;
 const pages = new ChildrenPageCache();
 const CHILDREN = ['n10', 'n2', 'n1', 'b', 'a', 'lock-0000000002', 'lock-0000000001'];
 
 beforeAll(async () => {
-  ensemble = await startTestEnsemble(PORT_OFFSETS.childrenPageTest);
+  ensemble = await leaseSharedEnsemble();
   gateway = new ZkGateway({ name: 'it', connectionString: ensemble.connectionString, requestDeadlineMs: 5_000, logger: testLogger });
   gateway.start();
   other = await connectRaw(ensemble.connectionString);

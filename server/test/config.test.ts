@@ -278,3 +278,19 @@ describe('config files', () => {
     expect(failure(['--config', 'k3.json', '--name', 'x'], ENV, dir)).toMatch(/name ensembles in the config file/);
   });
 });
+
+describe('metrics access', () => {
+  const run = (env: Record<string, string>) => {
+    const plan = parseStartArgs(['--zk', 'zk1:2181'], env, '/tmp');
+    return plan.kind === 'run' ? plan.keeper.metrics : undefined;
+  };
+  it('is left to the server (loopback) unless configured', () => {
+    expect(run({})).toBeUndefined();
+  });
+  it('takes KEEPER_METRICS and a token from KEEPER_METRICS_TOKEN, refusing token without one', () => {
+    expect(run({ KEEPER_METRICS: 'off' })).toEqual({ access: 'off' });
+    expect(run({ KEEPER_METRICS: 'token', KEEPER_METRICS_TOKEN: 'scrape-token-0123456789' })).toEqual({ access: 'token', token: 'scrape-token-0123456789' });
+    expect(() => run({ KEEPER_METRICS: 'token' })).toThrow(/needs the token in KEEPER_METRICS_TOKEN/);
+    expect(() => run({ KEEPER_METRICS: 'open' })).toThrow(/off, loopback or token/);
+  });
+});

@@ -15,7 +15,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_EXPORT_NODES } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
-import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
+import { leaseSharedEnsemble, type SharedEnsemble } from './support/sharedEnsemble.js';
 import { testLogger } from './support/logger.js';
 import { connectRaw, type RawClient } from './support/rawClient.js';
 import { waitFor } from './support/waitFor.js';
@@ -31,7 +31,7 @@ const BIG = randomBytes(900 * 1024);
 /** More children than an export takes: reading the value must not walk the subtree. */
 const MANY_CHILDREN = MAX_EXPORT_NODES + 1;
 
-let ensemble: Awaited<ReturnType<typeof startTestEnsemble>>;
+let ensemble: SharedEnsemble;
 let keeper: RunningKeeper;
 let raw: RawClient;
 let stateDir: string;
@@ -90,7 +90,7 @@ async function bytesOf(url: string, who: Who, headers: Record<string, string> = 
 }
 
 beforeAll(async () => {
-  ensemble = await startTestEnsemble(PORT_OFFSETS.httpContractTest);
+  ensemble = await leaseSharedEnsemble();
   stateDir = mkdtempSync(join(tmpdir(), 'keeper-http-contract-'));
   keeper = await startKeeper(
     {

@@ -23,7 +23,7 @@ import { PROTOCOL_VERSION } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import { CLOSE_TOO_MANY_SOCKETS, DEFAULT_HUB_LIMITS } from '../src/hub/hubLimits.js';
 import type { ZkGateway } from '../src/zk/gateway.js';
-import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
+import { leaseSharedEnsemble, type SharedEnsemble } from './support/sharedEnsemble.js';
 import { connectRaw, type RawClient } from './support/rawClient.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
@@ -38,7 +38,7 @@ const ROOT = '/limits';
 const SUBSCRIPTIONS_PER_IDENTITY = 6_000;
 const SOCKETS_PER_IDENTITY = 300;
 
-let ensemble: Awaited<ReturnType<typeof startTestEnsemble>>;
+let ensemble: SharedEnsemble;
 let keeper: RunningKeeper;
 let gateway: ZkGateway;
 let other: RawClient;
@@ -168,7 +168,7 @@ async function closeAll(): Promise<void> {
 }
 
 beforeAll(async () => {
-  ensemble = await startTestEnsemble(PORT_OFFSETS.limitsTest);
+  ensemble = await leaseSharedEnsemble();
   stateDir = mkdtempSync(join(tmpdir(), 'keeper-limits-'));
   keeper = await startKeeper(
     {

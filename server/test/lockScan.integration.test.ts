@@ -10,11 +10,11 @@ import { recognizeLock } from '@keeper/shared';
 import { scanForLocks, type ScanOptions } from '../src/locks/scan.js';
 import { ZkGateway } from '../src/zk/gateway.js';
 import { kazoo, type KazooOp } from '../../scripts/lib/kazoo/index.js';
-import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
+import { leaseSharedEnsemble, type SharedEnsemble } from './support/sharedEnsemble.js';
 import { testLogger } from './support/logger.js';
 import { waitFor } from './support/waitFor.js';
 
-let ensemble: Awaited<ReturnType<typeof startTestEnsemble>>;
+let ensemble: SharedEnsemble;
 let gateway: ZkGateway;
 
 const SHARDS = 6;
@@ -49,7 +49,7 @@ function scan(over: Partial<ScanOptions> = {}) {
 }
 
 beforeAll(async () => {
-  ensemble = await startTestEnsemble(PORT_OFFSETS.lockScanTest);
+  ensemble = await leaseSharedEnsemble();
   gateway = new ZkGateway({ name: 'it', connectionString: ensemble.connectionString, requestDeadlineMs: 5_000, logger: testLogger });
   gateway.start();
   const ops: KazooOp[] = [

@@ -4,6 +4,12 @@
  * topic, the holder's delete refused without typed confirmation, every answer checked against
  * the shared schemas; and the attacks: a viewer's writes, no identity, another origin, share
  * links outside their scope, malformed and oversized bodies, paths that are not locks.
+ *
+ * Tests do not lean on each other: the lock at LOCK is made before them and only read (a test that
+ * finds it changed fails alone), and each of the two tests that release a holder has its own lock,
+ * also made before the tests (so that, like LOCK, it has settled by then). The 100,000-contender
+ * directory is read through a Keeper of its own: the one the other tests use never tracks it, so
+ * its weight (a list push costs more) falls on no other test.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,32 +33,59 @@ const viewer: Who = { token: VIEWER };
 type Ensemble = Awaited<ReturnType<typeof startTestEnsemble>>;
 
 const ROOT = '/app/locks';
+/** Holder and two waiters, made before the tests; no test changes it. */
 const LOCK = `${ROOT}/job`;
+/** The same, each released by one test only. */
+const RELEASED = `${ROOT}/released`;
+const PUSHED_ONCE = `${ROOT}/pushed-once`;
 
 describe('locks on a real ensemble with kazoo', () => {
   let ensemble: Ensemble;
   let keeper: RunningKeeper;
-  let scenario: KazooLockScenario | null = null;
+  let scenario: KazooLockScenario;
+  let releasedLock: KazooLockScenario;
+  let pushedOnceLock: KazooLockScenario;
+  const scenarios: KazooLockScenario[] = [];
   let browser: TestBrowser | null = null;
   let stateDir: string;
 
-  beforeAll(async () => {
-    ensemble = await startTestEnsemble(PORT_OFFSETS.locksTest);
-    stateDir = mkdtempSync(join(tmpdir(), 'keeper-locks-'));
-    keeper = await startKeeper(
+  /** A kazoo Lock at `path` (a holder, two waiters) once Keeper lists all three. */
+  const lockAt = async (path: string) => {
+    const made = await kazooLockScenario({ hosts: ensemble.connectionString, path, waiters: 2 });
+    scenarios.push(made);
+    await waitFor(
+      async () => {
+        const body = locksResponseSchema.parse(await (await api(`/locks?path=${ROOT}`)).json());
+        return body.locks.find((l) => l.path === path)?.contenders.length === 3;
+      },
+      { what: `the kazoo lock at ${path} listed with its three contenders`, timeoutMs: 20_000 },
+    );
+    return made;
+  };
+
+  const startOurKeeper = (dir: string) =>
+    startKeeper(
       {
         host: '127.0.0.1',
         port: 0,
         ensembles: [ensembleConfigOf(ensemble, { locks: { roots: [ROOT], gatherIntervalMs: 10_000 } })],
-        auth: { stateDir, adminToken: ADMIN, viewerToken: VIEWER },
+        auth: { stateDir: dir, adminToken: ADMIN, viewerToken: VIEWER },
       },
       { logger: testLogger, ensembleDefaults: { pollIntervalMs: 1_000, sessionsMinIntervalMs: 3_000 }, rateLimits: { api: 100_000, loginFailures: 1_000 } },
     );
+
+  beforeAll(async () => {
+    ensemble = await startTestEnsemble(PORT_OFFSETS.locksTest);
+    stateDir = mkdtempSync(join(tmpdir(), 'keeper-locks-'));
+    keeper = await startOurKeeper(stateDir);
+    scenario = await lockAt(LOCK);
+    releasedLock = await lockAt(RELEASED);
+    pushedOnceLock = await lockAt(PUSHED_ONCE);
   }, 180_000);
 
   afterAll(async () => {
     browser?.close();
-    await scenario?.stop();
+    await Promise.all(scenarios.map((s) => s.stop()));
     await keeper?.close();
     await ensemble?.dispose();
     rmSync(stateDir, { recursive: true, force: true });
@@ -62,7 +95,6 @@ describe('locks on a real ensemble with kazoo', () => {
   const post = (route: string, body: unknown, who: Who = admin) => call(keeper.url, 'POST', `/api/ensembles/it/locks/${route}`, who, body);
 
   it('lists a kazoo Lock under a configured root: one holder, two waiters in sequence order', async () => {
-    scenario = await kazooLockScenario({ hosts: ensemble.connectionString, path: LOCK, waiters: 2 });
     const list = await waitFor(
       async () => {
         const body = locksResponseSchema.parse(await (await api(`/locks?path=${ROOT}`)).json());
@@ -85,15 +117,17 @@ describe('locks on a real ensemble with kazoo', () => {
   });
 
   it('pushes the new holder within a second of a release, on the lock topic', async () => {
+    const released = RELEASED;
+    const own = releasedLock;
     browser = await TestBrowser.open(keeper.url, { headers: { authorization: `Bearer ${VIEWER}` } });
-    await browser.subscribed('lock', 'it', { path: LOCK });
-    const released = Date.now();
-    const next = await scenario!.releaseHolder();
+    await browser.subscribed('lock', 'it', { path: released });
+    const releasedAt = Date.now();
+    const next = await own.releaseHolder();
     const seen = await waitFor(
       () => {
         const last = browser!
           .topicEvents('lock', 'it')
-          .filter((e) => e.params.path === LOCK)
+          .filter((e) => e.params.path === released)
           .at(-1)?.event;
         if (!last || last.kind !== 'lock') return null;
         const lock = lockResponseSchema.parse(last.lock).lock;
@@ -101,8 +135,8 @@ describe('locks on a real ensemble with kazoo', () => {
       },
       { what: 'the next holder pushed', timeoutMs: 5_000, intervalMs: 20 },
     );
-    console.log(`release seen on the topic ${seen - released} ms after it was asked (kazoo's release included)`);
-    expect(seen - released).toBeLessThan(1_000 + 1_500);
+    console.log(`release seen on the topic ${seen - releasedAt} ms after it was asked (kazoo's release included)`);
+    expect(seen - releasedAt).toBeLessThan(1_000 + 1_500);
   });
 
   it("refuses to delete the holder without typed confirmation, and a viewer's or a stale delete", async () => {
@@ -145,28 +179,47 @@ describe('locks on a real ensemble with kazoo', () => {
     } finally {
       raw.close();
     }
-    const started = Date.now();
-    const res = await api(`/locks${dir}`);
-    const text = await res.text();
-    expect(res.status).toBe(200);
-    const lock = lockResponseSchema.parse(JSON.parse(text)).lock;
-    console.log(`GET /locks${dir}: ${Date.now() - started} ms, ${Math.round(text.length / 1024)} KiB`);
-    expect(lock.total).toBe(100_000);
-    expect(lock.holders).toBe(1);
-    expect(lock.waiters).toBe(99_999);
-    expect(lock.contenders).toHaveLength(200);
-    expect(lock.contenders[0]!.status).toBe('persistent');
-    expect(lock.contenders[0]!.holding).toBe(true);
-    expect(lock.contenders[0]!.data.text).toBe('task-0');
-    expect(lock.contenders[199]!.sequence).toBe(199);
-    expect(text.length).toBeLessThan(1024 * 1024);
-    // The list carries five contenders of it, and the counts.
-    const list = locksResponseSchema.parse(await (await api('/locks?path=/big')).json());
-    expect(list.locks[0]).toMatchObject({ path: dir, total: 100_000, holders: 1 });
-    expect(list.locks[0]!.contenders).toHaveLength(5);
+    const own = await startOurKeeper(join(stateDir, 'big'));
+    const api = (path: string) => fetch(`${own.url}/api/ensembles/it${path}`, { headers: { authorization: `Bearer ${ADMIN}` } });
+    try {
+      await waitFor(() => own.ensembles.get('it').gateway.session.state === 'connected', { what: 'its own Keeper connected' });
+      const started = Date.now();
+      // A GET waits 5 s for the directory's first listing; 100,000 names on a loaded machine may take
+      // longer, and then it answers "reading …" (and keeps tracking it), or, asked again the moment
+      // the listing is in, lists the contenders whose data it has read so far: ask until all 200 are.
+      const { res, text } = await waitFor(
+        async () => {
+          const res = await api(`/locks${dir}`);
+          const text = await res.text();
+          if (res.status === 200) return lockResponseSchema.parse(JSON.parse(text)).lock.contenders.length === 200 ? { res, text } : null;
+          expect(JSON.parse(text).error.message, text).toBe(`reading ${dir}…`);
+          return null;
+        },
+        { what: `the first listing of ${dir}`, timeoutMs: 60_000, intervalMs: 500 },
+      );
+      expect(res.status).toBe(200);
+      const lock = lockResponseSchema.parse(JSON.parse(text)).lock;
+      console.log(`GET /locks${dir}: ${Date.now() - started} ms, ${Math.round(text.length / 1024)} KiB`);
+      expect(lock.total).toBe(100_000);
+      expect(lock.holders).toBe(1);
+      expect(lock.waiters).toBe(99_999);
+      expect(lock.contenders).toHaveLength(200);
+      expect(lock.contenders[0]!.status).toBe('persistent');
+      expect(lock.contenders[0]!.holding).toBe(true);
+      expect(lock.contenders[0]!.data.text).toBe('task-0');
+      expect(lock.contenders[199]!.sequence).toBe(199);
+      expect(text.length).toBeLessThan(1024 * 1024);
+      // The list carries five contenders of it, and the counts.
+      const list = locksResponseSchema.parse(await (await api('/locks?path=/big')).json());
+      expect(list.locks[0]).toMatchObject({ path: dir, total: 100_000, holders: 1 });
+      expect(list.locks[0]!.contenders).toHaveLength(5);
+    } finally {
+      await own.close();
+    }
   }, 180_000);
 
   it('answers NOT_A_LOCK for a directory whose children match no recipe, and does not keep watching it', async () => {
+    // `/app` holds only `locks`, a directory: no recipe's node.
     const before = keeper.ensembles.get('it').locks.trackedCount;
     for (const path of ['/zookeeper', '/app', '/nothing/here']) {
       const res = await api(`/locks${path}`);
@@ -250,6 +303,8 @@ describe('locks on a real ensemble with kazoo', () => {
   });
 
   it('computes each push once for all the browsers on the list and on the lock', async () => {
+    const pushed = PUSHED_ONCE;
+    const own = pushedOnceLock;
     const tracker = keeper.ensembles.get('it').locks;
     const browsers = await Promise.all([0, 1, 2].map(() => TestBrowser.open(keeper.url, { headers: { authorization: `Bearer ${VIEWER}` } })));
     const list = tracker.list.bind(tracker);
@@ -257,7 +312,7 @@ describe('locks on a real ensemble with kazoo', () => {
     try {
       for (const b of browsers) {
         await b.subscribed('locks', 'it', {});
-        await b.subscribed('lock', 'it', { path: LOCK });
+        await b.subscribed('lock', 'it', { path: pushed });
       }
       // Counted from here: the subscriptions' first answers are each browser's own.
       let lists = 0;
@@ -265,7 +320,7 @@ describe('locks on a real ensemble with kazoo', () => {
       tracker.list = (root) => (lists++, list(root));
       tracker.answerFor = (path) => (answers++, answerFor(path));
       const seen = browsers.map((b) => ({ list: b.topicEvents('locks', 'it').length, lock: b.topicEvents('lock', 'it').length }));
-      const next = await scenario!.releaseHolder();
+      const next = await own.releaseHolder();
       const holderIs = (b: TestBrowser) => {
         const last = b.topicEvents('lock', 'it').at(-1)?.event;
         return last?.kind === 'lock' && lockResponseSchema.parse(last.lock).lock.contenders[0]?.name === next.name;

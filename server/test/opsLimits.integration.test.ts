@@ -17,7 +17,7 @@ import zookeeper from 'node-zookeeper-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_JUTE_MAX_BUFFER, maxDataBytesFor, type ExportDocument, type JobSnapshot } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
-import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
+import { leaseSharedEnsemble, type SharedEnsemble } from './support/sharedEnsemble.js';
 import { connectRaw, type RawClient } from './support/rawClient.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
@@ -28,7 +28,7 @@ const ADMIN = 'limits-admin-token-0123456789abcdef';
 const admin: Who = { token: ADMIN };
 const LOCKED_ACL = [{ scheme: 'ip', id: '10.9.9.9', perms: 'cdrwa' }];
 
-let ensemble: Awaited<ReturnType<typeof startTestEnsemble>>;
+let ensemble: SharedEnsemble;
 let keeper: RunningKeeper;
 let other: RawClient;
 let stateDir: string;
@@ -73,7 +73,7 @@ async function settled(id: string): Promise<JobSnapshot> {
 }
 
 beforeAll(async () => {
-  ensemble = await startTestEnsemble(PORT_OFFSETS.spareTestA);
+  ensemble = await leaseSharedEnsemble();
   stateDir = mkdtempSync(join(tmpdir(), 'keeper-limits-'));
   keeper = await startKeeper(
     {

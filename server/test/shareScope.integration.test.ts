@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
-import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
+import { leaseSharedEnsemble, type SharedEnsemble } from './support/sharedEnsemble.js';
 import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
@@ -20,7 +20,7 @@ import { call, type Who } from './support/http.js';
 const ADMIN = 'admin-token-for-share-scope-0123456789';
 const admin: Who = { token: ADMIN };
 
-let ensemble: Awaited<ReturnType<typeof startTestEnsemble>>;
+let ensemble: SharedEnsemble;
 let keeper: RunningKeeper;
 let stateDir: string;
 const browsers: TestBrowser[] = [];
@@ -52,7 +52,7 @@ function expectOutOfScope(res: { status: number; body: any }, what: string): voi
 }
 
 beforeAll(async () => {
-  ensemble = await startTestEnsemble(PORT_OFFSETS.spareTestB);
+  ensemble = await leaseSharedEnsemble();
   stateDir = mkdtempSync(join(tmpdir(), 'keeper-share-scope-'));
   keeper = await startKeeper(
     {

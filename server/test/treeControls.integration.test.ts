@@ -8,13 +8,13 @@ import { createHash } from 'node:crypto';
 import zookeeper from 'node-zookeeper-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
-import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
+import { leaseSharedEnsemble, type SharedEnsemble } from './support/sharedEnsemble.js';
 import { connectRaw, type RawClient } from './support/rawClient.js';
 import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
 
-let ensemble: Awaited<ReturnType<typeof startTestEnsemble>>;
+let ensemble: SharedEnsemble;
 let keeper: RunningKeeper;
 let owner: RawClient;
 
@@ -34,7 +34,7 @@ const aliceOnly = [new zookeeper.ACL(zookeeper.Permission.ALL, new zookeeper.Id(
 const open = [new zookeeper.ACL(zookeeper.Permission.ALL, new zookeeper.Id('world', 'anyone'))];
 
 beforeAll(async () => {
-  ensemble = await startTestEnsemble(PORT_OFFSETS.treeControlsTest);
+  ensemble = await leaseSharedEnsemble();
   keeper = await startKeeper({ host: '127.0.0.1', port: 0, ensembles: [{ name: 'it', connectionString: ensemble.connectionString }] }, { logger: testLogger });
   owner = await connectRaw(ensemble.connectionString);
   owner.client.addAuthInfo('digest', Buffer.from('alice:pw'));

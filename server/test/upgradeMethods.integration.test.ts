@@ -115,7 +115,8 @@ describe('an upgrade restarted by a command, and one restarted by hand', () => {
     const token = 'admin-token-for-the-killed-keeper-0123456789';
     const command = `echo {id} >> ${restartsLog} && ${TSX} ${join(REPO, 'scripts', 'sandbox-cli.ts')} restart {id} --state-dir ${ensemble.stateDir} --timeout 45`;
     const configFile = join(dataDir, 'keeper.json');
-    writeFileSync(configFile, JSON.stringify({ ensembles: [ensembleConfigOf(ensemble, { restartCommand: command })] }));
+    // A 10 s session (not the default 30 s): the killed process's session, and its upgrade lock, end sooner.
+    writeFileSync(configFile, JSON.stringify({ ensembles: [ensembleConfigOf(ensemble, { restartCommand: command, sessionTimeoutMs: 10_000 })] }));
     const children: ChildProcess[] = [];
     /** `npm start --config` as its own process: answers its URL once it serves. */
     const launch = async (): Promise<string> => {
@@ -169,7 +170,7 @@ describe('an upgrade restarted by a command, and one restarted by hand', () => {
           if (wf.state === 'paused' || wf.state === 'failed') throw new Error(`upgrade stopped: ${wf.reason}`);
           return wf.state === 'done' ? wf : null;
         },
-        // Default timings (10 s settle), and the killed process's session lives on for up to its timeout.
+        // Default timings (10 s settle), and the killed process's session lives on for up to its timeout (10 s).
         { what: 'the resumed upgrade done', timeoutMs: 200_000, intervalMs: 1_000 },
       );
       const first = done.steps[0]!;

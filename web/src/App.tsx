@@ -1,24 +1,25 @@
-import { Component, lazy, Suspense, useEffect, useState, type ComponentType, type ReactNode } from 'react';
+import { Component, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router-dom';
 import { AppShell } from './features/shell/AppShell';
 import { NotFound } from './features/shell/NotFound';
 import { RootRedirect } from './features/shell/RootRedirect';
 import { RequireAuth } from './features/auth/RequireAuth';
+import { LazyChunkError, lazyNamed } from './lib/lazyNamed';
 
 /*
  * Each view is its own chunk, loaded when its route is first opened: the first page needs the
  * frame (shell, socket, sign-in gate) and one view, not all of them. The frame stays on screen
  * while a view loads.
  */
-const LoginPage = lazyView(() => import('./features/auth/LoginPage'), 'LoginPage');
-const TreeExplorer = lazyView(() => import('./features/tree/TreeExplorer'), 'TreeExplorer');
-const EnsembleView = lazyView(() => import('./features/ensemble/EnsembleView'), 'EnsembleView');
-const SessionsView = lazyView(() => import('./features/sessions/SessionsView'), 'SessionsView');
-const WatchesView = lazyView(() => import('./features/watches/WatchesView'), 'WatchesView');
-const LocksView = lazyView(() => import('./features/locks/LocksView'), 'LocksView');
-const UpgradesView = lazyView(() => import('./features/upgrades/UpgradesView'), 'UpgradesView');
-const AuditPage = lazyView(() => import('./features/audit/AuditPage'), 'AuditPage');
-const ShareLinksPage = lazyView(() => import('./features/share/ShareLinksPage'), 'ShareLinksPage');
+const LoginPage = lazyNamed(() => import('./features/auth/LoginPage'), 'LoginPage');
+const TreeExplorer = lazyNamed(() => import('./features/tree/TreeExplorer'), 'TreeExplorer');
+const EnsembleView = lazyNamed(() => import('./features/ensemble/EnsembleView'), 'EnsembleView');
+const SessionsView = lazyNamed(() => import('./features/sessions/SessionsView'), 'SessionsView');
+const WatchesView = lazyNamed(() => import('./features/watches/WatchesView'), 'WatchesView');
+const LocksView = lazyNamed(() => import('./features/locks/LocksView'), 'LocksView');
+const UpgradesView = lazyNamed(() => import('./features/upgrades/UpgradesView'), 'UpgradesView');
+const AuditPage = lazyNamed(() => import('./features/audit/AuditPage'), 'AuditPage');
+const ShareLinksPage = lazyNamed(() => import('./features/share/ShareLinksPage'), 'ShareLinksPage');
 
 /**
  * Every view has its own URL (see notes/product.md); new views add a route here and a line in navItems.ts.
@@ -61,38 +62,6 @@ function view(key: string, element: ReactNode) {
   );
 }
 
-const RELOADED_KEY = 'keeper.viewReloaded';
-
-/**
- * React.lazy for a named export. A chunk that fails to load usually means the server was
- * upgraded under an open page (the old hashed files are gone): reload once to get the new
- * index.html; a second failure goes to ViewLoadBoundary instead of looping.
- */
-function lazyView<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
-  return lazy(async () => {
-    try {
-      const module = await load();
-      sessionStorage.removeItem(RELOADED_KEY);
-      return { default: module[name] };
-    } catch (error) {
-      if (sessionStorage.getItem(RELOADED_KEY) === null) {
-        sessionStorage.setItem(RELOADED_KEY, '1');
-        window.location.reload();
-        return new Promise<never>(() => {});
-      }
-      throw new ViewChunkError(name, error);
-    }
-  });
-}
-
-/** A view's code did not arrive (not a bug in the view). */
-class ViewChunkError extends Error {
-  constructor(view: string, cause: unknown) {
-    super(`could not load the code of ${view}`, { cause });
-    this.name = 'ViewChunkError';
-  }
-}
-
 /** Quiet for the first moments (most views arrive within them), then one muted line. */
 function ViewLoading() {
   const [shown, setShown] = useState(false);
@@ -118,7 +87,7 @@ class ViewLoadBoundary extends Component<{ children: ReactNode }, { error: unkno
   override render() {
     const { error } = this.state;
     if (error === null) return this.props.children;
-    if (!(error instanceof ViewChunkError)) throw error;
+    if (!(error instanceof LazyChunkError)) throw error;
     return (
       <div className="empty-state">
         <h1>This view could not be loaded</h1>

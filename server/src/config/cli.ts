@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { parseConnectionString } from './connectionString.js';
 import { ConfigError } from './errors.js';
 import { ENSEMBLE_NAME, ENSEMBLE_NAME_RULE, loadFileConfig, type FileConfig } from './fileConfig.js';
-import type { AuthOptions, KeeperOptions, TrustProxy } from './types.js';
+import type { AuthOptions, KeeperOptions, MetricsAccess, TrustProxy } from './types.js';
 
 export { ConfigError } from './errors.js';
 
@@ -32,7 +32,7 @@ export const DEFAULT_PORT = 8080;
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_ENSEMBLE_NAME = 'default';
 
-export const START_USAGE = `Usage: npm start -- [options]
+export const START_USAGE = `Usage: keeper [options]            (from a checkout: npm start -- [options])
 
 Starts Keeper. Without --zk or --config it launches a local 3-member ZooKeeper
 sandbox (ports 2191-2193 + offset) and connects to it.
@@ -77,17 +77,60 @@ Behind a proxy, and bounds:
   KEEPER_AUDIT_KEEP_FILES        rotated audit files kept (default 4)
   config "rateLimits": { "apiPerMinute": 1200, "signInFailuresPerName": 10,
                          "signInFailuresPerAddress": 100 }
+  config "limits" (every field optional; defaults in the README's Limits table):
+    "socketsPerIdentity", "sockets", "subscriptionsPerSocket", "subscriptionsPerIdentity",
+    "subscriptions", "watchedPaths", "socketBufferKiB", "socketBuffersTotalMiB", "walks",
+    "walksReservedForAdmins", "walksPerIdentity", "walkReadsPerMinutePerIdentity",
+    "walkReadsPerMinuteForViewers"
 
-Config file:
-  { "ensembles": [ { "name": "prod", "connectionString": "zk1:2181,zk2:2181/app",
-                     "auth": [ { "scheme": "digest", "credential": "user:pass" } ],
-                     "members": [ { "host": "zk1", "clientPort": 2181, "adminPort": 8080 } ],
-                     "sessionTimeoutMs": 30000,
-                     "juteMaxBuffer": 1048575 } ],
-    "host": "127.0.0.1", "port": 8080 }
+Prometheus metrics (GET /metrics, text format):
+  KEEPER_METRICS                 off | loopback | token   (default loopback: a scraper on
+                                 this machine, never through a proxy; config "metrics":
+                                 { "access": ..., "tokenEnv": "KEEPER_METRICS_TOKEN" })
+  KEEPER_METRICS_TOKEN           the bearer token when access is token (16+ characters)
+
+Tuning and development:
+  KEEPER_LOG_LEVEL               pino log level (default info); logs are JSON on stdout
+  KEEPER_MEMBER_BACKOFF_MAX_MS   longest wait between retries of a member that does not
+                                 answer (1,000-60,000; default 5,000)
+  KEEPER_SESSIONS_CADENCE_MS     a sessions gathering (cons + dump) older than this is
+                                 renewed when someone looks (10,000-600,000; default 60,000)
+  KEEPER_HERD_LATENCY_MS         a request herd's latency gate (0-10,000; default 2; 0
+                                 names any herd of similar high rates)
+  KEEPER_WEB_DIST                serve the web app from this directory instead of the
+                                 built-in one (config "webDist")
+
+Config file (--config keeper.json):
+  { "ensembles": [ {
+      "name": "prod", "connectionString": "zk1:2181,zk2:2181/app",
+      "auth": [ { "scheme": "digest", "credential": "user:pass" } ],
+      "members": [ { "host": "zk1", "clientPort": 2181, "adminPort": 8080 } ],
+      "sessionTimeoutMs": 30000, "juteMaxBuffer": 1048575,
+      "restartCommand": "ssh {host} sudo systemctl restart zookeeper",
+      "restartCommandTimeoutSeconds": 120,       (the Upgrades view's restart)
+      "tls": { "ca": "ca.pem", "cert": "keeper.pem", "key": "keeper.key",
+               "servername": "zk.internal", "rejectUnauthorized": true,
+               "adminServer": "http" | "https" },  (files re-read when they change)
+      "sasl": { "mechanism": "DIGEST-MD5", "username": "keeper",
+                "passwordFile": "keeper.password" | "passwordEnv": "ZK_PASSWORD" }
+            | { "mechanism": "GSSAPI", "principal": "keeper@REALM", "keytab": "keeper.keytab",
+                "serviceName": "zookeeper", "serviceHost": "zk1" },
+      "canBeReadOnly": true,     (served by a member that lost quorum, read-only; default true)
+      "locks": { "roots": ["/app/locks"], "maxTracked": 1000, "herdMinWatchers": 10,
+                 "heldLongMs": 600000, "gatherIntervalMs": 15000,
+                 "scanMaxRequests": 200000, "scanDeadlineMs": 600000,
+                 "scanMaxChildrenDescended": 10000,
+                 "permits": { "/app/sem/leases": 3 },
+                 "patterns": [ { "name": "jobs", "glob": "job-*" | "regex": "...",
+                                 "kind": "exclusive" | "readWrite" | ...,
+                                 "readerMarker", "writerMarker", "under": "/app",
+                                 "waitersWatchPredecessor": true } ] } } ],
+    "host": "127.0.0.1", "port": 8080, "webDist": "...", "auth": {...}, "limits": {...},
+    "trustProxy": ..., "allowedHosts": [...], "audit": {...}, "rateLimits": {...},
+    "metrics": {...} }
 `;
 
-const OPTIONS = {
+export const START_OPTIONS = {
   zk: { type: 'string' },
   name: { type: 'string' },
   config: { type: 'string' },
@@ -113,7 +156,7 @@ function nonEmpty(label: string, text: string): string {
 
 function parseArgv(argv: string[]) {
   try {
-    return parseArgs({ args: argv, options: OPTIONS, strict: true, allowPositionals: false }).values;
+    return parseArgs({ args: argv, options: START_OPTIONS, strict: true, allowPositionals: false }).values;
   } catch (err) {
     // node:util's messages are good ("Unknown option '--prot'"); add where to look.
     throw new ConfigError(`${(err as Error).message.replace(/\.?$/, '.')} See --help.`);
@@ -175,6 +218,22 @@ function listOption(text: string): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
+}
+
+/**
+ * Who may scrape /metrics: KEEPER_METRICS (off | loopback | token) over the config's
+ * "metrics"; a token comes from KEEPER_METRICS_TOKEN or the variable the config names.
+ */
+function metricsAccess(env: Env, file: FileConfig | null): MetricsAccess | undefined {
+  const chosen = env.KEEPER_METRICS?.trim() || file?.metrics?.access;
+  if (chosen === undefined) return undefined; // startKeeper's default: loopback
+  if (chosen === 'off' || chosen === 'loopback') return { access: chosen };
+  if (chosen !== 'token') throw new ConfigError(`KEEPER_METRICS must be off, loopback or token, got "${chosen}"`);
+  const variable = env.KEEPER_METRICS?.trim() === 'token' ? 'KEEPER_METRICS_TOKEN' : (file?.metrics?.tokenEnv ?? 'KEEPER_METRICS_TOKEN');
+  const secret = token(variable, env[variable]);
+  if (secret === undefined)
+    throw new ConfigError(`metrics access "token" needs the token in ${variable} (at least ${MIN_TOKEN_LENGTH} characters; try: openssl rand -base64 32)`);
+  return { access: 'token', token: secret };
 }
 
 /** trustProxy, allowedHosts, audit rotation and rate limits: environment over the config file. */
@@ -257,6 +316,8 @@ export function parseStartArgs(argv: string[], env: Env, cwd: string = process.c
   const host = values.host !== undefined ? nonEmpty('--host', values.host) : env.HOST ? env.HOST.trim() : (file?.host ?? DEFAULT_HOST);
 
   const keeper: KeeperOptions = { host, port, ensembles, auth: authOptions(values, env, file, cwd), ...serving(env, file) };
+  const metrics = metricsAccess(env, file);
+  if (metrics) keeper.metrics = metrics;
   if (file?.webDist !== undefined) keeper.webDist = file.webDist;
   if (file?.limits !== undefined) keeper.limits = file.limits;
   return { kind: 'run', keeper, sandbox };

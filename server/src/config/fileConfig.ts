@@ -139,6 +139,16 @@ export const fileConfigSchema = z.strictObject({
     .max(100)
     .optional(),
   audit: z.strictObject({ maxFileMiB: z.number().int().min(1).max(10_240).optional(), keepFiles: z.number().int().min(0).max(1_000).optional() }).optional(),
+  metrics: z
+    .strictObject({
+      access: z.enum(['off', 'loopback', 'token']),
+      tokenEnv: z
+        .string()
+        .regex(/^[A-Z_][A-Z0-9_]{0,63}$/, 'must name an environment variable, such as KEEPER_METRICS_TOKEN')
+        .optional(),
+    })
+    .refine((m) => m.access !== 'token' || m.tokenEnv !== undefined, { message: 'access "token" needs "tokenEnv": the environment variable holding the token' })
+    .optional(),
   rateLimits: z
     .strictObject({
       apiPerMinute: z.number().int().min(1).max(1_000_000).optional(),
@@ -196,6 +206,7 @@ export interface FileConfig {
   allowedHosts?: string[];
   audit?: { maxFileMiB?: number; keepFiles?: number };
   rateLimits?: { apiPerMinute?: number; signInFailuresPerName?: number; signInFailuresPerAddress?: number };
+  metrics?: { access: 'off' | 'loopback' | 'token'; tokenEnv?: string | undefined };
 }
 
 /** ensembles[1].auth[0].credential */

@@ -87,7 +87,15 @@ export interface KeeperOptions {
   audit?: { maxFileBytes?: number; keepFiles?: number };
   /** Per minute: API requests per identity, failed sign-ins per address+name and per address. */
   rateLimits?: { api?: number; loginFailures?: number; loginFailuresPerAddress?: number };
+  /** Who may scrape GET /metrics (Prometheus text format). Default: loopback only. */
+  metrics?: MetricsAccess;
 }
+
+/**
+ * GET /metrics: `off` (404), `loopback` (a scraper on this machine, never through a proxy), or
+ * `token` (a bearer token, from the environment variable the config names, checked like a sign-in).
+ */
+export type MetricsAccess = { access: 'off' } | { access: 'loopback' } | { access: 'token'; token: string };
 
 /**
  * Bounds on what callers can make Keeper hold or ask of ZooKeeper (config file "limits"; every

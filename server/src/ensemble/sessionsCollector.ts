@@ -107,6 +107,12 @@ export class SessionsCollector {
     return cached && this.now() - cached.at <= maxAgeMs ? connectionsByClientHost(cached.value.sessions) : null;
   }
 
+  /** The last gathering's sessions if no older than `maxAgeMs`, else null: never gathers (for metrics scrapes). */
+  recentSessions(maxAgeMs: number): readonly SessionsResponse['sessions'][number][] | null {
+    const cached = this.gather.cached;
+    return cached && this.now() - cached.at <= maxAgeMs ? cached.value.sessions : null;
+  }
+
   /** The sessions: gathered now when asked to (`refresh`) or when the last gathering is older than the cadence, as the rate allows. */
   async get(refresh: boolean): Promise<SessionsResponse> {
     const cached = this.gather.cached;

@@ -92,6 +92,8 @@ export interface CallOptions {
 
 interface GatewayEvents {
   session: [snapshot: ConsoleSessionSnapshot];
+  /** One request answered, refused or timed out: its op, `ok` or the error code, and how long it took (metrics). */
+  call: [op: string, outcome: string, seconds: number];
 }
 
 type Invoke<T> = (client: zookeeper.Client, watcher: ((event: ZkWatchEvent) => void) | undefined, done: (error: unknown, value?: T) => void) => void;
@@ -289,11 +291,14 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
   /** One try: wait for a live session (never queue in the library while disconnected), then call with a deadline. */
   private async attempt<T>(op: string, path: string, deadlineAt: number, watcher: ((event: ZkWatchEvent) => void) | undefined, invoke: Invoke<T>): Promise<T> {
     const connection = await this.whenConnected(deadlineAt);
+    const began = performance.now();
+    const settle = (outcome: string) => this.emit('call', op, outcome, (performance.now() - began) / 1000);
     return new Promise<T>((resolve, reject) => {
       let settled = false;
       const timer = setTimeout(
         () => {
           settled = true;
+          settle('DEADLINE_EXCEEDED');
           reject(new ZkError('DEADLINE_EXCEEDED', `${op} ${path}: no answer within the deadline`, path));
         },
         Math.max(0, deadlineAt - Date.now()),
@@ -304,13 +309,21 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
           if (settled) return; // the deadline already answered; a late reply is dropped
           settled = true;
           clearTimeout(timer);
-          if (error) reject(toZkError(error, path));
-          else resolve(value as T);
+          if (error) {
+            const zkError = toZkError(error, path);
+            settle(zkError.code);
+            reject(zkError);
+          } else {
+            settle('ok');
+            resolve(value as T);
+          }
         });
       } catch (error) {
         settled = true;
         clearTimeout(timer);
-        reject(toZkError(error, path));
+        const zkError = toZkError(error, path);
+        settle(zkError.code);
+        reject(zkError);
       }
     });
   }

@@ -11,6 +11,8 @@ import type { EnsembleConfig } from '../../src/config/types.js';
 
 /** Each test file's own port layout (one place, so none collides; see portOffsets.ts). */
 export { PORT_OFFSETS } from '../../../scripts/sandbox/portOffsets.js';
+/** A file that does not break its ensemble borrows a shared one instead (see sharedEnsemble.ts). */
+export { leaseSharedEnsemble, type SharedEnsemble } from './sharedEnsemble.js';
 
 /** `options`: extra zoo.cfg settings for every member or one (e.g. a restricted 4lw whitelist). */
 export type TestEnsembleOptions = Pick<SandboxOptions, 'extraConfig' | 'memberConfig' | 'size' | 'secure' | 'readOnlyMode'>;
@@ -31,7 +33,13 @@ export async function startTestEnsemble(portOffset: number, options: TestEnsembl
  * ports, named `it` unless told; for a secure ensemble also its TLS files and, when SASL is
  * required, user `keeper`'s password file.
  */
-export function ensembleConfigOf(ensemble: SandboxEnsemble, extra: Partial<EnsembleConfig> = {}): EnsembleConfig {
+export function ensembleConfigOf(
+  ensemble: Pick<SandboxEnsemble, 'connectionString'> & {
+    members: readonly { host: string; clientPort: number; adminPort: number }[];
+    security?: SandboxEnsemble['security'];
+  },
+  extra: Partial<EnsembleConfig> = {},
+): EnsembleConfig {
   return {
     name: 'it',
     connectionString: ensemble.connectionString,

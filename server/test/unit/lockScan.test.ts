@@ -251,11 +251,15 @@ describe('scanForLocks: the walk', () => {
 
   it('stops at its deadline', async () => {
     const children = Array.from({ length: 50 }, (_, i) => `n${i}`);
-    const reader = new FakeReader(tree({ '/': children }));
+    // On a virtual clock: the deadline is the scan's own, not the test machine's speed.
+    const clock = new VirtualClock();
+    const reader = new FakeReader(tree({ '/': children }), clock);
     reader.latencyMs = () => 10;
-    const r = await scan(reader, { budget: { deadlineMs: 80 } }).result;
+    const r = await clock.run(scan(reader, { now: clock.now, sleep: clock.sleep, budget: { deadlineMs: 80 } }).result);
     expect(r.state).toBe('deadline');
-    expect(r.durationMs).toBeLessThan(300);
+    // It stops at the deadline, give or take the one answer it was waiting for.
+    expect(r.durationMs).toBeGreaterThanOrEqual(80);
+    expect(r.durationMs).toBeLessThanOrEqual(80 + 10);
     expect(r.visited).toBeLessThan(51);
     expect(r.visited + r.skippedTotal).toBeGreaterThanOrEqual(51);
     expect(r.skipped[0]!.reason).toMatch(/deadline \(0 s\) passed/);

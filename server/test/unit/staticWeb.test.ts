@@ -8,12 +8,14 @@ import http, { type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IMMUTABLE, staticWeb } from '../../src/http/staticWeb.js';
 
 const SCRIPT = `export const rows = [${Array.from({ length: 400 }, (_, i) => `{id:${i},name:"node-${i}"}`).join(',')}];\n`;
+/** What the build wrote beside a chunk (web/vite.config.ts), at qualities the middleware would not spend per request. */
+const PRECOMPRESSED = `export const big = ${JSON.stringify('precompressed '.repeat(200))};\n`;
 const INDEX = '<!doctype html><html><head><script type="module" src="/assets/index-AbC123.js"></script></head><body><div id="root"></div></body></html>';
 
 let dist: string;
@@ -43,6 +45,10 @@ beforeAll(async () => {
   writeFileSync(join(dist, 'index.html'), INDEX);
   writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(join(dist, 'assets', 'index-AbC123.js'), SCRIPT);
+  writeFileSync(join(dist, 'assets', 'chunk-Pre123.js'), PRECOMPRESSED);
+  writeFileSync(join(dist, 'assets', 'chunk-Pre123.js.br'), brotliCompressSync(PRECOMPRESSED));
+  writeFileSync(join(dist, 'assets', 'chunk-Pre123.js.gz'), gzipSync(PRECOMPRESSED, { level: 9 }));
+  writeFileSync(join(dist, 'index.html.br'), brotliCompressSync(INDEX));
   writeFileSync(join(dist, 'assets', 'index-AbC123.js.map'), '{"version":3,"sources":["/home/dev/keeper/web/src/main.tsx"]}');
   const app = express();
   app.get('/api/ping', (_req, res) => {
@@ -77,6 +83,37 @@ describe('staticWeb', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body.toString()).toBe(SCRIPT);
     expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('serves the build’s precompressed files as they are, typed as their originals, and the original to a browser that accepts neither', async () => {
+    // A distinct body proves the file on disk was sent, not a fresh compression of the original.
+    writeFileSync(join(dist, 'assets', 'chunk-Pre123.js.br'), brotliCompressSync('/* from the .br file */'));
+    const br = await get('/assets/chunk-Pre123.js', 'gzip, deflate, br');
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers.vary).toMatch(/Accept-Encoding/i);
+    expect(br.headers['cache-control']).toBe(IMMUTABLE);
+    expect(brotliDecompressSync(br.body).toString()).toBe('/* from the .br file */');
+    writeFileSync(join(dist, 'assets', 'chunk-Pre123.js.br'), brotliCompressSync(PRECOMPRESSED));
+
+    const gzip = await get('/assets/chunk-Pre123.js', 'gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.body).toString()).toBe(PRECOMPRESSED);
+    const plain = await get('/assets/chunk-Pre123.js');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(PRECOMPRESSED);
+
+    // index.html too, by name and for a deep link, revalidated.
+    for (const path of ['/index.html', '/ensembles/prod/znodes/app']) {
+      const page = await get(path, 'br');
+      expect(page.headers['content-encoding'], path).toBe('br');
+      expect(page.headers['content-type'], path).toMatch(/^text\/html/);
+      expect(page.headers['cache-control'], path).toBe('no-cache');
+      expect(brotliDecompressSync(page.body).toString(), path).toBe(INDEX);
+    }
+    // A path out of the directory is no file of it.
+    expect((await get('/assets/..%2f..%2fetc%2fpasswd', 'br')).status).toBe(404);
   });
 
   it('revalidates index.html on every load, whether asked for by name or by a deep link', async () => {

@@ -1,8 +1,8 @@
 /** The restartCommand as the upgrade runs it: a real shell, a deadline, the output's tail; and the state files. */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createWorkflow, planUpgrade, type EnsembleHealth, EMPTY_METRICS, summarizeQuorum, type MemberStatus } from '@keeper/shared';
 import { commandRestarter, OutputTail, runShell } from '../../src/upgrades/restarter.js';
 import { UpgradeStore } from '../../src/upgrades/upgradeStore.js';
@@ -40,12 +40,26 @@ describe('runShell', () => {
   });
 
   it('kills the whole process group at the deadline and says so', async () => {
-    const began = Date.now();
-    const outcome = await runShell('echo started; sleep 30 & sleep 30; echo never', 300);
-    expect(Date.now() - began).toBeLessThan(5_000);
-    expect(outcome.timedOut).toBe(true);
-    expect(outcome.exitCode).toBeNull();
-    expect(outcome.outputTail).toBe('started\n');
+    // The deadline on a virtual clock (the shell stays real): it fires at 300 ms exactly, however
+    // slow the machine. The background sleep holds the output pipe open: had only the shell been
+    // killed, the outcome would wait 30 s for it, past the test's timeout.
+    const marker = join(mkdtempSync(join(tmpdir(), 'keeper-runshell-')), 'started');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      let outcome: Awaited<ReturnType<typeof runShell>> | null = null;
+      const running = runShell(`echo started; touch ${marker}; sleep 30 & sleep 30; echo never`, 300).then((o) => (outcome = o));
+      while (!existsSync(marker)) await new Promise((r) => setImmediate(r));
+      await vi.advanceTimersByTimeAsync(299);
+      expect(outcome).toBeNull();
+      await vi.advanceTimersByTimeAsync(1);
+      await running;
+      expect(outcome!.timedOut).toBe(true);
+      expect(outcome!.exitCode).toBeNull();
+      expect(outcome!.outputTail).toBe('started\n');
+    } finally {
+      vi.useRealTimers();
+      rmSync(join(marker, '..'), { recursive: true, force: true });
+    }
   });
 
   it('fills the template shell-quoted: a hostile host name stays one word', async () => {

@@ -129,10 +129,10 @@ describe('analyzeLock', () => {
     expect(analyzeLock({ ...input, heldLongMs: 3 * 3_600_000 }).contenders[0]!.flags).toEqual([]);
   });
 
+  // How long it takes: bench/lockAnalysis.ts (not a budget here, where other files share the CPU).
   it('counts a directory of 100,000 contenders and lists only those it has facts for', () => {
     const n = 100_000;
     const names = Array.from({ length: n }, (_, i) => kazooLock(i, n - 1 - i));
-    const started = performance.now();
     const lock = recognizeLock({ path: '/big', children: names })!;
     const firstNames = lock.contenders.slice(0, 50).map((c) => c.name);
     const report = analyzeLock({
@@ -142,7 +142,6 @@ describe('analyzeLock', () => {
       gatherings: [],
       now: NOW,
     });
-    expect(performance.now() - started).toBeLessThan(3_000);
     expect([report.total, report.holders, report.waiters, report.contenders.length]).toEqual([n, 1, n - 1, 50]);
     expect(report.contenders[0]!.sequence).toBe(0);
     expect(report.contenders[49]!.position).toBe(50);

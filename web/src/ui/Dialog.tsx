@@ -1,5 +1,6 @@
 /**
  * A native <dialog> opened modally: focus trap, Esc to close and the backdrop come from the browser.
+ * A child marked data-autofocus takes the focus when it opens.
  */
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Close } from './icons';
@@ -22,7 +23,11 @@ export function Dialog({
   useEffect(() => {
     const d = ref.current;
     if (!d) return;
-    if (open && !d.open) d.showModal();
+    if (open && !d.open) {
+      d.showModal();
+      // showModal focuses the first control (the close button); a dialog's own first field says so with data-autofocus.
+      d.querySelector<HTMLElement>('[data-autofocus]')?.focus();
+    }
     if (!open && d.open) d.close();
   }, [open]);
   return (

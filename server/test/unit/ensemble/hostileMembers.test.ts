@@ -6,7 +6,7 @@
  */
 import net from 'node:net';
 import http from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { classifyProbe, consFromConnections, parseCons } from '@keeper/shared';
 import { askMember } from '../../../src/ensemble/memberAsk.js';
 import { adminCommand, fourLetterWord, MAX_ANSWER_BYTES } from '../../../src/ensemble/wire.js';
@@ -58,10 +58,32 @@ async function freePort(): Promise<number> {
 const member = (clientPort: number, adminPort: number | null = null) => ({ host: '127.0.0.1', clientPort, adminPort, address: `127.0.0.1:${clientPort}` });
 const transport = () => new MemberTransport(new RequestCounters(), DEADLINE);
 
-async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  const start = performance.now();
-  const value = await fn();
-  return { value, ms: performance.now() - start };
+const STEP_MS = 10;
+
+/**
+ * Runs `fn` with its timers on a virtual clock while its sockets stay real: between steps of
+ * STEP_MS the clock stands still and real I/O (connects, bytes, resets) runs. A deadline fires
+ * when the virtual clock reaches it, so "at the deadline" is checked exactly and no other
+ * work on the machine (these files run in parallel) can stretch it. Returns the virtual time.
+ */
+async function onVirtualClock<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+  try {
+    let outcome: { value: T } | null = null;
+    const running = fn().then((value) => (outcome = { value }));
+    let ms = 0;
+    while (outcome === null) {
+      for (let turn = 0; turn < 3; turn++) await new Promise((r) => setImmediate(r));
+      if (outcome !== null) break;
+      if (ms >= 60_000) throw new Error('still running after 60 s of virtual time');
+      await vi.advanceTimersByTimeAsync(STEP_MS);
+      ms += STEP_MS;
+    }
+    await running;
+    return { value: (outcome as { value: T }).value, ms };
+  } finally {
+    vi.useRealTimers();
+  }
 }
 
 describe('the wire', () => {
@@ -74,10 +96,10 @@ describe('the wire', () => {
 
   it('gives up on a member that accepts and never answers, at the deadline', async () => {
     const port = await tcp(() => {});
-    const { value, ms } = await timed(() => fourLetterWord('127.0.0.1', port, 'srvr', DEADLINE));
+    const { value, ms } = await onVirtualClock(() => fourLetterWord('127.0.0.1', port, 'srvr', DEADLINE));
     expect(value).toMatchObject({ ok: false, kind: 'timeout' });
-    expect(ms).toBeGreaterThanOrEqual(DEADLINE - 5);
-    expect(ms).toBeLessThan(DEADLINE + 300);
+    expect(ms).toBeGreaterThanOrEqual(DEADLINE);
+    expect(ms).toBeLessThanOrEqual(DEADLINE + STEP_MS);
   });
 
   it('bounds the whole exchange, not the idle time: a member dripping bytes is cut off', async () => {
@@ -85,9 +107,9 @@ describe('the wire', () => {
       const timer = setInterval(() => socket.write('x'), 50);
       socket.on('close', () => clearInterval(timer));
     });
-    const { value, ms } = await timed(() => fourLetterWord('127.0.0.1', port, 'srvr', DEADLINE));
+    const { value, ms } = await onVirtualClock(() => fourLetterWord('127.0.0.1', port, 'srvr', DEADLINE));
     expect(value).toMatchObject({ ok: false, kind: 'timeout' });
-    expect(ms).toBeLessThan(DEADLINE + 300);
+    expect(ms).toBeLessThanOrEqual(DEADLINE + STEP_MS);
   });
 
   it('drops an answer larger than the cap instead of buffering it', async () => {
@@ -104,10 +126,11 @@ describe('the wire', () => {
   });
 
   it('tells a reset before any answer (what maxClientCnxns does) from a reset mid-answer', async () => {
+    // On the virtual clock: a loaded machine must not let the deadline overtake the reset.
     const atOnce = await tcp((socket) => socket.resetAndDestroy());
-    expect(await fourLetterWord('127.0.0.1', atOnce, 'srvr', DEADLINE)).toMatchObject({ ok: false, kind: 'closed' });
+    expect((await onVirtualClock(() => fourLetterWord('127.0.0.1', atOnce, 'srvr', DEADLINE))).value).toMatchObject({ ok: false, kind: 'closed' });
     const midAnswer = await tcp((socket) => socket.write('Zookeeper version: 3.8', () => setTimeout(() => socket.resetAndDestroy(), 50)));
-    expect(await fourLetterWord('127.0.0.1', midAnswer, 'srvr', DEADLINE)).toMatchObject({ ok: false, kind: 'failed' });
+    expect((await onVirtualClock(() => fourLetterWord('127.0.0.1', midAnswer, 'srvr', DEADLINE))).value).toMatchObject({ ok: false, kind: 'failed' });
   });
 
   it('refuses to send what is not a four-letter word', async () => {
@@ -148,9 +171,9 @@ describe('probeMember against hostile members', () => {
   it('a refused member is down; a silent one is unreachable within the deadline', async () => {
     expect(classifyProbe((await probeMember(transport(), member(await freePort()), false)).probe, DEADLINE).state).toBe('down');
     const port = await tcp(() => {});
-    const { value, ms } = await timed(() => probeMember(transport(), member(port), false));
+    const { value, ms } = await onVirtualClock(() => probeMember(transport(), member(port), false));
     expect(classifyProbe(value.probe, DEADLINE)).toMatchObject({ state: 'unreachable', detail: expect.stringContaining('no answer within 0.4 s') });
-    expect(ms).toBeLessThan(DEADLINE + 300);
+    expect(ms).toBeLessThanOrEqual(DEADLINE + STEP_MS);
   });
 
   it('falls back to 4lw when the AdminServer answers HTML or junk, and says the AdminServer did not work', async () => {
@@ -196,8 +219,8 @@ describe('probeMember against hostile members', () => {
   it('worst case (AdminServer and client port both silent) stays within two deadlines', async () => {
     const admin = await httpServer(() => {});
     const clientPort = await tcp(() => {});
-    const { value, ms } = await timed(() => probeMember(transport(), member(clientPort, admin), true));
+    const { value, ms } = await onVirtualClock(() => probeMember(transport(), member(clientPort, admin), true));
     expect(value.probe.kind).toBe('timeout');
-    expect(ms).toBeLessThan(2 * DEADLINE + 300);
+    expect(ms).toBeLessThanOrEqual(2 * DEADLINE + 2 * STEP_MS);
   });
 });

@@ -2,13 +2,17 @@
  * The console's ZooKeeper session for the current ensemble, in color and words; opens the timeline.
  * Its accessible name is stable ("Console session: connected") so tests and screen readers can find it.
  */
-import { useId, useRef } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useConnectionStatus } from '../../socket/hooks';
 import { useSessionEntry } from './consoleSessionTopic';
 import { useNow } from '../../lib/useNow';
 import { describeSession } from './describeSession';
-import { SessionTimeline } from './SessionTimeline';
+import { lazyNamed } from '../../lib/lazyNamed';
+import { LazyPart } from '../../ui/LazyPart';
 import './session.css';
+
+// The timeline's code arrives with the first click on the badge.
+const SessionTimeline = lazyNamed(() => import('./SessionTimeline'), 'SessionTimeline');
 
 export function SessionBadge({ ensemble }: { ensemble: string }) {
   const status = useConnectionStatus();
@@ -20,6 +24,7 @@ export function SessionBadge({ ensemble }: { ensemble: string }) {
   const popoverId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
   const popoverRef = useRef<HTMLDivElement>(null);
+  const [opened, setOpened] = useState(false);
 
   // The popover lives in the top layer; place it under the badge each time it opens.
   const place = () => {
@@ -41,7 +46,10 @@ export function SessionBadge({ ensemble }: { ensemble: string }) {
         aria-label={`Console session: ${state}${linkLive ? '' : ' (stale)'}`}
         title="Console session for this ensemble: click for its timeline"
         popoverTarget={popoverId}
-        onClick={place}
+        onClick={() => {
+          setOpened(true);
+          place();
+        }}
       >
         <span className="status session-badge__headline">{d.headline}</span>
         {d.details.map((detail, i) => (
@@ -52,7 +60,11 @@ export function SessionBadge({ ensemble }: { ensemble: string }) {
         {!linkLive && entry && <span className="session-badge__detail">stale</span>}
       </button>
       <div ref={popoverRef} id={popoverId} popover="auto" className="session-popover" aria-label="Console session timeline">
-        <SessionTimeline ensemble={ensemble} snapshot={entry?.snapshot} linkLive={linkLive} />
+        {opened && (
+          <LazyPart>
+            <SessionTimeline ensemble={ensemble} snapshot={entry?.snapshot} linkLive={linkLive} />
+          </LazyPart>
+        )}
       </div>
     </>
   );

@@ -3,8 +3,11 @@ import { useState } from 'react';
 import { useLocation } from 'react-router-dom';
 import { useIsAdmin } from '../auth/me';
 import { ShareIcon } from '../audit/icons';
-import { ShareDialog } from './ShareDialog';
 import { isAdminOnlyPage, sharablePath } from './shareLinks';
+import { lazyNamed } from '../../lib/lazyNamed';
+import { LazyPart, useOpenedOnce } from '../../ui/LazyPart';
+
+const ShareDialog = lazyNamed(() => import('./ShareDialog'), 'ShareDialog');
 
 export function ShareButton() {
   const admin = useIsAdmin();
@@ -12,6 +15,7 @@ export function ShareButton() {
   const [open, setOpen] = useState(false);
   // The path is taken when the dialog opens, so a live page changing under it does not move the link.
   const [path, setPath] = useState('');
+  const opened = useOpenedOnce(open);
   if (!admin || isAdminOnlyPage(location.pathname)) return null;
   return (
     <>
@@ -28,7 +32,11 @@ export function ShareButton() {
         <ShareIcon />
         <span className="topbar__share-label">Share</span>
       </button>
-      <ShareDialog open={open} path={path} onClose={() => setOpen(false)} />
+      {opened && (
+        <LazyPart>
+          <ShareDialog open={open} path={path} onClose={() => setOpen(false)} />
+        </LazyPart>
+      )}
     </>
   );
 }

@@ -3,18 +3,28 @@
  * navigation, and the view itself. Views only render their own content.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { Outlet, useParams } from 'react-router-dom';
+import { Outlet, useLocation, useParams } from 'react-router-dom';
 import { ConnectionBanner } from './ConnectionBanner';
 import { LeftNav } from './LeftNav';
 import { ShortcutsDialog } from './ShortcutsDialog';
 import { TopBar } from './TopBar';
+import { ThemeToggle } from './ThemeToggle';
 import { focusFilter, useGlobalKeys } from './useGlobalKeys';
 import { UnknownEnsemble } from './UnknownEnsemble';
 import { lastEnsemble, rememberEnsemble } from './lastEnsemble';
 import { useEnsembles } from '../../socket/useEnsembles';
-import { JobsDock } from '../admin/jobs/JobsDock';
+import { useDockedJobs } from '../admin/jobs/jobsDock';
 import { ShareHolderBanner } from '../share/ShareHolderBanner';
+import { useMe } from '../auth/me';
+import { parseZnodeLocation } from '../tree/urls';
+import { lazyNamed } from '../../lib/lazyNamed';
+import { LazyPart } from '../../ui/LazyPart';
 import './shell.css';
+
+// Loaded at the first `g`: the first page needs none of it.
+const GoToPathDialog = lazyNamed(() => import('../tree/goTo/GoToPathDialog'), 'GoToPathDialog');
+// Only an admin who hid a running job sees the dock.
+const JobsDock = lazyNamed(() => import('../admin/jobs/JobsDock'), 'JobsDock');
 
 /** `global`: a view that spans every ensemble (the audit trail); the frame shows the last ensemble seen. */
 export function AppShell({ global = false }: { global?: boolean }) {
@@ -26,24 +36,40 @@ export function AppShell({ global = false }: { global?: boolean }) {
   }, [routeEnsemble]);
   const [navOpen, setNavOpen] = useState(false);
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
-  const keys = useMemo(() => ({ '?': () => setShortcutsOpen(true), '/': focusFilter }), []);
+  const [goToOpen, setGoToOpen] = useState(false);
+  const keys = useMemo(() => ({ '?': () => setShortcutsOpen(true), '/': focusFilter, g: () => setGoToOpen(true) }), []);
   useGlobalKeys(keys);
   const known = ensembles === undefined || ensembles.some((e) => e.name === ensemble);
+  // The box starts at the znode shown (or where a share link's tree starts), ready for a child or a paste.
+  const { pathname } = useLocation();
+  const scopeRoot = useMe().data?.shareLink?.scope?.root ?? '/';
+  const goToStart = parseZnodeLocation(pathname)?.path ?? scopeRoot;
+  const canGoTo = known && ensemble !== '';
+  const dockedJobs = useDockedJobs().length;
 
   return (
     <div className="shell">
-      <TopBar ensemble={ensemble} known={known && ensemble !== ''} onMenu={() => setNavOpen(true)} onShortcuts={() => setShortcutsOpen(true)} />
+      <TopBar ensemble={ensemble} known={canGoTo} onMenu={() => setNavOpen(true)} onShortcuts={() => setShortcutsOpen(true)} onGoTo={() => setGoToOpen(true)} />
       <div className="shell__banners">
         <ShareHolderBanner />
         <ConnectionBanner />
       </div>
       <div className={`shell__nav${navOpen ? ' is-open' : ''}`}>
-        <LeftNav ensemble={ensemble} onNavigate={() => setNavOpen(false)} />
+        <LeftNav ensemble={ensemble} onNavigate={() => setNavOpen(false)} extra={<ThemeToggle className="btn leftnav__item leftnav__theme" labelled />} />
       </div>
       {navOpen && <button type="button" className="shell__scrim" aria-label="Close navigation" onClick={() => setNavOpen(false)} />}
       <main className="shell__main">{known || global ? <Outlet /> : <UnknownEnsemble name={ensemble} />}</main>
       <ShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
-      <JobsDock />
+      {goToOpen && canGoTo && (
+        <LazyPart>
+          <GoToPathDialog ensemble={ensemble} open initialPath={goToStart} onClose={() => setGoToOpen(false)} />
+        </LazyPart>
+      )}
+      {dockedJobs > 0 && (
+        <LazyPart>
+          <JobsDock />
+        </LazyPart>
+      )}
     </div>
   );
 }

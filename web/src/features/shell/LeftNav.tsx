@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { NavLink } from 'react-router-dom';
 import { NAV_ITEMS } from './navItems';
 import { useEnsembles } from '../../socket/useEnsembles';
@@ -5,7 +6,8 @@ import { useMe } from '../auth/me';
 import { holderMayOpen } from '../share/shareLinks';
 import { znodeUrl } from '../tree/urls';
 
-export function LeftNav({ ensemble, onNavigate }: { ensemble: string; onNavigate?: () => void }) {
+/** `extra`: controls the drawer carries on a narrow phone, where the top bar has no room for them. */
+export function LeftNav({ ensemble, onNavigate, extra }: { ensemble: string; onNavigate?: () => void; extra?: ReactNode }) {
   const connection = useEnsembles().data?.find((e) => e.name === ensemble)?.connectionString;
   const me = useMe().data;
   const admin = me?.role === 'admin';
@@ -31,6 +33,7 @@ export function LeftNav({ ensemble, onNavigate }: { ensemble: string; onNavigate
           </li>
         ))}
       </ul>
+      {extra && <div className="leftnav__extra">{extra}</div>}
       {connection && (
         <p className="leftnav__hint mono" title={`${ensemble}: ${connection}`}>
           {connection.split(',').map((member) => (

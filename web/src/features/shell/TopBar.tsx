@@ -4,19 +4,21 @@ import { ThemeToggle } from './ThemeToggle';
 import { SessionBadge } from '../consoleSession/SessionBadge';
 import { ShareButton } from '../share/ShareButton';
 import { UserMenu } from '../auth/UserMenu';
-import { Keyboard, Menu } from '../../ui/icons';
+import { Keyboard, Menu, Search } from '../../ui/icons';
 
 export function TopBar({
   ensemble,
   known,
   onMenu,
   onShortcuts,
+  onGoTo,
 }: {
   ensemble: string;
   /** False for a URL naming an ensemble this server does not have: there is no session to show. */
   known: boolean;
   onMenu: () => void;
   onShortcuts: () => void;
+  onGoTo: () => void;
 }) {
   return (
     <header className="topbar">
@@ -30,11 +32,18 @@ export function TopBar({
       <EnsembleSwitcher current={ensemble} />
       {known && <SessionBadge ensemble={ensemble} />}
       <span className="topbar__spacer" />
+      {known && (
+        <button type="button" className="btn btn--outline topbar__goto" aria-label="Go to path" title="Go to a znode path (g)" onClick={onGoTo}>
+          <Search />
+          <span className="topbar__goto-label">Go to path</span>
+          <kbd className="topbar__goto-key">g</kbd>
+        </button>
+      )}
       <ShareButton />
       <button type="button" className="btn btn--icon topbar__shortcuts" aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)" onClick={onShortcuts}>
         <Keyboard />
       </button>
-      <ThemeToggle />
+      <ThemeToggle className="btn btn--icon topbar__theme" />
       <UserMenu />
     </header>
   );

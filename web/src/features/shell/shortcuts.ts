@@ -2,6 +2,7 @@
 export const SHORTCUTS: readonly { keys: string[]; what: string }[] = [
   { keys: ['?'], what: 'Show these shortcuts' },
   { keys: ['/'], what: 'Focus the filter (children list)' },
+  { keys: ['g'], what: 'Go to a znode path (Tab completes each level)' },
   { keys: ['↑', '↓'], what: 'Move in the tree' },
   { keys: ['→'], what: 'Expand the node, or go to its first child' },
   { keys: ['←'], what: 'Collapse the node, or go to its parent' },

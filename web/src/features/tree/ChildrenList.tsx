@@ -1,22 +1,15 @@
 /**
  * The selected znode's children: naturally sorted (the socket keeps them sorted), filterable with
- * `/`, and virtualized so 100,000 children scroll as smoothly as ten.
+ * `/`, and virtualized past a few hundred (ChildrenRows) so 100,000 children scroll as smoothly as ten.
  */
 import { useDeferredValue, useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router-dom';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { joinPath } from '@keeper/shared';
 import { useChildrenEntry, useSubscriptionError, useZnodeEntry } from './znodeTopic';
-import { escapeHiddenChars } from '../../lib/invisibleChars';
 import { formatCount } from '../../lib/bytes';
 import { useFreshness } from '../freshness/useFreshness';
 import { FilterField } from '../../ui/FilterField';
 import { filterChildren } from './filterChildren';
 import { isFinalFailure, readFailureOf } from './readFailure';
-import { ZnodeName } from './ZnodeName';
-import { znodeUrl } from './urls';
-
-const ROW_HEIGHT = 26;
+import { ChildrenRows } from './ChildrenRows';
 
 export function ChildrenList({ ensemble, path }: { ensemble: string; path: string }) {
   const entry = useChildrenEntry(ensemble, path);
@@ -34,15 +27,6 @@ export function ChildrenList({ ensemble, path }: { ensemble: string; path: strin
   const absent = deleted && node.last === null;
 
   const scrollRef = useRef<HTMLDivElement>(null);
-  // TanStack Virtual returns new functions every render, so the React Compiler leaves this component
-  // unmemoized; that is fine for a list that re-renders on scroll anyway.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({
-    count: filtered.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
-  });
 
   const summary = absent
     ? '—'
@@ -67,18 +51,7 @@ export function ChildrenList({ ensemble, path }: { ensemble: string; path: strin
       <FilterField className="children__filter" label="Filter children" placeholder="Filter  /" value={query} onChange={setQuery} shortcut />
       <div ref={scrollRef} className="children__scroll">
         {/* The list is always there (tests and readers find it even when empty); the note explains an empty one. */}
-        <div role="list" aria-label="Children" className="children__list" style={{ height: virtualizer.getTotalSize() }}>
-          {virtualizer.getVirtualItems().map((item) => {
-            const name = filtered[item.index] ?? '';
-            return (
-              <div key={name} role="listitem" className="children__row" style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}>
-                <Link to={znodeUrl(ensemble, joinPath(path, name))} className="children__link mono" title={escapeHiddenChars(joinPath(path, name))}>
-                  <ZnodeName name={name} />
-                </Link>
-              </div>
-            );
-          })}
-        </div>
+        <ChildrenRows ensemble={ensemble} path={path} names={filtered} scrollRef={scrollRef} />
         {cannotList && (
           <p className="children__empty muted" role="status">
             {failure?.kind === 'noAuth'

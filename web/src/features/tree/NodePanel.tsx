@@ -11,9 +11,13 @@ import { DataViewer } from './DataViewer';
 import { StatTable } from './StatTable';
 import { AclPanel } from './acl/AclPanel';
 import { readFailureOf } from './readFailure';
-import { UnreadableNode } from './UnreadableNode';
 import { Escaped } from './ZnodeName';
 import { Callout } from '../../ui/Callout';
+import { lazyNamed } from '../../lib/lazyNamed';
+import { LazyPart } from '../../ui/LazyPart';
+
+// Only a node the console may not read needs it.
+const UnreadableNode = lazyNamed(() => import('./UnreadableNode'), 'UnreadableNode');
 
 export function NodePanel({ ensemble, path }: { ensemble: string; path: string }) {
   useSubscription(ensemble, path);
@@ -24,7 +28,11 @@ export function NodePanel({ ensemble, path }: { ensemble: string; path: string }
   const failure = readFailureOf(error);
 
   if (entry === undefined && failure?.kind === 'noAuth')
-    return <UnreadableNode key={path} ensemble={ensemble} path={path} consoleSessionId={consoleSessionId} />;
+    return (
+      <LazyPart>
+        <UnreadableNode key={path} ensemble={ensemble} path={path} consoleSessionId={consoleSessionId} />
+      </LazyPart>
+    );
 
   const errorNote = error && (
     <p className="node-panel__error" role="alert">

@@ -5,7 +5,6 @@
  */
 import { useMemo, useState } from 'react';
 import { useLocation } from 'react-router-dom';
-import { pathLineage, pathWithin } from '@keeper/shared';
 import { useMe } from '../auth/me';
 import { useConnectionStatus } from '../../socket/hooks';
 import { useFreshness } from '../freshness/useFreshness';
@@ -15,7 +14,7 @@ import { ChildrenList } from './ChildrenList';
 import { NodePanel } from './NodePanel';
 import { TreeNav } from './TreeNav';
 import { ZnodeHeader } from './ZnodeHeader';
-import { collapseAll } from './treeModel';
+import { collapseAll, expandedPaths } from './treeModel';
 import { parseZnodeLocation } from './urls';
 import { useWatchEventsOpen } from '../watchEvents/useWatchEventsOpen';
 import './tree.css';
@@ -28,24 +27,36 @@ export function TreeExplorer() {
   return <Explorer key={parsed.ensemble} ensemble={parsed.ensemble} selected={parsed.path} />;
 }
 
-/** Expands the way to `path`, from the tree's root down (a share holder's tree starts at its scope). */
-function addLineage(set: ReadonlySet<string>, path: string, root: string): Set<string> {
+function withoutPath(set: ReadonlySet<string>, path: string): ReadonlySet<string> {
+  if (!set.has(path)) return set;
   const next = new Set(set);
-  for (const p of pathLineage(path)) if (pathWithin(root, p)) next.add(p);
+  next.delete(path);
   return next;
 }
 
 function Explorer({ ensemble, selected }: { ensemble: string; selected: string }) {
   // A share-link holder's tree starts at its link's scope root: the server refuses what is above.
   const root = useMe().data?.shareLink?.scope?.root ?? '/';
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => addLineage(new Set(), selected, root));
-  // Opening a znode (click, link, back button) expands the way to it, adjusted during render so
-  // the tree never shows one frame without it.
+  // Opening a znode (click, link, back button) expands the way to it; leaving it lets go of that
+  // way again (expandedPaths). What the operator opens by hand stays open until they close it.
+  const [opened, setOpened] = useState<ReadonlySet<string>>(() => new Set());
+  const [closed, setClosed] = useState<ReadonlySet<string>>(() => new Set());
+  // A node closed on the way to one znode opens again on the way to the next, adjusted during
+  // render so the tree never shows one frame without it.
   const [shownFor, setShownFor] = useState(selected);
   if (shownFor !== selected) {
     setShownFor(selected);
-    setExpanded((prev) => addLineage(prev, selected, root));
+    setClosed(new Set());
   }
+  const expanded = useMemo(() => expandedPaths(selected, opened, closed, root), [selected, opened, closed, root]);
+  const expand = (p: string) => {
+    setOpened((prev) => new Set(prev).add(p));
+    setClosed((prev) => withoutPath(prev, p));
+  };
+  const collapse = (p: string) => {
+    setOpened((prev) => collapseAll(prev, p));
+    setClosed((prev) => new Set(prev).add(p));
+  };
   const [treeOpen, setTreeOpen] = useState(false);
   const [eventsOpen, setEventsOpen] = useWatchEventsOpen();
   const keys = useMemo(() => ({ w: () => setEventsOpen((o) => !o) }), [setEventsOpen]);
@@ -63,8 +74,8 @@ function Explorer({ ensemble, selected }: { ensemble: string; selected: string }
           expanded={expanded}
           epoch={status.epoch}
           live={freshness.live}
-          onExpand={(p) => setExpanded((prev) => new Set(prev).add(p))}
-          onCollapse={(p) => setExpanded((prev) => collapseAll(prev, p))}
+          onExpand={expand}
+          onCollapse={collapse}
           onSelected={() => setTreeOpen(false)}
           root={root}
         />

@@ -9,14 +9,18 @@ import { useState } from 'react';
 import { useZnodeEntry } from './znodeTopic';
 import { useIsAdmin } from '../auth/me';
 import { DownloadIcon, PencilIcon, PlusIcon, TrashIcon, UploadIcon } from '../audit/icons';
-import { CreateNodeDialog } from './create/CreateNodeDialog';
-import { DeleteDialog } from './delete/DeleteDialog';
-import { EditDataDialog } from './edit/EditDataDialog';
 import { useFreshness } from '../freshness/useFreshness';
 import { writePolicy, type WriteGate } from './writePolicy';
-import { ExportDialog } from './transfer/ExportDialog';
-import { ImportDialog } from './transfer/ImportDialog';
+import { lazyNamed } from '../../lib/lazyNamed';
+import { LazyPart, useOpenedOnce } from '../../ui/LazyPart';
 import './writeControls.css';
+
+// Each dialog's code arrives when it is first opened: showing a znode needs none of it.
+const EditDataDialog = lazyNamed(() => import('./edit/EditDataDialog'), 'EditDataDialog');
+const CreateNodeDialog = lazyNamed(() => import('./create/CreateNodeDialog'), 'CreateNodeDialog');
+const DeleteDialog = lazyNamed(() => import('./delete/DeleteDialog'), 'DeleteDialog');
+const ImportDialog = lazyNamed(() => import('./transfer/ImportDialog'), 'ImportDialog');
+const ExportDialog = lazyNamed(() => import('./transfer/ExportDialog'), 'ExportDialog');
 
 type Open = 'edit' | 'create' | 'delete' | 'export' | 'import' | null;
 
@@ -27,6 +31,11 @@ export function ZnodeActions({ ensemble, path }: { ensemble: string; path: strin
   // Dialogs are keyed to the path they opened for: following a link elsewhere never retargets one.
   const [target, setTarget] = useState(path);
   const freshness = useFreshness(ensemble, entry?.epoch);
+  const edited = useOpenedOnce(open === 'edit');
+  const created = useOpenedOnce(open === 'create');
+  const deleted = useOpenedOnce(open === 'delete');
+  const imported = useOpenedOnce(open === 'import');
+  const exported = useOpenedOnce(open === 'export');
   const exists = entry?.node.exists === true;
   if (!exists && open === null) return null;
   const policy = entry?.node.exists ? writePolicy(path, entry.node.stat, freshness) : null;
@@ -109,15 +118,17 @@ export function ZnodeActions({ ensemble, path }: { ensemble: string; path: strin
           <UploadIcon />
         </button>
       )}
-      {admin && (
-        <>
-          <EditDataDialog ensemble={ensemble} path={target} open={open === 'edit'} onClose={close} />
-          <CreateNodeDialog ensemble={ensemble} parent={target} open={open === 'create'} onClose={close} />
-          <DeleteDialog ensemble={ensemble} path={target} open={open === 'delete'} onClose={close} />
-          <ImportDialog ensemble={ensemble} path={target} open={open === 'import'} onClose={close} />
-        </>
-      )}
-      <ExportDialog ensemble={ensemble} path={target} open={open === 'export'} onClose={close} />
+      <LazyPart>
+        {admin && (
+          <>
+            {edited && <EditDataDialog ensemble={ensemble} path={target} open={open === 'edit'} onClose={close} />}
+            {created && <CreateNodeDialog ensemble={ensemble} parent={target} open={open === 'create'} onClose={close} />}
+            {deleted && <DeleteDialog ensemble={ensemble} path={target} open={open === 'delete'} onClose={close} />}
+            {imported && <ImportDialog ensemble={ensemble} path={target} open={open === 'import'} onClose={close} />}
+          </>
+        )}
+        {exported && <ExportDialog ensemble={ensemble} path={target} open={open === 'export'} onClose={close} />}
+      </LazyPart>
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildTreeRows, collapseAll, treeKeyAction, type TreeSource } from './treeModel';
+import { buildTreeRows, collapseAll, expandedPaths, treeKeyAction, type TreeSource } from './treeModel';
 
 const lists: Record<string, string[]> = {
   '/': ['app', 'zookeeper'],
@@ -68,5 +68,30 @@ describe('treeKeyAction', () => {
 describe('collapseAll', () => {
   it('drops the subtree but not siblings with a common prefix', () => {
     expect([...collapseAll(new Set(['/', '/a', '/a/b', '/ab']), '/a')]).toEqual(['/', '/ab']);
+  });
+});
+
+describe('expandedPaths', () => {
+  const none = new Set<string>();
+  const sorted = (set: Set<string>) => [...set].sort();
+
+  it('expands the way to the selected znode and nothing of the znodes visited before', () => {
+    expect(sorted(expandedPaths('/app/b/x', none, none))).toEqual(['/', '/app', '/app/b', '/app/b/x']);
+  });
+
+  it('keeps what the operator opened by hand while it can be seen', () => {
+    const opened = new Set(['/zookeeper', '/app/a']);
+    expect(sorted(expandedPaths('/app/b', opened, none))).toEqual(['/', '/app', '/app/a', '/app/b', '/zookeeper']);
+    // /app/a is under /app: with /app off the way to the selected znode and not opened, it is not seen.
+    expect(sorted(expandedPaths('/zookeeper', opened, none))).toEqual(['/', '/zookeeper']);
+  });
+
+  it('closes a node on the way, and everything under it', () => {
+    expect(sorted(expandedPaths('/app/b/x', new Set(['/app/b/x/deep']), new Set(['/app/b'])))).toEqual(['/', '/app']);
+  });
+
+  it('starts at a share link’s scope root', () => {
+    expect(sorted(expandedPaths('/app/db/t', none, none, '/app/db'))).toEqual(['/app/db', '/app/db/t']);
+    expect(sorted(expandedPaths('/app/db/t', new Set(['/other']), none, '/app/db'))).toEqual(['/app/db', '/app/db/t']);
   });
 });

@@ -2,7 +2,7 @@
  * The tree as the keyboard and the screen see it: a flat list of visible rows, computed from the
  * expanded set and the children the socket delivered. Pure, so navigation rules are unit-tested.
  */
-import { joinPath, parentPath } from '@keeper/shared';
+import { joinPath, parentPath, pathLineage, pathWithin } from '@keeper/shared';
 
 /** Rows shown under one node; more children are one "N more" row that opens the virtualized list. */
 export const TREE_CHILD_LIMIT = 300;
@@ -107,6 +107,26 @@ export function treeKeyAction(rows: readonly TreeRow[], focused: string, key: st
     default:
       return { type: 'none' };
   }
+}
+
+/**
+ * The expanded nodes, each a live subscription (a ZooKeeper watch on its data and its children):
+ * the way from the root to the selected znode, and the nodes the operator opened by hand, less
+ * those they closed, and only what can be seen (nothing under a collapsed node). The way to a
+ * znode is derived, never stored: leaving a znode releases what was expanded only to reach it, so
+ * a tab that visits thousands of znodes holds the watches of what it shows, not of its history.
+ */
+export function expandedPaths(selected: string, opened: ReadonlySet<string>, closed: ReadonlySet<string>, root = '/'): Set<string> {
+  const wanted = new Set(opened);
+  for (const p of pathLineage(selected)) wanted.add(p);
+  const depth = (p: string) => (p === '/' ? 0 : p.split('/').length - 1);
+  const expanded = new Set<string>();
+  // Parents before children, so a node is kept only when the one above it is.
+  for (const p of [...wanted].sort((a, b) => depth(a) - depth(b))) {
+    if (closed.has(p) || !pathWithin(root, p)) continue;
+    if (p === root || expanded.has(parentPath(p) ?? '')) expanded.add(p);
+  }
+  return expanded;
 }
 
 /** Removes a path and everything under it, so collapsing also releases the subscriptions below. */

@@ -10,9 +10,13 @@ import { useZnodeEntry } from '../znodeTopic';
 import { useIsAdmin } from '../../auth/me';
 import { LockIcon } from '../../audit/icons';
 import { getAcl } from '../ops/opsApi';
-import { AclEditDialog } from './AclEditDialog';
+import { lazyNamed } from '../../../lib/lazyNamed';
+import { LazyPart, useOpenedOnce } from '../../../ui/LazyPart';
 import { PERMISSIONS, unknownSchemes } from './aclModel';
 import './acl.css';
+
+// Its code arrives when an admin first edits an ACL.
+const AclEditDialog = lazyNamed(() => import('./AclEditDialog'), 'AclEditDialog');
 
 export const aclQueryKey = (ensemble: string, path: string, aversion: number | null) => ['ensembles', ensemble, 'acl', path, aversion] as const;
 
@@ -21,6 +25,7 @@ export function AclPanel({ ensemble, path }: { ensemble: string; path: string })
   const aversion = entry?.node.exists ? entry.node.stat.aversion : null;
   const admin = useIsAdmin();
   const [editing, setEditing] = useState(false);
+  const opened = useOpenedOnce(editing);
   const acl = useQuery({
     queryKey: aclQueryKey(ensemble, path, aversion),
     queryFn: () => getAcl(ensemble, path),
@@ -63,7 +68,11 @@ export function AclPanel({ ensemble, path }: { ensemble: string; path: string })
           ))}
         </ul>
       )}
-      {admin && acl.data && <AclEditDialog ensemble={ensemble} path={path} open={editing} current={acl.data} onClose={() => setEditing(false)} />}
+      {admin && acl.data && opened && (
+        <LazyPart>
+          <AclEditDialog ensemble={ensemble} path={path} open={editing} current={acl.data} onClose={() => setEditing(false)} />
+        </LazyPart>
+      )}
     </section>
   );
 }

@@ -1,0 +1,92 @@
+/**
+ * What the first page costs a browser: builds the web app with its manifest (Vite's own record of
+ * every chunk, what it imports statically and what it loads on demand) and adds up the JavaScript
+ * the tree route loads before it can show anything: the entry with everything it imports, and the
+ * tree view's chunk with everything it imports. Sizes are gzip at level 9 (what a gzip-only
+ * browser gets of the precompressed files) and brotli at quality 11 (what the server sends a
+ * browser that accepts it); the goal is set in gzip.
+ *
+ *   npx tsx bench/bundle.ts
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { runBench } from './support/lifecycle.js';
+
+/** Issue 23: the first route's JavaScript, gzipped. */
+const GOAL_BYTES = 120 * 1024;
+const FIRST_ROUTE = 'src/features/tree/TreeExplorer.tsx';
+const webDir = join(dirname(dirname(fileURLToPath(import.meta.url))), 'web');
+
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  dynamicImports?: string[];
+  isEntry?: boolean;
+}
+
+/** Every chunk `from` needs before it runs: itself and its static imports, transitively. */
+function staticClosure(manifest: Record<string, ManifestChunk>, from: string, into = new Set<string>()): Set<string> {
+  if (into.has(from)) return into;
+  const chunk = manifest[from];
+  if (!chunk) throw new Error(`the manifest has no ${from}`);
+  into.add(from);
+  for (const dep of chunk.imports ?? []) staticClosure(manifest, dep, into);
+  return into;
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+await runBench('bundle', { timeoutMs: 180_000 }, async ({ defer, log }) => {
+  const out = mkdtempSync(join(tmpdir(), 'keeper-bundle-'));
+  defer('remove the build', () => rmSync(out, { recursive: true, force: true }));
+  log('vite build --manifest ...');
+  execFileSync(join(webDir, '..', 'node_modules', '.bin', 'vite'), ['build', '--outDir', out, '--emptyOutDir', '--manifest', '--logLevel', 'warn'], {
+    cwd: webDir,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const manifest = JSON.parse(readFileSync(join(out, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+  const entry = Object.keys(manifest).find((k) => manifest[k]?.isEntry);
+  if (!entry) throw new Error('no entry in the manifest');
+  const keys = staticClosure(manifest, FIRST_ROUTE, staticClosure(manifest, entry));
+
+  const sized = (file: string) => {
+    const code = readFileSync(join(out, file));
+    return {
+      file,
+      raw: code.length,
+      gzip: gzipSync(code, { level: 9 }).length,
+      brotli: brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+    };
+  };
+  const first = [...keys].map((k) => sized(manifest[k]!.file)).sort((a, b) => b.gzip - a.gzip);
+  const all = [...new Set(Object.values(manifest).map((c) => c.file))].filter((f) => f.endsWith('.js')).map(sized);
+  const sum = (list: readonly { raw: number; gzip: number; brotli: number }[], key: 'raw' | 'gzip' | 'brotli') => list.reduce((s, x) => s + x[key], 0);
+  const gzip = sum(first, 'gzip');
+  const later = all.filter((c) => !first.some((f) => f.file === c.file));
+
+  return {
+    bench: 'bundle',
+    title: 'Bundle: the JavaScript of the first route (the tree)',
+    lines: [
+      `first route: ${first.length} chunks, ${kb(sum(first, 'raw'))} raw, ${kb(gzip)} gzip, ${kb(sum(first, 'brotli'))} brotli (goal ${kb(GOAL_BYTES)} gzip: ${(gzip / GOAL_BYTES).toFixed(2)}x)`,
+      ...first.map((c) => `  ${c.file.padEnd(44)} ${kb(c.raw).padStart(9)} raw ${kb(c.gzip).padStart(9)} gzip ${kb(c.brotli).padStart(9)} br`),
+      `loaded later, on demand: ${later.length} chunks, ${kb(sum(later, 'gzip'))} gzip`,
+    ],
+    rows: [
+      {
+        measure: 'JavaScript the tree route loads first, gzip -9 (brotli q11 is what browsers get)',
+        keeper: `${kb(gzip)} (${kb(sum(first, 'brotli'))} br)`,
+        baseline: `${kb(GOAL_BYTES)} (goal)`,
+        ratio: gzip / GOAL_BYTES,
+        target: '≤ 1',
+        withinTarget: gzip <= GOAL_BYTES,
+      },
+    ],
+    notes: [],
+    zookeeperVersion: 'n/a',
+  };
+});
