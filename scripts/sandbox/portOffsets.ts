@@ -69,6 +69,8 @@ export const PORT_OFFSETS = {
   secureEnsembleTest: 12_940,
   /** TLS and SASL bad input, one member at a time (secureBadInput.integration.test.ts). */
   secureBadInputTest: 12_960,
+  /** SASL GSSAPI against a real MIT KDC (kerberos.integration.test.ts). */
+  kerberosTest: 12_980,
   fanoutBench: 16_300,
   latencyBench: 16_400,
   childrenBench: 16_500,
@@ -83,7 +85,7 @@ export const PORT_OFFSETS = {
 export const POOL_PORT_OFFSETS = [PORT_OFFSETS.sharedPoolA, PORT_OFFSETS.sharedPoolB, PORT_OFFSETS.sharedPoolC] as const;
 
 /** Single ports the project listens on beside the layouts: Keeper for `npm start` and for e2e. */
-export const KEEPER_PORTS = { start: 8080, e2e: 18_181, e2eLane2: 18_182, prometheusTest: 17_390 } as const;
+export const KEEPER_PORTS = { start: 8080, e2e: 18_181, e2eLane2: 18_182, prometheusTest: 17_390, kdcTest: 17_200 } as const;
 
 /** The first port of Linux's default ephemeral range (net.ipv4.ip_local_port_range). */
 export const EPHEMERAL_PORT_FLOOR = 32_768;

@@ -33,7 +33,21 @@ export function prepareSecurity(stateDir: string, secure: SandboxSecureOptions):
   const flags: string[] = [];
   let jaasFile: string | null = null;
   const users = secure.saslUsers && Object.keys(secure.saslUsers).length > 0 ? secure.saslUsers : null;
-  if (users) {
+  if (secure.kerberos) {
+    const k = secure.kerberos;
+    jaasFile = path.join(stateDir, 'jaas-server.conf');
+    fs.writeFileSync(
+      jaasFile,
+      `Server {\n  com.sun.security.auth.module.Krb5LoginModule required\n  useKeyTab=true\n  storeKey=true\n  useTicketCache=false\n  keyTab="${jaasValue(k.keytab)}"\n  principal="${jaasValue(k.principal)}";\n};\n`,
+      { mode: 0o600 },
+    );
+    flags.push(
+      `-Djava.security.auth.login.config=${jaasFile}`,
+      `-Djava.security.krb5.conf=${k.krb5Conf}`,
+      '-Dzookeeper.authProvider.sasl=org.apache.zookeeper.server.auth.SASLAuthenticationProvider',
+      '-Dzookeeper.sessionRequireClientSASLAuth=true',
+    );
+  } else if (users) {
     jaasFile = path.join(stateDir, 'jaas-server.conf');
     const lines = Object.entries(users).map(([name, password]) => `  user_${jaasValue(name)}="${jaasValue(password)}"`);
     fs.writeFileSync(jaasFile, `Server {\n  org.apache.zookeeper.server.auth.DigestLoginModule required\n${lines.join('\n')};\n};\n`, { mode: 0o600 });

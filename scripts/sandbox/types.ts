@@ -44,6 +44,12 @@ export interface SandboxOptions {
 export interface SandboxSecureOptions {
   /** DIGEST-MD5 users (name -> password) of the members' JAAS "Server" section; with them, sessionRequireClientSASLAuth=true. */
   saslUsers?: Record<string, string>;
+  /**
+   * SASL GSSAPI (Kerberos) required instead of DIGEST-MD5: the members' JAAS "Server" section
+   * logs in as `principal` (e.g. zookeeper/localhost@KEEPER.TEST) from `keytab`, against the
+   * KDC `krb5Conf` names (kdc.ts starts one).
+   */
+  kerberos?: { krb5Conf: string; keytab: string; principal: string };
   /** ssl.clientAuth; default need: every client shows a certificate signed by the sandbox CA. */
   clientAuth?: 'need' | 'want' | 'none';
 }

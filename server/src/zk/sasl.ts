@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import { DigestMd5Client, SaslError } from './digestMd5.js';
+import { gssapiMechanism } from './gssapi.js';
 import { ZK_ERROR_NAMES } from './errors.js';
 
 export type SaslSettings =
@@ -69,7 +70,11 @@ export function readSaslPassword(settings: Extract<SaslSettings, { mechanism: 'D
 /** A mechanism for one connection to `host`. Throws SaslError when its secret cannot be had. */
 export type SaslFactory = (host: string) => SaslMechanism | Promise<SaslMechanism>;
 
-export function saslFactory(settings: SaslSettings, env: NodeJS.ProcessEnv = process.env, gssapi?: (host: string) => Promise<SaslMechanism>): SaslFactory {
+export function saslFactory(
+  settings: SaslSettings,
+  env: NodeJS.ProcessEnv = process.env,
+  gssapi: ((host: string) => Promise<SaslMechanism>) | null = settings.mechanism === 'GSSAPI' ? (host) => gssapiMechanism(settings, host, env) : null,
+): SaslFactory {
   switch (settings.mechanism) {
     case 'DIGEST-MD5':
       return () => new DigestMd5Client({ username: settings.username, password: readSaslPassword(settings, env) });
