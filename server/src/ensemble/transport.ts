@@ -55,6 +55,8 @@ export class MemberTransport {
     const known = this.tlsPorts.get(member.address);
     if (known && Date.now() - known.at < TLS_SNIFF_TTL_MS) return known.tls;
     const answer = await speaksTls(member.host, member.clientPort, this.deadlineMs);
+    // No verdict in time is asked again at the next poll, not remembered as plain for a minute.
+    if (answer === null) return false;
     this.tlsPorts.set(member.address, { at: Date.now(), tls: answer });
     return answer;
   }

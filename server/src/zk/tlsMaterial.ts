@@ -180,12 +180,13 @@ export function tlsFailureSentence(error: unknown, address: string, handshakeDon
  * Does this port answer a TLS ClientHello with a TLS handshake? Told apart by the handshake
  * itself, whatever the certificates: a member that speaks TLS either completes it or sends a TLS
  * alert; a plain port closes or resets. For saying "plain client to a TLS port" instead of a
- * mute close. Never rejects.
+ * mute close. Null when the port gave no verdict within `timeoutMs` (a loaded JVM can take
+ * longer over a handshake): not known, so not to be remembered as plain. Never rejects.
  */
-export function speaksTls(host: string, port: number, timeoutMs = 2_000): Promise<boolean> {
+export function speaksTls(host: string, port: number, timeoutMs = 2_000): Promise<boolean | null> {
   return new Promise((resolve) => {
     let settled = false;
-    const done = (answer: boolean) => {
+    const done = (answer: boolean | null) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -193,7 +194,7 @@ export function speaksTls(host: string, port: number, timeoutMs = 2_000): Promis
       resolve(answer);
     };
     const socket = tls.connect({ host, port, rejectUnauthorized: false, ...(net.isIP(host) ? {} : { servername: host }) });
-    const timer = setTimeout(() => done(false), timeoutMs);
+    const timer = setTimeout(() => done(null), timeoutMs);
     socket.on('secureConnect', () => done(true));
     socket.on('error', (error: NodeJS.ErrnoException) => done(/^ERR_SSL_(SSLV3|TLSV1|TLSV13)_ALERT_/.test(error.code ?? '')));
     socket.on('close', () => done(false));

@@ -538,7 +538,10 @@ export class WireExtension {
     const now = Date.now();
     if ((this.sniffedAt.get(attempt.member) ?? 0) > now - 60_000) return;
     this.sniffedAt.set(attempt.member, now);
-    if (!(await speaksTls(attempt.server.host, attempt.server.port))) return;
+    const tls = await speaksTls(attempt.server.host, attempt.server.port);
+    // No verdict in time: asked again at the next such close, not a minute later.
+    if (tls === null) this.sniffedAt.delete(attempt.member);
+    if (tls !== true) return;
     this.report(attempt, {
       kind: 'tls',
       note: `${attempt.member} speaks only TLS on this port: Keeper connected with plain TCP and the member closed the connection unanswered; add "tls" (with the members' CA) to the ensemble's config`,
