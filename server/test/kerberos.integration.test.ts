@@ -3,8 +3,9 @@
  * loopback, and a TLS-only member whose JAAS "Server" section logs in as
  * zookeeper/localhost@KEEPER.TEST from a keytab, with SASL required of every session. Keeper
  * authenticates as keeper@KEEPER.TEST from its own keytab; ZooKeeper's whoAmI names that
- * principal, and a znode only it may read is read through Keeper. A wrong service host is said
- * plainly (the KDC's own words), while the other ensemble stays connected.
+ * principal, a znode only it may read is read through Keeper, and the ACL lock-out check counts
+ * it. A wrong service host is said plainly (the KDC's own words), while the other ensemble stays
+ * connected.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -79,6 +80,23 @@ describe('SASL GSSAPI with a real KDC', () => {
     const node = await fetch(`${keeper.url}/api/ensembles/krb/znodes/krb-only`);
     expect(node.status).toBe(200);
     expect(((await node.json()) as { data: { value: string } }).data.value).toBe('for keeper alone');
+  });
+
+  it('counts the sasl identity in the lock-out check: its own principal keeps the console in, another locks it out', async () => {
+    await new ZkMutations(gateway).create('/krb-acl', Buffer.from(''), 0);
+    const put = async (id: string, version: number) => {
+      const res = await fetch(`${keeper.url}/api/ensembles/krb/acl/krb-acl`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ acl: [{ scheme: 'sasl', id, perms: 'cdrwa' }], version }),
+      });
+      return { status: res.status, body: (await res.json()) as { error?: { code: string; message: string } } };
+    };
+    expect((await put(PRINCIPAL, 0)).status).toBe(200);
+    const other = await put('billing@KEEPER.TEST', 1);
+    expect(other.status).toBe(409);
+    expect(other.body.error?.code).toBe('ACL_LOCKS_OUT');
+    expect(other.body.error?.message).toContain(`sasl:${PRINCIPAL}`);
   });
 
   it('says a wrong service host plainly, in the KDC’s words, and leaves the other ensemble connected', async () => {
