@@ -54,3 +54,28 @@ test('binary data shows as hex, large data says it is truncated', async ({ page 
   await expect(tree.data).toContainText(/64 KiB/);
   await expect(tree.data).toContainText(/97\.7 KiB|100,000|98 KiB/);
 });
+
+test('a list of 22,000 children, sent in pages, shows whole: counted, filtered, followed live', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  const root = testRoot(info.testId, info.retry);
+  // root/shard-00/item-0000 … item-21999: about 270 KB of names, more than one 256 KiB page.
+  await kazoo(E2E_HOSTS, [{ op: 'grow', path: root, shards: 1, perShard: 22_000 }]);
+  const node = `${root}/shard-00`;
+  let pages = 0;
+  page.on('websocket', (socket) =>
+    socket.on('framereceived', ({ payload }) => {
+      if (typeof payload === 'string' && payload.includes('"mode":"page"')) pages++;
+    }),
+  );
+  const tree = new TreePage(page);
+  await tree.open('default', node);
+  await expect(page.locator('.children__summary')).toHaveText('22,000 children', { timeout: 30_000 });
+  expect(pages).toBeGreaterThanOrEqual(2);
+  const filter = page.getByRole('searchbox', { name: 'Filter children' });
+  await filter.fill('item-21999');
+  await expect(tree.children.getByRole('listitem')).toHaveText(['item-21999']);
+  await filter.fill('');
+  // Live after the pages: a new child arrives as a diff on the whole list.
+  await kazoo(E2E_HOSTS, [{ op: 'create', path: `${node}/item-22000` }]);
+  await expect(page.locator('.children__summary')).toHaveText('22,001 children', { timeout: 5_000 });
+});

@@ -94,7 +94,7 @@ async function main(): Promise<void> {
   // URL people saved) and serve loopback only, where only this machine's users can reach it.
   let signInToken: string | null = null;
   const auth = options.auth;
-  if (auth && !auth.adminToken && !auth.viewerToken && !auth.users?.length) {
+  if (auth && !auth.adminToken && !auth.viewerToken && !auth.users?.length && !auth.oidc) {
     if (!isLoopbackHost(options.host)) {
       die(
         `refusing to listen on ${options.host} without authentication: set KEEPER_ADMIN_TOKEN (and KEEPER_VIEWER_TOKEN) or configure users (see --help), or use --host 127.0.0.1`,

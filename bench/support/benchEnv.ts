@@ -9,6 +9,7 @@ import { pino } from 'pino';
 import { SandboxEnsemble, fourLetterWord } from '../../scripts/sandbox/index.js';
 import { startKeeper, type RunningKeeper, type StartExtras } from '../../server/src/app.js';
 import type { ZkGateway } from '../../server/src/zk/gateway.js';
+import type { KeeperOptions } from '../../server/src/config/types.js';
 import { until, type Scope } from './lifecycle.js';
 
 export const ENSEMBLE = 'bench';
@@ -26,8 +27,16 @@ export interface BenchEnv {
 /** Each bench's port offset: one place for every layout, so none collides (see portOffsets.ts). */
 export { PORT_OFFSETS } from '../../scripts/sandbox/portOffsets.js';
 
-/** `extras`: more of Keeper's start options, given the ensemble (bench/upgrades.ts wires its restarter). */
-export async function startBenchEnv(scope: Scope, portOffset: number, extras?: (ensemble: SandboxEnsemble) => StartExtras): Promise<BenchEnv> {
+/**
+ * `extras`: more of Keeper's start options, given the ensemble (bench/upgrades.ts wires its
+ * restarter); `options`: more of its configuration (bench/scale.ts signs people in with tokens).
+ */
+export async function startBenchEnv(
+  scope: Scope,
+  portOffset: number,
+  extras?: (ensemble: SandboxEnsemble) => StartExtras,
+  options: Partial<KeeperOptions> = {},
+): Promise<BenchEnv> {
   const stateDir = mkdtempSync(join(tmpdir(), 'keeper-bench-'));
   scope.defer('remove state dir', () => rmSync(stateDir, { recursive: true, force: true }));
   scope.log(`starting a 3-member ensemble (port offset ${portOffset}, state in ${stateDir})`);
@@ -35,7 +44,7 @@ export async function startBenchEnv(scope: Scope, portOffset: number, extras?: (
   scope.defer('close ensemble', () => ensemble.close());
 
   const keeper = await startKeeper(
-    { host: '127.0.0.1', port: 0, ensembles: [{ name: ENSEMBLE, connectionString: ensemble.connectionString }] },
+    { host: '127.0.0.1', port: 0, ensembles: [{ name: ENSEMBLE, connectionString: ensemble.connectionString }], ...options },
     { logger: pino({ level: process.env.KEEPER_BENCH_LOG ?? 'silent' }), ...extras?.(ensemble) },
   );
   scope.defer('close keeper', () => keeper.close());

@@ -1,7 +1,7 @@
 /** The project's own port layouts never meet each other nor the ephemeral range (see portOffsets.ts). */
 import { describe, expect, it } from 'vitest';
 import { allPorts, MAX_SIZE, memberPorts } from './ports.js';
-import { EPHEMERAL_PORT_FLOOR, KEEPER_PORTS, PORT_OFFSETS } from './portOffsets.js';
+import { EPHEMERAL_PORT_FLOOR, KEEPER_PORTS, OIDC_PROVIDER_PORTS, PORT_OFFSETS } from './portOffsets.js';
 
 /** Every port a layout at `offset` may take, whatever its size. */
 function layoutPorts(offset: number): number[] {
@@ -13,6 +13,7 @@ describe('PORT_OFFSETS', () => {
   for (const [name, offset] of Object.entries(PORT_OFFSETS))
     for (const port of layoutPorts(offset)) owners.set(port, owners.has(port) ? `${owners.get(port)} and ${name}` : name);
   for (const [name, port] of Object.entries(KEEPER_PORTS)) owners.set(port, owners.has(port) ? `${owners.get(port)} and keeper.${name}` : `keeper.${name}`);
+  for (const [name, port] of Object.entries(OIDC_PROVIDER_PORTS)) owners.set(port, owners.has(port) ? `${owners.get(port)} and oidc.${name}` : `oidc.${name}`);
 
   it('gives every port to one user only', () => {
     const shared = [...owners].filter(([, who]) => who.includes(' and '));

@@ -50,13 +50,19 @@ export const PORT_OFFSETS = {
   upgradeRefusalTest: 10_640,
   upgradeMethodsTest: 10_680,
   upgradesAttackTest: 10_720,
+  upgradeIdentityTest: 10_740,
+  upgradeCommandsTest: 10_760,
   /**
-   * The shared ensembles lent to integration files (server/test/support/ensemblePool.ts).
-   * (10_400, 10_600 and 10_700 would share ports with fanoutBench, childrenBench and pollerBench.)
+   * The sign-in and OIDC integration files, one after the other (vitest runs integration files one
+   * at a time). 10_900 would share ports with locksBench (admin 8091+10900 = client 2191+16800).
    */
-  sharedPoolA: 10_960,
-  sharedPoolB: 10_940,
-  sharedPoolC: 10_920,
+  authTests: 10_920,
+  hubMemoryTest: 10_860,
+  socketReserveTest: 10_880,
+  /** A TLS-only, SASL-required ensemble (secureEnsemble.integration.test.ts). */
+  secureEnsembleTest: 10_940,
+  /** TLS and SASL bad input, one member at a time (secureBadInput.integration.test.ts). */
+  secureBadInputTest: 10_960,
   /** Read-only members during a quorum loss (readOnly.integration.test.ts). */
   readOnlyTest: 10_980,
   locksFixturesTest: 10_480,
@@ -65,12 +71,15 @@ export const PORT_OFFSETS = {
   /** Past 10_999 (every offset there is taken): checked against all others by portOffsets.test.ts. */
   metricsTest: 12_000,
   packageTest: 12_020,
-  /** A TLS-only, SASL-required ensemble (secureEnsemble.integration.test.ts). */
-  secureEnsembleTest: 12_940,
-  /** TLS and SASL bad input, one member at a time (secureBadInput.integration.test.ts). */
-  secureBadInputTest: 12_960,
   /** SASL GSSAPI against a real MIT KDC (kerberos.integration.test.ts). */
   kerberosTest: 12_980,
+  /**
+   * The shared ensembles lent to integration files (server/test/support/ensemblePool.ts).
+   * (10_400, 10_600 and 10_700 would share ports with fanoutBench, childrenBench and pollerBench.)
+   */
+  sharedPoolA: 12_040,
+  sharedPoolB: 12_060,
+  sharedPoolC: 12_080,
   fanoutBench: 16_300,
   latencyBench: 16_400,
   childrenBench: 16_500,
@@ -78,14 +87,29 @@ export const PORT_OFFSETS = {
   herdBench: 16_700,
   locksBench: 16_800,
   upgradesBench: 16_900,
-  secureBench: 17_000,
+  scaleBench: 17_000,
 } as const;
 
 /** The pool's offsets: as many ensembles at once as integration files run at once, plus one starting beside them. */
 export const POOL_PORT_OFFSETS = [PORT_OFFSETS.sharedPoolA, PORT_OFFSETS.sharedPoolB, PORT_OFFSETS.sharedPoolC] as const;
 
 /** Single ports the project listens on beside the layouts: Keeper for `npm start` and for e2e. */
-export const KEEPER_PORTS = { start: 8080, e2e: 18_181, e2eLane2: 18_182, prometheusTest: 17_390, kdcTest: 17_200 } as const;
+export const KEEPER_PORTS = {
+  start: 8080,
+  /** The e2e lanes' Keepers: lane n listens on e2e + n (playwright.config.ts). */
+  e2e: 18_181,
+  e2eLane2: 18_182,
+  prometheusTest: 17_390,
+  /** e2e specs that run a Keeper of their own against their lane's sandbox (restarted, or signed in through OIDC). */
+  e2eRestart: 18_184,
+  e2eOidc: 18_185,
+} as const;
+
+/** The OpenID Connect provider the e2e sign-in specs start (npm oidc-provider, on loopback). */
+export const OIDC_PROVIDER_PORTS = { e2e: 17_100 } as const;
+
+/** The MIT Kerberos KDC the SASL GSSAPI tests start (scripts/sandbox/kdc.ts, on loopback). */
+export const KDC_PORTS = { kerberosTest: 17_200 } as const;
 
 /** The first port of Linux's default ephemeral range (net.ipv4.ip_local_port_range). */
 export const EPHEMERAL_PORT_FLOOR = 32_768;

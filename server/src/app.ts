@@ -51,6 +51,11 @@ import { DEFAULT_RATE_LIMITS, apiLimiter, securityHeaders, signInLimiter, type R
 import { DEFAULT_AUDIT_ROTATION } from './audit/auditLog.js';
 import { allowedHostNames } from './auth/hosts.js';
 import { SignInGuard } from './auth/signInAudit.js';
+import { DeviceCookies } from './auth/deviceCookies.js';
+import { OidcClient } from './auth/oidc/oidcClient.js';
+import { PendingSignIns } from './auth/oidc/pendingSignIns.js';
+import { oidcRoutes } from './http/oidcRoutes.js';
+import { checkAuthOptions } from './auth/authOptions.js';
 import { clientAddress, type TrustFn } from './http/clientAddress.js';
 import { hostCheck, lastErrorHandler, malformedUrls } from './http/requestHygiene.js';
 import { KeeperMetrics } from './metrics/keeperMetrics.js';
@@ -100,21 +105,29 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
       `refusing to listen on ${options.host} without authentication: set KEEPER_ADMIN_TOKEN (and KEEPER_VIEWER_TOKEN), configure users, or bind 127.0.0.1`,
     );
   }
-  const credentials = auth ? new Credentials(auth) : null;
+  if (auth) checkAuthOptions(auth, options.ensembles);
+  const credentials = auth ? new Credentials({ ...auth, ...(auth.oidc ? { oidcIssuer: auth.oidc.issuer } : {}) }) : null;
   if (credentials && !credentials.configured)
-    throw new Error('authentication is on but no admin token, viewer token or user is configured: nobody could sign in');
+    throw new Error('authentication is on but no admin token, viewer token, user or single sign-on is configured: nobody could sign in');
   const ensembles = Ensembles.fromConfig(options.ensembles, log, extras.gatewayDefaults, extras.ensembleDefaults ?? {});
   // Views for tests and benches that reach into one part; adapters take `ensembles`.
   const gateways = new Map([...ensembles].map((e) => [e.name, e.gateway]));
   const monitors = new Map([...ensembles].map((e) => [e.name, e.monitor]));
 
-  const access = new AccessControl(
-    credentials,
-    new SessionStore(auth?.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS),
-    new ShareLinkStore(auth?.stateDir ?? null),
-    auth?.allowedOrigins ?? [],
+  // Sign-ins survive a restart: the sessions are journalled in the state directory.
+  const sessions = await SessionStore.open(auth?.stateDir ?? null, { ttlMs: auth?.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS }, log);
+  const access = new AccessControl(credentials, sessions, new ShareLinkStore(auth?.stateDir ?? null), auth?.allowedOrigins ?? []);
+  const revoked = access.endRevoked();
+  if (sessions.size > 0 || revoked > 0) log.info({ sessions: sessions.size, ended: revoked }, 'sign-in sessions kept from the previous run');
+  const { stdout: auditToStdout, ...rotation } = options.audit ?? {};
+  // The trail on stdout too, as JSON lines through the logger (one writer on fd 1), whatever the log level.
+  const auditLines = auditToStdout ? log.child({ kind: 'audit' }, { level: 'info' }) : null;
+  const audit = await AuditLog.open(
+    auth?.stateDir ?? null,
+    log,
+    { ...DEFAULT_AUDIT_ROTATION, ...rotation },
+    auditLines ? (entry) => auditLines.info(entry, 'audit') : null,
   );
-  const audit = await AuditLog.open(auth?.stateDir ?? null, log, { ...DEFAULT_AUDIT_ROTATION, ...options.audit });
   const jobs = new JobRegistry();
   for (const ensemble of ensembles) {
     ensemble.upgrades.configure({
@@ -163,6 +176,13 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   // Prometheus has no sign-in session: /metrics has its own door (off, loopback or a token).
   app.use(metricsRoute(options.metrics ?? { access: 'loopback' }, metrics, guard));
   app.use(pageSignIn({ access, audit, guard }));
+  if (auth?.oidc) {
+    const client = new OidcClient(auth.oidc, log);
+    access.oidcName = client.name;
+    app.use(oidcRoutes({ access, audit, guard, client, pending: new PendingSignIns(), ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}) }));
+    // Discovered now, so the first person to press the button does not wait (a failure is retried then).
+    client.configuration().catch(() => undefined);
+  }
   app.use('/api', sameOriginWrites(access.allowedOrigins));
   app.use('/api', requireIdentity(access, guard));
   // Per identity, so one viewer's flood cannot use up an admin's budget behind the same address.
@@ -171,7 +191,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   app.use('/api', shareScopeGuard);
   // One lookup of /api/ensembles/:name for every route below: an unknown name is answered here.
   app.use('/api/ensembles/:name', ensembleLookup(ensembles));
-  app.use('/api', authRoutes({ access, audit, guard }));
+  app.use('/api', authRoutes({ access, audit, guard, devices: DeviceCookies.open(auth?.stateDir ?? null) }));
   app.use('/api', shareLinkRoutes({ access, audit, socketsFor: (id) => hub.countWhere((identity) => identity.shareLinkId === id) }));
   app.use('/api', auditRoutes(audit));
   app.use('/api', opsRoutes(ops, jobs, new WalkBudget(walkLimitsFromConfig(options.limits))));
@@ -225,6 +245,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
         server.closeAllConnections();
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await audit.close();
+        await sessions.close();
       })();
       return closing;
     },

@@ -135,12 +135,26 @@ describe('identity', () => {
   });
 
   it('knows bearer, password and URL-token identities', async () => {
-    expect(meResponseSchema.parse((await api('GET', '/api/me', admin)).body)).toEqual({ name: 'admin-token', role: 'admin', via: 'bearer' });
-    expect((await api('GET', '/api/me', viewer)).body).toEqual({ name: 'viewer-token', role: 'viewer', via: 'bearer' });
+    const rights = (role: 'admin' | 'viewer') => ({ role, write: [], grantedBy: [] });
+    expect(meResponseSchema.parse((await api('GET', '/api/me', admin)).body)).toEqual({
+      name: 'admin-token',
+      role: 'admin',
+      via: 'bearer',
+      rights: rights('admin'),
+    });
+    expect((await api('GET', '/api/me', viewer)).body).toEqual({ name: 'viewer-token', role: 'viewer', via: 'bearer', rights: rights('viewer') });
 
     const { cookie, csrf } = await signIn('vic', 'vic-password');
     const me = await api('GET', '/api/me', { cookie });
-    expect(me.body).toEqual({ name: 'vic', role: 'viewer', via: 'cookie', csrfToken: csrf });
+    expect(me.body).toEqual({
+      name: 'vic',
+      role: 'viewer',
+      via: 'cookie',
+      rights: rights('viewer'),
+      signedInWith: 'password',
+      csrfToken: csrf,
+      expiresAt: expect.any(Number),
+    });
 
     const wrong = await api('POST', '/api/login', {}, { username: 'vic', password: 'nope' });
     expect(wrong.status).toBe(401);

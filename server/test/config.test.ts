@@ -277,6 +277,57 @@ describe('config files', () => {
     write('k3.json', full);
     expect(failure(['--config', 'k3.json', '--name', 'x'], ENV, dir)).toMatch(/name ensembles in the config file/);
   });
+
+  it('reads single sign-on, grants, users with groups, the public URL and the audit on stdout', () => {
+    const team = {
+      ensembles: [{ name: 'prod', connectionString: 'zk1:2181' }],
+      publicUrl: 'https://keeper.example.com/',
+      audit: { stdout: true },
+      auth: {
+        oidc: { issuer: 'https://id.example.com/realms/ops', clientId: 'keeper', clientSecretEnv: 'MY_OIDC_SECRET', groupsClaim: 'roles' },
+        grants: [
+          { group: 'zk-admins', role: 'admin' },
+          { group: 'billing', role: 'writer', ensemble: 'prod', paths: ['/app/billing'] },
+        ],
+        users: [{ name: 'bob', passwordHash: `$2b$12$${'a'.repeat(53)}`, groups: ['billing'] }],
+      },
+    };
+    write('team.json', team);
+    const keeper = run(['--config', 'team.json'], { ...ENV, MY_OIDC_SECRET: 'the-secret' }, dir).keeper;
+    expect(keeper.publicUrl).toBe('https://keeper.example.com');
+    expect(keeper.audit).toEqual({ stdout: true });
+    expect(keeper.auth).toMatchObject({
+      oidc: {
+        issuer: 'https://id.example.com/realms/ops',
+        clientId: 'keeper',
+        clientSecret: 'the-secret',
+        scopes: ['openid', 'profile', 'email', 'groups'],
+        groupsClaim: 'roles',
+        name: 'id.example.com',
+      },
+      grants: team.auth.grants,
+      users: [{ name: 'bob', groups: ['billing'] }],
+    });
+    // The secret's variable must be set when the config names it; KEEPER_AUDIT_STDOUT and KEEPER_PUBLIC_URL win over the file.
+    expect(failure(['--config', 'team.json'], ENV, dir)).toMatch(/auth\.oidc\.clientSecretEnv names MY_OIDC_SECRET, which is not set/);
+    const env = { ...ENV, MY_OIDC_SECRET: 'x', KEEPER_AUDIT_STDOUT: 'false', KEEPER_PUBLIC_URL: 'https://other.example.com' };
+    expect(run(['--config', 'team.json'], env, dir).keeper).toMatchObject({ audit: { stdout: false }, publicUrl: 'https://other.example.com' });
+  });
+
+  it('refuses grants and users it could not honour, naming the field', () => {
+    const base = { ensembles: [{ name: 'prod', connectionString: 'zk1:2181' }] };
+    expect(() => parseFileConfig({ ...base, auth: { grants: [{ group: 'g', role: 'writer', ensemble: 'prod', paths: ['/a/'] }] } }, 'c.json')).toThrow(
+      /auth\.grants\[0\]\.paths\[0\]: must be a znode path/,
+    );
+    expect(() => parseFileConfig({ ...base, auth: { grants: [{ group: 'g', role: 'writer', ensemble: 'prod' }] } }, 'c.json')).toThrow(
+      /auth\.grants\[0\]\.paths/,
+    );
+    expect(() => parseFileConfig({ ...base, auth: { users: [{ name: 'x', passwordHash: `$2b$12$${'a'.repeat(53)}` }] } }, 'c.json')).toThrow(
+      /auth\.users\[0\]: needs a "role" or "groups"/,
+    );
+    expect(() => parseFileConfig({ ...base, auth: { oidc: { issuer: 'not a url', clientId: 'k' } } }, 'c.json')).toThrow(/auth\.oidc\.issuer/);
+    expect(() => parseFileConfig({ ...base, publicUrl: 'https://k.example.com/path' }, 'c.json')).toThrow(/publicUrl: must be scheme:\/\/host/);
+  });
 });
 
 describe('metrics access', () => {

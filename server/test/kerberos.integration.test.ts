@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKdc, type SandboxKdc } from '../../scripts/sandbox/kdc.js';
-import { KEEPER_PORTS } from '../../scripts/sandbox/portOffsets.js';
+import { KDC_PORTS } from '../../scripts/sandbox/portOffsets.js';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import type { ZkGateway } from '../src/zk/gateway.js';
 import { ZkMutations } from '../src/zk/mutations.js';
@@ -32,7 +32,7 @@ const identities = (g: ZkGateway) => g.session.connection?.identity?.map((i) => 
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'keeper-krb-'));
-  kdc = await startKdc(join(dir, 'kdc'), KEEPER_PORTS.kdcTest);
+  kdc = await startKdc(join(dir, 'kdc'), KDC_PORTS.kerberosTest);
   const memberKeytab = kdc.keytab('zookeeper/localhost');
   const keeperKeytab = kdc.keytab('keeper');
   // Keeper's GSS library reads the realm's KDC from here (the machine's /etc/krb5.conf is not the test's).

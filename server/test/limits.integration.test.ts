@@ -176,7 +176,18 @@ beforeAll(async () => {
       port: 0,
       ensembles: [{ name: 'it', connectionString: ensemble.connectionString }],
       auth: { stateDir, adminToken: ADMIN, viewerToken: VIEWER },
-      limits: { subscriptionsPerIdentity: SUBSCRIPTIONS_PER_IDENTITY, socketsPerIdentity: SOCKETS_PER_IDENTITY },
+      limits: {
+        subscriptionsPerIdentity: SUBSCRIPTIONS_PER_IDENTITY,
+        socketsPerIdentity: SOCKETS_PER_IDENTITY,
+        // These bearer sockets all come from one address: one person. The floods below test other
+        // bounds (watch removal, subscription caps, slow readers, socket caps), not the subscribe
+        // rate (hubFanOut and subscribeRate unit tests) nor the per-person caps (socketReserve).
+        socketsPerPerson: 1_000,
+        subscribesPerSecond: 100_000,
+        subscribesPerSecondPerPerson: 100_000,
+        // The 501st socket: the test opens 500 (300 viewer, 200 admin).
+        sockets: 500,
+      },
     },
     { logger: testLogger, rateLimits: { api: 100_000 } },
   );
@@ -349,7 +360,7 @@ describe('socket caps', () => {
       reason: `too many tabs: at most ${SOCKETS_PER_IDENTITY} open for viewer-token; close one`,
     });
 
-    const total = DEFAULT_HUB_LIMITS.maxSockets;
+    const total = keeper.hub.limits.maxSockets;
     for (let i = SOCKETS_PER_IDENTITY; i < total; i++) await Lean.open(ADMIN, { hello: false });
     expect(keeper.hub.stats.sockets).toBe(total);
     const over = await Lean.open(ADMIN, { hello: false });

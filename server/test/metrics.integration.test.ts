@@ -130,10 +130,12 @@ describe('Prometheus metrics on a real ensemble', () => {
     );
     expect(entries.map((e) => e.error?.message)).toContain('wrong metrics token');
     expect((await scrape(tokenKeeper, { Authorization: `Bearer ${METRICS_TOKEN}` })).status).toBe(200);
-    // Three failures a minute from this address: the next guess waits, whatever it is.
+    // Three failures a minute from this address: the next wrong guess waits.
     await scrape(tokenKeeper, { Authorization: 'Bearer another-wrong-token-xxxxxxxx' });
     const limited = await scrape(tokenKeeper, { Authorization: 'Bearer yet-another-wrong-token-xxxx' });
     expect(limited.status).toBe(429);
+    // A correct token always passes the guess limiter (issue 25 item 5).
+    expect((await scrape(tokenKeeper, { Authorization: `Bearer ${METRICS_TOKEN}` })).status).toBe(200);
   });
 
   it('is absent when off', async () => {

@@ -5,6 +5,9 @@
  * restarter brings each member up on the installed build; every step's version-matches check
  * must pass, and srvr must say "built on 2024-12-29" on every member at the end.
  *
+ * And the issue 22 case: a member brought back on the older build after its step is named on the
+ * resume and at the end, which is "done with exceptions", never done.
+ *
  * Where the older build cannot be fetched (no network, no apt, not Debian's ZooKeeper), the sandbox
  * starts on the installed build and the upgrade is a plain rolling restart, as `npm start` falls
  * back; the tests of the build change say why and skip. KEEPER_REQUIRE_OLDER_BUILD=1 turns that
@@ -17,7 +20,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { upgradeAnswerSchema, versionMatches, type UpgradeAnswer } from '@keeper/shared';
+import { gatesPass, preflight, upgradeAnswerSchema, versionMatches, type UpgradeAnswer } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import {
   fallbackSentence,
@@ -185,4 +188,66 @@ describe('a rolling upgrade from the older ZooKeeper build to the installed one'
     expect(sandbox.member(1).build).toBe('older');
     expect(await srvrVersion(sandbox, 1)).toContain(`built on ${OLDER_BUILD.builtOn}`);
   });
+
+  it('a member back on the older build after its step (issue 22): said on resuming, and the upgrade ends "done with exceptions" naming it and its build, never done', async (ctx) => {
+    needOlderBuild(ctx);
+    const sandbox = ensemble!;
+    const url = keeper!.url;
+    const poller = keeper!.ensembles.get('it').poller;
+    // Everyone on the older build again.
+    for (const m of sandbox.members) if (sandbox.member(m.id).build !== 'older') await sandbox.restartMember(m.id, { build: 'older', timeoutMs: 45_000 });
+    await waitFor(
+      () => poller.current()?.members.every((m) => m.metrics.version?.includes(OLDER_BUILD.builtOn)) && poller.current()!.quorum.votersServing === 3,
+      {
+        what: 'three voters serving on the older build',
+        timeoutMs: 60_000,
+      },
+    );
+    const created = await call(url, 'POST', '/api/ensembles/it/upgrades', admin, { mode: 'rolling', targetVersion: target });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = created.body.id as string;
+    const get = async () => upgradeAnswerSchema.parse((await call(url, 'GET', `/api/ensembles/it/upgrades/${id}`, admin)).body);
+    await waitFor(async () => (await call(url, 'POST', `/api/ensembles/it/upgrades/${id}/start`, admin, {})).status === 200, {
+      what: 'the upgrade started',
+      timeoutMs: 30_000,
+      intervalMs: 500,
+    });
+    // Paused once the first member is done; nothing mid-restart after that (a step past its restart finishes while paused).
+    await waitFor(async () => (await get()).steps[0]!.state === 'done', { what: 'the first member done', timeoutMs: 90_000, intervalMs: 200 });
+    expect((await call(url, 'POST', `/api/ensembles/it/upgrades/${id}/pause`, admin, { reason: 'its launcher is about to bring it back' })).status).toBe(200);
+    const paused = await waitFor(
+      async () => {
+        const wf = await get();
+        return wf.steps.every((s) => s.state === 'done' || s.state === 'pending') ? wf : null;
+      },
+      { what: 'no member mid-restart', timeoutMs: 90_000, intervalMs: 500 },
+    );
+    const first = paused.steps[0]!;
+    // Its launcher brings it back on the older build, as the issue's did while Keeper was down.
+    await sandbox.restartMember(first.memberId!, { build: 'older', timeoutMs: 45_000 });
+    await waitFor(() => poller.current() && gatesPass(preflight(poller.current()!)), {
+      what: 'the ensemble whole again (the gates pass)',
+      timeoutMs: 60_000,
+    });
+    const resumed = await call(url, 'POST', `/api/ensembles/it/upgrades/${id}/resume`, admin, {});
+    expect(resumed.status, JSON.stringify(resumed.body).slice(0, 300)).toBe(200);
+    const offTarget = `member ${first.memberId} runs 3.8.0 built on ${OLDER_BUILD.builtOn}, not the target 3.8.0 ${INSTALLED_BUILT_ON}`;
+    expect(upgradeAnswerSchema.parse(resumed.body).recheck).toMatchObject({
+      why: 'resume',
+      members: expect.arrayContaining([expect.objectContaining({ ok: false, saw: offTarget })]),
+    });
+    const ended = await waitFor(
+      async () => {
+        const wf = await get();
+        if (wf.state === 'paused' || wf.state === 'failed') throw new Error(`upgrade stopped: ${wf.reason}`);
+        return wf.finishedAt !== null ? wf : null;
+      },
+      { what: 'the upgrade ended', timeoutMs: 150_000, intervalMs: 500 },
+    );
+    expect(ended.steps.map((s) => s.state)).toEqual(['done', 'done', 'done']);
+    expect(ended.state).toBe('doneWithExceptions');
+    expect(ended.reason).toBe(`${offTarget}.`);
+    expect(ended.progress.sentence).toMatch(new RegExp(`^Done with exceptions: 3 members restarted in .*; not as planned: member ${first.memberId}\\.$`));
+    expect(await srvrVersion(sandbox, first.memberId!)).toContain(`built on ${OLDER_BUILD.builtOn}`);
+  }, 300_000);
 });

@@ -1,21 +1,23 @@
 /**
  * The two other ways an upgrade restarts members, on a real 3-member ensemble (issue 13, item 3):
- * - a `restartCommand` from the config, a real shell command: the sandbox's own drill CLI
- *   (`sandbox-cli.ts restart {id}`), filled in and shell-quoted, run with a deadline, its exit
- *   code and output kept in the step;
+ * - a `restartCommand` from the config, a real command run as an argv with no shell: the
+ *   sandbox's own drill CLI (`sandbox-cli.ts restart {id}`), filled in, run with a deadline, its
+ *   exit code and output kept in the step;
  * - by hand: with neither a command nor the sandbox's restarter, each step says exactly what to
  *   do, and Keeper notices the restart on its own (the test plays the operator); the operator
  *   may also mark a step done.
- * And Keeper killed for real (SIGKILL, `npm start`'s own process) right after it asked for a
- * restart: started again on the same data dir, it checks that member, restarts no one twice,
- * waits for the killed process's session (and its upgrade lock) to end, and finishes.
+ * And Keeper killed for real (SIGKILL, `npm start`'s own process) while its restart command (a
+ * shell line, `"shell": true`) still runs: started again on the same data dir, it finds the
+ * command's process in the state, waits for it rather than asking anyone (issue 25, item 7), sees
+ * the member restart when the command gets to it, restarts no one twice, counts the killed
+ * process's own session apart from the clients' (issue 22, item 6), and finishes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { upgradeAnswerSchema, type UpgradeAnswer } from '@keeper/shared';
+import { expiriesSentence, upgradeAnswerSchema, type RestartCommandConfig, type UpgradeAnswer } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import { ensembleConfigOf, PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { waitFor } from './support/waitFor.js';
@@ -34,7 +36,7 @@ describe('an upgrade restarted by a command, and one restarted by hand', () => {
   let keeper: RunningKeeper | null = null;
   let stateDir: string;
 
-  const start = (restartCommand: string | undefined) =>
+  const start = (restartCommand: RestartCommandConfig | undefined) =>
     startKeeper(
       {
         host: '127.0.0.1',
@@ -82,7 +84,7 @@ describe('an upgrade restarted by a command, and one restarted by hand', () => {
 
   it('runs the restartCommand for each member, keeps its exit code and output, and ends done', async () => {
     // The sandbox's drill CLI asks the launcher owning this state dir to restart a member: a real command, as ssh or kubectl would be.
-    const command = `${TSX} ${join(REPO, 'scripts', 'sandbox-cli.ts')} restart {id} --state-dir ${ensemble.stateDir} --timeout 45`;
+    const command = [TSX, join(REPO, 'scripts', 'sandbox-cli.ts'), 'restart', '{id}', '--state-dir', ensemble.stateDir, '--timeout', '45'];
     keeper = await start(command);
     const started = await startUpgrade();
     expect(started.restartMethod).toBe('command');
@@ -98,8 +100,9 @@ describe('an upgrade restarted by a command, and one restarted by hand', () => {
     );
     for (const step of done.steps) {
       expect(step.state).toBe('done');
-      // Filled in and shell-quoted: the member's id in place of {id}.
-      expect(step.command?.line).toBe(command.replace('{id}', String(step.memberId)));
+      // Filled in: the member's id in place of {id}; shown as the words it ran.
+      expect(step.command?.line).toBe(command.map((w) => w.replace('{id}', String(step.memberId))).join(' '));
+      expect(step.command?.process?.pid).toEqual(expect.any(Number));
       expect(step.command?.exitCode).toBe(0);
       expect(step.command?.outputTail).toMatch(new RegExp(`member ${step.memberId}`));
       expect(ensemble.members.find((m) => m.id === step.memberId)!.pid).not.toBe(pidsBefore.get(step.memberId!));
@@ -113,10 +116,12 @@ describe('an upgrade restarted by a command, and one restarted by hand', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'keeper-upgrade-kill-'));
     const restartsLog = join(dataDir, 'restarts.log');
     const token = 'admin-token-for-the-killed-keeper-0123456789';
-    const command = `echo {id} >> ${restartsLog} && ${TSX} ${join(REPO, 'scripts', 'sandbox-cli.ts')} restart {id} --state-dir ${ensemble.stateDir} --timeout 45`;
+    // The command holds its restart until the test says go: Keeper is killed while it runs, and it restarts the member only after Keeper came back.
+    const go = join(dataDir, 'go');
+    const line = `echo {id} >> ${restartsLog} && while [ ! -e ${go} ]; do sleep 0.2; done && ${TSX} ${join(REPO, 'scripts', 'sandbox-cli.ts')} restart {id} --state-dir ${ensemble.stateDir} --timeout 45`;
     const configFile = join(dataDir, 'keeper.json');
     // A 10 s session (not the default 30 s): the killed process's session, and its upgrade lock, end sooner.
-    writeFileSync(configFile, JSON.stringify({ ensembles: [ensembleConfigOf(ensemble, { restartCommand: command, sessionTimeoutMs: 10_000 })] }));
+    writeFileSync(configFile, JSON.stringify({ ensembles: [ensembleConfigOf(ensemble, { restartCommand: { shell: true, line }, sessionTimeoutMs: 10_000 })] }));
     const children: ChildProcess[] = [];
     /** `npm start --config` as its own process: answers its URL once it serves. */
     const launch = async (): Promise<string> => {
@@ -155,15 +160,32 @@ describe('an upgrade restarted by a command, and one restarted by hand', () => {
         { what: 'the upgrade started', timeoutMs: 40_000, intervalMs: 1_000 },
       );
       const read = async (at: string) => upgradeAnswerSchema.parse((await call(at, 'GET', `/api/ensembles/it/upgrades/${started.id}`, who)).body);
-      // Killed as soon as the first restart was asked for (on disk before the command runs).
-      await waitFor(async () => (await read(url)).steps[0]!.restartRequestedAt !== null, {
-        what: 'the first restart asked for',
-        timeoutMs: 60_000,
-        intervalMs: 50,
-      });
+      // Killed while the first restart's command runs (its process recorded in the state).
+      const running = await waitFor(
+        async () => {
+          const wf = await read(url);
+          return wf.steps[0]!.command?.process ? wf : null;
+        },
+        { what: 'the first restart command running', timeoutMs: 60_000, intervalMs: 50 },
+      );
+      const pid = running.steps[0]!.command!.process!.pid;
       children[0]!.kill('SIGKILL');
       await new Promise((r) => children[0]!.once('exit', r));
       url = await launch();
+      // The command outlived Keeper: the new process waits for it, it does not ask anyone to restart the member.
+      const waiting = await waitFor(
+        async () => {
+          const wf = await read(url);
+          if (wf.state === 'paused') throw new Error(`paused instead of waiting for the command: ${wf.reason}`);
+          return wf.steps[0]!.checks.find((c) => c.id === 'restart-process') ? wf : null;
+        },
+        { what: 'the resumed Keeper waiting for the command', timeoutMs: 60_000, intervalMs: 250 },
+      );
+      expect(waiting.steps[0]!.checks.find((c) => c.id === 'restart-process')!.saw).toMatch(
+        /^Keeper restarted: the restart command the previous Keeper process started is still running: .*waiting up to \d+ s for the command before asking anyone$/,
+      );
+      expect(waiting.steps[0]).toMatchObject({ state: 'restarting', command: { process: { pid } } });
+      writeFileSync(go, '');
       const done = await waitFor(
         async () => {
           const wf = await read(url);
@@ -174,13 +196,20 @@ describe('an upgrade restarted by a command, and one restarted by hand', () => {
         { what: 'the resumed upgrade done', timeoutMs: 200_000, intervalMs: 1_000 },
       );
       const first = done.steps[0]!;
-      expect(first.checks.some((c) => c.id === 'resume' && c.saw.startsWith('Keeper restarted'))).toBe(true);
+      expect(first.checks.some((c) => c.id === 'restart-process' && c.saw.startsWith('Keeper restarted'))).toBe(true);
       // Each member restarted exactly once, in the plan's order: the first was never asked again.
       const restarts = readFileSync(restartsLog, 'utf8').trim().split('\n').map(Number);
       expect(restarts).toEqual(done.plan.order.map((m) => m.memberId));
       expect(done.steps.map((s) => s.state)).toEqual(['done', 'done', 'done']);
+      expect(done.steps[0]!.evidence).not.toBe('operator-confirmed');
+      // The killed process's session expired during the upgrade: counted, and apart from the clients'.
+      expect(done.sessionExpiries.keeper).toBe(1);
+      expect(done.sessionExpiries.count).toBeGreaterThanOrEqual(1);
+      expect(expiriesSentence(done.sessionExpiries)).toContain(
+        "counted apart: the previous Keeper process's session, which expired after that process stopped",
+      );
       console.log(
-        `after the kill: ${JSON.stringify(done.steps.flatMap((s) => s.checks.filter((c) => c.id === 'upgrade-lock' || c.id === 'resume').map((c) => c.saw)))}`,
+        `after the kill: ${JSON.stringify(done.steps.flatMap((s) => s.checks.filter((c) => c.id === 'upgrade-lock' || c.id === 'resume' || c.id === 'restart-process').map((c) => c.saw)))}`,
       );
     } finally {
       for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

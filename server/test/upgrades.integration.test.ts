@@ -200,8 +200,13 @@ describe('a rolling restart on a real ensemble', () => {
     expect(done.sessionExpiries.leader).not.toBe(planned.plan.order[2]!.address);
     // The lock is released; the state is on disk; the topic pushed the end.
     await waitFor(async () => (await keeper.gateways.get('it')!.exists(UPGRADE_LOCK_PATH)) === null, { what: 'the upgrade lock released' });
-    const onDisk = upgradeWorkflowSchema.parse(JSON.parse(readFileSync(join(stateDir, 'upgrades', 'it', `${planned.id}.json`), 'utf8')));
+    // On disk under the ensemble's identity (its /keeper/ensemble-id), not its name.
+    const identity = keeper.ensembles.get('it').identity.current()!;
+    const onDisk = upgradeWorkflowSchema.parse(JSON.parse(readFileSync(join(stateDir, 'ensembles', identity, 'upgrades', `${planned.id}.json`), 'utf8')));
     expect(onDisk.state).toBe('done');
+    // Done only once every member was checked at the end.
+    expect(onDisk.recheck).toMatchObject({ why: 'end' });
+    expect(onDisk.recheck!.members.map((m) => m.ok)).toEqual([true, true, true]);
     await waitFor(() => {
       const last = browser!.topicEvents('upgrade', 'it').at(-1)?.event as { upgrade: UpgradeAnswer | null } | undefined;
       return last?.upgrade?.state === 'done';

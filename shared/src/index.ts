@@ -15,6 +15,7 @@ export * from './ensemble/index.js';
 export * from './requestSize.js';
 export * from './consoleAclAccess.js';
 export * from './shareScope.js';
+export * from './grants.js';
 export * from './protectedPaths.js';
 export * from './backoff.js';
 export * from './protocol/http/errors.js';

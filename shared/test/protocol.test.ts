@@ -559,6 +559,7 @@ describe('serverMessageSchema', () => {
     },
     { topic: 'znode', ensemble: 'prod', params: { path: '/gone' }, event: { kind: 'state', node: { exists: false }, at: 6 } },
     { ...root, event: { kind: 'children', mode: 'full', names: ['a', 'b'], total: 2 } },
+    { ...root, event: { kind: 'children', mode: 'page', names: ['a'], total: 2, offset: 0, last: false } },
     { ...root, event: { kind: 'children', mode: 'diff', added: ['c'], removed: ['a'], total: 2 } },
     ...WATCH_EVENT_TYPES.map((event): ServerEvent => ({ ...a, event: { kind: 'watchEvent', event, at: 7 } })),
     { ...a, event: { kind: 'error', message: 'NO_AUTH', retrying: false } },
@@ -637,6 +638,9 @@ describe('serverMessageSchema', () => {
     { type: 'ack', id: 'r1' },
     { type: 'pong', at: 123 },
     { type: 'pong', id: 'p1', at: 123 },
+    { type: 'error', code: 'rateLimited', message: 'too many subscribes', id: 's9', retryAfterMs: 250 },
+    { type: 'error', code: 'tooLarge', message: 'too large', subscription: { topic: 'locks', ensemble: 'prod', params: {} } },
+    { type: 'resync', reason: 'fell behind', since: 123 },
   ];
 
   examples.forEach((message, i) => {
@@ -660,6 +664,9 @@ describe('serverMessageSchema', () => {
       { type: 'batch', events: [{ topic: 'znode', ensemble: 'e', params: { path: '/' }, event: { kind: 'state', node: { exists: true }, at: 1 } }] },
       { type: 'batch', events: [{ topic: 'znode', ensemble: 'e', params: { path: '/' }, event: { kind: 'watchEvent', event: 'nodeDeleted', at: 1 } }] },
       { type: 'batch', events: [{ topic: 'znode', ensemble: 'e', params: { path: '/' }, event: { kind: 'children', mode: 'patch', total: 0 } }] },
+      // A page must say where it goes and whether the list is complete.
+      { type: 'batch', events: [{ topic: 'znode', ensemble: 'e', params: { path: '/' }, event: { kind: 'children', mode: 'page', names: ['a'], total: 2 } }] },
+      { type: 'resync', reason: 'no time' },
       // A diff must say what was added and removed; a full list must carry the names.
       { type: 'batch', events: [{ topic: 'znode', ensemble: 'e', params: { path: '/' }, event: { kind: 'children', mode: 'diff', names: ['a'], total: 1 } }] },
       {

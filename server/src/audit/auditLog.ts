@@ -7,6 +7,9 @@
  * Bounded: each entry's fields are capped (auditBounds.ts), and past `maxFileBytes` the file is
  * rotated (audit.jsonl -> audit.1.jsonl -> ... -> audit.<keepFiles>.jsonl, the oldest dropped),
  * so the trail never holds more than about (keepFiles + 1) x maxFileBytes.
+ *
+ * With `echo` (config `"audit": {"stdout": true}`), each entry also goes out as a JSON line beside
+ * the logs once it is durable, so a log shipper collects the trail too; the file stays the record.
  */
 import fs from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -29,6 +32,9 @@ export interface AuditRotation {
 }
 
 export const DEFAULT_AUDIT_ROTATION: AuditRotation = { maxFileBytes: 10 * 1024 * 1024, keepFiles: 4 };
+
+/** Where entries are echoed as they are recorded (stdout through the logger), if anywhere. */
+export type AuditEcho = (entry: AuditEntry) => void;
 
 /** audit.jsonl, audit.1.jsonl, audit.2.jsonl, ... (0 is the current file). */
 export function auditFileName(index: number): string {
@@ -66,10 +72,11 @@ export class AuditLog {
     private size: number,
     private readonly rotation: AuditRotation,
     private readonly log: Logger,
+    private readonly echo: AuditEcho | null,
   ) {}
 
-  static async open(stateDir: string | null, log: Logger, rotation: AuditRotation = DEFAULT_AUDIT_ROTATION): Promise<AuditLog> {
-    if (stateDir === null) return new AuditLog(null, null, 0, 0, rotation, log);
+  static async open(stateDir: string | null, log: Logger, rotation: AuditRotation = DEFAULT_AUDIT_ROTATION, echo: AuditEcho | null = null): Promise<AuditLog> {
+    if (stateDir === null) return new AuditLog(null, null, 0, 0, rotation, log, echo);
     ensureStateDir(stateDir);
     const handle = await open(path.join(stateDir, AUDIT_FILE), 'a+', 0o600);
     let size = (await handle.stat()).size;
@@ -94,7 +101,7 @@ export class AuditLog {
         }
       }
     }
-    return new AuditLog(stateDir, handle, seq ?? 0, size, rotation, log);
+    return new AuditLog(stateDir, handle, seq ?? 0, size, rotation, log, echo);
   }
 
   /** Records an entry; resolves when it is durable. Secrets never get here: callers pass fingerprints. */
@@ -103,12 +110,14 @@ export class AuditLog {
     if (!this.handle) {
       this.memory.push(entry);
       if (this.memory.length > 10_000) this.memory.shift();
+      this.echo?.(entry);
       return entry;
     }
     await new Promise<void>((resolve, reject) => {
       this.pending.push({ line: `${JSON.stringify(entry)}\n`, resolve, reject });
       void this.flush();
     });
+    this.echo?.(entry);
     return entry;
   }
 

@@ -1,88 +1,168 @@
 /**
- * Server-side sessions behind the cookie: the cookie holds a random id and nothing else, so a
- * session ends the moment it is deleted here (sign-out, share-link revocation, expiry). Kept in
- * memory: a restart signs browsers out, which they survive by signing in again.
+ * Server-side sessions behind the cookie. The cookie holds a random value and nothing else; the
+ * server keeps only its SHA-256 (the session's `id`), so neither memory nor the state file can be
+ * replayed as a cookie. A session ends the moment it is deleted here (sign-out, share-link
+ * revocation, expiry), which is why Keeper keeps sessions server-side rather than in signed
+ * cookies: a signed cookie stays valid until it expires unless every replica also keeps a list of
+ * revoked ones, while a deleted record is revoked everywhere it is read from. The records go to
+ * a journal in the state directory (sessionJournal.ts), so a restart signs nobody out; a shared
+ * store (ZooKeeper) can later replace the journal without changing this contract.
+ *
+ * Why a session ended is remembered for a while (bounded), so the sign-in page can say it:
+ * "signed out", "session expired", "the admin token was changed since you signed in".
+ *
+ * Bounded: at most `maxSessions` in all and `maxPerName` per name (a user, a token, a share link);
+ * one credential signing in again and again replaces its own oldest sessions, never others'.
  */
-import type { Role } from '@keeper/shared';
-import { randomToken } from './secrets.js';
+import type { Logger } from 'pino';
+import { randomToken, sha256Hex } from './secrets.js';
+import { SessionJournal, type EndedSession, type JournalRecord, type StoredSession } from './sessionJournal.js';
 
-export interface Session {
-  id: string;
-  name: string;
-  role: Role;
-  /** 'cookie' for a sign-in (password or token), 'share' for a share link. */
-  via: 'cookie' | 'share';
-  csrfToken: string;
-  /** The signed-in hint cookie's value: finds this session for display, grants nothing. */
-  hint: string;
-  createdAt: number;
-  expiresAt: number;
+export type Session = StoredSession;
+export type SignInMethodUsed = NonNullable<Session['method']>;
+
+export type NewSession = Pick<Session, 'name' | 'role' | 'via'> & {
   shareLinkId?: string;
+  expiresAt?: number;
+  method?: SignInMethodUsed;
+  credential?: string;
+  subject?: string;
+  groups?: string[];
+};
+
+/** A new session and the two cookie values that name it: given to the browser once, never kept. */
+export interface IssuedSession {
+  session: Session;
+  cookie: string;
+  hint: string;
 }
 
-export type NewSession = Pick<Session, 'name' | 'role' | 'via'> & { shareLinkId?: string; expiresAt?: number };
+export interface SessionLimits {
+  ttlMs: number;
+  maxSessions?: number;
+  maxPerName?: number;
+  /** Ended sessions whose reason is remembered, and for how long. */
+  maxEnded?: number;
+  keepEndedMs?: number;
+}
+
+const DEFAULTS = { maxSessions: 10_000, maxPerName: 1_000, maxEnded: 10_000, keepEndedMs: 7 * 24 * 3600_000 };
+
+export const cookieKey = (cookieValue: string): string => sha256Hex(`keeper-session:${cookieValue}`);
 
 export class SessionStore {
   private readonly sessions = new Map<string, Session>();
   private readonly byHint = new Map<string, string>();
+  private readonly perName = new Map<string, number>();
+  private readonly ended = new Map<string, EndedSession>();
+  private journal: SessionJournal | null = null;
+  private readonly limits: Required<SessionLimits>;
 
   constructor(
-    private readonly ttlMs: number,
+    limits: SessionLimits | number,
     private readonly now: () => number = Date.now,
-    private readonly maxSessions = 10_000,
-  ) {}
+  ) {
+    this.limits = { ...DEFAULTS, ...(typeof limits === 'number' ? { ttlMs: limits } : limits) };
+  }
 
-  create(spec: NewSession): Session {
+  /**
+   * The store of a previous process, from the state directory: its sessions (those expired
+   * meanwhile become "session expired"), its remembered ends, and from now on every change is
+   * journalled there. Without a state directory (the open development mode) sessions live in memory.
+   */
+  static async open(stateDir: string | null, limits: SessionLimits, log: Logger, now: () => number = Date.now): Promise<SessionStore> {
+    const store = new SessionStore(limits, now);
+    if (stateDir === null) return store;
+    const { records, skipped } = SessionJournal.read(stateDir);
+    for (const record of records) {
+      if ('put' in record) store.put(record.put);
+      else store.remember(record.end);
+    }
+    for (const session of [...store.sessions.values()]) {
+      if (session.expiresAt <= now()) store.drop(session.id, 'session expired', session.expiresAt);
+    }
+    if (skipped > 0) log.warn({ skipped }, 'skipped unreadable lines in the sign-in sessions file');
+    store.journal = await SessionJournal.open(stateDir, () => store.snapshot(), log);
+    return store;
+  }
+
+  create(spec: NewSession): IssuedSession {
     const at = this.now();
+    const cookie = randomToken();
+    const hint = randomToken(18);
     const session: Session = {
-      id: randomToken(),
+      id: cookieKey(cookie),
+      hintId: cookieKey(hint),
       name: spec.name,
       role: spec.role,
       via: spec.via,
       csrfToken: randomToken(24),
-      hint: randomToken(18),
       createdAt: at,
       // A share session never outlives its link.
-      expiresAt: Math.min(at + this.ttlMs, spec.expiresAt ?? Number.POSITIVE_INFINITY),
+      expiresAt: Math.min(at + this.limits.ttlMs, spec.expiresAt ?? Number.POSITIVE_INFINITY),
       ...(spec.shareLinkId !== undefined ? { shareLinkId: spec.shareLinkId } : {}),
+      ...(spec.method !== undefined ? { method: spec.method } : {}),
+      ...(spec.credential !== undefined ? { credential: spec.credential } : {}),
+      ...(spec.subject !== undefined ? { subject: spec.subject } : {}),
+      ...(spec.groups !== undefined ? { groups: spec.groups.slice(0, 200) } : {}),
     };
-    if (this.sessions.size >= this.maxSessions) this.evictOldest();
-    this.sessions.set(session.id, session);
-    this.byHint.set(session.hint, session.id);
-    return session;
+    if ((this.perName.get(session.name) ?? 0) >= this.limits.maxPerName) {
+      this.evictOldestOf(session.name, `replaced by a newer sign-in: at most ${this.limits.maxPerName} sessions per name`);
+    } else if (this.sessions.size >= this.limits.maxSessions) this.evictFromLargest();
+    this.put(session);
+    this.record({ put: session });
+    return { session, cookie, hint };
+  }
+
+  /** Resolves once every change so far is durable (a sign-in is answered only then). */
+  persisted(): Promise<void> {
+    return this.journal?.settled() ?? Promise.resolve();
   }
 
   /** The live session a signed-in hint cookie names, or null. */
   byHintValue(hint: string | null | undefined): Session | null {
     if (!hint) return null;
-    return this.get(this.byHint.get(hint));
+    const id = this.byHint.get(cookieKey(hint));
+    return id === undefined ? null : this.byId(id);
   }
 
   /** The live session for a cookie value, or null (unknown or expired: an expired one is dropped). */
-  get(id: string | null | undefined): Session | null {
-    if (!id) return null;
+  get(cookieValue: string | null | undefined): Session | null {
+    if (!cookieValue) return null;
+    return this.byId(cookieKey(cookieValue));
+  }
+
+  /** Why the session this cookie named ended, while that is remembered; null for a live or unknown one. */
+  endOf(cookieValue: string | null | undefined): EndedSession | null {
+    if (!cookieValue) return null;
+    const id = cookieKey(cookieValue);
+    if (this.sessions.has(id)) this.byId(id);
+    return this.ended.get(id) ?? null;
+  }
+
+  byId(id: string): Session | null {
     const session = this.sessions.get(id);
     if (!session) return null;
     if (session.expiresAt <= this.now()) {
-      this.delete(id);
+      this.delete(id, 'session expired');
       return null;
     }
     return session;
   }
 
-  delete(id: string): Session | null {
+  /** Ends a session and remembers why; null when there was none. */
+  delete(id: string, reason = 'ended'): Session | null {
     const session = this.sessions.get(id) ?? null;
-    this.sessions.delete(id);
-    if (session) this.byHint.delete(session.hint);
+    if (session) this.drop(id, reason, this.now());
     return session;
   }
 
   /** Ends every session bound to a share link; returns their ids. */
-  deleteForShareLink(linkId: string): string[] {
+  deleteForShareLink(linkId: string, reason = 'share link ended'): string[] {
     const ended: string[] = [];
     for (const [id, s] of this.sessions) {
       if (s.shareLinkId === linkId) {
-        this.delete(id);
+        this.delete(id, reason);
         ended.push(id);
       }
     }
@@ -95,19 +175,90 @@ export class SessionStore {
     const ended: string[] = [];
     for (const [id, s] of this.sessions) {
       if (s.expiresAt <= now) {
-        this.delete(id);
+        this.drop(id, 'session expired', s.expiresAt);
         ended.push(id);
       }
     }
+    for (const [id, e] of this.ended) {
+      if (now - e.at <= this.limits.keepEndedMs) break;
+      this.ended.delete(id);
+    }
     return ended;
+  }
+
+  /** Every live session (for the start-up check that their credentials still hold). */
+  list(): Session[] {
+    return [...this.sessions.values()];
   }
 
   get size(): number {
     return this.sessions.size;
   }
 
-  private evictOldest(): void {
-    const oldest = this.sessions.keys().next().value;
-    if (oldest !== undefined) this.delete(oldest);
+  close(): Promise<void> {
+    return this.journal?.close() ?? Promise.resolve();
+  }
+
+  private put(session: Session): void {
+    const previous = this.sessions.get(session.id);
+    if (previous) this.unindex(previous);
+    this.sessions.set(session.id, session);
+    this.byHint.set(session.hintId, session.id);
+    this.perName.set(session.name, (this.perName.get(session.name) ?? 0) + 1);
+    this.ended.delete(session.id);
+  }
+
+  private unindex(session: Session): void {
+    this.sessions.delete(session.id);
+    this.byHint.delete(session.hintId);
+    const n = (this.perName.get(session.name) ?? 1) - 1;
+    if (n <= 0) this.perName.delete(session.name);
+    else this.perName.set(session.name, n);
+  }
+
+  private drop(id: string, reason: string, at: number): void {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    this.unindex(session);
+    const end: EndedSession = { id, reason: reason.slice(0, 300), at };
+    this.remember(end);
+    this.record({ end });
+  }
+
+  private remember(end: EndedSession): void {
+    // Re-inserted, so the Map's order stays oldest first for the bound.
+    this.ended.delete(end.id);
+    this.ended.set(end.id, end);
+    while (this.ended.size > this.limits.maxEnded) {
+      const oldest = this.ended.keys().next().value;
+      if (oldest === undefined) break;
+      this.ended.delete(oldest);
+    }
+    const live = this.sessions.get(end.id);
+    if (live) this.unindex(live);
+  }
+
+  private record(record: JournalRecord): void {
+    // The journal logs its own failures; the session itself is live in memory either way.
+    this.journal?.append(record).catch(() => undefined);
+  }
+
+  private evictOldestOf(name: string, reason: string): void {
+    for (const s of this.sessions.values()) {
+      if (s.name === name) return void this.delete(s.id, reason);
+    }
+  }
+
+  private evictFromLargest(): void {
+    let largest: string | null = null;
+    let most = 0;
+    for (const [name, n] of this.perName) {
+      if (n > most) [largest, most] = [name, n];
+    }
+    if (largest !== null) this.evictOldestOf(largest, `replaced by a newer sign-in: Keeper holds at most ${this.limits.maxSessions} sessions`);
+  }
+
+  private snapshot(): JournalRecord[] {
+    return [...[...this.ended.values()].map((end) => ({ end })), ...[...this.sessions.values()].map((put) => ({ put }))];
   }
 }

@@ -4,6 +4,8 @@
  * by address and the name tried (10 by default), so one person's typos or an attacker trying
  * "admin" do not lock a colleague behind the same address out of their own name; and by address
  * alone (a larger budget), so spraying many names from one address is still stopped.
+ * A password tried from a browser where that user signed in before (a device) is keyed by the
+ * device alone, so a guesser at the same address cannot spend its budget.
  * Only failures count. The table is bounded: past `maxKeys` the oldest windows are dropped.
  */
 
@@ -45,10 +47,10 @@ export class SignInLimiter {
   }
 
   /** Before verifying anything: is this address (or this name from it) over its budget? */
-  check(address: string, name: string): SignInCheck {
+  check(address: string, name: string, device?: string): SignInCheck {
     const now = this.now();
     let blocked: Window | null = null;
-    for (const [key, limit] of this.keys(address, name)) {
+    for (const [key, limit] of this.keys(address, name, device)) {
       const w = this.current(key, now);
       if (w && w.failures >= limit) blocked = blocked && blocked.startedAt <= w.startedAt ? blocked : w;
     }
@@ -59,9 +61,9 @@ export class SignInLimiter {
   }
 
   /** A failed attempt: counts against both keys. */
-  fail(address: string, name: string): void {
+  fail(address: string, name: string, device?: string): void {
     const now = this.now();
-    for (const [key] of this.keys(address, name)) {
+    for (const [key] of this.keys(address, name, device)) {
       let w = this.current(key, now);
       if (!w) {
         if (this.windows.size >= this.maxKeys) this.evict(now);
@@ -76,7 +78,8 @@ export class SignInLimiter {
     return this.windows.size;
   }
 
-  private keys(address: string, name: string): [string, number][] {
+  private keys(address: string, name: string, device?: string): [string, number][] {
+    if (device !== undefined) return [[`d\0${device}`, this.limits.perName]];
     return [
       [`a\0${address}`, this.limits.perAddress],
       [`n\0${address}\0${capName(name)}`, this.limits.perName],

@@ -1,7 +1,8 @@
 /**
  * The socket's gate, before any handshake: the Host (DNS rebinding), the Origin (cross-site
  * hijacking), then the identity. A bearer header on the upgrade is a token guess until it
- * verifies: it goes through the sign-in limiter and a wrong one is audited, as over HTTP.
+ * verifies: a correct one always passes, a wrong one meets the sign-in limiter and is audited,
+ * as over HTTP.
  */
 import type { IncomingMessage } from 'node:http';
 import type { AccessControl } from './accessControl.js';
@@ -14,7 +15,21 @@ import type { SignInGuard } from './signInAudit.js';
  * Decides whether an upgrade may proceed, before the handshake: who is asking (cookie, bearer,
  * share session) and from which Origin. Without one, every socket is the open-mode admin.
  */
-export type UpgradeAuthorizer = (request: IncomingMessage) => { ok: true; identity: Identity } | { ok: false; status: 401 | 403; reason: string };
+export type UpgradeAuthorizer = (
+  request: IncomingMessage,
+) => { ok: true; identity: Identity; person: string } | { ok: false; status: 401 | 403; reason: string };
+
+/**
+ * Which person a socket belongs to, for caps and rates counted per person: a browser's sign-in
+ * session (cookie or share link; with SSO, still one per browser), or for a bearer token (no
+ * session) that token from one address. Everyone holding the viewer token is one identity but
+ * as many persons as browsers, so one of them cannot use up what the others need.
+ */
+export function personOf(identity: Identity, address: string): string {
+  if (identity.via === 'open') return 'open';
+  if (identity.sessionId !== undefined) return `session:${identity.sessionId}`;
+  return `${identity.via}:${identity.role}:${identity.name}@${address}`;
+}
 
 export interface SocketGateOptions {
   /** Host names this console answers to (hosts.ts). */
@@ -39,16 +54,18 @@ export function socketGate(access: AccessControl, options: SocketGateOptions = {
       guard && access.credentials !== null && request.headers.authorization !== undefined
         ? { address: addressOf(request), name: 'token', method: 'bearer' as const, transport: 'socket' as const }
         : null;
-    if (guard && attempt) {
-      const refused = guard.refusal(attempt);
-      if (refused) return { ok: false, status: 403, reason: `too many failed sign-ins from this address; retry in ${refused.retryAfterSeconds} s` };
-    }
+    // A correct token always passes; only a wrong one meets the limiter.
     const result = access.identify(request.headers);
     if (!result.ok) {
-      // Recorded in the background: the gate answers at once; the entry is durable soon after.
-      if (guard && attempt) void guard.failed(attempt, result.reason);
+      if (guard && attempt) {
+        const refused = guard.refusal(attempt);
+        if (refused) return { ok: false, status: 403, reason: `too many failed sign-ins from this address; retry in ${refused.retryAfterSeconds} s` };
+        // Recorded in the background: the gate answers at once; the entry is durable soon after.
+        void guard.failed(attempt, result.reason);
+      }
       return { ok: false, status: 403, reason: result.reason };
     }
-    return { ok: true, identity: result.value.identity };
+    const identity = result.value.identity;
+    return { ok: true, identity, person: personOf(identity, addressOf(request)) };
   };
 }

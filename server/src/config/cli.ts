@@ -60,9 +60,18 @@ Options:
 Access (admins write, viewers read):
   KEEPER_ADMIN_TOKEN, KEEPER_VIEWER_TOKEN   tokens (16+ characters) for the API
                                  (Authorization: Bearer ...) and sign-in (/?token=...)
-  config "auth": { "users": [ { "name", "passwordHash", "role": "admin"|"viewer" } ],
-                   "allowedOrigins": [...], "stateDir", "sessionTtlMinutes" }
+  config "auth": { "users": [ { "name", "passwordHash", "role": "admin"|"viewer",
+                                 "groups": [...] } ],
+                   "allowedOrigins": [...], "stateDir", "sessionTtlMinutes",
+                   "oidc": { "issuer", "clientId", "clientSecretEnv", "scopes",
+                             "groupsClaim", "usernameClaim", "name" },
+                   "grants": [ { "group", "role": "admin"|"viewer" },
+                               { "group", "role": "writer", "ensemble", "paths": [...] } ] }
                                  (make a hash with \`npm run hash-password\`)
+  KEEPER_OIDC_SECRET             the OIDC client secret (or the variable clientSecretEnv names)
+  KEEPER_PUBLIC_URL              https://keeper.example.com: the OIDC callback is
+                                 <public URL>/auth/oidc/callback (config "publicUrl";
+                                 default: each request's own, X-Forwarded-* with trustProxy)
   With none of these, Keeper generates an admin token (kept in the data dir), prints the
   sign-in URL, and listens on loopback only.
 
@@ -75,11 +84,16 @@ Behind a proxy, and bounds:
   KEEPER_AUDIT_MAX_FILE_MIB      rotate the audit trail at this size (default 10;
                                  config "audit": { "maxFileMiB", "keepFiles" })
   KEEPER_AUDIT_KEEP_FILES        rotated audit files kept (default 4)
+  KEEPER_AUDIT_STDOUT            true: each audit entry also as a JSON line on stdout
+                                 ({"kind":"audit",...}; config "audit": { "stdout": true })
   config "rateLimits": { "apiPerMinute": 1200, "signInFailuresPerName": 10,
                          "signInFailuresPerAddress": 100 }
   config "limits" (every field optional; defaults in the README's Limits table):
-    "socketsPerIdentity", "sockets", "subscriptionsPerSocket", "subscriptionsPerIdentity",
-    "subscriptions", "watchedPaths", "socketBufferKiB", "socketBuffersTotalMiB", "walks",
+    "socketsPerPerson", "socketsPerIdentity", "socketsForShareLinks",
+    "socketsReservedForAdmins", "sockets", "subscriptionsPerSocket", "subscriptionsPerPerson",
+    "subscriptionsPerIdentity", "subscriptionsForShareLinks", "subscriptionsReservedForAdmins",
+    "subscriptions", "subscribesPerSecond", "subscribesPerSecondPerPerson", "watchedPaths",
+    "socketBufferKiB", "socketBuffersTotalMiB", "socketStallSeconds", "walks",
     "walksReservedForAdmins", "walksPerIdentity", "walkReadsPerMinutePerIdentity",
     "walkReadsPerMinuteForViewers"
 
@@ -106,7 +120,9 @@ Config file (--config keeper.json):
       "auth": [ { "scheme": "digest", "credential": "user:pass" } ],
       "members": [ { "host": "zk1", "clientPort": 2181, "adminPort": 8080 } ],
       "sessionTimeoutMs": 30000, "juteMaxBuffer": 1048575,
-      "restartCommand": "ssh {host} sudo systemctl restart zookeeper",
+      "restartCommand": ["ssh", "{host}", "sudo", "systemctl", "restart", "zookeeper"],
+                        (an argv, run with no shell; a string is split into one;
+                         a shell only when asked: { "shell": true, "line": "..." })
       "restartCommandTimeoutSeconds": 120,       (the Upgrades view's restart)
       "tls": { "ca": "ca.pem", "cert": "keeper.pem", "key": "keeper.key",
                "servername": "zk.internal", "rejectUnauthorized": true,
@@ -198,6 +214,22 @@ function authOptions(values: ReturnType<typeof parseArgv>, env: Env, file: FileC
   if (file?.auth?.users?.length) auth.users = file.auth.users;
   if (file?.auth?.allowedOrigins?.length) auth.allowedOrigins = file.auth.allowedOrigins;
   if (file?.auth?.sessionTtlMinutes !== undefined) auth.sessionTtlMs = file.auth.sessionTtlMinutes * 60_000;
+  if (file?.auth?.grants?.length) auth.grants = file.auth.grants;
+  const oidc = file?.auth?.oidc;
+  if (oidc) {
+    const secretEnv = oidc.clientSecretEnv ?? 'KEEPER_OIDC_SECRET';
+    const secret = env[secretEnv];
+    if (oidc.clientSecretEnv !== undefined && !secret) throw new ConfigError(`auth.oidc.clientSecretEnv names ${secretEnv}, which is not set`);
+    auth.oidc = {
+      issuer: oidc.issuer,
+      clientId: oidc.clientId,
+      ...(secret ? { clientSecret: secret } : {}),
+      scopes: oidc.scopes ?? ['openid', 'profile', 'email', 'groups'],
+      groupsClaim: oidc.groupsClaim ?? 'groups',
+      ...(oidc.usernameClaim ? { usernameClaim: oidc.usernameClaim } : {}),
+      name: oidc.name ?? new URL(oidc.issuer).host,
+    };
+  }
   return auth;
 }
 
@@ -211,6 +243,19 @@ function trustProxyOption(text: string): TrustProxy {
     .split(',')
     .map((s) => s.trim())
     .filter((s) => s !== '');
+}
+
+function publicUrlOption(text: string): string {
+  const value = text.trim();
+  if (!/^https?:\/\/[^/?#\s]+\/?$/.test(value)) throw new ConfigError(`KEEPER_PUBLIC_URL must be scheme://host[:port], no path, got "${text}"`);
+  return value;
+}
+
+function booleanOption(label: string, text: string): boolean {
+  const value = text.trim().toLowerCase();
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0' || value === '') return false;
+  throw new ConfigError(`${label} must be true or false, got "${text}"`);
 }
 
 function listOption(text: string): string[] {
@@ -237,16 +282,23 @@ function metricsAccess(env: Env, file: FileConfig | null): MetricsAccess | undef
 }
 
 /** trustProxy, allowedHosts, audit rotation and rate limits: environment over the config file. */
-function serving(env: Env, file: FileConfig | null): Pick<KeeperOptions, 'trustProxy' | 'allowedHosts' | 'audit' | 'rateLimits'> {
-  const out: Pick<KeeperOptions, 'trustProxy' | 'allowedHosts' | 'audit' | 'rateLimits'> = {};
+function serving(env: Env, file: FileConfig | null): Pick<KeeperOptions, 'trustProxy' | 'allowedHosts' | 'audit' | 'rateLimits' | 'publicUrl'> {
+  const out: Pick<KeeperOptions, 'trustProxy' | 'allowedHosts' | 'audit' | 'rateLimits' | 'publicUrl'> = {};
+  const publicUrl = env.KEEPER_PUBLIC_URL ? publicUrlOption(env.KEEPER_PUBLIC_URL) : file?.publicUrl;
+  if (publicUrl !== undefined) out.publicUrl = publicUrl.replace(/\/$/, '');
   const trust = env.KEEPER_TRUST_PROXY !== undefined ? trustProxyOption(env.KEEPER_TRUST_PROXY) : file?.trustProxy;
   if (trust !== undefined) out.trustProxy = trust;
   const hosts = env.KEEPER_ALLOWED_HOSTS ? listOption(env.KEEPER_ALLOWED_HOSTS) : file?.allowedHosts;
   if (hosts?.length) out.allowedHosts = hosts;
   const maxFileMiB = env.KEEPER_AUDIT_MAX_FILE_MIB ? intOption('KEEPER_AUDIT_MAX_FILE_MIB', env.KEEPER_AUDIT_MAX_FILE_MIB, 1, 10_240) : file?.audit?.maxFileMiB;
   const keepFiles = env.KEEPER_AUDIT_KEEP_FILES ? intOption('KEEPER_AUDIT_KEEP_FILES', env.KEEPER_AUDIT_KEEP_FILES, 0, 1_000) : file?.audit?.keepFiles;
-  if (maxFileMiB !== undefined || keepFiles !== undefined) {
-    out.audit = { ...(maxFileMiB !== undefined ? { maxFileBytes: maxFileMiB * 1024 * 1024 } : {}), ...(keepFiles !== undefined ? { keepFiles } : {}) };
+  const stdout = env.KEEPER_AUDIT_STDOUT !== undefined ? booleanOption('KEEPER_AUDIT_STDOUT', env.KEEPER_AUDIT_STDOUT) : file?.audit?.stdout;
+  if (maxFileMiB !== undefined || keepFiles !== undefined || stdout !== undefined) {
+    out.audit = {
+      ...(maxFileMiB !== undefined ? { maxFileBytes: maxFileMiB * 1024 * 1024 } : {}),
+      ...(keepFiles !== undefined ? { keepFiles } : {}),
+      ...(stdout !== undefined ? { stdout } : {}),
+    };
   }
   const r = file?.rateLimits;
   if (r) {

@@ -5,10 +5,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { locksConfigSchema, restartCommandSchema } from '@keeper/shared';
+import { grantSchema, locksConfigSchema, restartCommandSchema } from '@keeper/shared';
 import { parseConnectionString } from './connectionString.js';
 import { ConfigError } from './errors.js';
 import type { AuthUserConfig, EnsembleConfig, LimitsConfig } from './types.js';
+import type { Grant } from '@keeper/shared';
 
 export const ENSEMBLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 export const ENSEMBLE_NAME_RULE = '1-63 letters, digits, ".", "_" or "-", starting with a letter or digit';
@@ -103,14 +104,23 @@ const count = (max: number) => z.number().int().min(1).max(max);
 
 /** Config "limits" (types.ts LimitsConfig): each bound must be a positive whole number. */
 const limitsSchema = z.strictObject({
+  socketsPerPerson: count(100_000).optional(),
   socketsPerIdentity: count(100_000).optional(),
+  socketsForShareLinks: count(100_000).optional(),
+  socketsReservedForAdmins: z.number().int().min(0).max(100_000).optional(),
   sockets: count(100_000).optional(),
   subscriptionsPerSocket: count(1_000_000).optional(),
+  subscriptionsPerPerson: count(10_000_000).optional(),
   subscriptionsPerIdentity: count(10_000_000).optional(),
+  subscriptionsForShareLinks: count(10_000_000).optional(),
+  subscriptionsReservedForAdmins: z.number().int().min(0).max(10_000_000).optional(),
   subscriptions: count(10_000_000).optional(),
+  subscribesPerSecond: count(1_000_000).optional(),
+  subscribesPerSecondPerPerson: count(1_000_000).optional(),
   watchedPaths: count(10_000_000).optional(),
   socketBufferKiB: count(1_048_576).optional(),
   socketBuffersTotalMiB: count(1_048_576).optional(),
+  socketStallSeconds: count(3_600).optional(),
   walks: count(1_000).optional(),
   walksReservedForAdmins: z.number().int().min(0).max(1_000).optional(),
   walksPerIdentity: count(1_000).optional(),
@@ -138,7 +148,14 @@ export const fileConfigSchema = z.strictObject({
     .array(z.string().regex(/^[A-Za-z0-9.-]{1,253}$|^\[[0-9A-Fa-f:.]+\]$/, 'must be a host name (no scheme, no port)'))
     .max(100)
     .optional(),
-  audit: z.strictObject({ maxFileMiB: z.number().int().min(1).max(10_240).optional(), keepFiles: z.number().int().min(0).max(1_000).optional() }).optional(),
+  audit: z
+    .strictObject({
+      maxFileMiB: z.number().int().min(1).max(10_240).optional(),
+      keepFiles: z.number().int().min(0).max(1_000).optional(),
+      /** Each entry also as a JSON line on stdout ({"kind":"audit", ...}), for a log shipper. */
+      stdout: z.boolean().optional(),
+    })
+    .optional(),
   metrics: z
     .strictObject({
       access: z.enum(['off', 'loopback', 'token']),
@@ -160,13 +177,17 @@ export const fileConfigSchema = z.strictObject({
     .strictObject({
       users: z
         .array(
-          z.strictObject({
-            name: z.string().regex(/^[A-Za-z0-9._@-]{1,64}$/, 'must be 1-64 letters, digits, ".", "_", "@" or "-"'),
-            passwordHash: z
-              .string()
-              .regex(/^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/, 'must be a bcrypt hash (make one with `npm run hash-password`), never the password'),
-            role: z.enum(['admin', 'viewer']),
-          }),
+          z
+            .strictObject({
+              name: z.string().regex(/^[A-Za-z0-9._@-]{1,64}$/, 'must be 1-64 letters, digits, ".", "_", "@" or "-"'),
+              passwordHash: z
+                .string()
+                .regex(/^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/, 'must be a bcrypt hash (make one with `npm run hash-password`), never the password'),
+              role: z.enum(['admin', 'viewer']).optional(),
+              /** Groups for `auth.grants`, instead of (or besides) a role. */
+              groups: z.array(z.string().min(1).max(256)).max(200).optional(),
+            })
+            .refine((u) => u.role !== undefined || (u.groups?.length ?? 0) > 0, 'needs a "role" or "groups" (matched by "auth.grants")'),
         )
         .superRefine((list, ctx) => {
           const seen = new Set<string>();
@@ -184,7 +205,32 @@ export const fileConfigSchema = z.strictObject({
         .min(1)
         .max(60 * 24 * 30)
         .optional(),
+      oidc: z
+        .strictObject({
+          issuer: z.url().regex(/^https?:\/\//, 'must be an http(s) URL'),
+          clientId: z.string().min(1).max(256),
+          /** The environment variable holding the client secret (never the secret itself); default KEEPER_OIDC_SECRET. */
+          clientSecretEnv: z
+            .string()
+            .regex(/^[A-Z_][A-Z0-9_]{0,127}$/, 'must name an environment variable')
+            .optional(),
+          scopes: z
+            .array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/, 'must be a scope token'))
+            .min(1)
+            .max(30)
+            .optional(),
+          groupsClaim: z.string().min(1).max(128).optional(),
+          usernameClaim: z.string().min(1).max(128).optional(),
+          /** "Sign in with <name>". */
+          name: z.string().min(1).max(60).optional(),
+        })
+        .optional(),
+      grants: z.array(grantSchema).max(1_000).optional(),
     })
+    .optional(),
+  publicUrl: z
+    .url()
+    .regex(/^https?:\/\/[^/?#]+\/?$/, 'must be scheme://host[:port], no path')
     .optional(),
 });
 
@@ -193,6 +239,8 @@ export interface FileAuthConfig {
   allowedOrigins?: string[];
   stateDir?: string;
   sessionTtlMinutes?: number;
+  oidc?: { issuer: string; clientId: string; clientSecretEnv?: string; scopes?: string[]; groupsClaim?: string; usernameClaim?: string; name?: string };
+  grants?: Grant[];
 }
 
 export interface FileConfig {
@@ -204,7 +252,8 @@ export interface FileConfig {
   auth?: FileAuthConfig;
   trustProxy?: boolean | number | string[];
   allowedHosts?: string[];
-  audit?: { maxFileMiB?: number; keepFiles?: number };
+  audit?: { maxFileMiB?: number; keepFiles?: number; stdout?: boolean };
+  publicUrl?: string;
   rateLimits?: { apiPerMinute?: number; signInFailuresPerName?: number; signInFailuresPerAddress?: number };
   metrics?: { access: 'off' | 'loopback' | 'token'; tokenEnv?: string | undefined };
 }

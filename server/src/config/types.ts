@@ -1,5 +1,5 @@
 /** What the server is started with (built by cli.ts, consumed by startKeeper in app.ts). */
-import type { LocksConfig, Role } from '@keeper/shared';
+import type { Grant, LocksConfig, RestartCommandConfig } from '@keeper/shared';
 import type { SaslSettings } from '../zk/sasl.js';
 import type { TlsSettings } from '../zk/tlsMaterial.js';
 
@@ -30,11 +30,13 @@ export interface EnsembleConfig {
   /** The Locks view's roots, in-house recipes and bounds (defaults: LOCK_DEFAULTS). */
   locks?: LocksConfig;
   /**
-   * The Upgrades view: a shell command restarting one member, with {id}, {host}, {clientPort} and
-   * {adminPort} filled in shell-quoted ("ssh {host} sudo systemctl restart zookeeper"). Absent: the
-   * sandbox's own restarter, or the operator restarts each member by hand.
+   * The Upgrades view: the command restarting one member, with {id}, {host}, {clientPort} and
+   * {adminPort} filled in: an argv array (["ssh", "{host}", "sudo", "systemctl", "restart",
+   * "zookeeper"]) or a string of words, both run without a shell, or {"shell": true, "line": …}
+   * (shared/src/upgrades/restartCommand.ts). Absent: the sandbox's own restarter, or the operator
+   * restarts each member by hand.
    */
-  restartCommand?: string;
+  restartCommand?: RestartCommandConfig;
   /** How long restartCommand may run before the step is called failed and the upgrade pauses (default 120). */
   restartCommandTimeoutSeconds?: number;
 }
@@ -43,7 +45,26 @@ export interface AuthUserConfig {
   name: string;
   /** bcrypt (`npm run hash-password`); the password itself is never configured. */
   passwordHash: string;
-  role: Role;
+  /** A role given directly; or none, and the user's `groups` go through `auth.grants`. */
+  role?: 'admin' | 'viewer';
+  groups?: string[];
+}
+
+/** Single sign-on through an OpenID Connect provider (authorization code flow with PKCE). */
+export interface OidcOptions {
+  /** The issuer URL; its /.well-known/openid-configuration is read (discovery). */
+  issuer: string;
+  clientId: string;
+  /** From the environment variable the config names (`clientSecretEnv`); absent for a public client. */
+  clientSecret?: string;
+  /** Default ["openid", "profile", "email", "groups"]. */
+  scopes: string[];
+  /** The ID token (or userinfo) claim holding the person's groups; default "groups". */
+  groupsClaim: string;
+  /** The claim shown as the person's name; default preferred_username, then email, then sub. */
+  usernameClaim?: string;
+  /** "Sign in with <name>"; default the issuer's host. */
+  name: string;
 }
 
 /**
@@ -63,6 +84,9 @@ export interface AuthOptions {
   allowedOrigins?: string[];
   /** Cookie session lifetime; default 12 h. */
   sessionTtlMs?: number;
+  oidc?: OidcOptions;
+  /** Groups (from OIDC or `users[].groups`) to rights: admin, viewer, writer of subtrees. */
+  grants?: Grant[];
 }
 
 /** Express's `trust proxy`: true (every hop), a hop count, or the proxies' addresses/CIDRs. */
@@ -83,8 +107,14 @@ export interface KeeperOptions {
   trustProxy?: TrustProxy;
   /** Host names besides the bound one (and loopback names) this console answers to. */
   allowedHosts?: string[];
-  /** Audit file rotation (default 10 MiB per file, 4 rotated files kept). */
-  audit?: { maxFileBytes?: number; keepFiles?: number };
+  /**
+   * The URL people reach Keeper at (https://keeper.example.com), for the OIDC callback
+   * (<publicUrl>/auth/oidc/callback). Absent: taken from each request (with trustProxy, its
+   * X-Forwarded-Proto and -Host).
+   */
+  publicUrl?: string;
+  /** Audit file rotation (default 10 MiB per file, 4 rotated files kept); `stdout`: each entry also as a JSON line on stdout. */
+  audit?: { maxFileBytes?: number; keepFiles?: number; stdout?: boolean };
   /** Per minute: API requests per identity, failed sign-ins per address+name and per address. */
   rateLimits?: { api?: number; loginFailures?: number; loginFailuresPerAddress?: number };
   /** Who may scrape GET /metrics (Prometheus text format). Default: loopback only. */
@@ -102,22 +132,40 @@ export type MetricsAccess = { access: 'off' } | { access: 'loopback' } | { acces
  * field optional, defaults in server/src/hub/hubLimits.ts and server/src/ops/walkBudget.ts).
  */
 export interface LimitsConfig {
-  /** Open sockets (browser tabs) per identity: a user, a token, one share link. Default 50. */
+  /** Open sockets (browser tabs) per person: one browser's sign-in, or a bearer token from one address. Default 30. */
+  socketsPerPerson?: number;
+  /** Open sockets per identity: a user, a token (all its holders together), one share link. Default 1,500. */
   socketsPerIdentity?: number;
-  /** Open sockets in total. Default 500. */
+  /** Open sockets of all share links together. Default 500. */
+  socketsForShareLinks?: number;
+  /** Of the total, sockets only admins may open. Default 100. */
+  socketsReservedForAdmins?: number;
+  /** Open sockets in total. Default 2,000. */
   sockets?: number;
   /** Subscriptions (watched znodes) per socket. Default 5,000. */
   subscriptionsPerSocket?: number;
-  /** Subscriptions per identity across its sockets. Default 10,000. */
+  /** Subscriptions per person across its sockets. Default 10,000. */
+  subscriptionsPerPerson?: number;
+  /** Subscriptions per identity across its sockets. Default 150,000. */
   subscriptionsPerIdentity?: number;
-  /** Subscriptions in total. Default 100,000. */
+  /** Subscriptions of all share links together. Default 50,000. */
+  subscriptionsForShareLinks?: number;
+  /** Of the total, subscriptions only admins may take. Default 20,000. */
+  subscriptionsReservedForAdmins?: number;
+  /** Subscriptions in total. Default 200,000. */
   subscriptions?: number;
+  /** Subscribe frames a second per socket (weighted by topic; bursts of 5 s). Default 200. */
+  subscribesPerSecond?: number;
+  /** Subscribe frames a second per person across its sockets. Default 400. */
+  subscribesPerSecondPerPerson?: number;
   /** Distinct znodes Keeper watches in ZooKeeper, all ensembles together. Default 20,000. */
   watchedPaths?: number;
   /** Unsent bytes one socket may hold before it is closed as too slow. Default 4,096 KiB. */
   socketBufferKiB?: number;
   /** Unsent bytes across every socket. Default 64 MiB. */
   socketBuffersTotalMiB?: number;
+  /** A socket holding unsent bytes that writes none of them for this long is closed as too slow. Default 15. */
+  socketStallSeconds?: number;
   /** Subtree walks (count, export) at once on the server. Default 4. */
   walks?: number;
   /** Of those, slots only admins may take. Default 1. */

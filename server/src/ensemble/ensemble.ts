@@ -18,6 +18,7 @@ import { createEnsembleMonitor, type EnsembleMonitor, type MonitorSettings } fro
 import { LockTracker } from '../locks/lockTracker.js';
 import { WatchGatherer } from '../locks/watchGatherings.js';
 import { UpgradeRunner } from '../upgrades/upgradeRunner.js';
+import { EnsembleIdentity } from './ensembleIdentity.js';
 
 const READ_WRITE_MODES: ReadonlySet<string> = new Set(['leader', 'follower', 'observer', 'standalone']);
 
@@ -36,6 +37,8 @@ export class Ensemble {
   readonly monitor: EnsembleMonitor;
   /** The Locks view: tracked lock directories and the watch gatherings behind their statuses. */
   readonly locks: LockTracker;
+  /** The ensemble's own id (`/keeper/ensemble-id`): what its durable state is keyed by, never its name. */
+  readonly identity: EnsembleIdentity;
   /** The Upgrades view: the ensemble's rolling restart or upgrade (configured by startKeeper before start). */
   readonly upgrades: UpgradeRunner;
 
@@ -78,7 +81,8 @@ export class Ensemble {
       log,
     });
     this.locks = new LockTracker({ ensemble: config.name, gateway: this.gateway, gatherer, ...(config.locks ? { config: config.locks } : {}), log });
-    this.upgrades = new UpgradeRunner(config, this.monitor.poller, this.gateway, this.mutations, log);
+    this.identity = new EnsembleIdentity(this.gateway, this.mutations, log.child({ ensemble: config.name }));
+    this.upgrades = new UpgradeRunner(config, this.monitor.poller, this.gateway, this.mutations, this.identity, log);
     this.monitor.poller.addAlertSource(() => this.upgrades.alert());
   }
 
@@ -135,6 +139,7 @@ export class Ensemble {
   }
 
   close(): void {
+    this.identity.close();
     this.upgrades.close();
     this.locks.close();
     this.monitor.close();

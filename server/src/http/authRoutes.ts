@@ -3,12 +3,16 @@ import { Router, type Request, type Response } from 'express';
 import { loginBodySchema, type MeResponse, type SignInMethods } from '@keeper/shared';
 import type { AccessControl } from '../auth/accessControl.js';
 import type { AuditLog } from '../audit/auditLog.js';
-import { clearedHintCookie, clearedSessionCookie, sessionCookie, signedInHintCookie } from '../auth/cookies.js';
-import type { Principal } from '../auth/credentials.js';
-import type { Session } from '../auth/sessionStore.js';
-import type { SignInGuard } from '../auth/signInAudit.js';
+import { clearedHintCookie, clearedSessionCookie, readCookie, sessionCookie, signedInHintCookie } from '../auth/cookies.js';
+import { isGranted, type GrantedPrincipal, type Principal } from '../auth/credentials.js';
+import { rightsOf, type Identity } from '../auth/identity.js';
+import { noAccess, noAccessSentence } from '../auth/noAccess.js';
+import type { Session, SignInMethodUsed } from '../auth/sessionStore.js';
+import { DEVICE_COOKIE, type DeviceCookies } from '../auth/deviceCookies.js';
+import type { SignInAttempt, SignInGuard } from '../auth/signInAudit.js';
 import { capName } from '../auth/signInLimiter.js';
 import { sendError } from './apiErrors.js';
+import { OIDC_LOGIN_PATH } from './oidcPaths.js';
 import { jsonBody, parseOr400 } from './jsonBody.js';
 import { identified } from './requestIdentity.js';
 
@@ -16,6 +20,7 @@ export interface AuthRouteContext {
   access: AccessControl;
   audit: AuditLog;
   guard: SignInGuard;
+  devices: DeviceCookies;
 }
 
 /**
@@ -32,13 +37,46 @@ export function startCookieSession(
   replacing: Session | null = null,
 ): Session {
   if (replacing) access.endSession(replacing.id, 'signed in as someone else');
-  const session = access.sessions.create(spec);
+  const { session, cookie, hint } = access.sessions.create(spec);
   const maxAgeSeconds = (session.expiresAt - Date.now()) / 1000;
-  res.setHeader('Set-Cookie', [
-    sessionCookie(session.id, { maxAgeSeconds, secure: req.secure }),
-    signedInHintCookie(session.hint, { maxAgeSeconds, secure: req.secure }),
-  ]);
+  res.setHeader('Set-Cookie', [sessionCookie(cookie, { maxAgeSeconds, secure: req.secure }), signedInHintCookie(hint, { maxAgeSeconds, secure: req.secure })]);
   return session;
+}
+
+/** The identity a just-verified principal gets (as identify() would give it on the next request). */
+function identityOfPrincipal(principal: GrantedPrincipal): Identity {
+  return {
+    name: principal.name,
+    role: principal.rights.role,
+    rights: principal.rights,
+    via: 'cookie',
+    ...(principal.groups ? { groups: principal.groups } : {}),
+  };
+}
+
+const SIGNED_IN_WITH: Record<SignInMethodUsed, string> = {
+  password: 'password',
+  token: 'token',
+  url: 'sign-in URL',
+  share: 'share link',
+  oidc: 'single sign-on',
+};
+
+/** GET /api/me (and the answer of a sign-in): who, what they may do, how they signed in, until when. */
+export function meOf(access: AccessControl, { identity, session }: { identity: Identity; session: Session | null }): MeResponse {
+  const link = identity.shareLinkId ? access.shareLinks.get(identity.shareLinkId) : null;
+  const method = session?.method;
+  const signedInWith = method === 'oidc' ? (access.oidcName ?? SIGNED_IN_WITH.oidc) : method ? SIGNED_IN_WITH[method] : undefined;
+  return {
+    name: identity.name,
+    role: identity.role,
+    via: identity.via,
+    rights: rightsOf(identity),
+    ...(identity.groups ? { groups: identity.groups } : {}),
+    ...(signedInWith ? { signedInWith } : {}),
+    ...(session ? { csrfToken: session.csrfToken, expiresAt: session.expiresAt } : {}),
+    ...(link ? { shareLink: { id: link.id, path: link.path, expiresAt: link.expiresAt, scope: link.scope } } : {}),
+  };
 }
 
 export function authRoutes(ctx: AuthRouteContext): Router {
@@ -49,39 +87,78 @@ export function authRoutes(ctx: AuthRouteContext): Router {
     if (access.credentials === null) return sendError(res, 'AUTH_NOT_CONFIGURED', 'no identity is configured: this console is open to every local caller');
     const body = parseOr400(loginBodySchema, req.body, res);
     if (!body) return;
-    const remoteAddress = req.ip ? { remoteAddress: req.ip } : {};
-    const attempt = {
-      address: req.ip ?? 'unknown',
-      name: 'username' in body ? capName(body.username) : 'token',
-      method: 'username' in body ? ('password' as const) : ('token' as const),
+    const address = req.ip ?? 'unknown';
+    const tooMany = (retryAfterSeconds: number) => {
+      res.setHeader('Retry-After', String(retryAfterSeconds));
+      sendError(res, 'RATE_LIMITED', 'too many failed sign-ins for this name from this address; wait a minute');
     };
-    // Asked before any password is hashed: a locked-out guesser costs no bcrypt work either.
-    const refused = ctx.guard.refusal(attempt);
-    if (refused) {
-      res.setHeader('Retry-After', String(refused.retryAfterSeconds));
-      return sendError(res, 'RATE_LIMITED', 'too many failed sign-ins for this name from this address; wait a minute');
+    const wrong = 'wrong user name, password or token';
+    let principal: Principal | null;
+    if ('username' in body) {
+      // A browser where this user signed in before has its own budget (deviceCookies.ts).
+      const device = ctx.devices.deviceOf(readCookie(req.headers.cookie, DEVICE_COOKIE), body.username);
+      const attempt: SignInAttempt = { address, name: capName(body.username), method: 'password', ...(device ? { device } : {}) };
+      // Passwords are guessable: asked before any password is hashed (a locked-out guesser costs no bcrypt work either).
+      const refused = ctx.guard.refusal(attempt);
+      if (refused) return tooMany(refused.retryAfterSeconds);
+      principal = await access.credentials.verifyPassword(body.username, body.password);
+      if (!principal) {
+        await ctx.guard.failed(attempt, wrong);
+        return sendError(res, 'INVALID_CREDENTIALS', wrong);
+      }
+    } else {
+      // A token is checked first: a correct one always passes, whatever others guessed from this address.
+      principal = access.credentials.verifyToken(body.token);
+      if (!principal) {
+        const refused = await ctx.guard.rejected({ address, name: 'token', method: 'token' }, wrong);
+        return refused ? tooMany(refused.retryAfterSeconds) : sendError(res, 'INVALID_CREDENTIALS', wrong);
+      }
     }
-    const principal: Principal | null =
-      'username' in body ? await access.credentials.verifyPassword(body.username, body.password) : access.credentials.verifyToken(body.token);
-    if (!principal) {
-      await ctx.guard.failed(attempt, 'wrong user name, password or token');
-      return sendError(res, 'INVALID_CREDENTIALS', 'wrong user name, password or token');
+    const method = 'username' in body ? ('password' as const) : ('token' as const);
+    if (!isGranted(principal)) {
+      // The password was right, but no grant lets this user in: say which groups would.
+      const refusal = noAccess(principal.name, principal.groups, access.credentials.grants);
+      await audit.append({
+        action: 'login',
+        outcome: 'refused',
+        actor: { name: principal.name, role: null, via: 'cookie' },
+        error: { code: 'NO_ACCESS', message: noAccessSentence(refusal) },
+        details: { method, groups: refusal.groups },
+        ...(req.ip ? { remoteAddress: req.ip } : {}),
+      });
+      return sendError(res, 'NO_ACCESS', noAccessSentence(refusal));
     }
-    const session = startCookieSession(req, res, access, { name: principal.name, role: principal.role, via: 'cookie' });
+    const session = startCookieSession(req, res, access, {
+      name: principal.name,
+      role: principal.rights.role,
+      via: 'cookie',
+      method,
+      credential: principal.credential,
+      ...(principal.groups ? { groups: principal.groups } : {}),
+    });
+    if (method === 'password') res.append('Set-Cookie', ctx.devices.issue(principal.name, req.secure));
+    // Answered once the session is on disk: a restart right after still knows this browser.
+    await access.sessions.persisted();
     await audit.append({
       action: 'login',
       outcome: 'ok',
-      actor: { name: principal.name, role: principal.role, via: 'cookie' },
-      details: { method: 'username' in body ? 'password' : 'token' },
-      ...remoteAddress,
+      actor: { name: principal.name, role: principal.rights.role, via: 'cookie' },
+      details: { method, ...(principal.groups ? { groups: principal.groups } : {}) },
+      ...(req.ip ? { remoteAddress: req.ip } : {}),
     });
-    const me: MeResponse = { name: principal.name, role: principal.role, via: 'cookie', csrfToken: session.csrfToken };
-    res.json(me);
+    res.json(meOf(access, { identity: identityOfPrincipal(principal), session }));
   });
 
-  router.get('/sign-in-methods', (_req, res) => {
-    const methods: SignInMethods = access.credentials?.methods ?? { password: false, token: false };
-    res.json(methods);
+  router.get('/sign-in-methods', (req, res) => {
+    const methods: SignInMethods = {
+      ...(access.credentials?.methods ?? { password: false, token: false }),
+      ...(access.oidcName ? { oidc: { name: access.oidcName, url: OIDC_LOGIN_PATH } } : {}),
+    };
+    // A browser whose session ended is told why on the sign-in page (its cookie names the ended session).
+    const cookie = readCookie(req.headers.cookie);
+    const end = access.sessions.get(cookie) ? null : access.sessions.endOf(cookie);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(end ? { ...methods, ended: { reason: end.reason, at: end.at } } : methods);
   });
 
   router.post('/logout', async (req, res) => {
@@ -89,6 +166,7 @@ export function authRoutes(ctx: AuthRouteContext): Router {
     res.setHeader('Set-Cookie', [clearedSessionCookie(req.secure), clearedHintCookie(req.secure)]);
     if (session) {
       access.endSession(session.id, 'signed out');
+      await access.sessions.persisted();
       await audit.append({
         action: 'logout',
         outcome: 'ok',
@@ -100,17 +178,8 @@ export function authRoutes(ctx: AuthRouteContext): Router {
   });
 
   router.get('/me', (_req, res) => {
-    const { identity, session } = identified(res);
-    const link = identity.shareLinkId ? access.shareLinks.get(identity.shareLinkId) : null;
-    const me: MeResponse = {
-      name: identity.name,
-      role: identity.role,
-      via: identity.via,
-      ...(session ? { csrfToken: session.csrfToken } : {}),
-      ...(link ? { shareLink: { id: link.id, path: link.path, expiresAt: link.expiresAt, scope: link.scope } } : {}),
-    };
     res.setHeader('Cache-Control', 'no-store');
-    res.json(me);
+    res.json(meOf(access, identified(res)));
   });
 
   return router;

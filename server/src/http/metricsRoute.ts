@@ -46,14 +46,14 @@ export function metricsRoute(access: MetricsAccess, metrics: KeeperMetrics, guar
       case 'token': {
         const address = req.socket.remoteAddress ?? 'unknown';
         const attempt = { address, name: 'metrics', method: 'bearer' as const, transport: 'http' as const };
-        const wait = guard.refusal(attempt);
-        if (wait) {
-          res.set('Retry-After', String(wait.retryAfterSeconds));
-          return refuse(res, 429, `too many wrong metrics tokens; try again in ${wait.retryAfterSeconds} s`);
-        }
         const given = bearerOf(req);
+        // The right token always passes; only wrong ones meet the sign-in limiter (signInAudit.ts).
         if (given === null || !sameSecret(given, access.token)) {
-          await guard.failed(attempt, given === null ? 'metrics scrape without a bearer token' : 'wrong metrics token');
+          const wait = await guard.rejected(attempt, given === null ? 'metrics scrape without a bearer token' : 'wrong metrics token');
+          if (wait) {
+            res.set('Retry-After', String(wait.retryAfterSeconds));
+            return refuse(res, 429, `too many wrong metrics tokens; try again in ${wait.retryAfterSeconds} s`);
+          }
           res.set('WWW-Authenticate', 'Bearer realm="keeper-metrics"');
           return refuse(res, 401, 'a bearer token is needed to read the metrics');
         }

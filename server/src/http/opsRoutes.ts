@@ -1,6 +1,7 @@
 /**
- * Admin operations over HTTP: thin adapters around ZnodeOps (which refuses viewers and
- * audits). Reads that serve them (ACL, subtree count, export, jobs) are open to any identity.
+ * Admin operations over HTTP: thin adapters around ZnodeOps (which refuses whoever may not and
+ * audits). Znode changes: admins, and writers within their subtrees; ACL changes: admins. Reads
+ * that serve them (ACL, subtree count, export, jobs) are open to any identity.
  *
  *   POST   /api/ensembles/<name>/znodes/<path>              create  {data?, encoding?, mode?} -> 201
  *   PUT    /api/ensembles/<name>/znodes/<path>              set     {data, encoding?, version} -> 200 | 409 + current
@@ -27,7 +28,7 @@ import { OpError } from '../ops/opError.js';
 import { sendFailure } from './apiErrors.js';
 import type { ZnodeOps } from '../ops/znodeOps.js';
 import type { AuditRecord } from '../ops/znodeOps.js';
-import { canMutate } from '../auth/identity.js';
+import { adminRefusal, canMutate, changeRefusal, type Identity } from '../auth/identity.js';
 import { jsonBody, parseOr400, wildcardPath } from './jsonBody.js';
 import { caller } from './requestIdentity.js';
 import { WalkBudget } from '../ops/walkBudget.js';
@@ -43,16 +44,17 @@ const both = (route: string) => [`/ensembles/:name/${route}`, `/ensembles/:name/
 const MAX_DISCARDED_BYTES = 1024 * 1024;
 
 /**
- * Identity and role before anything else: a viewer's write is refused (and audited) before its
- * query is validated or its body read, so a viewer cannot make the server parse 40 MB or learn
- * which of its inputs would have been wrong. Whatever of the body still arrives is dropped
- * unread; past 1 MiB the connection is cut. (Closing at once would reset the connection under
- * a client still uploading, which may then never see the 403.)
+ * Identity and rights before anything else: a refused write is answered (and audited) before its
+ * query is validated or its body read, so a viewer (or a writer outside its subtrees) cannot make
+ * the server parse 40 MB or learn which of its inputs would have been wrong. Whatever of the body
+ * still arrives is dropped unread; past 1 MiB the connection is cut. (Closing at once would reset
+ * the connection under a client still uploading, which may then never see the 403.)
  */
-export function adminOnly(ops: ZnodeOps, what: (req: Request) => AuditRecord): RequestHandler {
+function refusedUnless(ops: ZnodeOps, what: (req: Request) => AuditRecord, refusalOf: (identity: Identity, req: Request) => string | null): RequestHandler {
   return (req, res, next) => {
     const who = caller(req, res);
-    if (canMutate(who.identity)) return next();
+    const refusal = refusalOf(who.identity, req);
+    if (refusal === null) return next();
     res.once('finish', () => {
       let discarded = 0;
       req.on('data', (chunk: Buffer) => {
@@ -60,10 +62,20 @@ export function adminOnly(ops: ZnodeOps, what: (req: Request) => AuditRecord): R
         if (discarded > MAX_DISCARDED_BYTES) req.socket.destroy();
       });
     });
-    void ops.refuse(who, what(req)).finally(() => {
-      sendFailure(res, new OpError('FORBIDDEN', `${who.identity.name} is a ${who.identity.role}: only admins may change anything`));
+    void ops.refuse(who, what(req), refusal).finally(() => {
+      sendFailure(res, new OpError('FORBIDDEN', refusal));
     });
   };
+}
+
+/** Admins only (ACLs, locks, upgrades). */
+export function adminOnly(ops: ZnodeOps, what: (req: Request) => AuditRecord): RequestHandler {
+  return refusedUnless(ops, what, (identity) => (canMutate(identity) ? null : adminRefusal(identity)));
+}
+
+/** A znode change: admins anywhere, writers within their granted subtrees of that ensemble (segment-exact). */
+export function znodeWriters(ops: ZnodeOps, what: (req: Request) => AuditRecord): RequestHandler {
+  return refusedUnless(ops, what, (identity, req) => changeRefusal(identity, (req.params as { name: string }).name, wildcardPath(req.params)));
 }
 
 /** Aborted when the response closes before it was sent: a walk nobody waits for stops and frees its slot. */
@@ -82,7 +94,7 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry, walks: WalkBudget = 
     (action: AuditAction) =>
     (req: Request): AuditRecord => ({ action, ensemble: name(req.params), path: wildcardPath(req.params) });
 
-  router.post(both('znodes'), adminOnly(ops, target('create')), ...jsonBody(ZNODE_BODY_LIMIT), async (req, res) => {
+  router.post(both('znodes'), znodeWriters(ops, target('create')), ...jsonBody(ZNODE_BODY_LIMIT), async (req, res) => {
     const body = parseOr400(createBodySchema, req.body ?? {}, res);
     if (!body) return;
     try {
@@ -92,7 +104,7 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry, walks: WalkBudget = 
     }
   });
 
-  router.put(both('znodes'), adminOnly(ops, target('setData')), ...jsonBody(ZNODE_BODY_LIMIT), async (req, res) => {
+  router.put(both('znodes'), znodeWriters(ops, target('setData')), ...jsonBody(ZNODE_BODY_LIMIT), async (req, res) => {
     const body = parseOr400(setDataBodySchema, req.body, res);
     if (!body) return;
     try {
@@ -104,7 +116,7 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry, walks: WalkBudget = 
 
   router.delete(
     both('znodes'),
-    adminOnly(ops, (req) => target(req.query.recursive === 'true' ? 'deleteRecursive' : 'delete')(req)),
+    znodeWriters(ops, (req) => target(req.query.recursive === 'true' ? 'deleteRecursive' : 'delete')(req)),
     async (req, res) => {
       const q = parseOr400(deleteQuerySchema, req.query, res, 'INVALID_QUERY');
       if (!q) return;
@@ -160,7 +172,7 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry, walks: WalkBudget = 
 
   router.post(
     both('import'),
-    adminOnly(ops, (req) => ({ ...target('import')(req), details: { dryRun: req.query.dryRun === 'true' } })),
+    znodeWriters(ops, (req) => ({ ...target('import')(req), details: { dryRun: req.query.dryRun === 'true' } })),
     ...jsonBody(IMPORT_BODY_LIMIT),
     async (req, res) => {
       const q = parseOr400(importQuerySchema, req.query, res, 'INVALID_QUERY');
@@ -190,7 +202,12 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry, walks: WalkBudget = 
 
   router.delete(
     '/jobs/:id',
-    adminOnly(ops, (req) => ({ action: 'cancelJob', details: { jobId: String(req.params.id).slice(0, 64) } })),
+    // Admins cancel any job; a writer only one it started.
+    refusedUnless(
+      ops,
+      (req) => ({ action: 'cancelJob', details: { jobId: String(req.params.id).slice(0, 64) } }),
+      (identity, req) => (canMutate(identity) || ops.startedBy(identity, String(req.params.id)) ? null : adminRefusal(identity)),
+    ),
     (req, res) => {
       try {
         res.json({ job: ops.cancelJob(caller(req, res), String(req.params.id)) });

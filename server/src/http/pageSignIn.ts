@@ -14,7 +14,7 @@ import type { AccessControl } from '../auth/accessControl.js';
 import type { AuditLog } from '../audit/auditLog.js';
 import { SIGNED_IN_HINT_COOKIE, readCookie } from '../auth/cookies.js';
 import { originAllowed } from '../auth/origin.js';
-import type { Principal } from '../auth/credentials.js';
+import type { GrantedPrincipal } from '../auth/credentials.js';
 import type { Session } from '../auth/sessionStore.js';
 import type { SignInAttempt, SignInGuard } from '../auth/signInAudit.js';
 import { startCookieSession } from './authRoutes.js';
@@ -77,12 +77,15 @@ export function pageSignIn(ctx: PageSignInContext): Router {
     noStore(res);
     if (confirmed && !sameOriginPost(req, access)) return crossSitePost(res);
     const attempt = attemptOf(req, 'share', 'share');
-    const refused = guard.refusal(attempt);
-    if (refused) return rateLimited(res, refused.retryAfterSeconds);
+    // A real link's token passes whatever others guessed from this address; only unknown ones count.
     const found = access.shareLinks.resolve(String(req.params.token));
     const remoteAddress = req.ip ? { remoteAddress: req.ip } : {};
-    if (!found.ok) {
+    if (!found.ok && found.reason === 'unknown') {
+      const refused = guard.refusal(attempt);
+      if (refused) return rateLimited(res, refused.retryAfterSeconds);
       guard.limiter.fail(attempt.address, attempt.name);
+    }
+    if (!found.ok) {
       await audit.append({
         action: 'shareLink.use',
         outcome: 'refused',
@@ -114,7 +117,14 @@ export function pageSignIn(ctx: PageSignInContext): Router {
         }),
       );
     }
-    startCookieSession(req, res, access, { name: `share:${link.id}`, role: 'viewer', via: 'share', shareLinkId: link.id, expiresAt: link.expiresAt }, current);
+    startCookieSession(
+      req,
+      res,
+      access,
+      { name: `share:${link.id}`, role: 'viewer', via: 'share', shareLinkId: link.id, expiresAt: link.expiresAt, method: 'share' },
+      current,
+    );
+    await access.sessions.persisted();
     await audit.append({
       action: 'shareLink.use',
       outcome: 'ok',
@@ -137,12 +147,11 @@ export function pageSignIn(ctx: PageSignInContext): Router {
     const clean = safeLocalPath(url.pathname) + url.search + url.hash;
     if (access.credentials === null) return res.redirect(302, clean);
     if (confirmed && !sameOriginPost(req, access)) return crossSitePost(res);
-    const attempt = attemptOf(req, 'token', 'url');
-    const refused = guard.refusal(attempt);
-    if (refused) return rateLimited(res, refused.retryAfterSeconds);
-    const principal: Principal | null = access.credentials.verifyToken(token);
+    // Checked first: a correct token always passes, whatever others guessed from this address.
+    const principal: GrantedPrincipal | null = access.credentials.verifyToken(token);
     if (!principal) {
-      await guard.failed(attempt, 'invalid sign-in URL token');
+      const refused = await guard.rejected(attemptOf(req, 'token', 'url'), 'invalid sign-in URL token');
+      if (refused) return rateLimited(res, refused.retryAfterSeconds);
       return sendPage(
         res,
         401,
@@ -150,17 +159,24 @@ export function pageSignIn(ctx: PageSignInContext): Router {
       );
     }
     const current = currentSession(req);
-    const same = current !== null && current.via === 'cookie' && current.name === principal.name && current.role === principal.role;
+    const same = current !== null && current.via === 'cookie' && current.name === principal.name && current.role === principal.rights.role;
     // Already signed in as this token (a reload, a bookmark): nothing new to record.
     if (same) return res.redirect(302, clean);
     if (current && !confirmed) {
-      return sendPage(res, 200, switchIdentityPage({ current, next: { label: principal.name, role: principal.role }, action: req.originalUrl }));
+      return sendPage(res, 200, switchIdentityPage({ current, next: { label: principal.name, role: principal.rights.role }, action: req.originalUrl }));
     }
-    startCookieSession(req, res, access, { name: principal.name, role: principal.role, via: 'cookie' }, current);
+    startCookieSession(
+      req,
+      res,
+      access,
+      { name: principal.name, role: principal.rights.role, via: 'cookie', method: 'url', credential: principal.credential },
+      current,
+    );
+    await access.sessions.persisted();
     await audit.append({
       action: 'login',
       outcome: 'ok',
-      actor: { name: principal.name, role: principal.role, via: 'cookie' },
+      actor: { name: principal.name, role: principal.rights.role, via: 'cookie' },
       details: { method: 'url', ...(current ? { replaced: current.name } : {}) },
       ...(req.ip ? { remoteAddress: req.ip } : {}),
     });

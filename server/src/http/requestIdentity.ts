@@ -28,8 +28,8 @@ export function caller(req: Request, res: Response): { identity: Identity; remot
 }
 
 /**
- * A bearer header is a token guess until it verifies: it goes through the sign-in limiter
- * (asked before the token is compared) and a wrong one is audited, as a wrong password is.
+ * A bearer header is a token guess until it verifies: a correct one always passes; a wrong one
+ * goes through the sign-in limiter and is audited, as a wrong password is (past the limit: 429).
  */
 export function requireIdentity(access: AccessControl, guard: SignInGuard | null = null): RequestHandler {
   return async (req, res, next) => {
@@ -38,16 +38,15 @@ export function requireIdentity(access: AccessControl, guard: SignInGuard | null
       guard && access.credentials !== null && req.headers.authorization !== undefined
         ? { address: req.ip ?? 'unknown', name: 'token', method: 'bearer', transport: 'http' }
         : null;
-    if (attempt && guard) {
-      const refused = guard.refusal(attempt);
-      if (refused) {
-        res.setHeader('Retry-After', String(refused.retryAfterSeconds));
-        return sendError(res, 'RATE_LIMITED', 'too many failed sign-ins from this address; wait a minute');
-      }
-    }
     const result = access.identify(req.headers);
     if (!result.ok) {
-      if (attempt && guard) await guard.failed(attempt, result.reason);
+      if (attempt && guard) {
+        const refused = await guard.rejected(attempt, result.reason);
+        if (refused) {
+          res.setHeader('Retry-After', String(refused.retryAfterSeconds));
+          return sendError(res, 'RATE_LIMITED', 'too many failed sign-ins from this address; wait a minute');
+        }
+      }
       res.setHeader('WWW-Authenticate', 'Bearer realm="keeper"');
       return sendError(res, 'UNAUTHENTICATED', result.reason);
     }

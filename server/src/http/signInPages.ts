@@ -7,8 +7,8 @@
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 const STYLE = `
-:root{color-scheme:light dark;--bg:#f6f7f9;--card:#fff;--fg:#1d2330;--muted:#5b6475;--line:#d9dde5;--accent:#2f6fde;--accent-fg:#fff;--warn:#8a5a00;--warn-bg:#fff4dc}
-@media (prefers-color-scheme:dark){:root{--bg:#0f1217;--card:#171b22;--fg:#e6e9ef;--muted:#9aa3b2;--line:#2a303b;--accent:#5b8ff0;--accent-fg:#0b0e13;--warn:#f0c46a;--warn-bg:#2b2410}}
+:root{color-scheme:light dark;--bg:#f6f7f9;--card:#fff;--fg:#1d2330;--muted:#5b6475;--line:#d9dde5;--accent:#2f6fde;--accent-fg:#fff;--warn:#8a5a00;--warn-bg:#fff4dc;--err:#9b1c1c;--err-bg:#fde8e8}
+@media (prefers-color-scheme:dark){:root{--bg:#0f1217;--card:#171b22;--fg:#e6e9ef;--muted:#9aa3b2;--line:#2a303b;--accent:#5b8ff0;--accent-fg:#0b0e13;--warn:#f0c46a;--warn-bg:#2b2410;--err:#f6a5a5;--err-bg:#3a1717}}
 *{box-sizing:border-box}
 body{margin:0;min-height:100dvh;display:grid;place-items:center;padding:24px 16px;background:var(--bg);color:var(--fg);font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif}
 main{width:min(440px,100%);padding:22px 24px 20px;border:1px solid var(--line);border-radius:12px;background:var(--card);display:flex;flex-direction:column;gap:12px}
@@ -22,6 +22,10 @@ p{margin:0}
 .mono{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:13px}
 .note{padding:8px 10px;border-radius:8px;background:var(--warn-bg);color:var(--warn)}
 .actions{display:flex;flex-wrap:wrap;gap:10px;align-items:center}
+.error{padding:8px 10px;border-radius:8px;background:var(--err-bg);color:var(--err)}
+ul.groups{margin:0;padding-left:18px;display:flex;flex-direction:column;gap:3px}
+.code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:12px;color:var(--muted)}
+a.button{display:inline-block;font-weight:600;padding:7px 14px;border-radius:7px;border:1px solid var(--accent);background:var(--accent);color:var(--accent-fg);text-decoration:none}
 button{font:inherit;font-weight:600;padding:7px 14px;border-radius:7px;border:1px solid var(--accent);background:var(--accent);color:var(--accent-fg);cursor:pointer}
 button:focus-visible,a:focus-visible{outline:2px solid var(--accent);outline-offset:2px}
 a{color:var(--accent)}
@@ -57,5 +61,35 @@ export function switchIdentityPage(prompt: SwitchPrompt): string {
 <dl class="who"><dt>Now</dt><dd>${escape(current.name)} · ${escape(current.role)}</dd><dt>Link</dt><dd>${escape(next.label)} · ${escape(next.role)}</dd>${next.detail ? `<dt>Opens</dt><dd class="mono">${escape(next.detail)}</dd>` : ''}</dl>
 <p class="note">If you did not open this link yourself, another site may have sent you here: stay signed in.</p>
 <form method="post" action="${escape(prompt.action)}" class="actions"><button type="submit">Continue as ${escape(next.label)}</button><a href="/">Stay signed in as ${escape(current.name)}</a></form>`,
+  );
+}
+
+/** A single sign-on that did not go through: what happened, in words, and a way to start again. */
+export function signInFailedPage(f: { provider: string; sentence: string; code: string; retryHref: string }): string {
+  return shell(
+    'Sign-in did not go through',
+    `<h1>Sign-in with ${escape(f.provider)} did not go through</h1>
+<p class="error" role="alert">${escape(f.sentence)}</p>
+<p class="code">${escape(f.code)}</p>
+<div class="actions"><a class="button" href="${escape(f.retryHref)}">Sign in again</a><a href="/login">Other ways to sign in</a></div>`,
+  );
+}
+
+/** Signed in at the provider, but no grant lets this person in: who they are, and which groups would. */
+export function noAccessPage(f: { provider: string; name: string; groups: string[]; wouldGrant: string[] }): string {
+  const groups = f.groups.length > 0 ? f.groups.map((g) => `<span class="mono">${escape(g)}</span>`).join(', ') : 'none';
+  const would =
+    f.wouldGrant.length > 0
+      ? `<p>Any of these groups gives access; ask whoever runs ${escape(f.provider)} or this Keeper to add you to one:</p><ul class="groups">${f.wouldGrant
+          .map((g) => `<li class="mono">${escape(g)}</li>`)
+          .join('')}</ul>`
+      : '<p>No group is granted anything on this Keeper yet: its administrator must add grants ("auth.grants").</p>';
+  return shell(
+    'No access',
+    `<h1>No access to this Keeper</h1>
+<p>${escape(f.provider)} signed you in, but none of your groups is granted anything here.</p>
+<dl class="who"><dt>Signed in as</dt><dd>${escape(f.name)}</dd><dt>Your groups</dt><dd>${groups}</dd></dl>
+${would}
+<div class="actions"><a href="/login">Sign in as someone else</a></div>`,
   );
 }

@@ -4,8 +4,9 @@
  *   POST /upgrades  {mode, targetVersion?, note?, start?, confirmation?}   admin: plan (201)
  *   GET  /upgrades/<id>                              one workflow with its checks and progress
  *   POST /upgrades/<id>/{start|pause|resume|abort}   admin
- *   POST /upgrades/<id>/steps/<member>/{skip|markDone}   admin (member: id or host:port)
- * Writes check identity and role before reading the body (adminOnly), and are audited.
+ *   POST /upgrades/<id>/steps/<member>/{skip|markDone|restartAgain}   admin (member: id or host:port)
+ * Writes check identity and role before reading the body (adminOnly), and are audited. Only admins
+ * read a restart command's line, output and process; everyone else gets its outcome and exit code.
  */
 import { Router, type Request } from 'express';
 import {
@@ -23,7 +24,7 @@ import { sendFailure } from './apiErrors.js';
 import { ensembleOf } from './ensembleLookup.js';
 import { jsonBody, parseOr400 } from './jsonBody.js';
 import { adminOnly } from './opsRoutes.js';
-import { caller } from './requestIdentity.js';
+import { caller, identityOf } from './requestIdentity.js';
 
 const UPGRADE_BODY_LIMIT = '16kb';
 
@@ -39,8 +40,12 @@ export function upgradeRoutes(ops: ZnodeOps): Router {
   });
 
   router.get('/upgrades', (_req, res) => {
-    const { name, upgrades } = ensembleOf(res);
-    res.json({ ensemble: name, upgrades: upgrades.list() });
+    try {
+      const { name, upgrades } = ensembleOf(res);
+      res.json({ ensemble: name, upgrades: upgrades.list() });
+    } catch (error) {
+      sendFailure(res, error);
+    }
   });
 
   router.post('/upgrades', adminOnly(ops, refused('upgrade.create')), ...jsonBody(UPGRADE_BODY_LIMIT), async (req, res) => {
@@ -55,7 +60,7 @@ export function upgradeRoutes(ops: ZnodeOps): Router {
         record.details = { ...details, ...summary(created) };
         return created;
       });
-      res.status(201).json(ensemble.upgrades.answer(wf));
+      res.status(201).json(ensemble.upgrades.answer(wf, who.identity.role));
     } catch (error) {
       sendFailure(res, error);
     }
@@ -64,7 +69,7 @@ export function upgradeRoutes(ops: ZnodeOps): Router {
   router.get('/upgrades/:id', (req, res) => {
     try {
       const { upgrades } = ensembleOf(res);
-      res.json(upgrades.answer(upgrades.get(String(params(req).id))));
+      res.json(upgrades.answer(upgrades.get(String(params(req).id)), identityOf(res).role));
     } catch (error) {
       sendFailure(res, error);
     }
@@ -87,7 +92,7 @@ export function upgradeRoutes(ops: ZnodeOps): Router {
       const wf = await ops.audited(who, { action: 'upgrade.action', ensemble: ensemble.name, details }, () =>
         ensemble.upgrades.act(who.identity.name, id, action.data, body),
       );
-      res.json(ensemble.upgrades.answer(wf));
+      res.json(ensemble.upgrades.answer(wf, who.identity.role));
     } catch (error) {
       sendFailure(res, error);
     }
@@ -96,7 +101,10 @@ export function upgradeRoutes(ops: ZnodeOps): Router {
   router.post('/upgrades/:id/steps/:member/:action', adminOnly(ops, refused('upgrade.step')), ...jsonBody(UPGRADE_BODY_LIMIT), async (req, res) => {
     const action = upgradeStepActionSchema.safeParse(params(req).action);
     if (!action.success)
-      return sendFailure(res, new OpError('NOT_FOUND', `no step action ${JSON.stringify(String(params(req).action).slice(0, 32))}: use skip or markDone`));
+      return sendFailure(
+        res,
+        new OpError('NOT_FOUND', `no step action ${JSON.stringify(String(params(req).action).slice(0, 32))}: use skip, markDone or restartAgain`),
+      );
     const body = parseOr400(upgradeStepActionBodySchema, req.body ?? {}, res);
     if (!body) return;
     const ensemble = ensembleOf(res);
@@ -108,7 +116,7 @@ export function upgradeRoutes(ops: ZnodeOps): Router {
       const wf = await ops.audited(who, { action: 'upgrade.step', ensemble: ensemble.name, details }, () =>
         ensemble.upgrades.stepAct(who.identity.name, id, member, action.data, body.confirmation),
       );
-      res.json(ensemble.upgrades.answer(wf));
+      res.json(ensemble.upgrades.answer(wf, who.identity.role));
     } catch (error) {
       sendFailure(res, error);
     }

@@ -1,8 +1,11 @@
 /**
  * Accepts WebSocket upgrades on /ws and hands each socket to a ClientConnection, which routes
- * its topic subscriptions to the producers. It holds the caps across sockets (hubLimits.ts): open sockets per identity and in total (a
- * socket past either is closed with CLOSE_TOO_MANY_SOCKETS and a sentence), subscriptions per
- * identity and in total, distinct watched paths, and unsent bytes across every socket.
+ * its topic subscriptions to the channels. It holds what is shared across sockets: the caps
+ * (hubLimits.ts) on open sockets and subscriptions per person, per identity, for share links and
+ * in total with a reserve for admins (a socket past one is closed with CLOSE_TOO_MANY_SOCKETS and
+ * a sentence); the subscribe rate per person; distinct watched paths; the channels (one producer
+ * and one serialization per event for every socket); one flush pass per tick; and the unsent
+ * bytes across every socket, a shared frame counted once.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -10,20 +13,35 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { MAX_CLIENT_FRAME_BYTES } from '@keeper/shared';
 import { OPEN_IDENTITY, type Identity } from '../auth/identity.js';
 import type { UpgradeAuthorizer } from '../auth/socketGate.js';
-import { ClientConnection, type HubContext } from './clientConnection.js';
-import { CappedCounter } from './cappedCounter.js';
+import { ClientConnection, type HubContext, type SharedFanOut } from './clientConnection.js';
+import { CappedCounter, type CapVerdict, type Holder } from './cappedCounter.js';
 import { BUFFER_SWEEP_INTERVAL_MS, CLOSE_GRACE_MS, CLOSE_TOO_MANY_SOCKETS, DEFAULT_HUB_LIMITS, type HubLimits } from './hubLimits.js';
+import { TopicChannels } from './topicChannels.js';
+import { FlushScheduler } from './flushScheduler.js';
+import { FrameLedger } from './frameWriter.js';
+import { PersonBuckets } from './subscribeRate.js';
 
 export interface HubStats {
   sockets: number;
   subscriptions: number;
+  /** Channels open: distinct (topic, ensemble, parameters, role) followed by someone. */
+  channels: number;
   watchedPaths: number;
+  /** Unsent bytes summed per socket (a frame shared by ten sockets counts ten times). */
   bufferedBytes: number;
+  /** The most unsent bytes one socket holds. */
+  largestBufferedBytes: number;
+  /** Unsent bytes as memory: a shared frame counts once. */
+  distinctBufferedBytes: number;
   refusedSockets: number;
   droppedTooSlow: number;
+  /** Times a socket fell behind, dropped its queued events and was told to resync. */
+  resyncs: number;
 }
 
 export const WS_PATH = '/ws';
+
+type UpgradeRequest = IncomingMessage & { keeperIdentity?: Identity; keeperPerson?: string };
 
 export class SocketHub {
   private readonly wss: WebSocketServer;
@@ -31,50 +49,66 @@ export class SocketHub {
   readonly limits: HubLimits;
   private readonly sockets: CappedCounter;
   private readonly subscriptions: CappedCounter;
+  private readonly persons: PersonBuckets;
+  private readonly fanOut: SharedFanOut;
   private readonly sweepTimer: NodeJS.Timeout;
   private readonly ensembles: HubContext['ensembles'];
   private refusedSockets = 0;
   private droppedTooSlow = 0;
+  private pastResyncs = 0;
 
   constructor(
     ctx: HubContext,
     private readonly authorize?: UpgradeAuthorizer,
   ) {
     this.ensembles = ctx.ensembles;
-    this.limits = { ...DEFAULT_HUB_LIMITS, ...definedOnly(ctx.limits) };
-    this.sockets = new CappedCounter(this.limits.maxSocketsPerIdentity, this.limits.maxSockets);
-    this.subscriptions = new CappedCounter(this.limits.maxSubscriptionsPerIdentity, this.limits.maxSubscriptionsTotal);
+    const limits = { ...DEFAULT_HUB_LIMITS, ...definedOnly(ctx.limits) };
+    this.limits = limits;
+    this.sockets = new CappedCounter({
+      perPerson: limits.maxSocketsPerPerson,
+      perIdentity: limits.maxSocketsPerIdentity,
+      shareLinks: limits.maxSocketsForShareLinks,
+      reservedForAdmins: limits.socketsReservedForAdmins,
+      total: limits.maxSockets,
+    });
+    this.subscriptions = new CappedCounter({
+      perPerson: limits.maxSubscriptionsPerPerson,
+      perIdentity: limits.maxSubscriptionsPerIdentity,
+      shareLinks: limits.maxSubscriptionsForShareLinks,
+      reservedForAdmins: limits.subscriptionsReservedForAdmins,
+      total: limits.maxSubscriptionsTotal,
+    });
+    this.persons = new PersonBuckets(limits.subscribesPerSecondPerPerson);
+    this.fanOut = { channels: new TopicChannels(), scheduler: new FlushScheduler(), ledger: new FrameLedger(limits.maxBufferedBytesTotal) };
     const connectionCtx: HubContext = {
       ...ctx,
-      limits: this.limits,
+      limits,
+      fanOut: this.fanOut,
       budgets: {
         subscriptions: this.subscriptions,
-        mayWatchAnotherPath: () => this.watchedPaths < this.limits.maxWatchedPaths,
-        maxWatchedPaths: this.limits.maxWatchedPaths,
+        mayWatchAnotherPath: () => this.watchedPaths < limits.maxWatchedPaths,
+        maxWatchedPaths: limits.maxWatchedPaths,
+        persons: this.persons,
         noteTooSlow: () => this.droppedTooSlow++,
       },
     };
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME_BYTES });
-    this.wss.on('connection', (socket, request: IncomingMessage & { keeperIdentity?: Identity }) => {
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: MAX_CLIENT_FRAME_BYTES, perMessageDeflate: false });
+    this.wss.on('connection', (socket, request: UpgradeRequest) => {
       const identity = request.keeperIdentity ?? OPEN_IDENTITY;
-      const verdict = this.sockets.take(identity);
+      const holder: Holder = { identity, person: request.keeperPerson ?? 'open' };
+      const verdict = this.sockets.take(holder);
       if (!verdict.ok) {
-        this.refuse(
-          socket,
-          verdict.cap === 'identity'
-            ? `too many tabs: at most ${verdict.limit} open for ${identity.name}; close one`
-            : `the server has its maximum of ${verdict.limit} open tabs; try again later`,
-        );
+        this.refuse(socket, socketRefusal(verdict, identity));
         return;
       }
-      const connection = new ClientConnection(socket, connectionCtx, identity);
+      const connection = new ClientConnection(socket, connectionCtx, identity, holder.person);
       this.connections.add(connection);
       socket.once('close', () => {
-        this.connections.delete(connection);
-        this.sockets.give(identity);
+        this.forget(connection);
+        this.sockets.give(holder);
       });
     });
-    this.sweepTimer = setInterval(() => this.sweepBuffers(), BUFFER_SWEEP_INTERVAL_MS);
+    this.sweepTimer = setInterval(() => this.sweep(), BUFFER_SWEEP_INTERVAL_MS);
     this.sweepTimer.unref();
   }
 
@@ -91,14 +125,24 @@ export class SocketHub {
 
   get stats(): HubStats {
     let bufferedBytes = 0;
-    for (const connection of this.connections) bufferedBytes += connection.bufferedBytes;
+    let largestBufferedBytes = 0;
+    let resyncs = this.pastResyncs;
+    for (const connection of this.connections) {
+      bufferedBytes += connection.bufferedBytes;
+      largestBufferedBytes = Math.max(largestBufferedBytes, connection.bufferedBytes);
+      resyncs += connection.resyncs;
+    }
     return {
       sockets: this.sockets.count,
       subscriptions: this.subscriptions.count,
+      channels: this.fanOut.channels.size,
       watchedPaths: this.watchedPaths,
       bufferedBytes,
+      largestBufferedBytes,
+      distinctBufferedBytes: this.fanOut.ledger.total,
       refusedSockets: this.refusedSockets,
       droppedTooSlow: this.droppedTooSlow,
+      resyncs,
     };
   }
 
@@ -108,7 +152,7 @@ export class SocketHub {
     for (const connection of this.connections) {
       if (!match(connection.identity)) continue;
       connection.end(code, reason);
-      this.connections.delete(connection);
+      this.forget(connection);
       closed++;
     }
     return closed;
@@ -139,7 +183,8 @@ export class SocketHub {
           );
           return;
         }
-        (request as IncomingMessage & { keeperIdentity?: Identity }).keeperIdentity = verdict.identity;
+        (request as UpgradeRequest).keeperIdentity = verdict.identity;
+        (request as UpgradeRequest).keeperPerson = verdict.person;
       }
       this.wss.handleUpgrade(request, socket, head, (ws) => this.wss.emit('connection', ws, request));
     });
@@ -152,24 +197,34 @@ export class SocketHub {
     setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
   }
 
-  /** Past the total of unsent bytes, the sockets holding most are closed until the rest fit. */
-  private sweepBuffers(): void {
-    let total = 0;
-    const holding: ClientConnection[] = [];
+  private forget(connection: ClientConnection): void {
+    if (!this.connections.delete(connection)) return;
+    this.pastResyncs += connection.resyncs;
+  }
+
+  /**
+   * Once a second: a socket that took none of its unsent bytes for `stallMs` is closed as too
+   * slow; when the unsent bytes of all sockets (shared frames once) near their total, the sockets
+   * holding most that made no progress lately are closed until half the total is free; idle
+   * persons' rate buckets are forgotten.
+   */
+  private sweep(): void {
+    const now = Date.now();
     for (const connection of this.connections) {
-      const buffered = connection.bufferedBytes;
-      if (buffered === 0) continue;
-      total += buffered;
-      holding.push(connection);
-    }
-    if (total <= this.limits.maxBufferedBytesTotal) return;
-    holding.sort((a, b) => b.bufferedBytes - a.bufferedBytes);
-    for (const connection of holding) {
-      if (total <= this.limits.maxBufferedBytesTotal) break;
-      total -= connection.bufferedBytes;
+      if (!connection.stalled(now, this.limits.stallMs)) continue;
       connection.dropTooSlow();
-      this.connections.delete(connection);
+      this.forget(connection);
     }
+    const ledger = this.fanOut.ledger;
+    if (ledger.total > ledger.max * 0.75) {
+      const holding = [...this.connections].filter((c) => c.stalled(now, BUFFER_SWEEP_INTERVAL_MS)).sort((a, b) => b.bufferedBytes - a.bufferedBytes);
+      for (const connection of holding) {
+        if (ledger.total <= ledger.max / 2) break;
+        connection.dropTooSlow();
+        this.forget(connection);
+      }
+    }
+    this.persons.sweep();
   }
 
   close(): void {
@@ -183,4 +238,20 @@ export class SocketHub {
 /** Settings left undefined keep their defaults. */
 function definedOnly<T extends object>(settings: T): Partial<T> {
   return Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
+/** The close reason for a socket past a cap (at most 120 characters are sent). */
+function socketRefusal(verdict: Exclude<CapVerdict, { ok: true }>, identity: Identity): string {
+  switch (verdict.cap) {
+    case 'person':
+      return `too many tabs: at most ${verdict.limit} open in one browser for ${identity.name}; close one`;
+    case 'identity':
+      return `too many tabs: at most ${verdict.limit} open for ${identity.name}; close one`;
+    case 'shareLinks':
+      return `share links have their maximum of ${verdict.limit} open tabs; try again later`;
+    case 'total':
+      return identity.role === 'admin' || verdict.reservedForAdmins === 0
+        ? `the server has its maximum of ${verdict.limit} open tabs; try again later`
+        : `the server has its maximum of ${verdict.limit} open tabs (${verdict.reservedForAdmins} more kept for admins); try again later`;
+  }
 }

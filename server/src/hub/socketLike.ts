@@ -5,9 +5,12 @@
 export interface SocketLike {
   readonly readyState: number;
   readonly OPEN: number;
-  /** Bytes queued and not yet handed to the operating system. */
-  readonly bufferedAmount: number;
-  send(text: string): void;
+  /**
+   * Sends one text frame (`binary: false`: the bytes are UTF-8 JSON). `written` is called once
+   * the bytes are handed to the operating system, or with an error when they never will be.
+   * The same Buffer may be sent to many sockets: it is never modified.
+   */
+  send(data: Buffer, options: { binary: false }, written: (error?: Error) => void): void;
   close(code?: number, reason?: string): void;
   /** Cuts the connection without the closing handshake. */
   terminate(): void;

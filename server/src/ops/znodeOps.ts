@@ -1,7 +1,9 @@
 /**
  * Admin operations on znodes, used by the HTTP routes and the socket alike, so both refuse
  * and record exactly the same things. Every operation:
- *  - refuses any identity that is not an admin (FORBIDDEN, and the refusal is audited);
+ *  - refuses any identity that may not do it (FORBIDDEN, and the refusal is audited): znode
+ *    changes (create, set data, delete, import) admins anywhere and writers within their
+ *    granted subtrees; ACLs, jobs of others, locks and upgrades admins only;
  *  - writes only through ZkMutations (outcome verified after a lost reply; its note surfaced);
  *  - checks versions: a stale one changes nothing and answers BAD_VERSION with the current value;
  *  - appends an audit entry with before/after fingerprints (version, size, sha256).
@@ -35,7 +37,7 @@ import { checkPath } from '@keeper/shared';
 import type { Logger } from 'pino';
 import type { AuditInput, AuditLog } from '../audit/auditLog.js';
 import { fingerprint } from '../audit/fingerprint.js';
-import { actorOf, canMutate, type Identity } from '../auth/identity.js';
+import { actorOf, adminRefusal, canMutate, changeRefusal, type Identity } from '../auth/identity.js';
 import type { EnsembleConfig } from '../config/types.js';
 import type { ZkGateway } from '../zk/gateway.js';
 import { toZkError } from '../zk/errors.js';
@@ -81,93 +83,120 @@ export class ZnodeOps {
   async create(caller: Caller, ensemble: string, path: string, body: CreateBody): Promise<WriteAnswer> {
     const { gateway, mutations } = this.target(ensemble);
     const mode = body.mode ?? 'persistent';
-    return this.audited(caller, { action: 'create', ensemble, path, details: { mode } }, async (record) => {
-      validPath(path);
-      if (isProtectedFromCreate(path)) throw new OpError('PROTECTED_PATH', `${path} ${path === '/' ? 'always exists' : CREATE_UNDER_ZOOKEEPER_REFUSED}`);
-      const data = decodeInputData(body.data, body.encoding);
-      const outcome = await mutations.create(path, data, CREATE_MODE[mode]);
-      const created = outcome.value;
-      const stat = (await gateway.exists(created)) ?? fallbackStat(data.length);
-      record.after = fingerprint(data, stat);
-      record.path = created;
-      const warning = mode.startsWith('ephemeral')
-        ? `ephemeral: ${created} belongs to the console's own ZooKeeper session (${gateway.session.sessionId ?? 'unknown'}) and vanishes when that session ends or expires (a Keeper restart, a long partition); this is rarely what you want`
-        : undefined;
-      return { path: created, stat, ...(outcome.note ? { note: outcome.note } : {}), ...(warning ? { warning } : {}) };
-    });
+    return this.audited(
+      caller,
+      { action: 'create', ensemble, path, details: { mode } },
+      async (record) => {
+        validPath(path);
+        if (isProtectedFromCreate(path)) throw new OpError('PROTECTED_PATH', `${path} ${path === '/' ? 'always exists' : CREATE_UNDER_ZOOKEEPER_REFUSED}`);
+        const data = decodeInputData(body.data, body.encoding);
+        const outcome = await mutations.create(path, data, CREATE_MODE[mode]);
+        const created = outcome.value;
+        const stat = (await gateway.exists(created)) ?? fallbackStat(data.length);
+        record.after = fingerprint(data, stat);
+        record.path = created;
+        const warning = mode.startsWith('ephemeral')
+          ? `ephemeral: ${created} belongs to the console's own ZooKeeper session (${gateway.session.sessionId ?? 'unknown'}) and vanishes when that session ends or expires (a Keeper restart, a long partition); this is rarely what you want`
+          : undefined;
+        return { path: created, stat, ...(outcome.note ? { note: outcome.note } : {}), ...(warning ? { warning } : {}) };
+      },
+      'znode',
+    );
   }
 
   async setData(caller: Caller, ensemble: string, path: string, body: SetDataBody): Promise<WriteAnswer> {
     const { gateway, mutations } = this.target(ensemble);
-    return this.audited(caller, { action: 'setData', ensemble, path, details: { expectedVersion: body.version } }, async (record) => {
-      validPath(path);
-      const data = decodeInputData(body.data, body.encoding);
-      // Refused before even reading: a packet over jute.maxbuffer would drop the shared connection.
-      mutations.assertFits({ op: 'setData', path, dataBytes: data.length });
-      const before = await gateway.getData(path);
-      record.before = fingerprint(before.data, before.stat);
-      if (before.stat.version !== body.version) throw staleVersion(path, body.version, before);
-      try {
-        const outcome = await mutations.setData(path, data, body.version);
-        record.after = fingerprint(data, outcome.value);
-        return { path, stat: outcome.value, ...(outcome.note ? { note: outcome.note } : {}) };
-      } catch (error) {
-        if (toOpError(error).code !== 'BAD_VERSION') throw error;
-        // Changed between our read and our write: show the value that won.
-        throw staleVersion(path, body.version, await gateway.getData(path));
-      }
-    });
+    return this.audited(
+      caller,
+      { action: 'setData', ensemble, path, details: { expectedVersion: body.version } },
+      async (record) => {
+        validPath(path);
+        const data = decodeInputData(body.data, body.encoding);
+        // Refused before even reading: a packet over jute.maxbuffer would drop the shared connection.
+        mutations.assertFits({ op: 'setData', path, dataBytes: data.length });
+        const before = await gateway.getData(path);
+        record.before = fingerprint(before.data, before.stat);
+        if (before.stat.version !== body.version) throw staleVersion(path, body.version, before);
+        try {
+          const outcome = await mutations.setData(path, data, body.version);
+          record.after = fingerprint(data, outcome.value);
+          return { path, stat: outcome.value, ...(outcome.note ? { note: outcome.note } : {}) };
+        } catch (error) {
+          if (toOpError(error).code !== 'BAD_VERSION') throw error;
+          // Changed between our read and our write: show the value that won.
+          throw staleVersion(path, body.version, await gateway.getData(path));
+        }
+      },
+      'znode',
+    );
   }
 
   async delete(caller: Caller, ensemble: string, path: string, version: number): Promise<DeleteAnswer> {
     const { gateway, mutations } = this.target(ensemble);
-    return this.audited(caller, { action: 'delete', ensemble, path, details: { expectedVersion: version } }, async (record) => {
-      validPath(path);
-      if (isProtectedFromDelete(path)) throw new OpError('PROTECTED_PATH', `${path} is ZooKeeper's own and cannot be deleted`);
-      // A node the console may not read can still be deleted (ZooKeeper asks only DELETE on the parent).
-      const stat = await this.recordBefore(record, gateway, path);
-      if (stat.version !== version) throw await staleVersionAt(gateway, path, version);
-      if (stat.numChildren > 0) {
-        throw new OpError(
-          'NOT_EMPTY',
-          `${path} has ${stat.numChildren} children: delete with recursive=true (count them first with GET /api/ensembles/${ensemble}/subtree${path})`,
-        );
-      }
-      try {
-        const outcome = await mutations.remove(path, version);
-        record.after = null;
-        return { path, ...(outcome.note ? { note: outcome.note } : {}) };
-      } catch (error) {
-        if (toOpError(error).code !== 'BAD_VERSION') throw error;
-        throw await staleVersionAt(gateway, path, version);
-      }
-    });
+    return this.audited(
+      caller,
+      { action: 'delete', ensemble, path, details: { expectedVersion: version } },
+      async (record) => {
+        validPath(path);
+        if (isProtectedFromDelete(path)) throw new OpError('PROTECTED_PATH', `${path} is ZooKeeper's own and cannot be deleted`);
+        // A node the console may not read can still be deleted (ZooKeeper asks only DELETE on the parent).
+        const stat = await this.recordBefore(record, gateway, path);
+        if (stat.version !== version) throw await staleVersionAt(gateway, path, version);
+        if (stat.numChildren > 0) {
+          throw new OpError(
+            'NOT_EMPTY',
+            `${path} has ${stat.numChildren} children: delete with recursive=true (count them first with GET /api/ensembles/${ensemble}/subtree${path})`,
+          );
+        }
+        try {
+          const outcome = await mutations.remove(path, version);
+          record.after = null;
+          return { path, ...(outcome.note ? { note: outcome.note } : {}) };
+        } catch (error) {
+          if (toOpError(error).code !== 'BAD_VERSION') throw error;
+          throw await staleVersionAt(gateway, path, version);
+        }
+      },
+      'znode',
+    );
   }
 
   /** Checks the root's version now, then deletes in a job; the job's end is audited too. */
   async startRecursiveDelete(caller: Caller, ensemble: string, path: string, version: number): Promise<JobSnapshot> {
     const { gateway, mutations } = this.target(ensemble);
-    return this.audited(caller, { action: 'deleteRecursive', ensemble, path, details: { expectedVersion: version, phase: 'start' } }, async (record) => {
-      validPath(path);
-      if (isProtectedFromDelete(path)) throw new OpError('PROTECTED_PATH', `${path} is ZooKeeper's own and cannot be deleted`);
-      const stat = await this.recordBefore(record, gateway, path);
-      if (stat.version !== version) throw await staleVersionAt(gateway, path, version);
-      const job = this.ctx.jobs.start(
-        { kind: 'recursiveDelete', ensemble, path, startedBy: caller.identity.name },
-        (control) => runRecursiveDelete({ gateway, mutations, root: path, rootVersion: version, ...this.ctx.recursiveDelete }, control),
-        (end) => this.recordJobEnd(caller, end, record.before ?? null),
-      );
-      record.details = { ...record.details, jobId: job.id };
-      return job;
-    });
+    return this.audited(
+      caller,
+      { action: 'deleteRecursive', ensemble, path, details: { expectedVersion: version, phase: 'start' } },
+      async (record) => {
+        validPath(path);
+        if (isProtectedFromDelete(path)) throw new OpError('PROTECTED_PATH', `${path} is ZooKeeper's own and cannot be deleted`);
+        const stat = await this.recordBefore(record, gateway, path);
+        if (stat.version !== version) throw await staleVersionAt(gateway, path, version);
+        const job = this.ctx.jobs.start(
+          { kind: 'recursiveDelete', ensemble, path, startedBy: caller.identity.name },
+          (control) => runRecursiveDelete({ gateway, mutations, root: path, rootVersion: version, ...this.ctx.recursiveDelete }, control),
+          (end) => this.recordJobEnd(caller, end, record.before ?? null),
+        );
+        record.details = { ...record.details, jobId: job.id };
+        return job;
+      },
+      'znode',
+    );
   }
 
+  /** Admins cancel any job; a writer only one it started (its own recursive delete or import). */
   cancelJob(caller: Caller, jobId: string): JobSnapshot {
-    if (!canMutate(caller.identity)) {
-      void this.refuse(caller, { action: 'cancelJob', details: { jobId } });
-      throw forbidden(caller.identity);
+    if (!canMutate(caller.identity) && !this.startedBy(caller.identity, jobId)) {
+      const refusal = adminRefusal(caller.identity);
+      void this.refuse(caller, { action: 'cancelJob', details: { jobId } }, refusal);
+      throw new OpError('FORBIDDEN', refusal);
     }
     return this.ctx.jobs.cancel(jobId);
+  }
+
+  /** Whether a writer started this job (a writer's jobs are always within its subtrees). */
+  startedBy(identity: Identity, jobId: string): boolean {
+    return identity.role === 'writer' && identity.shareLinkId === undefined && this.ctx.jobs.get(jobId)?.startedBy === identity.name;
   }
 
   async getAcl(ensemble: string, path: string): Promise<AclAnswer> {
@@ -240,9 +269,10 @@ export class ZnodeOps {
   /** The dry run: what an import would do, changing nothing (admins only, like the import itself). */
   async planImport(caller: Caller, ensemble: string, path: string, doc: ExportDocument, overwrite: boolean): Promise<ImportPlan> {
     const { gateway } = this.target(ensemble);
-    if (!canMutate(caller.identity)) {
-      await this.refuse(caller, { action: 'import', ensemble, path, details: { dryRun: true } });
-      throw forbidden(caller.identity);
+    const refusal = changeRefusal(caller.identity, ensemble, path);
+    if (refusal !== null) {
+      await this.refuse(caller, { action: 'import', ensemble, path, details: { dryRun: true } }, refusal);
+      throw new OpError('FORBIDDEN', refusal);
     }
     validPath(path);
     assertImportable(doc);
@@ -275,6 +305,7 @@ export class ZnodeOps {
         record.details = { ...record.details, jobId: job.id };
         return job;
       },
+      'znode',
     );
   }
 
@@ -283,10 +314,25 @@ export class ZnodeOps {
   }
 
   /** Runs a mutation as `caller`, refusing non-admins, and audits the outcome either way. */
-  async audited<T>(caller: Caller, entry: Omit<AuditInput, 'actor' | 'outcome'>, run: (record: AuditRecord) => Promise<T>): Promise<T> {
-    if (!canMutate(caller.identity)) {
-      await this.refuse(caller, entry);
-      throw forbidden(caller.identity);
+  /**
+   * Runs a change as `caller` and audits the outcome either way. `gate`: who may: admins only, or
+   * (a znode change at entry.path) admins and the writers whose subtree holds it.
+   */
+  async audited<T>(
+    caller: Caller,
+    entry: Omit<AuditInput, 'actor' | 'outcome'>,
+    run: (record: AuditRecord) => Promise<T>,
+    gate: 'admin' | 'znode' = 'admin',
+  ): Promise<T> {
+    const refusal =
+      gate === 'znode'
+        ? changeRefusal(caller.identity, entry.ensemble ?? '', entry.path ?? '')
+        : canMutate(caller.identity)
+          ? null
+          : adminRefusal(caller.identity);
+    if (refusal !== null) {
+      await this.refuse(caller, entry, refusal);
+      throw new OpError('FORBIDDEN', refusal);
     }
     const record: AuditRecord = { ...entry };
     try {
@@ -300,12 +346,12 @@ export class ZnodeOps {
     }
   }
 
-  async refuse(caller: Caller, entry: Omit<AuditInput, 'actor' | 'outcome'>): Promise<void> {
+  async refuse(caller: Caller, entry: Omit<AuditInput, 'actor' | 'outcome'>, message = 'not an admin'): Promise<void> {
     await this.write({
       ...entry,
       actor: actorOf(caller.identity),
       outcome: 'refused',
-      error: { code: 'FORBIDDEN', message: 'not an admin' },
+      error: { code: 'FORBIDDEN', message },
       ...remote(caller),
     });
   }
@@ -388,10 +434,6 @@ export type AuditRecord = Omit<AuditInput, 'actor' | 'outcome'>;
 function validPath(path: string): void {
   const check = checkPath(path);
   if (!check.ok) throw new OpError('INVALID_PATH', `invalid path ${JSON.stringify(path)}: ${check.reason}`);
-}
-
-function forbidden(identity: Identity): OpError {
-  return new OpError('FORBIDDEN', `${identity.name} is a ${identity.role}: only admins may change anything`);
 }
 
 /** The node's stat through exists, which needs no permission (NO_NODE when absent). */

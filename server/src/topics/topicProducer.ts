@@ -5,18 +5,28 @@
  * how to stop. Producers share whatever they read across subscribers (the watch registry, the
  * member poller): a subscription costs the ensemble nothing that another already pays for.
  */
-import type { TopicEvent, TopicName, TopicParams } from '@keeper/shared';
+import type { Role, TopicEvent, TopicName, TopicParams } from '@keeper/shared';
 import type { Ensemble } from '../ensemble/ensemble.js';
 
 export interface Subscriber<T extends TopicName> {
   ensemble: Ensemble;
   params: TopicParams<T>;
+  /**
+   * The role of the browsers fed: what a producer emits may depend on it and on nothing else
+   * about them (the hub shares one producer among all browsers of a role with the same params).
+   */
+  role: Role;
   emit(event: TopicEvent<T>): void;
 }
 
 export interface TopicProducer<T extends TopicName> {
   topic: T;
-  /** Starts feeding one subscription (current state first, then changes); returns how to stop. */
+  /**
+   * Starts feeding one channel (current state first, then changes); returns how to stop. The
+   * current state is emitted during the call when it is known: a browser joining a channel gets
+   * it from a second open, stopped at once, so stopping must not disturb the first. An event
+   * object emitted again unchanged (the same object) is not serialized again.
+   */
   open(subscriber: Subscriber<T>): () => void;
   /** True when this subscription would make Keeper set a ZooKeeper watch nobody holds yet (the hub's watched-path cap). */
   addsWatch?(ensemble: Ensemble, params: TopicParams<T>): boolean;

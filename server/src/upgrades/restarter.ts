@@ -1,11 +1,13 @@
 /**
- * The three ways a member is restarted (issue 13, item 3): the config's `restartCommand` (a shell
- * command run with a deadline, its output's tail kept in the step's log), the sandbox's own
- * restarter (`npm start` and the tests hand it in), or the operator by hand (nothing runs: the
- * step shows what to do and waits for evidence or "mark done").
+ * The three ways a member is restarted (issue 13, item 3): the config's `restartCommand` (run as
+ * an argv with no shell unless the config asks for one, with a deadline, in its own process group
+ * whose pid the step records, its output's tail kept for admins), the sandbox's own restarter
+ * (`npm start` and the tests hand it in), or the operator by hand (nothing runs: the step shows
+ * what to do and waits for evidence or "mark done").
  */
 import { spawn } from 'node:child_process';
-import { fillRestartCommand, manualInstruction, type RestartMethod, type UpgradeStep } from '@keeper/shared';
+import { fillRestartCommand, manualInstruction, type CommandProcess, type RestartCommandConfig, type RestartMethod, type UpgradeStep } from '@keeper/shared';
+import { describeProcess } from './commandProcess.js';
 
 /** Bytes of a command's output kept in the step's log (its end: where the error usually is). */
 export const OUTPUT_TAIL_BYTES = 4 * 1024;
@@ -21,12 +23,18 @@ export interface RestartOutcome {
 /** What the sandbox offers: restart member `id` of `ensemble`; resolves once it serves again (or throws). */
 export type SandboxRestart = (ensemble: string, memberId: number) => Promise<{ message?: string; processChanged?: boolean }>;
 
+/** What the step records before the restart is issued: the filled command line and its deadline, or the operator's instruction. */
+export interface RestartDescription {
+  commandLine?: string;
+  commandDeadlineAt?: number;
+  instruction?: string;
+}
+
 export interface Restarter {
   method: RestartMethod;
-  /** What the step records before the restart is issued: the filled command line, or the operator's instruction. */
-  describe(step: UpgradeStep): { commandLine?: string; instruction?: string };
-  /** Issues the restart; null when nothing runs (manual): the polls alone tell what happened. */
-  run(step: UpgradeStep): Promise<RestartOutcome> | null;
+  describe(step: UpgradeStep, at: number): RestartDescription;
+  /** Issues the restart; null when nothing runs (manual): the polls alone tell what happened. `onSpawn` hears of a command's process. */
+  run(step: UpgradeStep, onSpawn?: (process: CommandProcess) => void): Promise<RestartOutcome> | null;
 }
 
 /** Keeps the last `max` bytes of a stream of chunks. */
@@ -47,12 +55,20 @@ export class OutputTail {
   }
 }
 
-/** Runs `line` in /bin/sh in its own process group; at the deadline the whole group is killed. */
-export function runShell(line: string, timeoutMs: number, tailBytes = OUTPUT_TAIL_BYTES): Promise<RestartOutcome> {
+/**
+ * Runs `argv` (no shell: the program and its arguments as they are) in its own process group; at
+ * the deadline the whole group is killed. `onSpawn` gets the process, for the durable state.
+ */
+export function runCommand(
+  argv: readonly string[],
+  timeoutMs: number,
+  { tailBytes = OUTPUT_TAIL_BYTES, onSpawn }: { tailBytes?: number; onSpawn?: (process: CommandProcess) => void } = {},
+): Promise<RestartOutcome> {
   return new Promise((resolve) => {
     const tail = new OutputTail(tailBytes);
     let timedOut = false;
-    const child = spawn('/bin/sh', ['-c', line], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    if (child.pid !== undefined) onSpawn?.(describeProcess(child.pid));
     child.stdout.on('data', (c: Buffer) => tail.push(c));
     child.stderr.on('data', (c: Buffer) => tail.push(c));
     const timer = setTimeout(() => {
@@ -75,11 +91,15 @@ export function runShell(line: string, timeoutMs: number, tailBytes = OUTPUT_TAI
   });
 }
 
-export function commandRestarter(template: string, timeoutSeconds = DEFAULT_RESTART_COMMAND_TIMEOUT_SECONDS): Restarter {
+/** Runs `line` in /bin/sh (the config's explicit `"shell": true`); see runCommand. */
+export const runShell = (line: string, timeoutMs: number, tailBytes = OUTPUT_TAIL_BYTES): Promise<RestartOutcome> =>
+  runCommand(['/bin/sh', '-c', line], timeoutMs, { tailBytes });
+
+export function commandRestarter(template: RestartCommandConfig, timeoutSeconds = DEFAULT_RESTART_COMMAND_TIMEOUT_SECONDS): Restarter {
   return {
     method: 'command',
-    describe: (step) => ({ commandLine: fillRestartCommand(template, step) }),
-    run: (step) => runShell(fillRestartCommand(template, step), timeoutSeconds * 1000),
+    describe: (step, at) => ({ commandLine: fillRestartCommand(template, step).display, commandDeadlineAt: at + timeoutSeconds * 1000 }),
+    run: (step, onSpawn) => runCommand(fillRestartCommand(template, step).argv, timeoutSeconds * 1000, onSpawn ? { onSpawn } : {}),
   };
 }
 

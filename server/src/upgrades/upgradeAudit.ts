@@ -30,14 +30,15 @@ export function transitionEntries(prev: UpgradeWorkflow | null, next: UpgradeWor
       },
     });
   });
-  const ended = next.state === 'done' || next.state === 'failed';
+  const ended = next.state === 'done' || next.state === 'doneWithExceptions' || next.state === 'failed';
   const pausedItself = next.state === 'paused' && next.steps.some((s) => s.state === 'paused');
   if (prev?.state !== next.state && (ended || pausedItself) && prev !== null) {
     entries.push({
       action: 'upgrade.action',
       ensemble: next.ensemble,
       actor: KEEPER,
-      outcome: next.state === 'done' ? 'ok' : 'failed',
+      // Done with exceptions ended as planned, but not everywhere: the note names each member and its build.
+      outcome: next.state === 'failed' ? 'failed' : 'ok',
       ...(next.reason ? { note: next.reason } : {}),
       details: { upgradeId: next.id, state: next.state },
     });

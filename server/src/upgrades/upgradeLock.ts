@@ -93,6 +93,11 @@ export class UpgradeLock {
     if (existing && this.ours(existing.owner) && holderOf(existing.data)?.upgradeId === upgradeId) await this.remove(existing.version);
   }
 
+  /** The session holding the lock (whichever upgrade it is for), or null when nobody does. */
+  async owner(): Promise<string | null> {
+    return (await this.read())?.owner ?? null;
+  }
+
   private async remove(version: number): Promise<void> {
     await this.mutations.remove(UPGRADE_LOCK_PATH, version).catch((error: unknown) => {
       const code = toZkError(error).code;

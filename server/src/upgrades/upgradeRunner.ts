@@ -1,9 +1,11 @@
 /**
  * One ensemble's upgrade (issue 13): owns the workflow, feeds the shared reducer each poll's
  * EnsembleHealth and a clock tick, and carries out its side effects: the restarts (write-ahead:
- * `restartStarted` is on disk before anything runs), the lock in ZooKeeper, the state file, the
- * audit trail and the `upgrade` topic. The rules themselves (gates, order, timeouts, resuming)
- * live in shared/src/upgrades; this class only decides when to tell them what happened.
+ * `restartStarted` is on disk before anything runs, the command's process right after it starts),
+ * the lock in ZooKeeper, the state file (keyed by the ensemble's identity), the audit trail and
+ * the `upgrade` topic. The rules themselves (gates, order, timeouts, resuming, the re-check before
+ * done) live in shared/src/upgrades; this class only decides when to tell them what happened.
+ * Answers to non-admins go through withheldCommands: the restart command and its output stay here.
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -11,16 +13,21 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   backoffDelay,
   createWorkflow,
+  isFinished,
   isTerminal,
+  membersMismatch,
+  normalizeSessionId,
   planUpgrade,
   resumeFrom,
   stepsToRestart,
   summarizeUpgrade,
   upgradeAlert,
   upgradeProgress,
+  withheldCommands,
   workflowEventError,
   workflowReducer,
   type Alert,
+  type Role,
   type EnsembleHealth,
   type UpgradeAction,
   type UpgradeActionBody,
@@ -36,12 +43,14 @@ import {
 import type { AuditInput } from '../audit/auditLog.js';
 import type { EnsembleConfig } from '../config/types.js';
 import { OpError, toOpError } from '../ops/opError.js';
+import type { EnsembleIdentity } from '../ensemble/ensembleIdentity.js';
 import type { ZkGateway } from '../zk/gateway.js';
 import type { ZkMutations } from '../zk/mutations.js';
+import { isStillRunning, killProcessGroup } from './commandProcess.js';
 import { commandRestarter, manualRestarter, sandboxRestarter, type Restarter, type SandboxRestart } from './restarter.js';
 import { transitionEntries } from './upgradeAudit.js';
 import { UpgradeLock, type LockAttempt } from './upgradeLock.js';
-import { UPGRADE_ID, UpgradeStore } from './upgradeStore.js';
+import { migrateNameKeyed, UPGRADE_ID, UpgradeStore, upgradesDir } from './upgradeStore.js';
 
 /** What the runner reads of the member poller. */
 export interface HealthSource {
@@ -86,7 +95,7 @@ const LOCK_RETRY = { baseMs: 1_000, capMs: 2_000, jitter: [0.5, 1.5] } as const;
 /** A person waits longer than a command: a manual restart gets this long to be seen. */
 const MANUAL_WENT_DOWN_WITHIN_MS = 30 * 60_000;
 
-const finished = (wf: UpgradeWorkflow) => wf.state === 'done' || wf.state === 'failed' || wf.state === 'aborted';
+const finished = isFinished;
 
 /** What must be on disk: the states, phases and outcomes, not every poll's fresh `at` and numbers. */
 function signature(wf: UpgradeWorkflow): string {
@@ -107,6 +116,9 @@ function signature(wf: UpgradeWorkflow): string {
       s.command,
       s.checks.map((c) => [c.id, c.ok]),
     ]),
+    wf.keeperSession,
+    wf.sessionExpiries.keeper,
+    wf.recheck?.at ?? null,
   ]);
 }
 
@@ -119,8 +131,17 @@ export class UpgradeRunner {
   private readonly lock: UpgradeLock;
   /** The ensemble's latest workflow: in progress, or the last one finished. */
   private wf: UpgradeWorkflow | null = null;
+  /** The state was read (it waits for the ensemble's identity when kept on disk): until then nothing is said about upgrades. */
+  private loaded = false;
   /** Loaded mid-upgrade from disk: resumeFrom runs on the first poll, before anything else. */
   private needsResume = false;
+  /** Why the loaded workflow is not resumed (its plan names other members); polls leave it alone until a resume passes the check. */
+  private refusedResume: string | null = null;
+  /** The session of the previous Keeper process that held this upgrade's lock, until it is seen to end (it was killed: it expires). */
+  private previousSession: string | null = null;
+  /** The step whose restart command was inherited from a killed Keeper, and the timer that ends it at its deadline. */
+  private readonly inheritedCommands = new Map<string, NodeJS.Timeout>();
+  private watchingPrevious = false;
   private creating = false;
   private readonly inFlight = new Set<string>();
   private readonly listeners = new Set<(wf: UpgradeWorkflow | null) => void>();
@@ -133,6 +154,7 @@ export class UpgradeRunner {
     private readonly health: HealthSource,
     private readonly gateway: ZkGateway,
     mutations: ZkMutations,
+    private readonly identity: EnsembleIdentity,
     private readonly log: Logger,
   ) {
     this.lock = new UpgradeLock(gateway, mutations, config.name);
@@ -154,13 +176,12 @@ export class UpgradeRunner {
   }
 
   start(): void {
-    this.store = new UpgradeStore(this.settings.stateDir, this.config.name, this.log);
-    const all = this.store.load();
-    this.wf = all.find((w) => !finished(w)) ?? all[0] ?? null;
-    this.needsResume = this.wf !== null && (this.wf.state === 'running' || this.wf.state === 'paused');
-    if (this.needsResume) this.log.info({ upgrade: this.wf!.id, state: this.wf!.state }, 'upgrade resumes from its state file at the first poll');
+    // Kept in memory only: nothing to wait for. On disk: the files are the ensemble identity's, read once it is known.
+    if (this.settings.stateDir === null) this.load(new UpgradeStore(null, this.log));
+    else void this.identity.whenKnown().catch(() => undefined);
     this.stops.push(this.health.subscribe((h) => this.onHealth(h)));
-    const timer = setInterval(() => this.apply({ type: 'tick', at: Date.now() }), this.settings.tickMs ?? 1_000);
+    // A workflow not resumed (its plan names other members) is left as it is: no deadline moves it either.
+    const timer = setInterval(() => this.refusedResume === null && this.apply({ type: 'tick', at: Date.now() }), this.settings.tickMs ?? 1_000);
     timer.unref();
     this.stops.push(() => clearInterval(timer));
   }
@@ -168,33 +189,44 @@ export class UpgradeRunner {
   close(): void {
     this.health.setBrisk?.(null);
     this.closed = true;
+    for (const timer of this.inheritedCommands.values()) clearTimeout(timer);
     for (const stop of this.stops.splice(0)) stop();
     this.listeners.clear();
   }
 
   // ---- reading ----
 
+  /** False until the state is read: until then the topic says nothing and the routes answer NOT_READY. */
+  get ready(): boolean {
+    return this.loaded;
+  }
+
   current(): UpgradeWorkflow | null {
     return this.wf;
   }
 
-  answer(wf: UpgradeWorkflow, now = Date.now()): UpgradeAnswer {
-    return { ...wf, progress: upgradeProgress(wf, now) };
+  /** The workflow with its progress; for anyone but an admin, without the restart command, its output or its process. */
+  answer(wf: UpgradeWorkflow, role: Role, now = Date.now()): UpgradeAnswer {
+    const shown = role === 'admin' ? wf : withheldCommands(wf);
+    return { ...shown, progress: upgradeProgress(shown, now) };
   }
 
+  /** The history: the same lines for everyone (a reason never carries a command's output). */
   list(): UpgradeSummary[] {
-    return (this.store?.list() ?? []).map((w) => (w.id === this.wf?.id ? this.wf : w)).map(summarizeUpgrade);
+    this.requireReady();
+    return (this.store?.list() ?? []).map((w) => (w.id === this.wf?.id ? this.wf : w)).map((w) => summarizeUpgrade(withheldCommands(w)));
   }
 
   get(id: string): UpgradeWorkflow {
+    this.requireReady();
     const wf = UPGRADE_ID.test(id) ? (this.wf?.id === id ? this.wf : (this.store?.get(id) ?? null)) : null;
     if (!wf) throw new OpError('UNKNOWN_UPGRADE', `no upgrade ${JSON.stringify(id.slice(0, 64))} of ${this.config.name}`);
     return wf;
   }
 
-  /** The alert a paused or failed upgrade raises (the ensemble's alerts show it). */
+  /** The alert a paused or failed upgrade raises (the ensemble's alerts show it, to viewers too). */
   alert(): Alert | null {
-    return this.wf ? upgradeAlert(this.wf) : null;
+    return this.wf ? upgradeAlert(withheldCommands(this.wf)) : null;
   }
 
   onChange(listener: (wf: UpgradeWorkflow | null) => void): () => void {
@@ -205,6 +237,7 @@ export class UpgradeRunner {
   // ---- acting (the routes audit these; they throw OpError) ----
 
   async create(by: string, body: UpgradeCreateBody): Promise<UpgradeWorkflow> {
+    this.requireReady();
     this.assertNoneInProgress();
     const health = this.requireHealth();
     this.creating = true;
@@ -243,9 +276,13 @@ export class UpgradeRunner {
       case 'pause':
         event = { type: 'pause', at, by, reason: body.reason ?? null };
         break;
-      case 'resume':
-        event = { type: 'resume', at, by };
+      case 'resume': {
+        const health = this.requireHealth();
+        const mismatch = membersMismatch(wf, health);
+        if (mismatch !== null) throw new OpError('UPGRADE_REFUSED', mismatch);
+        event = { type: 'resume', at, by, health };
         break;
+      }
       case 'abort':
         event = { type: 'abort', at, by, reason: body.reason ?? null };
         break;
@@ -257,6 +294,7 @@ export class UpgradeRunner {
     this.refuseIfError(wf, event);
     // Restarts follow start and resume: this process must hold the ensemble's upgrade lock first.
     if (action === 'start' || action === 'resume') await this.takeLock(id, by);
+    if (action === 'resume') this.refusedResume = null;
     this.apply(event);
     return this.wf!;
   }
@@ -266,11 +304,31 @@ export class UpgradeRunner {
     if (wf !== this.wf) throw new OpError('UPGRADE_REFUSED', `upgrade ${id} is ${wf.state}: only the current one can be acted on`);
     const step = this.stepOf(wf, member);
     const at = Date.now();
-    const event: WorkflowEvent =
-      action === 'skip'
-        ? { type: 'skip', address: step.address, at, by, confirmation: confirmation ?? '' }
-        : { type: 'markDone', address: step.address, at, by };
+    let event: WorkflowEvent;
+    switch (action) {
+      case 'skip':
+        event = { type: 'skip', address: step.address, at, by, confirmation: confirmation ?? '' };
+        break;
+      case 'markDone':
+        event = { type: 'markDone', address: step.address, at, by };
+        break;
+      case 'restartAgain': {
+        // The step starts over: its member is restarted once the gates pass, so the members must be the plan's and the lock ours.
+        const mismatch = membersMismatch(wf, this.requireHealth());
+        if (mismatch !== null) throw new OpError('UPGRADE_REFUSED', mismatch);
+        event = { type: 'restartAgain', address: step.address, at, by };
+        break;
+      }
+      default: {
+        const never: never = action;
+        throw new Error(`unhandled step action ${String(never)}`);
+      }
+    }
     this.refuseIfError(wf, event);
+    if (action === 'restartAgain') {
+      await this.takeLock(id, by);
+      this.refusedResume = null;
+    }
     this.apply(event);
     return this.wf!;
   }
@@ -278,16 +336,125 @@ export class UpgradeRunner {
   // ---- the loop ----
 
   private onHealth(health: EnsembleHealth): void {
+    if (!this.loaded) {
+      const id = this.identity.current();
+      if (id === null || this.settings.stateDir === null) return;
+      // The first poll with the identity known: this ensemble's name-keyed files (from Keepers before) move under it, then load.
+      const stateDir = this.settings.stateDir;
+      try {
+        migrateNameKeyed(
+          stateDir,
+          this.config.name,
+          id,
+          health.members.map((m) => m.address),
+          this.log,
+        );
+      } catch (error) {
+        this.log.error({ err: error }, 'upgrade state files could not be moved to the identity directory');
+      }
+      this.load(new UpgradeStore(upgradesDir(stateDir, id), this.log));
+    }
     const wf = this.wf;
     if (!wf || finished(wf)) return;
     const at = Date.now();
     if (this.needsResume) {
       this.needsResume = false;
-      const { workflow, decisions } = resumeFrom(wf, health, at);
-      this.log.info({ upgrade: wf.id, decisions }, 'upgrade resumed after a Keeper restart');
-      this.commit(wf, workflow);
+      this.resumeAfterRestart(wf, health, at);
     }
+    if (this.previousSession !== null) void this.watchPreviousSession();
+    if (this.refusedResume !== null) return;
     this.apply({ type: 'poll', at, health });
+  }
+
+  private load(store: UpgradeStore): void {
+    this.store = store;
+    const all = this.store.load();
+    this.wf = all.find((w) => !finished(w)) ?? all[0] ?? null;
+    this.needsResume = this.wf !== null && (this.wf.state === 'running' || this.wf.state === 'paused');
+    if (this.needsResume) this.log.info({ upgrade: this.wf!.id, state: this.wf!.state }, 'upgrade resumes from its state file at the first poll');
+    this.loaded = true;
+    for (const listener of this.listeners) listener(this.wf);
+  }
+
+  /**
+   * After Keeper itself restarted: a plan for other members is refused; otherwise each current
+   * step is judged (resume.ts), a restart command that outlived the killed process is waited for
+   * and ended at its deadline, and the killed process's session is watched until it expires.
+   */
+  private resumeAfterRestart(wf: UpgradeWorkflow, health: EnsembleHealth, at: number): void {
+    const commandsRunning = new Set(wf.steps.filter((s) => s.command?.process && isStillRunning(s.command.process)).map((s) => s.address));
+    const { workflow, decisions, refused } = resumeFrom(wf, health, at, { commandsRunning });
+    if (refused !== null) {
+      this.refusedResume = refused;
+      this.log.warn({ upgrade: wf.id, reason: refused }, 'upgrade not resumed: its plan names other members');
+      this.commit(wf, workflow);
+      return;
+    }
+    this.log.info({ upgrade: wf.id, decisions }, 'upgrade resumed after a Keeper restart');
+    const mine = this.gateway.session.sessionId;
+    const previous = wf.keeperSession;
+    if (previous !== null && (mine === null || normalizeSessionId(previous) !== normalizeSessionId(mine))) void this.notePreviousSession(previous);
+    this.commit(wf, workflow);
+    for (const decision of decisions.filter((d) => d.action === 'wait-for-command')) this.endInheritedCommandAtDeadline(decision.address);
+  }
+
+  /** A command left running by a killed Keeper gets what the one who started it would have done: killed at its deadline. */
+  private endInheritedCommandAtDeadline(address: string): void {
+    const step = this.wf?.steps.find((s) => s.address === address);
+    const deadlineAt = step?.command?.deadlineAt;
+    if (!step || deadlineAt === null || deadlineAt === undefined) return;
+    const id = this.wf!.id;
+    const recorded = step.command?.process ?? null;
+    const timer = setTimeout(
+      () => {
+        this.inheritedCommands.delete(address);
+        // Past its deadline it is killed whatever became of the step; the step hears of it only if it still waits on that restart.
+        if (!recorded || !killProcessGroup(recorded)) return;
+        this.log.warn({ upgrade: id, member: address, pid: recorded.pid }, 'an inherited restart command outlived its deadline: its process group was killed');
+        const now = this.wf?.id === id ? this.wf.steps.find((s) => s.address === address) : undefined;
+        if (now?.restartRequestedAt !== step.restartRequestedAt) return;
+        this.apply({ type: 'restartResult', address, at: Date.now(), exitCode: null, outputTail: '', timedOut: true, inherited: true });
+      },
+      Math.max(0, deadlineAt - Date.now()),
+    );
+    timer.unref();
+    this.inheritedCommands.set(address, timer);
+  }
+
+  /**
+   * The killed process's session still holds this upgrade's lock until it expires (nobody can
+   * close it now). Only a session seen holding it after the restart is watched: one already gone
+   * may have been closed rather than expired, and is not counted.
+   */
+  private async notePreviousSession(previous: string): Promise<void> {
+    for (let round = 0; round < 5 && !this.closed; round++) {
+      try {
+        const owner = await this.lock.owner();
+        if (owner !== null && normalizeSessionId(owner) === normalizeSessionId(previous)) this.previousSession = previous;
+        return;
+      } catch {
+        await sleep(backoffDelay(round, LOCK_RETRY));
+      }
+    }
+  }
+
+  /** When the lock is seen gone from the watched session, its expiry is counted apart from the clients'. */
+  private async watchPreviousSession(): Promise<void> {
+    const previous = this.previousSession;
+    const wf = this.wf;
+    if (previous === null || !wf || this.watchingPrevious) return;
+    this.watchingPrevious = true;
+    try {
+      const owner = await this.lock.owner();
+      if (owner !== null && normalizeSessionId(owner) === normalizeSessionId(previous)) return;
+      this.previousSession = null;
+      this.log.info({ upgrade: wf.id, session: previous }, "the previous Keeper process's session ended");
+      this.apply({ type: 'previousKeeperSessionEnded', at: Date.now(), sessionId: previous });
+    } catch {
+      // Not known this time: looked at again on the next poll.
+    } finally {
+      this.watchingPrevious = false;
+    }
   }
 
   private apply(event: WorkflowEvent): void {
@@ -298,7 +465,13 @@ export class UpgradeRunner {
   }
 
   /** A new state: on disk when it matters (write-ahead for restarts), audited, pushed, released at the end. */
-  private commit(prev: UpgradeWorkflow | null, next: UpgradeWorkflow): void {
+  private commit(prev: UpgradeWorkflow | null, proposed: UpgradeWorkflow): void {
+    // Which Keeper session runs it, so that the next process, after a kill, knows its predecessor's.
+    const session = this.gateway.session.sessionId;
+    const next =
+      !finished(proposed) && proposed.state !== 'planned' && session !== null && proposed.keeperSession !== session
+        ? { ...proposed, keeperSession: session }
+        : proposed;
     this.wf = next;
     if (prev === null || signature(prev) !== signature(next)) {
       try {
@@ -341,18 +514,20 @@ export class UpgradeRunner {
       return;
     }
     const { method } = this.restarter;
-    let described: { commandLine?: string; instruction?: string };
+    let described: ReturnType<Restarter['describe']>;
+    const at = Date.now();
     try {
-      described = this.restarter.describe(step);
+      described = this.restarter.describe(step, at);
     } catch (error) {
-      this.apply({ type: 'restartStarted', address, at: Date.now(), method, commandLine: this.config.restartCommand ?? null });
+      // Not run: the template or the member's values were refused (a host that is not a host name, ...).
+      this.apply({ type: 'restartStarted', address, at, method, commandLine: null });
       this.apply({ type: 'restartResult', address, at: Date.now(), exitCode: null, outputTail: (error as Error).message });
       return;
     }
     // Write-ahead: committed (and on disk) before the restart runs, so a Keeper restart never issues it twice.
-    this.apply({ type: 'restartStarted', address, at: Date.now(), method, ...described });
+    this.apply({ type: 'restartStarted', address, at, method, ...described });
     this.log.info({ upgrade: id, member: address, method, ...described }, 'upgrade restarts a member');
-    const outcome = await this.restarter.run(step);
+    const outcome = await this.restarter.run(step, (process) => this.apply({ type: 'restartProcess', address, at: Date.now(), process }));
     if (outcome) this.apply({ type: 'restartResult', address, at: Date.now(), ...outcome });
   }
 
@@ -414,6 +589,14 @@ export class UpgradeRunner {
         `upgrade ${wf.id} of ${this.config.name} is ${wf.state}${wf.createdBy ? ` (planned by ${wf.createdBy})` : ''}: finish or abort it first`,
       );
     }
+  }
+
+  private requireReady(): void {
+    if (this.loaded) return;
+    throw new OpError(
+      'NOT_READY',
+      `the upgrades of ${this.config.name} are not read yet: they are kept by the ensemble's identity, which is not known yet (${this.identity.whyUnknown() ?? 'reading it'}); try again in a few seconds`,
+    );
   }
 
   private requireHealth(): EnsembleHealth {

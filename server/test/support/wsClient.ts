@@ -91,12 +91,16 @@ export class TestBrowser {
       .at(-1);
   }
 
-  /** A znode's children as this browser knows them: the last full list with the diffs since, sorted. */
+  /** A znode's children as this browser knows them: the last full list (whole, or its pages) with the diffs since, sorted. */
   childrenOf(ensemble: string, path: string): string[] {
     let names: string[] = [];
+    let paging: string[] = [];
     for (const e of this.znodeEvents(ensemble, path)) {
       if (e.kind !== 'children') continue;
-      names = e.mode === 'full' ? [...e.names] : applyChildrenDiff(names, e);
+      if (e.mode === 'page') {
+        paging = e.offset === 0 ? [...e.names] : [...paging, ...e.names];
+        if (e.last) names = paging;
+      } else names = e.mode === 'full' ? [...e.names] : applyChildrenDiff(names, e);
     }
     return names.sort();
   }

@@ -1,5 +1,5 @@
 /** The pure pieces of access control: sessions, CSRF, cookies, origins, share links, credentials. */
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
@@ -12,6 +12,8 @@ import { OPEN_IDENTITY, canMutate, type Identity } from '../../src/auth/identity
 import { isLoopbackHost, originAllowed } from '../../src/auth/origin.js';
 import { SessionStore } from '../../src/auth/sessionStore.js';
 import { ShareLinkStore } from '../../src/auth/shareLinks.js';
+import { testLogger } from '../support/logger.js';
+import { checkAuthOptions } from '../../src/auth/authOptions.js';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -29,14 +31,18 @@ describe('SessionStore', () => {
     const store = new SessionStore(60_000, () => now);
     const s = store.create({ name: 'ann', role: 'admin', via: 'cookie' });
     const share = store.create({ name: 'share:x', role: 'viewer', via: 'share', shareLinkId: 'x', expiresAt: 11_000 });
-    expect(store.get(s.id)).toBe(s);
-    expect(s.csrfToken).not.toBe(s.id);
+    expect(store.get(s.cookie)).toBe(s.session);
+    expect(s.session.csrfToken).not.toBe(s.cookie);
+    // Only the cookie's hash is kept: the id is not the cookie.
+    expect(s.session.id).not.toBe(s.cookie);
+    expect(store.get(s.session.id)).toBeNull();
     now = 11_000;
-    expect(store.get(share.id)).toBeNull();
-    expect(store.get(s.id)).toBe(s);
+    expect(store.get(share.cookie)).toBeNull();
+    expect(store.endOf(share.cookie)).toMatchObject({ reason: 'session expired' });
+    expect(store.get(s.cookie)).toBe(s.session);
     now = 61_000;
-    expect(store.sweep()).toEqual([s.id]);
-    expect(store.get(s.id)).toBeNull();
+    expect(store.sweep()).toEqual([s.session.id]);
+    expect(store.get(s.cookie)).toBeNull();
     expect(store.get(undefined)).toBeNull();
   });
 
@@ -45,14 +51,70 @@ describe('SessionStore', () => {
     const a = store.create({ name: 'share:x', role: 'viewer', via: 'share', shareLinkId: 'x' });
     const b = store.create({ name: 'share:x', role: 'viewer', via: 'share', shareLinkId: 'x' });
     const c = store.create({ name: 'share:y', role: 'viewer', via: 'share', shareLinkId: 'y' });
-    expect(store.deleteForShareLink('x').sort()).toEqual([a.id, b.id].sort());
-    expect(store.get(c.id)).toBe(c);
+    expect(store.deleteForShareLink('x').sort()).toEqual([a.session.id, b.session.id].sort());
+    expect(store.get(c.cookie)).toBe(c.session);
+  });
+
+  it('bounds sessions per name, so one credential signing in again and again evicts only its own', () => {
+    const store = new SessionStore({ ttlMs: 60_000, maxSessions: 10, maxPerName: 3 });
+    const ann = store.create({ name: 'ann', role: 'admin', via: 'cookie' });
+    const flood = Array.from({ length: 20 }, () => store.create({ name: 'viewer-token', role: 'viewer', via: 'cookie' }));
+    expect(store.get(ann.cookie)).toBe(ann.session);
+    expect(flood.filter((f) => store.get(f.cookie) !== null)).toHaveLength(3);
+    expect(store.endOf(flood[0]!.cookie)?.reason).toMatch(/replaced by a newer sign-in/);
+    expect(store.size).toBe(4);
+  });
+
+  it('survives a restart through its journal, keeps why sessions ended, and writes no cookie to disk', async () => {
+    const dir = tempDir();
+    let now = 1_000;
+    const first = await SessionStore.open(dir, { ttlMs: 60_000 }, testLogger, () => now);
+    const ann = first.create({ name: 'ann', role: 'admin', via: 'cookie', method: 'password', credential: 'fp' });
+    const bob = first.create({ name: 'bob', role: 'viewer', via: 'cookie' });
+    const short = first.create({ name: 'share:x', role: 'viewer', via: 'share', shareLinkId: 'x', expiresAt: 5_000 });
+    first.delete(bob.session.id, 'signed out');
+    await first.persisted();
+    await first.close();
+    const file = join(dir, 'sessions.jsonl');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const text = readFileSync(file, 'utf8');
+    for (const issued of [ann, bob, short]) {
+      expect(text).not.toContain(issued.cookie);
+      expect(text).not.toContain(issued.hint);
+    }
+
+    now = 6_000;
+    const second = await SessionStore.open(dir, { ttlMs: 60_000 }, testLogger, () => now);
+    expect(second.get(ann.cookie)).toEqual(ann.session);
+    expect(second.byHintValue(ann.hint)?.id).toBe(ann.session.id);
+    expect(second.get(bob.cookie)).toBeNull();
+    expect(second.endOf(bob.cookie)).toMatchObject({ reason: 'signed out' });
+    // Expired while no Keeper ran: remembered as expired, at its expiry.
+    expect(second.endOf(short.cookie)).toEqual({ id: short.session.id, reason: 'session expired', at: 5_000 });
+    await second.close();
+  });
+
+  it('skips a torn last line after a crash and compacts the journal when it grows', async () => {
+    const dir = tempDir();
+    const store = await SessionStore.open(dir, { ttlMs: 60_000, maxPerName: 1, maxEnded: 10 }, testLogger);
+    const keep = store.create({ name: 'ann', role: 'admin', via: 'cookie' });
+    for (let i = 0; i < 1_500; i++) store.create({ name: 'viewer-token', role: 'viewer', via: 'cookie' });
+    await store.persisted();
+    await store.close();
+    const lines = readFileSync(join(dir, 'sessions.jsonl'), 'utf8').trim().split('\n');
+    // 1,500 sessions of one name replace each other (~3,000 changes), 2 live and 10 ends remembered:
+    // the file is rewritten past 2 x 12 + 1,000 lines.
+    expect(lines.length).toBeLessThanOrEqual(1_024);
+    writeFileSync(join(dir, 'sessions.jsonl'), `${lines.join('\n')}\n{"put":{"id":"tor`);
+    const again = await SessionStore.open(dir, { ttlMs: 60_000 }, testLogger);
+    expect(again.get(keep.cookie)?.name).toBe('ann');
+    await again.close();
   });
 });
 
 describe('checkCsrf', () => {
   const store = new SessionStore(60_000);
-  const session = store.create({ name: 'ann', role: 'admin', via: 'cookie' });
+  const { session } = store.create({ name: 'ann', role: 'admin', via: 'cookie' });
   const cookieIdentity: Identity = { name: 'ann', role: 'admin', via: 'cookie', sessionId: session.id };
 
   it('lets reads through and exempts bearer and open identities', () => {
@@ -145,10 +207,10 @@ describe('credentials', () => {
       viewerToken: 'v'.repeat(20),
       users: [{ name: 'vic', passwordHash: bcrypt.hashSync('pw-vic-123', 4), role: 'viewer' }],
     });
-    expect(creds.verifyToken('a'.repeat(20))).toEqual({ name: 'admin-token', role: 'admin' });
-    expect(creds.verifyToken('v'.repeat(20))).toEqual({ name: 'viewer-token', role: 'viewer' });
+    expect(creds.verifyToken('a'.repeat(20))).toMatchObject({ name: 'admin-token', rights: { role: 'admin' } });
+    expect(creds.verifyToken('v'.repeat(20))).toMatchObject({ name: 'viewer-token', rights: { role: 'viewer' } });
     expect(creds.verifyToken('a'.repeat(19))).toBeNull();
-    expect(await creds.verifyPassword('vic', 'pw-vic-123')).toEqual({ name: 'vic', role: 'viewer' });
+    expect(await creds.verifyPassword('vic', 'pw-vic-123')).toMatchObject({ name: 'vic', rights: { role: 'viewer' } });
     expect(await creds.verifyPassword('vic', 'wrong')).toBeNull();
     expect(await creds.verifyPassword('nobody', 'pw-vic-123')).toBeNull();
     expect(new Credentials({}).configured).toBe(false);
@@ -164,5 +226,30 @@ describe('credentials', () => {
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     const second = loadOrCreateAdminToken(dir);
     expect(second).toEqual({ ...first, created: false });
+  });
+});
+
+describe('checkAuthOptions', () => {
+  const ensembles = [{ name: 'prod', connectionString: 'zk:2181' }];
+  it('refuses at start what no one could use: a grant of an unknown ensemble, a user no grant lets in, http off loopback', () => {
+    const bad = () =>
+      checkAuthOptions(
+        {
+          stateDir: '/tmp/x',
+          grants: [{ group: 'billing', role: 'writer', ensemble: 'prd', paths: ['/app'] }],
+          users: [{ name: 'bob', passwordHash: 'x', groups: ['nobody-grants-this'] }],
+          oidc: { issuer: 'http://id.example.com', clientId: 'k', scopes: ['openid'], groupsClaim: 'groups', name: 'id' },
+        },
+        ensembles,
+      );
+    expect(bad).toThrow(/auth\.grants\[0\]\.ensemble: no ensemble is named "prd" \(configured: prod\)/);
+    expect(bad).toThrow(/auth\.users\[0\] \(bob\): no role, and none of its groups is in auth\.grants/);
+    expect(bad).toThrow(/must be https \(http is allowed on loopback only\)/);
+    expect(() =>
+      checkAuthOptions(
+        { stateDir: '/tmp/x', oidc: { issuer: 'http://127.0.0.1:17100', clientId: 'k', scopes: ['openid'], groupsClaim: 'groups', name: 'id' } },
+        ensembles,
+      ),
+    ).not.toThrow();
   });
 });

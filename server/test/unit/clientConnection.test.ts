@@ -5,108 +5,11 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { CLOSE_PROTOCOL_MISMATCH, PROTOCOL_VERSION, serverMessageSchema, type ServerMessage, type TopicEvent, type TopicName } from '@keeper/shared';
+import { CLOSE_PROTOCOL_MISMATCH, PROTOCOL_VERSION } from '@keeper/shared';
 import { ClientConnection, type HubContext } from '../../src/hub/clientConnection.js';
-import type { SocketLike } from '../../src/hub/socketLike.js';
 import { Ensembles } from '../../src/ensemble/ensembles.js';
-import type { Ensemble } from '../../src/ensemble/ensemble.js';
 import type { Identity } from '../../src/auth/identity.js';
-import type { Subscriber, TopicProducer, TopicProducers } from '../../src/topics/topicProducer.js';
-
-/** The server's end of an in-memory socket; what it sends is parsed with the shared schema, as a browser would. */
-class MemorySocket implements SocketLike {
-  readonly OPEN = 1;
-  readyState = 1;
-  bufferedAmount = 0;
-  readonly received: ServerMessage[] = [];
-  closed: { code?: number; reason?: string } | null = null;
-  private readonly listeners = {
-    message: [] as ((data: Buffer, isBinary: boolean) => void)[],
-    close: [] as (() => void)[],
-    error: [] as ((e: Error) => void)[],
-  };
-
-  send(text: string): void {
-    this.received.push(serverMessageSchema.parse(JSON.parse(text)));
-  }
-  close(code?: number, reason?: string): void {
-    if (this.closed) return;
-    this.closed = { ...(code !== undefined ? { code } : {}), ...(reason !== undefined ? { reason } : {}) };
-    this.readyState = 3;
-    for (const l of this.listeners.close) l();
-  }
-  terminate(): void {
-    this.close();
-  }
-  on(event: 'message' | 'close' | 'error', listener: never): unknown {
-    (this.listeners[event] as unknown[]).push(listener);
-    return this;
-  }
-  /** What the browser sends. */
-  deliver(message: unknown): void {
-    for (const l of this.listeners.message) l(Buffer.from(JSON.stringify(message)), false);
-  }
-  errors(): Extract<ServerMessage, { type: 'error' }>[] {
-    return this.received.filter((m): m is Extract<ServerMessage, { type: 'error' }> => m.type === 'error');
-  }
-  events() {
-    return this.received.flatMap((m) => (m.type === 'batch' ? m.events : []));
-  }
-}
-
-/** A producer that records who it feeds, so a test can emit to them and see them stop. */
-function standIn<T extends TopicName>(topic: T, first?: TopicEvent<T>) {
-  const open = new Set<Subscriber<T>>();
-  let opened = 0;
-  const producer: TopicProducer<T> = {
-    topic,
-    open(subscriber) {
-      opened++;
-      open.add(subscriber);
-      if (first) subscriber.emit(first);
-      return () => open.delete(subscriber);
-    },
-  };
-  return {
-    producer,
-    emit: (event: TopicEvent<T>) => open.forEach((s) => s.emit(event)),
-    get live() {
-      return open.size;
-    },
-    get opened() {
-      return opened;
-    },
-  };
-}
-
-const session = {
-  state: 'connected' as const,
-  sessionId: '0x1',
-  member: 'm1:2181',
-  since: 1,
-  timeoutMs: 30_000,
-  sessionsOpened: 1,
-  confirmedAt: 1,
-  establishedAt: 1,
-  timeline: [],
-};
-const stat = {
-  czxid: '0x1',
-  mzxid: '0x1',
-  pzxid: '0x1',
-  ctime: 1,
-  mtime: 1,
-  version: 0,
-  cversion: 0,
-  aversion: 0,
-  ephemeralOwner: '0x0',
-  dataLength: 1,
-  numChildren: 0,
-};
-
-function fakeEnsemble(name: string): Ensemble {
-  return { name, summary: () => ({ name, connectionString: 'h:2181', session }) } as unknown as Ensemble;
-}
+import { MemorySocket, fakeEnsemble, standIns } from './support/hubHarness.js';
 
 const admin: Identity = { name: 'root', role: 'admin', via: 'bearer' };
 const viewer: Identity = { name: 'eve', role: 'viewer', via: 'bearer' };
@@ -115,19 +18,7 @@ const holder: Identity = { name: 'share:x', role: 'viewer', via: 'share', shareS
 const open: ClientConnection[] = [];
 
 function connect(identity: Identity, overrides: Partial<HubContext['limits']> = {}) {
-  const znode = standIn('znode', { kind: 'state', node: { exists: true, stat, data: { encoding: 'utf8', value: 'v', size: 1, truncated: false } }, at: 1 });
-  const consoleSession = standIn('consoleSession', { session });
-  const ensembleHealth = standIn('ensembleHealth');
-  const jobs = standIn('jobs');
-  const producers: TopicProducers = {
-    znode: znode.producer,
-    consoleSession: consoleSession.producer,
-    ensembleHealth: ensembleHealth.producer,
-    jobs: jobs.producer,
-    locks: standIn('locks').producer,
-    lock: standIn('lock').producer,
-    upgrade: standIn('upgrade').producer,
-  };
+  const { znode, consoleSession, ensembleHealth, jobs, producers } = standIns();
   const ctx: HubContext = {
     ensembles: new Ensembles([fakeEnsemble('prod'), fakeEnsemble('test')]),
     producers,
@@ -252,6 +143,19 @@ describe('ClientConnection', () => {
       [{ path: '/b' }, 14],
     ]);
     expect(sent.filter((e) => e.topic === 'znode' && e.event.kind === 'children')).toHaveLength(10);
+  });
+
+  it('answers a bare heartbeat only when no frame went out lately (any frame is an answer); a ping with an id always', async () => {
+    const { socket } = connect(viewer);
+    hello(socket);
+    const pongs = () => socket.received.filter((m) => m.type === 'pong');
+    socket.deliver({ type: 'ping' });
+    expect(pongs()).toHaveLength(0);
+    socket.deliver({ type: 'ping', id: 'x' });
+    expect(pongs()).toEqual([expect.objectContaining({ id: 'x' })]);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    socket.deliver({ type: 'ping' });
+    expect(pongs()).toHaveLength(2);
   });
 
   it('stops every producer it opened when the socket closes', () => {

@@ -1,6 +1,38 @@
 import type { ServerEvent, TopicEvent } from '@keeper/shared';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Outbox } from '../../src/hub/outbox.js';
+import { Outbox, type OutboxBounds, type OutboxSink } from '../../src/hub/outbox.js';
+import { SharedEvent, envelopePrefix } from '../../src/hub/sharedEvent.js';
+import { FlushScheduler } from '../../src/hub/flushScheduler.js';
+
+const share = (e: ServerEvent): SharedEvent => SharedEvent.of(e, envelopePrefix(e.topic, e.ensemble, e.params));
+
+/**
+ * An outbox over a sink that takes everything (or only `room` events a flush, when set) and
+ * records each flush's events as labels; `resyncs` counts the resync notices it was let send.
+ */
+function recording(intervalMs = 25, bounds?: OutboxBounds) {
+  const flushes: string[][] = [];
+  const state = { room: Number.POSITIVE_INFINITY, resyncs: 0, resyncAllowed: true };
+  const sink: OutboxSink = {
+    send(queue, from) {
+      const end = Math.min(queue.length, from + state.room);
+      flushes.push(queue.slice(from, end).map((e) => label(e.envelope)));
+      return end;
+    },
+    resync() {
+      if (!state.resyncAllowed) return false;
+      state.resyncs++;
+      return true;
+    },
+  };
+  const box = new Outbox(sink, intervalMs, new FlushScheduler(), bounds);
+  return {
+    box,
+    flushes,
+    state,
+    push: (e: ServerEvent) => box.push(share(e)),
+  };
+}
 
 const onZnode = (path: string, event: TopicEvent<'znode'>, ensemble = 'e'): ServerEvent => ({ topic: 'znode', ensemble, params: { path }, event });
 const znode = (path: string, version: number, ensemble = 'e'): ServerEvent =>
@@ -95,7 +127,7 @@ function label(e: ServerEvent): string {
         case 'state':
           return `znode ${e.ensemble}${path} ${e.event.node.exists ? `v${e.event.node.stat.version}` : 'gone'}`;
         case 'children':
-          return `children ${path} ${(e.event.mode === 'full' ? e.event.names : e.event.added.map((n) => `+${n}`)).join(',')}`;
+          return `children ${path} ${(e.event.mode === 'diff' ? e.event.added.map((n) => `+${n}`) : e.event.names).join(',')}`;
         case 'watchEvent':
           return `watch ${path} ${e.event.event}`;
         case 'error':
@@ -121,16 +153,19 @@ function label(e: ServerEvent): string {
 }
 
 let batches: string[][];
-let outbox: Outbox;
+let outbox: { push(e: ServerEvent): void; close(): void };
+let closeOutbox: () => void;
 
 beforeEach(() => {
   vi.useFakeTimers({ now: 1_000_000 });
-  batches = [];
-  outbox = new Outbox((events) => batches.push(events.map(label)));
+  const r = recording();
+  batches = r.flushes;
+  outbox = { push: r.push, close: () => r.box.close() };
+  closeOutbox = () => r.box.close();
 });
 
 afterEach(() => {
-  outbox.close();
+  closeOutbox();
   vi.useRealTimers();
 });
 
@@ -170,9 +205,18 @@ describe('Outbox: timing', () => {
   it('keeps batching at the interval while events keep coming', () => {
     const flushTimes: number[] = [];
     const start = Date.now();
-    const timed = new Outbox(() => flushTimes.push(Date.now() - start), 25);
+    const timed = new Outbox(
+      {
+        send: (queue, from) => {
+          flushTimes.push(Date.now() - start);
+          return queue.length - from;
+        },
+        resync: () => true,
+      },
+      25,
+    );
     for (let t = 0; t < 100; t += 5) {
-      timed.push(children(`/${t}`, ['x']));
+      timed.push(share(children(`/${t}`, ['x'])));
       vi.advanceTimersByTime(5);
     }
     timed.close();
@@ -191,8 +235,8 @@ describe('Outbox: timing', () => {
   });
 
   it('honours a custom interval', () => {
-    const got: string[][] = [];
-    const slow = new Outbox((events) => got.push(events.map(label)), 100);
+    const slow = recording(100);
+    const got = slow.flushes;
     slow.push(children('/1', ['x']));
     vi.advanceTimersByTime(0);
     vi.advanceTimersByTime(1);
@@ -201,7 +245,7 @@ describe('Outbox: timing', () => {
     expect(got).toHaveLength(1);
     vi.advanceTimersByTime(1);
     expect(got).toEqual([['children /1 x'], ['children /2 x']]);
-    slow.close();
+    slow.box.close();
   });
 
   it('holds a lone watch event for one interval: the new state it announces follows shortly', () => {
@@ -322,14 +366,15 @@ describe('Outbox: replacement', () => {
 });
 
 describe('Outbox: close', () => {
-  it('forgets what was pending: events pushed after close go out alone', () => {
+  it('forgets what was pending and sends nothing pushed after close', () => {
     outbox.push(watch('/old', 'created'));
     outbox.push(znode('/a', 1));
     outbox.close();
     outbox.push(watch('/new', 'created'));
     outbox.push(znode('/a', 2));
     vi.advanceTimersByTime(1000);
-    expect(batches).toEqual([['watch /new created', 'znode e/a v2']]);
+    expect(batches).toEqual([]);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('drops pending events waiting for the next tick', () => {
@@ -348,5 +393,78 @@ describe('Outbox: close', () => {
     vi.advanceTimersByTime(1000);
     expect(batches).toEqual([['children /a x']]);
     expect(vi.getTimerCount()).toBe(0);
+  });
+});
+
+describe('Outbox: a socket that falls behind', () => {
+  const page = (offset: number, names: string[], last: boolean): ServerEvent =>
+    onZnode('/big', { kind: 'children', mode: 'page', names, total: 1_000, offset, last });
+
+  it('keeps what the socket has no room for, in order, and sends it when woken: nothing is dropped or copied', () => {
+    const r = recording();
+    r.state.room = 2;
+    for (let i = 1; i <= 5; i++) r.push(watch(`/${i}`, 'created'));
+    r.push(znode('/a', 1));
+    vi.advanceTimersByTime(25);
+    expect(r.flushes).toEqual([['watch /1 created', 'watch /2 created']]);
+    // A newer state still replaces the waiting one in place.
+    r.push(znode('/a', 2));
+    vi.advanceTimersByTime(1_000);
+    expect(r.flushes).toHaveLength(1);
+    r.box.wake();
+    vi.advanceTimersByTime(0);
+    r.box.wake();
+    vi.advanceTimersByTime(0);
+    expect(r.flushes.flat()).toEqual(['watch /1 created', 'watch /2 created', 'watch /3 created', 'watch /4 created', 'watch /5 created', 'znode e/a v2']);
+    r.box.close();
+  });
+
+  it('past its bound, drops what was queued and everything after, until it can be told to resync', () => {
+    const r = recording(25, { maxQueuedBytes: 2_000, maxQueuedEvents: 1_000 });
+    r.state.room = 0;
+    r.state.resyncAllowed = false;
+    r.push(znode('/a', 1));
+    vi.advanceTimersByTime(0);
+    expect(r.box.isBehind).toBe(false);
+    for (let i = 0; i < 10; i++) r.push(diff('/', [`child-${i}-${'x'.repeat(300)}`]));
+    expect(r.box.isBehind).toBe(true);
+    expect(r.box.length).toBe(0);
+    r.push(znode('/a', 2));
+    expect(r.box.length).toBe(0);
+    // The socket drains: the notice goes first, then events flow again.
+    r.state.room = Number.POSITIVE_INFINITY;
+    r.state.resyncAllowed = true;
+    r.box.wake();
+    vi.advanceTimersByTime(0);
+    expect(r.state.resyncs).toBe(1);
+    expect(r.box.isBehind).toBe(false);
+    r.push(znode('/a', 3));
+    vi.advanceTimersByTime(25);
+    expect(r.flushes.flat()).toEqual(['znode e/a v3']);
+    expect(r.box.dropped).toBe(1);
+    r.box.close();
+  });
+
+  it('lets the pages of a child list wait without counting against the bound (the producer keeps them anyway)', () => {
+    const r = recording(25, { maxQueuedBytes: 2_000, maxQueuedEvents: 1_000 });
+    r.state.room = 1;
+    const names = Array.from({ length: 100 }, (_, i) => `name-${i}-${'y'.repeat(40)}`);
+    for (let p = 0; p < 10; p++) r.push(page(p * 100, names, p === 9));
+    vi.advanceTimersByTime(0);
+    expect(r.box.isBehind).toBe(false);
+    for (let i = 0; i < 9; i++) {
+      r.box.wake();
+      vi.advanceTimersByTime(0);
+    }
+    expect(r.flushes).toHaveLength(10);
+    r.box.close();
+  });
+
+  it('falls behind past its bound on the number of events, however small', () => {
+    const r = recording(25, { maxQueuedBytes: 1e9, maxQueuedEvents: 50 });
+    r.state.room = 0;
+    for (let i = 0; i < 51; i++) r.push(watch(`/${i}`, 'created'));
+    expect(r.box.isBehind).toBe(true);
+    r.box.close();
   });
 });

@@ -4,8 +4,10 @@
  */
 import { z } from 'zod';
 import { shareScopeChoiceSchema, shareScopeSchema } from '../shareScope.js';
+import { rightsSchema } from '../grants.js';
 
-export const ROLES = ['admin', 'viewer'] as const;
+/** admin: everything; viewer: read only; writer: read, and change znodes in its granted subtrees (grants.ts). */
+export const ROLES = ['admin', 'viewer', 'writer'] as const;
 export type Role = (typeof ROLES)[number];
 
 /**
@@ -33,11 +35,26 @@ export const meResponseSchema = z.object({
   csrfToken: z.string().optional(),
   /** For a share-link session: the link it is bound to. */
   shareLink: z.object({ id: z.string(), path: z.string(), expiresAt: z.number(), scope: shareScopeSchema.optional() }).optional(),
+  /** What this identity may do (the "who am I" panel; the UI offers only that). */
+  rights: rightsSchema.optional(),
+  /** The groups the identity provider (or the config) gave this person. */
+  groups: z.array(z.string()).optional(),
+  /** How this person signed in, in words: "password", "token", "Dex" (the provider's name). */
+  signedInWith: z.string().optional(),
+  /** When this sign-in ends (cookie sessions). */
+  expiresAt: z.number().optional(),
 });
 export type MeResponse = z.infer<typeof meResponseSchema>;
 
 /** GET /api/sign-in-methods (no identity needed): which tabs the sign-in page offers. */
-export const signInMethodsSchema = z.object({ password: z.boolean(), token: z.boolean() });
+export const signInMethodsSchema = z.object({
+  password: z.boolean(),
+  token: z.boolean(),
+  /** The browser's previous session, when it ended and the server still remembers why. */
+  ended: z.object({ reason: z.string(), at: z.number() }).optional(),
+  /** Single sign-on: the button "Sign in with <name>" goes to `url`. */
+  oidc: z.object({ name: z.string(), url: z.string() }).optional(),
+});
 export type SignInMethods = z.infer<typeof signInMethodsSchema>;
 
 export const MAX_SHARE_LINK_MINUTES = 60 * 24 * 30;

@@ -11,8 +11,10 @@ export * from './topics.js';
 /**
  * Bumped on any incompatible change; checked in the hello handshake. 3: every feed is a topic
  * (subscribe {topic, ensemble, params}); the socket carries no writes (they go over HTTP).
+ * 4: big child lists come in pages; `resync` after events were dropped for a browser that fell
+ * behind; errors may name the subscription they concern and when to retry.
  */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 /** WebSocket close code for a protocol version the server does not speak (4000-4999 is for applications). */
 export const CLOSE_PROTOCOL_MISMATCH = 4001;
@@ -79,6 +81,10 @@ export const ERROR_CODES = [
   'forbidden',
   /** Outside what the socket's share link reaches (its subtree, or the ensemble views it does not allow). */
   'outOfScope',
+  /** Subscribing too fast: retry after `retryAfterMs`. */
+  'rateLimited',
+  /** An event bigger than a socket may carry: the subscription gets this instead of it. */
+  'tooLarge',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -90,9 +96,29 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     ensembles: z.array(ensembleSummarySchema),
   }),
   z.object({ type: z.literal('batch'), events: z.array(topicMessageSchema) }),
-  z.object({ type: z.literal('error'), code: z.enum(ERROR_CODES), message: z.string(), id: z.string().optional() }),
+  z.object({
+    type: z.literal('error'),
+    code: z.enum(ERROR_CODES),
+    message: z.string(),
+    id: z.string().optional(),
+    /** The subscription the error concerns, when it is not an answer to a request (an event refused as too large). */
+    subscription: z.object({ topic: z.enum(TOPIC_NAMES as [TopicName, ...TopicName[]]), ensemble: z.string(), params: z.unknown() }).optional(),
+    /** `rateLimited`: the request may be sent again after this long. */
+    retryAfterMs: z.number().optional(),
+  }),
   z.object({ type: z.literal('ack'), id: z.string() }),
   z.object({ type: z.literal('pong'), id: z.string().optional(), at: z.number() }),
+  /**
+   * The server dropped events it could not send this socket in time (it fell behind): every
+   * subscription is still held, but what the page shows may have missed changes. Subscribe again
+   * to each (each answers with its current state).
+   */
+  z.object({
+    type: z.literal('resync'),
+    reason: z.string(),
+    /** Server time of the first event dropped: what the page shows is complete only up to then. */
+    since: z.number(),
+  }),
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
 /** What a batch carries: events of subscriptions, each tagged with its topic, ensemble and parameters. */

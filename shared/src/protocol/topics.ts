@@ -62,9 +62,21 @@ export const znodeStateSchema = z.discriminatedUnion('exists', [
 ]);
 export type ZnodeState = z.infer<typeof znodeStateSchema>;
 
-/** A list of children: the whole list, or what changed since the last list this subscription was sent. */
+/**
+ * A list of children: the whole list, or what changed since the last list this subscription was
+ * sent. A list too big for one frame comes as pages (`offset` of the page's first name, `last` on
+ * the final one): together they are the whole list, which replaces the previous one once complete.
+ */
 export const childrenChangeSchema = z.discriminatedUnion('mode', [
   z.object({ kind: z.literal('children'), mode: z.literal('full'), names: z.array(z.string()), total: z.number() }),
+  z.object({
+    kind: z.literal('children'),
+    mode: z.literal('page'),
+    names: z.array(z.string()),
+    total: z.number(),
+    offset: z.number().int().min(0),
+    last: z.boolean(),
+  }),
   z.object({ kind: z.literal('children'), mode: z.literal('diff'), added: z.array(z.string()), removed: z.array(z.string()), total: z.number() }),
 ]);
 export type ChildrenChange = z.infer<typeof childrenChangeSchema>;

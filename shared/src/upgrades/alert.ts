@@ -26,7 +26,9 @@ export function upgradeAlert(wf: UpgradeWorkflow): Alert | null {
     severity: step ? 'critical' : 'info',
     title: step ? 'Upgrade paused: it needs you' : 'Upgrade paused',
     why: wf.reason ?? 'Paused.',
-    action: step ? `Nothing else is restarted. Bring the member back and resume, or skip it by typing "${skipPhrase(step)}".` : 'Resume when ready, or abort.',
+    action: step
+      ? `Nothing else is restarted. ${step.restartRequestedAt !== null ? 'Restart it again, or bring the member back and resume' : 'Bring the member back and resume'}, or skip it by typing "${skipPhrase(step)}".`
+      : 'Resume when ready, or abort.',
     members,
   };
 }

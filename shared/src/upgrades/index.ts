@@ -6,12 +6,15 @@
  *   workflowReducer    the whole upgrade over its steps; createWorkflow; stepsToRestart
  *   upgradeProgress    the bar, elapsed, estimate and "Restarting member 2 (next: 3, then the leader, 1)"
  *   resumeFrom         after Keeper restarted mid-upgrade: where each current step stands
- *   fillRestartCommand the config's restartCommand, shell-quoted
+ *   fillRestartCommand the config's restartCommand: argv with no shell, or a checked shell line
+ *   recheckMembers     every member against the target and its role: before done, and on resume
+ *   withheldCommands   an answer for non-admins: the restart's outcome and exit code, never its command or output
  *   upgradeAlert       the alert a paused or failed upgrade raises
  *   upgradeWorkflowSchema: the versioned state on disk and on the wire; requests.ts: the HTTP bodies and answers
  */
 export * from './schemas.js';
 export { memberLabel, memberName, memberShortLabel, plannedRoleOf, servesInRightRole } from './members.js';
+export * from './builds.js';
 export * from './gates.js';
 export * from './plan.js';
 export * from './restartEvidence.js';
@@ -23,6 +26,7 @@ export * from './workflowEvents.js';
 export * from './workflow.js';
 export * from './sessionExpiries.js';
 export * from './progress.js';
+export * from './recheck.js';
 export * from './resume.js';
 export * from './restartCommand.js';
 export * from './requests.js';

@@ -3,7 +3,8 @@
  * from the steps already finished, and "Restarting member 2 (next: 3, then the leader, 1)".
  */
 import { formatDuration } from '../ensemble/sessions/flags.js';
-import { memberLabel, memberShortLabel, plural } from './members.js';
+import { listWords, memberLabel, memberName, memberShortLabel, plural } from './members.js';
+import { exceptionsOf } from './recheck.js';
 import type { StepState, UpgradeProgress, UpgradeStep, UpgradeWorkflow } from './schemas.js';
 import { currentSteps } from './workflowSteps.js';
 
@@ -43,11 +44,16 @@ export function progressSentence(wf: UpgradeWorkflow): string {
   switch (wf.state) {
     case 'planned':
       return `Planned. ${wf.plan.sentence}`;
-    case 'done': {
+    case 'done':
+    case 'doneWithExceptions': {
       const restarted = wf.steps.filter((s) => s.state === 'done').length;
       const skipped = wf.steps.length - restarted;
       const took = wf.startedAt !== null && wf.finishedAt !== null ? ` in ${formatDuration(wf.finishedAt - wf.startedAt)}` : '';
-      return `Done: ${plural(restarted, 'member')} restarted${took}${skipped > 0 ? `, ${skipped} skipped` : ''}.`;
+      const counts = `${plural(restarted, 'member')} restarted${took}${skipped > 0 ? `, ${skipped} skipped` : ''}`;
+      if (wf.state === 'done') return `Done: ${counts}; each checked at the end, ${wf.targetVersion ? 'on the target and ' : ''}serving in its role.`;
+      // Each member with its build is in `recheck` and the reason; the headline names them.
+      const names = exceptionsOf(wf.recheck).map((m) => memberName(m));
+      return `Done with exceptions: ${counts}; not as planned: ${names.length > 0 ? listWords(names) : 'see the reason'}.`;
     }
     case 'failed':
     case 'aborted':
@@ -55,7 +61,7 @@ export function progressSentence(wf: UpgradeWorkflow): string {
     case 'paused':
       return `Paused${first ? ` at ${memberLabel(first)}` : ''}: ${wf.reason ?? 'no reason recorded'}`;
     case 'running': {
-      if (!first) return 'Finishing.';
+      if (!first) return `Checking every member${wf.targetVersion ? "'s version and role" : "'s role"} before calling it done.`;
       if (wf.mode === 'full') {
         const back = current.filter((s) => s.phases.back !== null).length;
         return `Restarting all ${plural(wf.steps.length, 'member')} at once (${back} of ${current.length} back so far)`;

@@ -5,7 +5,8 @@
  *   GET  /api/ensembles/<name>/upgrades                     upgradeListAnswerSchema
  *   GET  /api/ensembles/<name>/upgrades/<id>                upgradeAnswerSchema
  *   POST /api/ensembles/<name>/upgrades/<id>/{start|pause|resume|abort}   upgradeActionBodySchema
- *   POST /api/ensembles/<name>/upgrades/<id>/steps/<address>/{skip|markDone}  upgradeStepActionBodySchema
+ *   POST /api/ensembles/<name>/upgrades/<id>/steps/<address>/{skip|markDone|restartAgain}  upgradeStepActionBodySchema
+ * Non-admins get every answer through withheldCommands: a restart's outcome and exit code, never its command or output.
  */
 import { z } from 'zod';
 import { upgradeModeSchema, upgradeProgressSchema, upgradeStateSchema, upgradeWorkflowSchema, type UpgradeWorkflow } from './schemas.js';
@@ -37,7 +38,7 @@ export const upgradeActionBodySchema = z.strictObject({
 });
 export type UpgradeActionBody = z.infer<typeof upgradeActionBodySchema>;
 
-export const UPGRADE_STEP_ACTIONS = ['skip', 'markDone'] as const;
+export const UPGRADE_STEP_ACTIONS = ['skip', 'markDone', 'restartAgain'] as const;
 export const upgradeStepActionSchema = z.enum(UPGRADE_STEP_ACTIONS);
 export type UpgradeStepAction = z.infer<typeof upgradeStepActionSchema>;
 
@@ -83,5 +84,37 @@ export function summarizeUpgrade(wf: UpgradeWorkflow): UpgradeSummary {
     reason: wf.reason,
     steps: wf.steps.length,
     stepsDone: wf.steps.filter((s) => s.state === 'done').length,
+  };
+}
+
+/** Words an older Keeper wrote with a configured command's output after them (the command's exit, then its last line). */
+const OUTPUT_AFTER = /(the restart exited (?:-?\d+|without a code)|the restart did not finish before its deadline): [\s\S]*$/;
+
+/**
+ * What a non-admin (a viewer, a share link) may read of an upgrade: each restart's outcome and
+ * exit code, never the command line (which may carry a token), its output or its process. Texts
+ * that an older Keeper wrote with the line or the output in them are cut the same way.
+ */
+export function withheldCommands<T extends UpgradeWorkflow>(wf: T): T {
+  const lines = wf.steps.map((s) => s.command?.line).filter((l): l is string => typeof l === 'string' && l !== '');
+  const scrub = (text: string): string => {
+    let out = text;
+    for (const line of lines) out = out.split(line).join('(the restart command)');
+    return wf.restartMethod === 'command' ? out.replace(OUTPUT_AFTER, '$1') : out;
+  };
+  const scrubNullable = (text: string | null) => (text === null ? null : scrub(text));
+  return {
+    ...wf,
+    reason: scrubNullable(wf.reason),
+    steps: wf.steps.map((s) => ({
+      ...s,
+      reason: scrubNullable(s.reason),
+      checks: s.checks.map((c) => ({ ...c, saw: scrub(c.saw) })),
+      // The sandbox's restarter has no configured command: its words are Keeper's own.
+      command:
+        s.command && s.restartMethod === 'command'
+          ? { line: null, exitCode: s.command.exitCode, outputTail: '', deadlineAt: s.command.deadlineAt, process: null, withheld: true }
+          : s.command,
+    })),
   };
 }

@@ -9,8 +9,12 @@ export const UPGRADE_MODES = ['rolling', 'full'] as const;
 export const upgradeModeSchema = z.enum(UPGRADE_MODES);
 export type UpgradeMode = z.infer<typeof upgradeModeSchema>;
 
-/** The API's `state` words: scripts match on them. */
-export const UPGRADE_STATES = ['planned', 'running', 'paused', 'done', 'failed', 'aborted'] as const;
+/**
+ * The API's `state` words: scripts match on them. `done` means every member was checked at the
+ * end and serves in its role on the target; `doneWithExceptions` that the steps ended but a member
+ * was skipped, or is off target or out of its role (each named in `recheck`).
+ */
+export const UPGRADE_STATES = ['planned', 'running', 'paused', 'done', 'doneWithExceptions', 'failed', 'aborted'] as const;
 export const upgradeStateSchema = z.enum(UPGRADE_STATES);
 export type UpgradeState = z.infer<typeof upgradeStateSchema>;
 
@@ -55,6 +59,8 @@ export const CHECK_IDS = [
   'timeout',
   'resume',
   'upgrade-lock',
+  'restart-process',
+  'recheck',
 ] as const;
 export const checkIdSchema = z.enum(CHECK_IDS);
 export type CheckId = z.infer<typeof checkIdSchema>;
@@ -88,6 +94,29 @@ export type RestartEvidence = z.infer<typeof restartEvidenceSchema>;
 export const RESTART_METHODS = ['command', 'sandbox', 'manual'] as const;
 export const restartMethodSchema = z.enum(RESTART_METHODS);
 export type RestartMethod = z.infer<typeof restartMethodSchema>;
+
+/** The restart command's process: its own process group, which outlives a killed Keeper. */
+export const commandProcessSchema = z.object({
+  pid: z.number().int().positive(),
+  /** /proc/<pid>/stat's start time (clock ticks since boot) and the boot's id: a pid reused by another process is not it. */
+  startTicks: z.number().nullable(),
+  bootId: z.string().nullable(),
+});
+export type CommandProcess = z.infer<typeof commandProcessSchema>;
+
+/** What a step keeps of its restart command. */
+export const restartCommandRecordSchema = z.object({
+  /** The filled command as it ran (null when it could not be filled). */
+  line: z.string().nullable(),
+  exitCode: z.number().nullable(),
+  outputTail: z.string(),
+  /** When it is killed if still running (its start plus restartCommandTimeoutSeconds). */
+  deadlineAt: z.number().nullable().default(null),
+  process: commandProcessSchema.nullable().default(null),
+  /** True in answers to non-admins: the line, output and process are left out, only the exit code is told. */
+  withheld: z.boolean().default(false),
+});
+export type RestartCommandRecord = z.infer<typeof restartCommandRecordSchema>;
 
 /** Which member, as the plan found it: what a step and the plan's order both carry. */
 const memberOfPlanSchema = z.object({
@@ -127,8 +156,8 @@ export const stepSchema = memberOfPlanSchema.extend({
   /** Set before the restart is issued (write-ahead): a restart was asked for, so resuming must never issue it blindly again. */
   restartRequestedAt: z.number().nullable(),
   restartMethod: restartMethodSchema.nullable(),
-  /** The restart command's exit code and the tail of its output. */
-  command: z.object({ line: z.string().nullable(), exitCode: z.number().nullable(), outputTail: z.string() }).nullable(),
+  /** The restart command's exit code and the tail of its output (admins only: see withheldCommands). */
+  command: restartCommandRecordSchema.nullable(),
   checks: z.array(checkSchema),
 });
 export type UpgradeStep = z.infer<typeof stepSchema>;
@@ -182,7 +211,10 @@ export const UPGRADE_SCHEMA_VERSION = 1;
 
 /** Sessions the leader expired since the upgrade started (sessionExpiries.ts). */
 export const sessionExpiriesSchema = z.object({
+  /** Every expiry the leaders counted, the previous Keeper processes' sessions included. */
   count: z.number(),
+  /** Of `count`: sessions of Keeper processes that ran this upgrade and were killed (their sessions expire on their own), told apart from clients'. */
+  keeper: z.number().default(0),
   /** The leader whose counter was read last, and its reading. */
   leader: z.string().nullable(),
   last: z.number().nullable(),
@@ -190,6 +222,29 @@ export const sessionExpiriesSchema = z.object({
   gaps: z.number(),
 });
 export type SessionExpiries = z.infer<typeof sessionExpiriesSchema>;
+
+/** One member as the re-check found it. */
+export const memberRecheckSchema = z.object({
+  memberId: z.number().nullable(),
+  address: z.string(),
+  /** Its step's state then (done, skipped). */
+  step: stepStateSchema,
+  /** The member's state as polled, and the version it reported. */
+  state: z.string(),
+  version: z.string().nullable(),
+  /** Restarted by this upgrade, serving in its role, on the target when one was given. */
+  ok: z.boolean(),
+  /** "member 3 was skipped: it runs 3.8.0 built on 2023-10-30, not the target built on 2024-12-29". */
+  saw: z.string(),
+});
+export type MemberRecheck = z.infer<typeof memberRecheckSchema>;
+
+export const recheckSchema = z.object({
+  at: z.number(),
+  why: z.enum(['end', 'resume']),
+  members: z.array(memberRecheckSchema),
+});
+export type Recheck = z.infer<typeof recheckSchema>;
 
 export const upgradeWorkflowSchema = z.object({
   schemaVersion: z.literal(UPGRADE_SCHEMA_VERSION),
@@ -215,7 +270,11 @@ export const upgradeWorkflowSchema = z.object({
   previousLeaderZxid: z.string().nullable(),
   steps: z.array(stepSchema),
   /** Written by Keepers before it was counted: those read as nothing known. */
-  sessionExpiries: sessionExpiriesSchema.default({ count: 0, leader: null, last: null, gaps: 0 }),
+  sessionExpiries: sessionExpiriesSchema.default({ count: 0, keeper: 0, leader: null, last: null, gaps: 0 }),
+  /** The ZooKeeper session of the Keeper process running it: after a kill, the next process knows its predecessor's. */
+  keeperSession: z.string().nullable().default(null),
+  /** Every member checked against the target and its role: at the end (what done means) and on each resume. */
+  recheck: recheckSchema.nullable().default(null),
   /** The last time anything changed (each poll that changed a step, each action). */
   updatedAt: z.number(),
 });

@@ -11,7 +11,7 @@ import type { EnsembleHealth } from '../ensemble/types.js';
 import { leaderOf } from './members.js';
 import type { SessionExpiries } from './schemas.js';
 
-export const NO_EXPIRIES: SessionExpiries = { count: 0, leader: null, last: null, gaps: 0 };
+export const NO_EXPIRIES: SessionExpiries = { count: 0, keeper: 0, leader: null, last: null, gaps: 0 };
 
 export function trackExpiries(t: SessionExpiries, health: EnsembleHealth, startedAt: number): SessionExpiries {
   const leader = leaderOf(health);
@@ -26,11 +26,29 @@ export function trackExpiries(t: SessionExpiries, health: EnsembleHealth, starte
   return startedSince ? { ...t, leader: leader.address, last: value, count: t.count + value } : { ...t, leader: leader.address, last: value, gaps: t.gaps + 1 };
 }
 
-/** "No session expired (the leader's count)" / "2 sessions expired, maybe more: ...". */
+/**
+ * "No session expired (the leader's count)" / "2 sessions expired, maybe more: ...". A Keeper
+ * process killed mid-upgrade leaves its session to expire: the leader counts it like any other,
+ * so it is told apart, never called a client's.
+ */
 export function expiriesSentence(t: SessionExpiries): string {
   if (t.leader === null) return 'Session expiries not known: the leader does not report zk_stale_sessions_expired';
-  const counted = t.count === 0 ? 'No session expired' : `${t.count} ${t.count === 1 ? 'session' : 'sessions'} expired`;
+  const keeper = Math.min(t.keeper, t.count);
+  const clients = t.count - keeper;
+  const noun = (n: number) => (n === 1 ? 'session' : 'sessions');
+  const counted =
+    keeper === 0
+      ? clients === 0
+        ? 'No session expired'
+        : `${clients} ${noun(clients)} expired`
+      : clients === 0
+        ? 'No other session expired'
+        : `${clients} other ${noun(clients)} expired`;
+  const apart =
+    keeper === 0
+      ? ''
+      : `; counted apart: ${keeper === 1 ? "the previous Keeper process's session" : `${keeper} previous Keeper processes' sessions`}, which expired after ${keeper === 1 ? 'that process' : 'they'} stopped`;
   return t.gaps === 0
-    ? `${counted} during the upgrade (the leader's count)`
-    : `${counted} during the upgrade, as far as Keeper saw: the leader changed ${t.gaps === 1 ? 'once' : `${t.gaps} times`} without a count in between`;
+    ? `${counted} during the upgrade (the leader's count)${apart}`
+    : `${counted} during the upgrade, as far as Keeper saw: the leader changed ${t.gaps === 1 ? 'once' : `${t.gaps} times`} without a count in between${apart}`;
 }

@@ -7,9 +7,10 @@
 import type { EnsembleHealth, MemberStatus } from '../ensemble/types.js';
 import { isServing } from '../ensemble/quorum.js';
 import { failedGatesSentence, gatesPass, stepGates, syncedFollowersCheck, zxidCheck } from './gates.js';
-import { memberIn, servesInRightRole } from './members.js';
+import { offTargetWords, versionMatches } from './builds.js';
+import { memberIn, memberName, servesInRightRole } from './members.js';
 import { baselineOf, detectRestart } from './restartEvidence.js';
-import type { Check, CheckId, RestartMethod, UpgradeMode, UpgradeStep, UpgradeTimings } from './schemas.js';
+import type { Check, CheckId, CommandProcess, RestartMethod, UpgradeMode, UpgradeStep, UpgradeTimings } from './schemas.js';
 import { TERMINAL_STEP_STATES } from './schemas.js';
 import { latestChecks, pauseStep, record, stepTitle } from './stepRecord.js';
 import { applyOperatorAction, type OperatorAction } from './stepActions.js';
@@ -17,9 +18,18 @@ import { applyOperatorAction, type OperatorAction } from './stepActions.js';
 export type StepEvent =
   | { type: 'poll'; at: number; health: EnsembleHealth }
   | { type: 'tick'; at: number }
-  /** Written before the restart is issued. `commandLine` is the filled restartCommand, if any. */
-  | { type: 'restartStarted'; at: number; method: RestartMethod; commandLine?: string | null; instruction?: string | null }
-  | { type: 'restartResult'; at: number; exitCode: number | null; outputTail: string; timedOut?: boolean; processChanged?: boolean }
+  /**
+   * Written before the restart is issued. `commandLine` is the filled restartCommand, if any, and
+   * `commandDeadlineAt` when it is killed if still running.
+   */
+  | { type: 'restartStarted'; at: number; method: RestartMethod; commandLine?: string | null; commandDeadlineAt?: number | null; instruction?: string | null }
+  /** The command's process, once spawned: a Keeper started again while it runs waits for it (resume.ts). */
+  | { type: 'restartProcess'; at: number; process: CommandProcess }
+  /**
+   * How the restart ended. `inherited`: a command started by a previous Keeper process, ended by
+   * this one at its deadline (its exit code and output went with the process that started it).
+   */
+  | { type: 'restartResult'; at: number; exitCode: number | null; outputTail: string; timedOut?: boolean; processChanged?: boolean; inherited?: boolean }
   /** The runner waits for the ensemble's upgrade lock before this restart (ok: it has it now). */
   | { type: 'lockWait'; at: number; ok: boolean; saw: string }
   | OperatorAction;
@@ -42,19 +52,16 @@ export function activateStep(step: UpgradeStep, at: number, timings: UpgradeTimi
   return { ...step, startedAt: at, deadlineAt: at + timings.gatesWithinMs };
 }
 
-/** Whether the version matches the target: a plain "3.8.0" or any part of the string ("built on 2024-12-29"). */
-export function versionMatches(version: string | null, target: string): boolean {
-  return version !== null && version.includes(target);
+function syncChecks(step: UpgradeStep, health: EnsembleHealth, at: number, ctx: StepContext): Check[] {
+  return [syncedFollowersCheck(health, at), zxidCheckFor(step, health, at, ctx)];
 }
 
-function syncChecks(step: UpgradeStep, health: EnsembleHealth, member: MemberStatus, at: number, ctx: StepContext): Check[] {
-  const checks = [syncedFollowersCheck(health, at), zxidCheckFor(step, health, at, ctx)];
-  if (ctx.targetVersion !== null) {
-    const version = member.metrics.version;
-    const ok = versionMatches(version, ctx.targetVersion);
-    checks.push({ id: 'version-matches', ok, saw: `runs "${version ?? 'unknown'}"${ok ? ', the target' : `, not the target "${ctx.targetVersion}"`}`, at });
-  }
-  return checks;
+/** Null without a target. A member that serves and is synced runs what it runs until it restarts again: a mismatch is final. */
+function versionCheck(step: UpgradeStep, member: MemberStatus, at: number, ctx: StepContext): Check | null {
+  if (ctx.targetVersion === null) return null;
+  const version = member.metrics.version;
+  if (versionMatches(version, ctx.targetVersion)) return { id: 'version-matches', ok: true, saw: `runs "${version}", the target`, at };
+  return { id: 'version-matches', ok: false, saw: `${memberName(step)} serves and is synced, but ${offTargetWords(version, ctx.targetVersion)}`, at };
 }
 
 function zxidCheckFor(step: UpgradeStep, health: EnsembleHealth, at: number, ctx: StepContext): Check {
@@ -67,7 +74,7 @@ function zxidCheckFor(step: UpgradeStep, health: EnsembleHealth, at: number, ctx
 }
 
 const GATE_IDS: readonly CheckId[] = ['member-present', 'voters-serving', 'synced-followers', 'zxid-caught-up', 'members-answer', 'tolerates-failure'];
-const SYNC_IDS: readonly CheckId[] = ['synced-followers', 'zxid-caught-up', 'version-matches'];
+const SYNC_IDS: readonly CheckId[] = ['synced-followers', 'zxid-caught-up'];
 const latestOf = (step: UpgradeStep, ids: readonly CheckId[]) => latestChecks(step).filter((c) => ids.includes(c.id));
 
 function timeoutReason(step: UpgradeStep, member: MemberStatus | null, ctx: StepContext): string {
@@ -143,9 +150,15 @@ function onPoll(step: UpgradeStep, health: EnsembleHealth, at: number, ctx: Step
     s = toWentDown(s, at, `went ${member.state} again after serving${member.detail ? ` (${member.detail})` : ''}`, 'seen-down', ctx);
   }
   if (s.state === 'back') {
-    const checks = syncChecks(s, health, member, at, ctx);
+    const checks = syncChecks(s, health, at, ctx);
     s = record(s, ...checks);
+    const version = gatesPass(checks) ? versionCheck(s, member, at, ctx) : null;
+    if (version && !version.ok) {
+      // Synced, but not what was asked for: restart it again, skip it or abort; waiting changes nothing.
+      return pauseStep({ ...s, phases: { ...s.phases, synced: at } }, at, `${version.saw}. Restart it again, skip it, or abort.`, 'version-matches');
+    }
     if (gatesPass(checks)) {
+      if (version) s = record(s, version);
       s = { ...s, state: 'settling', phases: { ...s.phases, synced: at }, settleUntil: at + ctx.timings.settleMs, deadlineAt: null };
     }
   }
@@ -167,9 +180,10 @@ function checkDeadline(step: UpgradeStep, at: number, member: MemberStatus | nul
 
 function onRestartStarted(step: UpgradeStep, event: Extract<StepEvent, { type: 'restartStarted' }>, ctx: StepContext): UpgradeStep {
   if (step.state !== 'gatesChecked') return step;
+  // The command line stays out of the words: they reach viewers; the line itself is for admins (withheldCommands).
   const how =
     event.method === 'command'
-      ? `ran the restartCommand: ${event.commandLine ?? ''}`
+      ? 'ran the restartCommand'
       : event.method === 'sandbox'
         ? "asked the sandbox's own restarter"
         : (event.instruction ?? 'asked the operator to restart it');
@@ -178,7 +192,10 @@ function onRestartStarted(step: UpgradeStep, event: Extract<StepEvent, { type: '
     state: 'restarting',
     restartRequestedAt: event.at,
     restartMethod: event.method,
-    command: event.method === 'command' ? { line: event.commandLine ?? null, exitCode: null, outputTail: '' } : step.command,
+    command:
+      event.method === 'command'
+        ? { line: event.commandLine ?? null, exitCode: null, outputTail: '', deadlineAt: event.commandDeadlineAt ?? null, process: null, withheld: false }
+        : step.command,
     phases: { ...step.phases, restarting: event.at },
     deadlineAt: event.at + ctx.timings.wentDownWithinMs,
   };
@@ -186,22 +203,49 @@ function onRestartStarted(step: UpgradeStep, event: Extract<StepEvent, { type: '
 
 function onRestartResult(step: UpgradeStep, event: Extract<StepEvent, { type: 'restartResult' }>, ctx: StepContext): UpgradeStep {
   if (step.restartRequestedAt === null || isTerminal(step)) return step;
-  const command = { line: step.command?.line ?? null, exitCode: event.exitCode, outputTail: event.outputTail };
-  const lastLine = event.outputTail.trim().split('\n').pop() ?? '';
+  const command = {
+    line: step.command?.line ?? null,
+    deadlineAt: step.command?.deadlineAt ?? null,
+    process: step.command?.process ?? null,
+    withheld: false,
+    exitCode: event.exitCode,
+    outputTail: event.outputTail,
+  };
+  // A configured command's output may hold what its author keeps secret: only its exit code goes into the words.
+  // The sandbox's restarter speaks Keeper's own words, which may be said.
+  const lastLine = step.restartMethod === 'command' ? '' : (event.outputTail.trim().split('\n').pop() ?? '');
   const failed = event.timedOut === true || event.exitCode !== 0;
-  const saw = event.timedOut
-    ? `the restart did not finish before its deadline${lastLine ? `: ${lastLine}` : ''}`
-    : `the restart exited ${event.exitCode ?? 'without a code'}${lastLine ? `: ${lastLine}` : ''}`;
+  const saw = event.inherited
+    ? 'the restart command started by the previous Keeper process was still running at its deadline: its process group was killed'
+    : event.timedOut
+      ? `the restart did not finish before its deadline${lastLine ? `: ${lastLine}` : ''}`
+      : `the restart exited ${event.exitCode ?? 'without a code'}${lastLine ? `: ${lastLine}` : ''}`;
   let s: UpgradeStep = { ...record(step, { id: 'restart-command', ok: !failed, saw, at: event.at }), command };
   if (failed) return pauseStep(s, event.at, `The restart of ${stepTitle(step)} failed: ${saw}`, 'restart-command');
   if (event.processChanged && s.state === 'restarting') s = toWentDown(s, event.at, 'the restarter saw a new process', 'process-changed', ctx);
   return s;
 }
 
+/**
+ * A step paused before its restart was seen (the restart timed out, its command failed, or Keeper
+ * came back not knowing) keeps looking for it: a command that outlived a killed Keeper, or a
+ * person, may restart the member later. When a trace shows, the step goes on by itself.
+ */
+function watchWhilePaused(step: UpgradeStep, health: EnsembleHealth, at: number, ctx: StepContext): UpgradeStep {
+  const lastPause = [...step.checks].reverse().find((c) => !c.ok);
+  if (step.pausedFrom !== 'restarting' || step.restartRequestedAt === null || !step.baseline || lastPause?.id === 'operator') return step;
+  const member = memberIn(health, step.address);
+  const finding = member ? detectRestart(step.baseline, member) : null;
+  if (!finding) return step;
+  const unpaused: UpgradeStep = { ...step, state: 'restarting', pausedFrom: null, reason: null };
+  return toWentDown(unpaused, at, `${finding.saw}: the restart happened after the pause, so the step goes on`, finding.evidence, ctx);
+}
+
 export function stepReducer(step: UpgradeStep, event: StepEvent, ctx: StepContext): UpgradeStep {
   switch (event.type) {
     case 'poll':
-      if (isTerminal(step) || step.state === 'paused') return step;
+      if (isTerminal(step)) return step;
+      if (step.state === 'paused') return watchWhilePaused(step, event.health, event.at, ctx);
       return onPoll(step, event.health, event.at, ctx);
     case 'tick':
       return checkDeadline(step, event.at, null, ctx);
@@ -209,6 +253,8 @@ export function stepReducer(step: UpgradeStep, event: StepEvent, ctx: StepContex
       return onRestartStarted(step, event, ctx);
     case 'restartResult':
       return onRestartResult(step, event, ctx);
+    case 'restartProcess':
+      return step.command && step.restartRequestedAt !== null ? { ...step, command: { ...step.command, process: event.process } } : step;
     case 'lockWait':
       // Only recorded: the restart itself still goes through restartStarted's door.
       return step.state === 'gatesChecked' ? record(step, { id: 'upgrade-lock', ok: event.ok, saw: event.saw, at: event.at }) : step;
@@ -216,6 +262,7 @@ export function stepReducer(step: UpgradeStep, event: StepEvent, ctx: StepContex
     case 'resume':
     case 'skip':
     case 'markDone':
+    case 'restartAgain':
       return applyOperatorAction(step, event, ctx.timings);
     default: {
       const never: never = event;

@@ -1,6 +1,7 @@
 /**
- * What an operator may do to a step: pause, resume, skip (with the typed phrase) and mark a
- * requested restart as done. `stepActionError` says why an action is refused, so the server can
+ * What an operator may do to a step: pause, resume, skip (with the typed phrase), mark a
+ * requested restart as done, and restart it again (after a restart that did not bring what was
+ * asked for: the wrong version, a failed command). `stepActionError` says why an action is refused, so the server can
  * answer it and the reducer can ignore it: the same rule in both places.
  */
 import type { UpgradeStep, UpgradeTimings } from './schemas.js';
@@ -11,7 +12,9 @@ export type OperatorAction =
   | { type: 'resume'; at: number; by: string }
   | { type: 'skip'; at: number; by: string; confirmation: string }
   /** The operator says the restart happened (manual restarts, or one done by hand after a failed command). */
-  | { type: 'markDone'; at: number; by: string };
+  | { type: 'markDone'; at: number; by: string }
+  /** The step starts over from its gates; the restart is asked for again once they pass. */
+  | { type: 'restartAgain'; at: number; by: string };
 
 /** Exactly what to type to skip this member: "skip member 2". */
 export const skipPhrase = (step: Pick<UpgradeStep, 'memberId' | 'address'>): string => `skip ${stepName(step)}`;
@@ -33,6 +36,10 @@ export function stepActionError(step: UpgradeStep, action: OperatorAction): stri
         ? null
         : `Only a step whose restart was asked for and not yet seen can be marked done (${stepTitle(step)} is ${step.state})`;
     }
+    case 'restartAgain':
+      return step.state === 'paused' && step.restartRequestedAt !== null
+        ? null
+        : `Only a paused step whose restart was already asked for can be restarted again (${stepTitle(step)} is ${step.state === 'paused' ? 'paused before its restart: resume it' : step.state})`;
     default: {
       const never: never = action;
       throw new Error(`unhandled action ${JSON.stringify(never)}`);
@@ -93,6 +100,19 @@ export function applyOperatorAction(step: UpgradeStep, action: OperatorAction, t
         evidence: step.evidence ?? 'operator-confirmed',
         phases: { ...step.phases, wentDown: step.phases.wentDown ?? at },
         deadlineAt: at + timings.backWithinMs,
+      };
+    case 'restartAgain':
+      return {
+        ...record(step, { id: 'operator', ok: true, saw: `${by} asked for another restart: the gates are checked first`, at }),
+        state: 'pending',
+        pausedFrom: null,
+        reason: null,
+        phases: { gatesChecked: null, restarting: null, wentDown: null, back: null, synced: null },
+        deadlineAt: at + timings.gatesWithinMs,
+        settleUntil: null,
+        baseline: null,
+        evidence: null,
+        restartRequestedAt: null,
       };
     default: {
       const never: never = action;

@@ -11,6 +11,7 @@ import { leaderOf } from './members.js';
 import type { RestartMethod, UpgradePlan, UpgradeStep, UpgradeTimings, UpgradeWorkflow } from './schemas.js';
 import { DEFAULT_TIMINGS, UPGRADE_SCHEMA_VERSION } from './schemas.js';
 import { activateStep, isTerminal, stepReducer, type StepContext } from './step.js';
+import { finishWithRecheck, recheckOnResume } from './recheck.js';
 import { NO_EXPIRIES, trackExpiries } from './sessionExpiries.js';
 import { newStep } from './stepRecord.js';
 import { startGateContext, workflowEventError, type WorkflowEvent } from './workflowEvents.js';
@@ -48,6 +49,8 @@ export function createWorkflow(input: CreateWorkflowInput): UpgradeWorkflow {
     previousLeaderZxid: null,
     steps: plan.order.map(newStep),
     sessionExpiries: NO_EXPIRIES,
+    keeperSession: null,
+    recheck: null,
     updatedAt: input.at,
   };
 }
@@ -66,11 +69,15 @@ function mapSteps(wf: UpgradeWorkflow, which: (s: UpgradeStep) => boolean, f: (s
 
 const pastRestart = (s: UpgradeStep) => s.restartRequestedAt !== null;
 
-/** After steps changed: finish, fail, or pause on a step's reason; then, while running, make the next step current. */
-function settle(wf: UpgradeWorkflow, at: number): UpgradeWorkflow {
+/**
+ * After steps changed: finish, fail, or pause on a step's reason; then, while running, make the
+ * next step current. Every step ended is not yet done: each member is checked again on a poll
+ * (`health`), and until one comes the workflow runs on, saying it is checking.
+ */
+function settle(wf: UpgradeWorkflow, at: number, health?: EnsembleHealth): UpgradeWorkflow {
   const failed = wf.steps.find((s) => s.state === 'failed');
   if (failed) return { ...wf, state: 'failed', reason: failed.reason, finishedAt: at };
-  if (wf.steps.every(isTerminal)) return { ...wf, state: 'done', reason: null, finishedAt: at };
+  if (wf.steps.every(isTerminal)) return health ? finishWithRecheck(wf, health, at) : { ...wf, state: 'running', reason: null };
   const paused = wf.steps.find((s) => s.state === 'paused');
   if (paused && wf.state === 'running') return { ...wf, state: 'paused', reason: paused.reason };
   if (wf.state !== 'running') return wf;
@@ -90,15 +97,17 @@ function onPoll(wf: UpgradeWorkflow, health: EnsembleHealth, at: number): Upgrad
   }
   if (wf.state !== 'running' && wf.state !== 'paused') return wf;
   let next = wf;
+  // Paused by a step (not by an operator): it ends when that step goes on by itself (its restart seen after all).
+  const pausedByStep = wf.state === 'paused' && wf.steps.some((s) => s.state === 'paused' && s.reason === wf.reason);
   // A step that finishes lets the next one start on the same poll: bounded by the number of steps.
   for (let round = 0; round <= wf.steps.length; round++) {
     const current = new Set(currentSteps(next));
     const observe = (s: UpgradeStep) => current.has(s) && (next.state === 'running' || pastRestart(s));
     const before = next.steps;
-    next = settle(
-      mapSteps(next, observe, (s) => stepReducer(s, { type: 'poll', at, health }, stepContext(next))),
-      at,
-    );
+    let stepped = mapSteps(next, observe, (s) => stepReducer(s, { type: 'poll', at, health }, stepContext(next)));
+    if (pausedByStep && stepped.state === 'paused' && !stepped.steps.some((s) => s.state === 'paused'))
+      stepped = { ...stepped, state: 'running', reason: null };
+    next = settle(stepped, at, health);
     if (next.state !== 'running' || next.steps.every((s, i) => s === before[i])) break;
   }
   const sessionExpiries = trackExpiries(next.sessionExpiries, health, next.startedAt ?? at);
@@ -117,7 +126,7 @@ function onStart(wf: UpgradeWorkflow, event: Extract<WorkflowEvent, { type: 'sta
     previousLeaderZxid: startGateContext(wf, event).referenceLeaderZxid ?? leaderOf(event.health)?.metrics.zxid ?? null,
     sessionExpiries: trackExpiries(NO_EXPIRIES, event.health, event.at),
   };
-  return onPoll(settle(started, event.at), event.health, event.at);
+  return onPoll(settle(started, event.at, event.health), event.health, event.at);
 }
 
 export function workflowReducer(wf: UpgradeWorkflow, event: WorkflowEvent): UpgradeWorkflow {
@@ -144,6 +153,7 @@ function apply(wf: UpgradeWorkflow, event: WorkflowEvent): UpgradeWorkflow {
       );
     }
     case 'restartStarted':
+    case 'restartProcess':
     case 'lockWait':
     case 'restartResult':
       return settle(
@@ -170,7 +180,8 @@ function apply(wf: UpgradeWorkflow, event: WorkflowEvent): UpgradeWorkflow {
         (s) => s.state === 'gatesChecked' && !(wf.mode === 'full' && underway),
         (s) => ({ ...s, state: 'pending', deadlineAt: event.at + wf.timings.gatesWithinMs }),
       );
-      return settle({ ...resumed, state: 'running', reason: null }, event.at);
+      const rechecked = event.health ? recheckOnResume(resumed, event.health, event.at) : resumed;
+      return settle({ ...rechecked, state: 'running', reason: null }, event.at, event.health ?? undefined);
     }
     case 'abort': {
       const reason = event.reason ? `Aborted by ${event.by}: ${event.reason}` : `Aborted by ${event.by}`;
@@ -191,6 +202,18 @@ function apply(wf: UpgradeWorkflow, event: WorkflowEvent): UpgradeWorkflow {
       // A skip that clears the step the workflow paused on lets it run again only by an explicit resume.
       return settle(changed, event.at);
     }
+    case 'restartAgain': {
+      const changed = mapSteps(
+        wf,
+        (s) => s.address === event.address,
+        (s) => stepReducer(s, event, ctx),
+      );
+      // Asking for another restart is asking to go on: the workflow runs again unless another step still waits on someone.
+      const stillPaused = changed.steps.some((s) => s.state === 'paused');
+      return settle(stillPaused ? changed : { ...changed, state: 'running', reason: null }, event.at);
+    }
+    case 'previousKeeperSessionEnded':
+      return { ...wf, sessionExpiries: { ...wf.sessionExpiries, keeper: wf.sessionExpiries.keeper + 1 } };
     default: {
       const never: never = event;
       throw new Error(`unhandled workflow event ${JSON.stringify(never)}`);

@@ -8,7 +8,7 @@ import { confirmationMatches } from './plan.js';
 import type { UpgradeWorkflow } from './schemas.js';
 import type { StepEvent } from './step.js';
 import { stepActionError, type OperatorAction } from './stepActions.js';
-import { stepsToRestart } from './workflowSteps.js';
+import { isFinished, stepsToRestart } from './workflowSteps.js';
 
 type Addressed<E> = E & { address: string };
 
@@ -24,11 +24,14 @@ export type WorkflowEvent =
     }
   | { type: 'poll'; at: number; health: EnsembleHealth }
   | { type: 'tick'; at: number }
-  | Addressed<Extract<StepEvent, { type: 'restartStarted' | 'restartResult' | 'lockWait' }>>
+  | Addressed<Extract<StepEvent, { type: 'restartStarted' | 'restartProcess' | 'restartResult' | 'lockWait' }>>
   | { type: 'pause'; at: number; by: string; reason?: string | null }
-  | { type: 'resume'; at: number; by: string }
+  /** `health`: the latest poll, for checking the finished steps' members again. */
+  | { type: 'resume'; at: number; by: string; health?: EnsembleHealth | null }
   | { type: 'abort'; at: number; by: string; reason?: string | null }
-  | Addressed<Extract<OperatorAction, { type: 'skip' | 'markDone' }>>;
+  | Addressed<Extract<OperatorAction, { type: 'skip' | 'markDone' | 'restartAgain' }>>
+  /** The session of a previous Keeper process that ran this upgrade ended (it was killed: its session expired on its own). */
+  | { type: 'previousKeeperSessionEnded'; at: number; sessionId: string };
 
 export function startGateContext(wf: UpgradeWorkflow, event: Extract<WorkflowEvent, { type: 'start' }>): GateContext {
   return { at: event.at, outageConfirmed: wf.plan.confirmation !== null, referenceLeaderZxid: event.referenceLeaderZxid ?? wf.previousLeaderZxid };
@@ -36,7 +39,7 @@ export function startGateContext(wf: UpgradeWorkflow, event: Extract<WorkflowEve
 
 /** Why an event is refused, or null: the server answers with it, the reducer ignores refused events. */
 export function workflowEventError(wf: UpgradeWorkflow, event: WorkflowEvent): string | null {
-  const finished = wf.state === 'done' || wf.state === 'failed' || wf.state === 'aborted';
+  const finished = isFinished(wf);
   switch (event.type) {
     case 'start': {
       if (wf.state !== 'planned') return `The upgrade is ${wf.state}, not planned`;
@@ -48,9 +51,12 @@ export function workflowEventError(wf: UpgradeWorkflow, event: WorkflowEvent): s
     }
     case 'poll':
     case 'tick':
+    case 'restartProcess':
     case 'restartResult':
     case 'lockWait':
       return null;
+    case 'previousKeeperSessionEnded':
+      return wf.state === 'running' || wf.state === 'paused' ? null : `The upgrade is ${wf.state}`;
     case 'restartStarted':
       // The one door to a restart: the gates passed on the latest poll and the workflow runs.
       return stepsToRestart(wf).some((s) => s.address === event.address)
@@ -63,7 +69,8 @@ export function workflowEventError(wf: UpgradeWorkflow, event: WorkflowEvent): s
     case 'abort':
       return finished ? `The upgrade is already ${wf.state}` : null;
     case 'skip':
-    case 'markDone': {
+    case 'markDone':
+    case 'restartAgain': {
       if (finished || wf.state === 'planned') return `The upgrade is ${wf.state}`;
       const step = wf.steps.find((s) => s.address === event.address);
       if (!step) return `No step for ${event.address} in this upgrade`;

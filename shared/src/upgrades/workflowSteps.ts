@@ -3,6 +3,10 @@ import type { UpgradeStep, UpgradeWorkflow } from './schemas.js';
 import { isTerminal } from './step.js';
 import { stepName } from './stepRecord.js';
 
+/** Ended, one way or another: nothing more happens to it. */
+export const isFinished = (wf: Pick<UpgradeWorkflow, 'state'>): boolean =>
+  wf.state === 'done' || wf.state === 'doneWithExceptions' || wf.state === 'failed' || wf.state === 'aborted';
+
 /** The steps being worked on: the first unfinished one, or in a full restart every unfinished one. */
 export function currentSteps(wf: UpgradeWorkflow): UpgradeStep[] {
   const open = wf.steps.filter((s) => !isTerminal(s));

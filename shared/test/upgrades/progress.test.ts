@@ -47,11 +47,32 @@ describe('upgradeProgress', () => {
       ...wf,
       state: 'done',
       finishedAt: T + 125_000,
-      steps: wf.steps.map((s, i) => ({ ...s, state: i === 1 ? 'skipped' : 'done', startedAt: T, finishedAt: T + 125_000 })),
+      steps: wf.steps.map((s) => ({ ...s, state: 'done', startedAt: T, finishedAt: T + 125_000 })),
     };
     const p = upgradeProgress(done, T + 200_000);
     expect(p).toMatchObject({ fraction: 1, remainingMs: 0, elapsedMs: 125_000 });
-    expect(p.sentence).toBe('Done: 2 members restarted in 2 min, 1 skipped.');
+    expect(p.sentence).toBe('Done: 3 members restarted in 2 min; each checked at the end, serving in its role.');
+    expect(upgradeProgress({ ...done, targetVersion: '3.9.3' }, T).sentence).toBe(
+      'Done: 3 members restarted in 2 min; each checked at the end, on the target and serving in its role.',
+    );
+    const exceptions: UpgradeWorkflow = {
+      ...done,
+      state: 'doneWithExceptions',
+      reason: 'member 3 was skipped (not restarted by this upgrade); it runs 3.8.0 built on 2023-10-30.',
+      steps: done.steps.map((s, i) => (i === 1 ? { ...s, state: 'skipped' } : s)),
+      recheck: {
+        at: T,
+        why: 'end',
+        members: [
+          { memberId: 3, address: 'zk3:2181', step: 'skipped', state: 'follower', version: null, ok: false, saw: 'member 3 was skipped' },
+          { memberId: 1, address: 'zk1:2181', step: 'done', state: 'down', version: null, ok: false, saw: 'member 1 is down' },
+        ],
+      },
+    };
+    // The headline names them; each one's build is in the reason and the re-check.
+    expect(upgradeProgress(exceptions, T).sentence).toBe(
+      'Done with exceptions: 2 members restarted in 2 min, 1 skipped; not as planned: member 3 and member 1.',
+    );
   });
 
   it('planned and paused say so', () => {

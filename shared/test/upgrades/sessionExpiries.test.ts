@@ -17,7 +17,7 @@ function withLeader(at: number, leader: 1 | 3, expired: number | null, uptime = 
 describe('trackExpiries', () => {
   it("adds up the leader's increases, from its reading at the start", () => {
     let t = trackExpiries(NO_EXPIRIES, withLeader(T, 1, 40), T);
-    expect(t).toEqual({ count: 0, leader: 'zk1:2181', last: 40, gaps: 0 });
+    expect(t).toEqual({ count: 0, keeper: 0, leader: 'zk1:2181', last: 40, gaps: 0 });
     t = trackExpiries(t, withLeader(T + 2000, 1, 40), T);
     expect(expiriesSentence(t)).toBe("No session expired during the upgrade (the leader's count)");
     t = trackExpiries(t, withLeader(T + 4000, 1, 42), T);
@@ -29,17 +29,33 @@ describe('trackExpiries', () => {
     const start = trackExpiries(NO_EXPIRIES, withLeader(T, 1, 5), T);
     // Member 3 was restarted 60 s into the upgrade and leads now: each of its expiries is the upgrade's.
     const restarted = trackExpiries(start, withLeader(T + 120_000, 3, 1, 60), T);
-    expect(restarted).toEqual({ count: 1, leader: 'zk3:2181', last: 1, gaps: 0 });
+    expect(restarted).toEqual({ count: 1, keeper: 0, leader: 'zk3:2181', last: 1, gaps: 0 });
     // A leader that was up before the upgrade: its count is a baseline, and Keeper says it may have missed some.
     const older = trackExpiries(start, withLeader(T + 120_000, 3, 7, 7200), T);
-    expect(older).toEqual({ count: 0, leader: 'zk3:2181', last: 7, gaps: 1 });
+    expect(older).toEqual({ count: 0, keeper: 0, leader: 'zk3:2181', last: 7, gaps: 1 });
     expect(expiriesSentence(older)).toBe('No session expired during the upgrade, as far as Keeper saw: the leader changed once without a count in between');
   });
 
   it('treats the same leader with a lower count as restarted, and a leader without the counter as unknown', () => {
     const start = trackExpiries(NO_EXPIRIES, withLeader(T, 1, 9), T);
-    expect(trackExpiries(start, withLeader(T + 30_000, 1, 0, 10), T)).toEqual({ count: 0, leader: 'zk1:2181', last: 0, gaps: 0 });
+    expect(trackExpiries(start, withLeader(T + 30_000, 1, 0, 10), T)).toEqual({ count: 0, keeper: 0, leader: 'zk1:2181', last: 0, gaps: 0 });
     expect(trackExpiries(start, withLeader(T + 30_000, 1, null), T)).toBe(start);
     expect(expiriesSentence(NO_EXPIRIES)).toMatch(/not known/);
+  });
+
+  it("counts the previous Keeper process's session apart, in those words, never as a client's", () => {
+    let t = trackExpiries(NO_EXPIRIES, withLeader(T, 1, 40), T);
+    // Keeper was killed mid-upgrade; its session expired on its own, and the leader counted it.
+    t = { ...trackExpiries(t, withLeader(T + 30_000, 1, 41), T), keeper: 1 };
+    expect(t.count).toBe(1);
+    expect(expiriesSentence(t)).toBe(
+      "No other session expired during the upgrade (the leader's count); counted apart: the previous Keeper process's session, which expired after that process stopped",
+    );
+    t = trackExpiries(t, withLeader(T + 40_000, 1, 43), T);
+    expect(expiriesSentence(t)).toBe(
+      "2 other sessions expired during the upgrade (the leader's count); counted apart: the previous Keeper process's session, which expired after that process stopped",
+    );
+    // Never more apart than the leader counted (a session that was closed, not expired, is not counted at all).
+    expect(expiriesSentence({ ...NO_EXPIRIES, leader: 'zk1:2181', last: 40, keeper: 1 })).toBe("No session expired during the upgrade (the leader's count)");
   });
 });

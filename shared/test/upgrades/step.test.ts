@@ -57,7 +57,14 @@ describe('stepReducer', () => {
     expect(checkSaw(step, 'went-down')).toEqual({ id: 'went-down', ok: true, saw: 'seen down (connection refused)', at: T + 3000 });
 
     step = run(step, [{ type: 'restartResult', at: T + 4000, exitCode: 0, outputTail: 'ok\n' }]);
-    expect(step.command).toEqual({ line: 'ssh zk2 sudo systemctl restart zookeeper', exitCode: 0, outputTail: 'ok\n' });
+    expect(step.command).toEqual({
+      line: 'ssh zk2 sudo systemctl restart zookeeper',
+      exitCode: 0,
+      outputTail: 'ok\n',
+      deadlineAt: null,
+      process: null,
+      withheld: false,
+    });
     expect(step.state).toBe('wentDown');
 
     step = run(step, [poll(threeVoters(T + 8000, { 1: { syncedFollowers: 1 }, 2: { uptimeSeconds: 2, zxid: '0x10000000f' } }))]);
@@ -101,11 +108,79 @@ describe('stepReducer', () => {
     step = run(step, [poll(threeVoters(T + 4000, { 2: { uptimeSeconds: null, version: NEW } }))], withTarget);
     expect(step.evidence).toBe('version-changed');
     expect(checkSaw(step, 'version-matches')).toMatchObject({ ok: true });
+  });
 
+  it('a member back and synced on another build pauses at once, saying so (not "did not sync"), and may be restarted again', () => {
+    const withTarget = { ...ctx, targetVersion: 'built on 2024-12-29' };
     let wrong = run(memberTwo(), [poll(threeVoters(T)), started(T + 1000)], withTarget);
     wrong = run(wrong, [poll(threeVoters(T + 4000, { 2: { uptimeSeconds: 1 } }))], withTarget);
-    expect(wrong.state).toBe('back');
-    expect(checkSaw(wrong, 'version-matches')?.saw).toContain('not the target "2024-12-29"');
+    const sentence = 'member 2 serves and is synced, but runs 3.8.0 built on 2023-10-30, not the target built on 2024-12-29';
+    expect(wrong).toMatchObject({ state: 'paused', pausedFrom: 'back', reason: `${sentence}. Restart it again, skip it, or abort.` });
+    expect(wrong.phases.synced).toBe(T + 4000);
+    expect(checkSaw(wrong, 'version-matches')).toMatchObject({ ok: false, saw: `${sentence}. Restart it again, skip it, or abort.` });
+    expect(wrong.reason).not.toContain('sync within');
+
+    // "Restart again": the step starts over at its gates; its restart is asked for again once they pass.
+    expect(stepActionError(wrong, { type: 'restartAgain', at: T + 5000, by: 'alice' })).toBeNull();
+    let again = run(wrong, [{ type: 'restartAgain', at: T + 5000, by: 'alice' }], withTarget);
+    expect(again).toMatchObject({
+      state: 'pending',
+      restartRequestedAt: null,
+      evidence: null,
+      baseline: null,
+      deadlineAt: T + 5000 + DEFAULT_TIMINGS.gatesWithinMs,
+    });
+    expect(again.phases).toEqual({ gatesChecked: null, restarting: null, wentDown: null, back: null, synced: null });
+    expect(checkSaw(again, 'operator')?.saw).toBe('alice asked for another restart: the gates are checked first');
+    again = run(again, [poll(threeVoters(T + 6000, { 2: { uptimeSeconds: 3 } })), started(T + 7000)], withTarget);
+    expect(again).toMatchObject({ state: 'restarting', restartRequestedAt: T + 7000 });
+    // This time it comes back on the target.
+    again = run(again, [poll(threeVoters(T + 10_000, { 2: { uptimeSeconds: 1, version: NEW } }))], withTarget);
+    expect(again.state).toBe('settling');
+    expect(checkSaw(again, 'version-matches')).toMatchObject({ ok: true });
+  });
+
+  it('restart again is refused before the restart was asked for, and on a step that is not paused', () => {
+    const waiting = run(memberTwo(), [poll(threeVoters(T, { 1: { syncedFollowers: 1 } })), poll(threeVoters(T + 60_000, { 1: { syncedFollowers: 1 } }))]);
+    expect(waiting.state).toBe('paused');
+    expect(stepActionError(waiting, { type: 'restartAgain', at: T, by: 'a' })).toBe(
+      'Only a paused step whose restart was already asked for can be restarted again (member 2 (zk2:2181) is paused before its restart: resume it)',
+    );
+    const restarting = run(memberTwo(), [poll(threeVoters(T)), started(T + 1000)]);
+    expect(stepActionError(restarting, { type: 'restartAgain', at: T, by: 'a' })).toContain('is restarting');
+    expect(run(restarting, [{ type: 'restartAgain', at: T + 2000, by: 'a' }])).toBe(restarting);
+  });
+
+  it('a step paused before its restart was seen keeps watching, and goes on when the restart shows', () => {
+    // The restart timed out (a command that runs long, a person who has not got to it yet)...
+    let step = run(memberTwo(), [poll(threeVoters(T)), started(T + 1000), { type: 'tick', at: T + 1000 + DEFAULT_TIMINGS.wentDownWithinMs }]);
+    expect(step).toMatchObject({ state: 'paused', pausedFrom: 'restarting' });
+    // ...its uptime still counting: nothing changes...
+    step = run(step, [poll(threeVoters(T + 100_000, { 2: { uptimeSeconds: 3700 } }))]);
+    expect(step.state).toBe('paused');
+    // ...then the member restarts after all: the step goes on by itself.
+    step = run(step, [poll(threeVoters(T + 104_000, { 2: { uptimeSeconds: 2 } }))]);
+    expect(step).toMatchObject({
+      state: 'wentDown',
+      pausedFrom: null,
+      reason: null,
+      evidence: 'uptime-reset',
+      deadlineAt: T + 104_000 + DEFAULT_TIMINGS.backWithinMs,
+    });
+    expect(checkSaw(step, 'went-down')?.saw).toMatch(/^uptime went back to 2 s .*: the restart happened after the pause, so the step goes on$/);
+    step = run(step, [poll(threeVoters(T + 106_000, { 2: { uptimeSeconds: 4 } }))]);
+    expect(step.state).toBe('settling');
+  });
+
+  it('a failed command pause lifts on a restart seen; a step paused after it came back does not', () => {
+    const failed = run(memberTwo(), [poll(threeVoters(T)), started(T + 1000), { type: 'restartResult', at: T + 2000, exitCode: 1, outputTail: '' }]);
+    expect(failed.state).toBe('paused');
+    expect(run(failed, [poll(threeVoters(T + 9000, { 2: { state: 'down' } }))])).toMatchObject({ state: 'wentDown', evidence: 'seen-down' });
+    // Paused in its "back" phase (another build): a poll never moves it; restart again, skip or abort do.
+    const withTarget = { ...ctx, targetVersion: 'built on 2024-12-29' };
+    const wrong = run(memberTwo(), [poll(threeVoters(T)), started(T + 1000), poll(threeVoters(T + 4000, { 2: { uptimeSeconds: 1 } }))], withTarget);
+    expect(wrong.state).toBe('paused');
+    expect(run(wrong, [poll(threeVoters(T + 9000, { 2: { uptimeSeconds: 0 } }))], withTarget)).toBe(wrong);
   });
 
   it('a member that never comes back pauses the step with the reason', () => {
@@ -127,7 +202,7 @@ describe('stepReducer', () => {
     expect(step.reason).toContain('member 2 (zk2:2181) did not go down or restart within 90 s of the restart');
   });
 
-  it('a failed restart command pauses with its output', () => {
+  it('a failed restart command pauses with its exit code; its output stays in the command record (admins only)', () => {
     const step = run(memberTwo(), [
       poll(threeVoters(T)),
       started(T + 1000),
@@ -135,8 +210,11 @@ describe('stepReducer', () => {
     ]);
     expect(step).toMatchObject({
       state: 'paused',
-      reason: 'The restart of member 2 (zk2:2181) failed: the restart exited 255: ssh: connect to host zk2 port 22: Connection refused',
+      reason: 'The restart of member 2 (zk2:2181) failed: the restart exited 255',
     });
+    expect(step.command).toMatchObject({ exitCode: 255, outputTail: 'ssh: connect to host zk2 port 22: Connection refused\n' });
+    expect(JSON.stringify(step.checks)).not.toContain('ssh zk2');
+    expect(JSON.stringify(step.checks)).not.toContain('Connection refused');
   });
 
   it('failing gates keep the step waiting, then pause it; a gatesChecked step goes back to waiting', () => {

@@ -1,6 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { CLOSE_ACCESS_ENDED, CLOSE_PROTOCOL_MISMATCH, CLOSE_TOO_MANY_SOCKETS, PROTOCOL_VERSION, type ClientMessage } from '@keeper/shared';
-import { RELEASE_GRACE_MS, SocketClient, TOO_MANY_TABS_RETRY_MS, type SocketEnv, type SocketHandlers, type SocketLike } from './SocketClient';
+import {
+  RATE_RETRY_JITTER_MS,
+  RELEASE_GRACE_MS,
+  RESYNC_REASON,
+  SocketClient,
+  TOO_MANY_TABS_RETRY_MS,
+  type SocketEnv,
+  type SocketHandlers,
+  type SocketLike,
+} from './SocketClient';
 import type { ConnectionStatus } from './connectionStatus';
 import type { SubscriptionTarget } from './subscriptionRegistry';
 
@@ -372,5 +381,68 @@ describe('SocketClient', () => {
     expect(h.sockets.length).toBe(sockets);
     h.client.reconnectNow();
     expect(h.sockets.length).toBe(sockets + 1); // "Retry now" still works
+  });
+
+  describe('when the server falls behind or refuses', () => {
+    function live() {
+      const h = harness();
+      h.client.start();
+      h.advance(0);
+      h.last().open();
+      h.welcome();
+      return h;
+    }
+    const subscribes = (h: ReturnType<typeof harness>) => h.last().sent.filter((m) => m.type === 'subscribe');
+
+    it('on resync, marks everything stale as of when events were dropped and subscribes again to every held target', () => {
+      const h = live();
+      h.client.subscribe('znode', 'prod', { path: '/a' });
+      h.client.subscribe('locks', 'prod', {});
+      const released = h.client.subscribe('znode', 'prod', { path: '/gone' });
+      released();
+      const before = h.client.getStatus().epoch;
+      h.last().receive({ type: 'resync', reason: 'fell behind', since: h.clock() - 500 });
+      expect(h.client.getStatus()).toMatchObject({ phase: 'live', epoch: before + 1, lostAt: h.clock() - 500, refreshReason: RESYNC_REASON });
+      expect(
+        subscribes(h)
+          .slice(3)
+          .map((m) => [m.topic, m.params]),
+      ).toEqual([
+        ['znode', { path: '/a' }],
+        ['locks', {}],
+      ]);
+      // A welcome later (a reconnect) says "reconnect" again, not "resync".
+      h.last().drop();
+      h.advance(60_000);
+      h.last().open();
+      h.welcome();
+      expect(h.client.getStatus().refreshReason).toBeNull();
+    });
+
+    it('sends a subscribe refused as too fast again after the wait it was told, if still held', () => {
+      const h = live();
+      h.client.subscribe('znode', 'prod', { path: '/a' });
+      const dropped = h.client.subscribe('znode', 'prod', { path: '/b' });
+      const [a, b] = subscribes(h);
+      h.last().receive({ type: 'error', code: 'rateLimited', message: 'too many subscribes', id: a?.id, retryAfterMs: 800 });
+      h.last().receive({ type: 'error', code: 'rateLimited', message: 'too many subscribes', id: b?.id, retryAfterMs: 800 });
+      dropped();
+      expect(h.errors).toEqual([]);
+      h.advance(799);
+      expect(subscribes(h)).toHaveLength(2);
+      h.advance(1 + RATE_RETRY_JITTER_MS);
+      expect(
+        subscribes(h)
+          .slice(2)
+          .map((m) => m.params),
+      ).toEqual([{ path: '/a' }]);
+    });
+
+    it('hands an error about a subscription (an update too large to send) to that subscription', () => {
+      const h = live();
+      h.client.subscribe('locks', 'prod', {});
+      h.last().receive({ type: 'error', code: 'tooLarge', message: 'too large', subscription: { topic: 'locks', ensemble: 'prod', params: {} } });
+      expect(h.errors).toEqual([{ code: 'tooLarge', target: { topic: 'locks', ensemble: 'prod', params: {} } }]);
+    });
   });
 });

@@ -61,6 +61,11 @@ export interface SocketHandlers {
 export const RELEASE_GRACE_MS = 1_500;
 /** After a refusal for too many open tabs (close code 4004): the next try comes this late at the earliest. */
 export const TOO_MANY_TABS_RETRY_MS = 30_000;
+/** Why entries are stale after the server said `resync` (it dropped events for this page). */
+export const RESYNC_REASON = 'refreshing: Keeper fell behind sending to this page';
+/** A subscribe refused as too fast is sent again after the server's wait, plus up to this much jitter. */
+export const RATE_RETRY_JITTER_MS = 250;
+
 /** The heartbeat looks this often; a ping goes out every other look (once a second). */
 export const HEARTBEAT_TICK_MS = 500;
 export const PING_INTERVAL_MS = 1_000;
@@ -86,6 +91,8 @@ export class SocketClient {
   private judgeFrom = 0;
   private nextRequestId = 1;
   private stopWake: (() => void) | null = null;
+  /** Subscribes refused as too fast, to be sent again (cleared with the socket). */
+  private readonly retries = new Set<unknown>();
 
   constructor(
     private readonly url: string,
@@ -237,6 +244,7 @@ export class SocketClient {
           retryAt: null,
           lastError: null,
           serverVersion: message.serverVersion,
+          refreshReason: null,
         });
         this.handlers.onWelcome(message, epoch);
         for (const target of this.registry.targets()) this.sendSubscribe(target);
@@ -246,14 +254,24 @@ export class SocketClient {
       case 'batch':
         this.handlers.onBatch(message.events, this.status.epoch);
         return;
+      case 'resync':
+        // The server dropped events for this page: everything shown is complete only up to
+        // `since`. A new epoch marks it stale; subscribing again brings each current state.
+        this.setStatus({ epoch: this.status.epoch + 1, lostAt: Math.min(message.since, this.env.now()), refreshReason: RESYNC_REASON });
+        for (const target of this.registry.targets()) this.sendSubscribe(target);
+        return;
       case 'error': {
         if (message.code === 'protocolMismatch') {
           this.fail(message.message);
           return;
         }
-        const target = message.id === undefined ? undefined : this.requestTargets.get(message.id);
+        const requested = message.id === undefined ? undefined : this.requestTargets.get(message.id);
         if (message.id !== undefined) this.requestTargets.delete(message.id);
-        this.handlers.onError(message, target ?? null);
+        if (message.code === 'rateLimited' && requested) {
+          this.retryLater(requested, message.retryAfterMs ?? 1_000);
+          return;
+        }
+        this.handlers.onError(message, requested ?? message.subscription ?? null);
         return;
       }
       case 'ack':
@@ -266,6 +284,20 @@ export class SocketClient {
         console.warn('keeper: unhandled server message', never);
       }
     }
+  }
+
+  /** Sends a subscribe the server found too fast again after its wait, if something still holds it. */
+  private retryLater(target: SubscriptionTarget, waitMs: number): void {
+    const socket = this.socket;
+    const handle = this.env.setTimeout(
+      () => {
+        this.retries.delete(handle);
+        if (this.socket !== socket || !isOpenPhase(this.status.phase) || !this.registry.has(targetKey(target))) return;
+        this.sendSubscribe(target);
+      },
+      waitMs + Math.round(this.env.random() * RATE_RETRY_JITTER_MS),
+    );
+    this.retries.add(handle);
   }
 
   private sendSubscribe(target: SubscriptionTarget): void {
@@ -391,6 +423,8 @@ export class SocketClient {
   private clearTimers(): void {
     if (this.retryTimer !== null) this.env.clearTimeout(this.retryTimer);
     if (this.pingTimer !== null) this.env.clearTimeout(this.pingTimer);
+    for (const handle of this.retries) this.env.clearTimeout(handle);
+    this.retries.clear();
     this.retryTimer = null;
     this.pingTimer = null;
   }

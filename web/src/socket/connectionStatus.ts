@@ -43,6 +43,8 @@ export interface ConnectionStatus {
   lastError: string | null;
   fatalReason: string | null;
   serverVersion: string | null;
+  /** Why entries of an older epoch are being refreshed (a reconnect, or the server telling this page to resync). */
+  refreshReason: string | null;
 }
 
 /** Events flow over the socket in these phases (an unanswered server may still be reading what it is sent). */
@@ -62,5 +64,6 @@ export function initialConnectionStatus(now: number): ConnectionStatus {
     lastError: null,
     fatalReason: null,
     serverVersion: null,
+    refreshReason: null,
   };
 }

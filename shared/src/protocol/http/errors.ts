@@ -34,6 +34,8 @@ export const API_ERROR_STATUS = {
   OUT_OF_SCOPE: 403,
   /** ZooKeeper's ACL refuses the console. */
   NO_AUTH: 403,
+  /** Signed in, but in no group `auth.grants` gives anything: the message names the groups that would. */
+  NO_ACCESS: 403,
   AUTH_FAILED: 403,
   // What was named.
   NOT_FOUND: 404,

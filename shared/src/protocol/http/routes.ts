@@ -60,8 +60,11 @@ export interface HttpRoute {
   /** OpenAPI form, with the /api prefix: /api/ensembles/{name}/znodes/{path}. */
   path: string;
   summary: string;
-  /** public: no identity needed; signedIn: any identity (viewers too); admin: admins only. */
-  access: 'public' | 'signedIn' | 'admin';
+  /**
+   * public: no identity needed; signedIn: any identity (viewers too); writer: admins, and writers
+   * within the subtrees `auth.grants` gives them (znode changes); admin: admins only.
+   */
+  access: 'public' | 'signedIn' | 'writer' | 'admin';
   /** Whether a share-link holder may call it (within its link's scope). */
   shareHolders: boolean;
   query?: z.ZodObject;
@@ -123,7 +126,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     shareHolders: true,
     body: loginBodySchema,
     answers: { 200: json(meResponseSchema) },
-    errors: ['AUTH_NOT_CONFIGURED', 'INVALID_CREDENTIALS', 'MALFORMED_JSON', 'BODY_TOO_LARGE', 'INVALID_BODY', 'CSRF'],
+    errors: ['AUTH_NOT_CONFIGURED', 'INVALID_CREDENTIALS', 'NO_ACCESS', 'MALFORMED_JSON', 'BODY_TOO_LARGE', 'INVALID_BODY', 'CSRF'],
   },
   {
     method: 'post',
@@ -203,7 +206,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     method: 'post',
     path: ZNODE,
     summary: 'Create a znode',
-    access: 'admin',
+    access: 'writer',
     shareHolders: false,
     body: createBodySchema,
     answers: { 201: json(writeAnswerSchema) },
@@ -213,7 +216,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     method: 'put',
     path: ZNODE,
     summary: "Set a znode's value at the version you read (409 BAD_VERSION with the current value when it changed)",
-    access: 'admin',
+    access: 'writer',
     shareHolders: false,
     body: setDataBodySchema,
     answers: { 200: json(writeAnswerSchema) },
@@ -223,7 +226,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     method: 'delete',
     path: ZNODE,
     summary: 'Delete a znode at the version you read; with recursive=true, its whole subtree in a job (202)',
-    access: 'admin',
+    access: 'writer',
     shareHolders: false,
     query: deleteQuerySchema,
     answers: { 200: json(deleteAnswerSchema), 202: json(jobAnswerSchema) },
@@ -270,7 +273,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     method: 'post',
     path: under('import'),
     summary: 'Import a keeper-export document below a znode: a plan with dryRun=true, else a job (202)',
-    access: 'admin',
+    access: 'writer',
     shareHolders: false,
     query: importQuerySchema,
     body: exportDocumentSchema,
@@ -390,7 +393,8 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
   {
     method: 'get',
     path: '/api/ensembles/{name}/upgrades/{id}',
-    summary: 'One upgrade: its plan, every step with each check it made (time and what it saw), and its progress',
+    summary:
+      "One upgrade: its plan, every step with each check it made (time and what it saw), the members checked again at the end, and its progress; a restart command's line and output for admins only",
     access: 'signedIn',
     shareHolders: true,
     answers: { 200: json(upgradeAnswerSchema) },
@@ -409,7 +413,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
   {
     method: 'post',
     path: '/api/ensembles/{name}/upgrades/{id}/steps/{member}/{action}',
-    summary: "skip a member's step (typed confirmation) or mark its restart done (manual mode)",
+    summary: "skip a member's step (typed confirmation), mark its restart done (manual mode), or restart it again (a paused step whose restart was asked for)",
     access: 'admin',
     shareHolders: false,
     body: upgradeStepActionBodySchema,

@@ -1,14 +1,16 @@
 /**
- * Who is signed in, in the top bar: the name and a role badge ("admin", "viewer", "shared link ·
- * expires in 3 h"); a click opens the details and, for sessions that can end, Sign out.
+ * Who is signed in, in the top bar: the name and a role badge ("admin", "writer", "viewer",
+ * "shared link · expires in 3 h"). A click opens "who am I": how this person signed in and until
+ * when, their groups, and their effective rights as the server applies them (what they read,
+ * where they may change znodes, what stays out of reach), and Sign out for sessions that can end.
  */
 import { useId, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, errorText, noContent } from '../../lib/api';
 import { useNow } from '../../lib/useNow';
-import { formatAbsolute } from '../../lib/time';
+import { formatAbsolute, formatDuration } from '../../lib/time';
 import { SignOutIcon } from '../audit/icons';
-import { canSignOut, identityLabel } from './identity';
+import { canSignOut, identityLabel, rightsWords } from './identity';
 import { setSignedOut, useMe } from './me';
 import './userMenu.css';
 
@@ -16,6 +18,7 @@ export function UserMenu() {
   const { data: me } = useMe();
   const now = useNow();
   const popoverId = useId();
+  const titleId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
   const popoverRef = useRef<HTMLDivElement>(null);
   const queryClient = useQueryClient();
@@ -23,6 +26,7 @@ export function UserMenu() {
   const [error, setError] = useState<string | null>(null);
   if (!me) return null;
   const label = identityLabel(me, now);
+  const rights = rightsWords(me);
 
   const place = () => {
     const b = buttonRef.current?.getBoundingClientRect();
@@ -61,17 +65,87 @@ export function UserMenu() {
         <span className="user-chip__name">{label.name}</span>
         <span className="user-chip__badge">{label.badge}</span>
       </button>
-      <div ref={popoverRef} id={popoverId} popover="auto" className="user-popover" aria-label="Signed in as">
-        <p className="user-popover__name">{label.name}</p>
-        <p className="user-popover__detail">
+      <div ref={popoverRef} id={popoverId} popover="auto" className="user-popover" role="dialog" aria-labelledby={titleId}>
+        <p className="user-popover__eyebrow muted">Who am I</p>
+        <div className="user-popover__head">
+          <span id={titleId} className="user-popover__name" title={label.name}>
+            {label.name}
+          </span>
           <span className={`user-chip__badge user-chip--${label.tone}`}>{label.badge}</span>
+        </div>
+        <p className="user-popover__detail muted">
+          {me.signedInWith ? `Signed in with ${me.signedInWith}` : label.detail}
+          {me.expiresAt !== undefined && (
+            <>
+              {' '}
+              · until <time title={formatAbsolute(me.expiresAt)}>{formatAbsolute(me.expiresAt).slice(11, 16)}</time> ({formatDuration(me.expiresAt - now)} left)
+            </>
+          )}
+          {me.shareLink && (
+            <>
+              {' '}
+              · link ends <time title={formatAbsolute(me.shareLink.expiresAt)}>{formatAbsolute(me.shareLink.expiresAt).slice(0, 16)}</time>
+            </>
+          )}
         </p>
-        <p className="user-popover__detail muted">{label.detail}.</p>
-        {me.shareLink && (
-          <p className="user-popover__detail muted">
-            Link ends <time title={formatAbsolute(me.shareLink.expiresAt)}>{formatAbsolute(me.shareLink.expiresAt).slice(0, 16)}</time>.
-          </p>
-        )}
+        <section className="whoami" aria-label="Effective rights">
+          <h2 className="whoami__title">What you may do</h2>
+          <dl className="whoami__rights">
+            <dt>Read</dt>
+            <dd>{rights.read}</dd>
+            <dt>Change</dt>
+            <dd>
+              {rights.change.length === 0 ? (
+                <span className="muted">nothing</span>
+              ) : (
+                <ul className="whoami__scopes">
+                  {rights.change.map((scope) => (
+                    <li key={scope.ensemble ?? '*'}>
+                      {scope.ensemble === null ? (
+                        'everything: znodes, ACLs, locks, upgrades, share links'
+                      ) : (
+                        <>
+                          <span className="whoami__ensemble">{scope.ensemble}</span>{' '}
+                          {scope.paths.map((p) => (
+                            <span key={p} className="mono whoami__path">
+                              {p}
+                            </span>
+                          ))}
+                        </>
+                      )}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </dd>
+            {rights.not && (
+              <>
+                <dt>Not</dt>
+                <dd className="muted">{rights.not}</dd>
+              </>
+            )}
+            {me.groups && (
+              <>
+                <dt>Groups</dt>
+                <dd>
+                  {me.groups.length === 0 ? (
+                    <span className="muted">none</span>
+                  ) : (
+                    me.groups.map((g) => (
+                      <span
+                        key={g}
+                        className={`whoami__group${me.rights?.grantedBy.includes(g) ? ' whoami__group--granted' : ''}`}
+                        title={me.rights?.grantedBy.includes(g) ? 'gives these rights' : 'grants nothing here'}
+                      >
+                        {g}
+                      </span>
+                    ))
+                  )}
+                </dd>
+              </>
+            )}
+          </dl>
+        </section>
         {error && (
           <p className="user-popover__detail" role="alert">
             <span className="status tone-lost">not signed out</span> {error}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../lib/api';
-import { accessEndedWords, canSignOut, identityLabel, loginUrl, safeNextPath, signInErrorMessage } from './identity';
+import { accessEndedWords, canSignOut, endedSignInWords, identityLabel, loginUrl, rightsWords, safeNextPath, signInErrorMessage } from './identity';
 
 const HOUR = 3_600_000;
 
@@ -69,5 +69,45 @@ describe('accessEndedWords', () => {
     expect(accessEndedWords(ann, 'signed out')).toMatchObject({ title: 'You were signed out', canSignIn: true });
     expect(accessEndedWords(ann, 'session expired').title).toBe('Your session expired');
     expect(accessEndedWords(ann, null).title).toBe('Your access ended');
+  });
+});
+
+describe('endedSignInWords', () => {
+  it('says why the previous sign-in ended and when', () => {
+    const at = Date.UTC(2026, 10, 30, 14, 2, 31);
+    const words = endedSignInWords({ reason: 'the viewer token was changed since this browser signed in', at }, at + 90_000);
+    expect(words.title).toBe('Your sign-in was ended');
+    expect(words.text).toBe('The viewer token was changed since this browser signed in.');
+    expect(words.when).toMatch(/^1 min ago · /);
+    expect(endedSignInWords({ reason: 'session expired', at }, at).title).toBe('Your session expired');
+    expect(endedSignInWords({ reason: 'signed out', at }, at).title).toBe('You were signed out');
+  });
+});
+
+describe('rightsWords', () => {
+  it('says where a writer may change znodes, and what stays with admins', () => {
+    const bob = {
+      name: 'bob',
+      role: 'writer' as const,
+      via: 'cookie' as const,
+      rights: { role: 'writer' as const, write: [{ ensemble: 'prod', paths: ['/app/billing', '/app/invoices'] }], grantedBy: ['billing'] },
+    };
+    expect(identityLabel(bob, 0)).toMatchObject({ badge: 'writer', tone: 'writer' });
+    expect(rightsWords(bob)).toEqual({
+      read: 'everything',
+      change: [{ ensemble: 'prod', paths: ['/app/billing', '/app/invoices'] }],
+      not: 'ACLs, lock cleanup, upgrades, share links and the audit trail are for admins',
+    });
+  });
+  it('gives admins everything, viewers nothing to change, and a share link its scope', () => {
+    expect(rightsWords({ name: 'a', role: 'admin', via: 'bearer' })).toMatchObject({ change: [{ ensemble: null }], not: null });
+    expect(rightsWords({ name: 'v', role: 'viewer', via: 'cookie' })).toMatchObject({ change: [] });
+    const link = {
+      name: 'share:x',
+      role: 'viewer' as const,
+      via: 'share' as const,
+      shareLink: { id: 'x', path: '/p', expiresAt: 1, scope: { ensemble: 'prod', root: '/app/db', ensembleViews: false } },
+    };
+    expect(rightsWords(link)).toMatchObject({ read: '/app/db and below of prod', change: [] });
   });
 });

@@ -2,11 +2,11 @@
  * Words for who is signed in and what went wrong signing in. Pure, so the top bar, the sign-in page
  * and their tests agree.
  */
-import type { MeResponse } from '@keeper/shared';
-import { formatDuration } from '../../lib/time';
+import { rightsOfRole, type MeResponse, type Rights } from '@keeper/shared';
+import { formatAbsolute, formatAgo, formatDuration } from '../../lib/time';
 import { ApiError } from '../../lib/api';
 
-export type IdentityTone = 'admin' | 'viewer' | 'share';
+export type IdentityTone = 'admin' | 'writer' | 'viewer' | 'share';
 
 export interface IdentityLabel {
   /** Who: the user's name, or "read-only link" for a share-link holder. */
@@ -31,9 +31,44 @@ export function identityLabel(me: MeResponse, now: number): IdentityLabel {
     const expiry = left === null ? '' : left <= 0 ? ' · expired' : ` · expires in ${formatDuration(left)}`;
     return { name: 'read-only link', badge: `shared link${expiry}`, tone: 'share', detail: `${VIA_WORDS.share}; you can look but not change anything` };
   }
-  const tone: IdentityTone = me.role === 'admin' ? 'admin' : 'viewer';
-  const rights = me.role === 'admin' ? 'can change znodes, ACLs and share links' : 'can look but not change anything';
+  const tone: IdentityTone = me.role;
+  const rights =
+    me.role === 'admin'
+      ? 'can change znodes, ACLs and share links'
+      : me.role === 'writer'
+        ? 'can change znodes in their subtrees only'
+        : 'can look but not change anything';
   return { name: me.name, badge: me.role, tone, detail: `${VIA_WORDS[me.via]}; ${rights}` };
+}
+
+/** The "who am I" panel's account of the rights: what may be read, changed where, and what not. */
+export interface RightsWords {
+  read: string;
+  /** Where znodes may be changed: one row per ensemble, or the whole console. */
+  change: { ensemble: string | null; paths: string[] }[];
+  /** What stays out of reach, in words; null for an admin. */
+  not: string | null;
+}
+
+export function rightsWords(me: MeResponse): RightsWords {
+  if (me.via === 'share' || me.shareLink) {
+    const scope = me.shareLink?.scope;
+    return {
+      read: scope
+        ? `${scope.root === '/' ? 'the whole tree' : `${scope.root} and below`} of ${scope.ensemble}${scope.ensembleViews ? ', and its ensemble views' : ''}`
+        : 'what the link reaches',
+      change: [],
+      not: 'nothing can be changed through a share link',
+    };
+  }
+  const rights: Rights = me.rights ?? (me.role === 'admin' ? rightsOfRole('admin') : rightsOfRole('viewer'));
+  if (rights.role === 'admin') return { read: 'everything', change: [{ ensemble: null, paths: ['everything'] }], not: null };
+  if (rights.role === 'viewer') return { read: 'everything', change: [], not: 'nothing can be changed: ask for a writer or admin grant' };
+  return {
+    read: 'everything',
+    change: rights.write.map((scope) => ({ ensemble: scope.ensemble, paths: scope.paths })),
+    not: 'ACLs, lock cleanup, upgrades, share links and the audit trail are for admins',
+  };
 }
 
 /** Only a session that a sign-out can end: bearer tokens and the open mode have nothing to end. */
@@ -93,4 +128,18 @@ export function accessEndedWords(me: MeResponse, reason: string | null): { title
     return { title: 'Your session expired', text: 'Sessions last a limited time. Sign in again to go on where you were.', canSignIn: true };
   }
   return { title: 'Your access ended', text: 'The Keeper server ended this browser’s session. Sign in again to go on.', canSignIn: true };
+}
+
+/**
+ * The sign-in page's note when this browser's previous session ended while it was away (a Keeper
+ * restart keeps sessions, so this is never just "Keeper restarted"): the server's reason and when.
+ */
+export function endedSignInWords(ended: { reason: string; at: number }, now: number): { title: string; text: string; when: string } {
+  const reason = ended.reason.trim();
+  const title = /expired/i.test(reason) ? 'Your session expired' : /signed out/i.test(reason) ? 'You were signed out' : 'Your sign-in was ended';
+  return {
+    title,
+    text: `${reason.charAt(0).toUpperCase()}${reason.slice(1)}.`,
+    when: `${formatAgo(ended.at, now)} · ${formatAbsolute(ended.at).slice(0, 19)}`,
+  };
 }

@@ -4,7 +4,7 @@
  * same screens without them.
  */
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { meResponseSchema, type MeResponse } from '@keeper/shared';
+import { mayWriteAt, mayWriteIn, meResponseSchema, rightsOfRole, type MeResponse, type Rights } from '@keeper/shared';
 import { api, ApiError, setCsrfToken } from '../../lib/api';
 
 export const meQueryKey = ['me'] as const;
@@ -27,9 +27,26 @@ export function useMe() {
   return useQuery({ queryKey: meQueryKey, queryFn: fetchMe, staleTime: Infinity, retry: 1 });
 }
 
-/** True for admins: the only people who see write controls. */
+/** True for admins: the only people who see ACL, lock, upgrade, share-link and audit controls. */
 export function useIsAdmin(): boolean {
   return useMe().data?.role === 'admin';
+}
+
+/** What this person may do, as the server decides it (an older server's answer: from the role). */
+export function rightsOfMe(me: MeResponse | null | undefined): Rights | null {
+  if (!me) return null;
+  if (me.via === 'share' || me.shareLink) return rightsOfRole('viewer');
+  return me.rights ?? (me.role === 'admin' ? rightsOfRole('admin') : rightsOfRole('viewer'));
+}
+
+/** Whether the znode write controls (edit, create, delete, import) belong on this znode: admins, and writers in their subtrees. */
+export function useMayWriteAt(ensemble: string, path: string): boolean {
+  return mayWriteAt(rightsOfMe(useMe().data), ensemble, path);
+}
+
+/** Whether this person changes anything at all in the ensemble (a writer of another ensemble does not). */
+export function useMayWriteIn(ensemble: string): boolean {
+  return mayWriteIn(rightsOfMe(useMe().data), ensemble);
 }
 
 /** After sign-in: the answer of POST /api/login is the same shape as GET /api/me. */

@@ -78,7 +78,7 @@ export function computeFreshness(
     };
   }
   if (entryEpoch !== undefined && entryEpoch !== status.epoch) {
-    return { live: false, asOf: status.lostAt, reason: 'refreshing after a reconnect' };
+    return { live: false, asOf: status.lostAt, reason: status.refreshReason ?? 'refreshing after a reconnect' };
   }
   return { live: true };
 }

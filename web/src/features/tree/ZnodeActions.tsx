@@ -1,13 +1,14 @@
 /**
- * What can be done to the selected znode, in its header. Admins get the write controls (Edit data,
- * Create child, Delete, Import) where the write can succeed (writePolicy: not on ZooKeeper's own
- * nodes, no child under an ephemeral one, paused with the reason while the session is not live);
- * everyone gets Export, which only reads. Viewers and share-link holders see the same header
- * without write controls: absent, not disabled.
+ * What can be done to the selected znode, in its header. Admins, and writers inside the subtrees
+ * their groups are granted, get the write controls (Edit data, Create child, Delete, Import) where
+ * the write can succeed (writePolicy: not on ZooKeeper's own nodes, no child under an ephemeral
+ * one, paused with the reason while the session is not live); everyone gets Export, which only
+ * reads. Viewers, share-link holders and writers elsewhere see the same header without write
+ * controls: absent, not disabled.
  */
 import { useState } from 'react';
 import { useZnodeEntry } from './znodeTopic';
-import { useIsAdmin } from '../auth/me';
+import { useMayWriteAt } from '../auth/me';
 import { DownloadIcon, PencilIcon, PlusIcon, TrashIcon, UploadIcon } from '../audit/icons';
 import { useFreshness } from '../freshness/useFreshness';
 import { writePolicy, type WriteGate } from './writePolicy';
@@ -25,7 +26,8 @@ const ExportDialog = lazyNamed(() => import('./transfer/ExportDialog'), 'ExportD
 type Open = 'edit' | 'create' | 'delete' | 'export' | 'import' | null;
 
 export function ZnodeActions({ ensemble, path }: { ensemble: string; path: string }) {
-  const admin = useIsAdmin();
+  // The server decides the same way (shared/src/grants.ts); this only leaves out what it would refuse.
+  const admin = useMayWriteAt(ensemble, path);
   const entry = useZnodeEntry(ensemble, path);
   const [open, setOpen] = useState<Open>(null);
   // Dialogs are keyed to the path they opened for: following a link elsewhere never retargets one.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChildrenChange, ZnodeEvent } from '@keeper/shared';
-import { reduceChildren, reduceZnode } from './znodeEntries';
+import { reduceChildren, reduceChildrenPage, reduceZnode } from './znodeEntries';
 
 const stat = {
   czxid: '0x1',
@@ -49,8 +49,17 @@ describe('reduceZnode', () => {
 
 type ChildrenFields = { names?: string[]; added?: string[]; removed?: string[]; total: number };
 
-const fullList = ({ names = [], total }: ChildrenFields): ChildrenChange => ({ kind: 'children', mode: 'full', names, total });
-const diffOf = ({ added = [], removed = [], total }: ChildrenFields): ChildrenChange => ({ kind: 'children', mode: 'diff', added, removed, total });
+type WholeOrDiff = Exclude<ChildrenChange, { mode: 'page' }>;
+const fullList = ({ names = [], total }: ChildrenFields): WholeOrDiff => ({ kind: 'children', mode: 'full', names, total });
+const diffOf = ({ added = [], removed = [], total }: ChildrenFields): WholeOrDiff => ({ kind: 'children', mode: 'diff', added, removed, total });
+const page = (offset: number, names: string[], total: number, last: boolean): Extract<ChildrenChange, { mode: 'page' }> => ({
+  kind: 'children',
+  mode: 'page',
+  names,
+  total,
+  offset,
+  last,
+});
 
 describe('reduceChildren', () => {
   it('sorts a full list naturally', () => {
@@ -72,11 +81,34 @@ describe('reduceChildren', () => {
   it('ignores a diff with nothing to apply it to', () => {
     expect(reduceChildren(undefined, diffOf({ added: ['a'], total: 1 }), 1, 5)).toBeUndefined();
   });
+  it('keeps a list from an older socket as it is: a diff after a reconnect or resync waits for the whole list', () => {
+    const old = reduceChildren(undefined, fullList({ names: ['a'], total: 1 }), 1, 5);
+    expect(reduceChildren(old, diffOf({ added: ['b'], total: 2 }), 2, 6)).toBe(old);
+    expect(reduceChildren(old, fullList({ names: ['a', 'b', 'c'], total: 3 }), 2, 7)).toMatchObject({ names: ['a', 'b', 'c'], epoch: 2 });
+  });
   it('handles many additions at once', () => {
     const full = reduceChildren(undefined, fullList({ names: [], total: 0 }), 1, 5);
     const added = Array.from({ length: 200 }, (_, i) => `c-${199 - i}`);
     const next = reduceChildren(full, diffOf({ added, total: 200 }), 1, 6);
     expect(next?.names[0]).toBe('c-0');
     expect(next?.names[199]).toBe('c-199');
+  });
+});
+
+describe('reduceChildrenPage', () => {
+  it('gathers pages in order and gives the whole list with the last one', () => {
+    const first = reduceChildrenPage(undefined, page(0, ['c', 'a'], 5, false), 1);
+    expect(first.whole).toBeUndefined();
+    const second = reduceChildrenPage(first.pending, page(2, ['e', 'b'], 5, false), 1);
+    const last = reduceChildrenPage(second.pending, page(4, ['d'], 5, true), 1);
+    expect(last).toEqual({ whole: { kind: 'children', mode: 'full', names: ['c', 'a', 'e', 'b', 'd'], total: 5 } });
+    expect(reduceChildren(undefined, last.whole as WholeOrDiff, 1, 9)?.names).toEqual(['a', 'b', 'c', 'd', 'e']);
+  });
+  it('drops what it gathered when a page is missing or comes from an older socket', () => {
+    const first = reduceChildrenPage(undefined, page(0, ['a', 'b'], 6, false), 1);
+    expect(reduceChildrenPage(first.pending, page(4, ['e', 'f'], 6, true), 1)).toEqual({});
+    expect(reduceChildrenPage(first.pending, page(2, ['c', 'd'], 6, false), 2)).toEqual({});
+    // A new list starts over at offset 0 whatever was gathered.
+    expect(reduceChildrenPage(first.pending, page(0, ['x'], 2, false), 2).pending).toEqual({ names: ['x'], total: 2, epoch: 2 });
   });
 });

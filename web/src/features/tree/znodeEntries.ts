@@ -60,16 +60,44 @@ function insertSorted(sorted: string[], added: readonly string[]): string[] {
   return out;
 }
 
+/** The pages of a big list received so far (the server sends a list over 256 KiB in pages). */
+export interface ChildrenPages {
+  names: string[];
+  total: number;
+  epoch: number;
+}
+
+type WholeOrDiff = Exclude<ChildrenChange, { mode: 'page' }>;
+type Page = Extract<ChildrenChange, { mode: 'page' }>;
+
 /**
- * Applies a children event. A diff with no list to apply it to cannot be trusted, so it returns
- * the previous value (undefined) and the view keeps waiting for the full list.
+ * Adds a page to the list being received. A list is shown only whole: until its last page the
+ * view keeps what it had. A page out of order (one went missing, or came from an older socket)
+ * drops what was gathered; the list comes again whole after a resubscribe.
  */
-export function reduceChildren(prev: ChildrenEntry | undefined, event: ChildrenChange, epoch: number, now: number): ChildrenEntry | undefined {
+export function reduceChildrenPage(pending: ChildrenPages | undefined, page: Page, epoch: number): { pending?: ChildrenPages; whole?: WholeOrDiff } {
+  const gathered =
+    page.offset === 0
+      ? [...page.names]
+      : pending !== undefined && pending.epoch === epoch && pending.total === page.total && pending.names.length === page.offset
+        ? pending.names.concat(page.names)
+        : null;
+  if (gathered === null) return {};
+  if (!page.last) return { pending: { names: gathered, total: page.total, epoch } };
+  return { whole: { kind: 'children', mode: 'full', names: gathered, total: page.total } };
+}
+
+/**
+ * Applies a whole list or a diff. A diff with no list to apply it to (or to one from an older
+ * socket, which may have missed changes) cannot be trusted, so it returns the previous value and
+ * the view keeps waiting for the full list.
+ */
+export function reduceChildren(prev: ChildrenEntry | undefined, event: WholeOrDiff, epoch: number, now: number): ChildrenEntry | undefined {
   if (event.mode === 'full') {
     const names = [...event.names].sort(compareChildNames);
     return { names, total: event.total, updatedAt: now, epoch };
   }
-  if (prev === undefined) return undefined;
+  if (prev === undefined || prev.epoch !== epoch) return prev;
   const removed = new Set(event.removed);
   const kept = removed.size === 0 ? [...prev.names] : prev.names.filter((n) => !removed.has(n));
   const present = new Set(kept);

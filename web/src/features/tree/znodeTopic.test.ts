@@ -64,6 +64,15 @@ describe('the znode topic in the query cache', () => {
     expect(entry('/c')).toBeUndefined();
   });
 
+  it('shows a list sent in pages only once whole, keeping the previous list meanwhile', () => {
+    applyServerEvents(client, [on('/p', { kind: 'children', mode: 'full', names: ['old'], total: 1 })], { epoch: 1, now: 1 });
+    applyServerEvents(client, [on('/p', { kind: 'children', mode: 'page', names: ['n-3', 'n-1'], total: 3, offset: 0, last: false })], { epoch: 2, now: 2 });
+    expect(entry('/p')?.children).toMatchObject({ names: ['old'], epoch: 1 });
+    applyServerEvents(client, [on('/p', { kind: 'children', mode: 'page', names: ['n-2'], total: 3, offset: 2, last: true })], { epoch: 2, now: 3 });
+    expect(entry('/p')?.children).toMatchObject({ names: ['n-1', 'n-2', 'n-3'], total: 3, epoch: 2, updatedAt: 3 });
+    expect(entry('/p')?.childrenPages).toBeUndefined();
+  });
+
   it("shows a refusal as the path's error, and a released path as no longer live", () => {
     expect(applyRefusal(client, { topic: 'znode', ensemble: 'prod', params: { path: '/s/b' } }, 'outside the share link', { epoch: 2, now: 5 })).toBe(true);
     expect(entry('/s/b')?.error).toMatchObject({ message: 'outside the share link', retrying: false });

@@ -7,11 +7,21 @@ import { useQueries } from '@tanstack/react-query';
 import type { TopicParams } from '@keeper/shared';
 import { socketFed, useTopic, useTopicEntry, useTopics } from '../../socket/hooks';
 import { RELEASED_EPOCH, registerTopic } from '../../socket/topicRegistry';
-import { reduceChildren, reduceZnode, type ChildrenEntry, type SubscriptionErrorEntry, type ZnodeEntry } from './znodeEntries';
+import {
+  reduceChildren,
+  reduceChildrenPage,
+  reduceZnode,
+  type ChildrenEntry,
+  type ChildrenPages,
+  type SubscriptionErrorEntry,
+  type ZnodeEntry,
+} from './znodeEntries';
 
 export interface ZnodeTopicEntry {
   znode?: ZnodeEntry;
   children?: ChildrenEntry;
+  /** A big list arriving in pages, shown once whole. */
+  childrenPages?: ChildrenPages;
   /** The last read failure; cleared by fresh data. */
   error: SubscriptionErrorEntry | null;
   epoch: number;
@@ -29,8 +39,15 @@ registerTopic({
         // Fresh data answers any earlier "cannot read this path".
         return { ...base, znode: reduceZnode(base.znode, path, event, epoch), error: null, epoch };
       case 'children': {
+        const { childrenPages: _gathering, ...rest } = base;
+        if (event.mode === 'page') {
+          const { pending, whole } = reduceChildrenPage(base.childrenPages, event, epoch);
+          if (!whole) return { ...rest, ...(pending ? { childrenPages: pending } : {}), epoch };
+          const children = reduceChildren(base.children, whole, epoch, now);
+          return children === undefined ? { ...rest, epoch } : { ...rest, children, epoch };
+        }
         const children = reduceChildren(base.children, event, epoch, now);
-        return children === undefined ? prev : { ...base, children, epoch };
+        return children === undefined ? prev : { ...rest, children, epoch };
       }
       case 'error':
         return { ...base, error: { message: event.message, retrying: event.retrying, at: now, epoch }, epoch };

@@ -22,6 +22,9 @@ export function AroundUpgrade({
 }) {
   if (upgrade.startedAt === null || (!session && !health)) return null;
   const keeper = session && consoleMoves(session, upgrade.startedAt, upgrade.finishedAt);
+  const expiries = upgrade.sessionExpiries;
+  // A killed Keeper's own session expires on its own: counted apart by the server, never a client's.
+  const clientExpiries = expiries.count - Math.min(expiries.keeper, expiries.count);
   return (
     <ul className="upgrade-around" aria-label="Clients during the upgrade">
       {keeper && (
@@ -50,9 +53,7 @@ export function AroundUpgrade({
         </li>
       )}
       <li>
-        <span className={`status tone-${upgrade.sessionExpiries.leader === null ? 'stale' : upgrade.sessionExpiries.count === 0 ? 'live' : 'lost'}`}>
-          {expiriesSentence(upgrade.sessionExpiries)}
-        </span>
+        <span className={`status tone-${expiries.leader === null ? 'stale' : clientExpiries === 0 ? 'live' : 'lost'}`}>{expiriesSentence(expiries)}</span>
       </li>
       {health &&
         current.map((step) => {

@@ -1,12 +1,16 @@
 /**
  * A started upgrade as everyone sees it, live: the headline and bar, a paused or failed
- * upgrade's reason as an alert, a manual restart's instruction, and a timeline per member.
- * Admins get Pause / Resume / Abort and the steps' own actions; viewers and share links read.
+ * upgrade's reason as an alert, an upgrade done with exceptions in amber with each member and its
+ * build, a manual restart's instruction, and a timeline per member. Admins get Pause / Resume /
+ * Abort and the steps' own actions (restart again, skip, mark done) and read the restart commands;
+ * viewers and share links read the rest.
  */
 import { useState } from 'react';
 import {
   currentSteps,
+  exceptionsOf,
   manualInstruction,
+  memberName,
   phaseOf,
   stepTitle,
   type ConsoleSessionSnapshot,
@@ -23,10 +27,10 @@ import { AroundUpgrade } from './AroundUpgrade';
 import { SkipStepDialog } from './SkipStepDialog';
 import { StepTimeline } from './StepTimeline';
 import { UpgradeProgressBar } from './UpgradeProgressBar';
-import { upgradeAction, upgradeStepAction } from './upgradesApi';
+import { upgradeAction, upgradeStepAction, useAdminCommands } from './upgradesApi';
 import { upgradeErrorText } from './upgradeErrors';
 import { RestartNote } from './RestartNote';
-import { isActive, UPGRADE_TONE } from './upgradeWords';
+import { isActive, UPGRADE_TONE, UPGRADE_WORD } from './upgradeWords';
 
 /** Waiting on the operator: a manual restart asked for and not yet seen. */
 const awaitsManualRestart = (s: UpgradeStep) => s.restartMethod === 'manual' && s.restartRequestedAt !== null && phaseOf(s) === 'restarting';
@@ -35,6 +39,31 @@ const mayMarkDone = (s: UpgradeStep) => s.restartRequestedAt !== null && phaseOf
 /** "Restart member 2, zk2:2181, now." out of the shared instruction: the rest is said beside it, with what this person may do. */
 const firstSentence = (text: string) => text.split('. ')[0]! + '.';
 const isOpen = (s: UpgradeStep) => s.state !== 'done' && s.state !== 'skipped' && s.state !== 'failed';
+/** What the server accepts for "Restart again": a paused step whose restart was asked for. */
+const mayRestartAgain = (s: UpgradeStep) => s.state === 'paused' && s.restartRequestedAt !== null;
+
+/** Each member that keeps the upgrade from being simply done, with its build: amber, never green. */
+function Exceptions({ upgrade }: { upgrade: UpgradeAnswer }) {
+  const exceptions = exceptionsOf(upgrade.recheck);
+  if (exceptions.length === 0) return null;
+  const atEnd = upgrade.recheck?.why === 'end';
+  return (
+    <Callout tone="degraded" role={atEnd ? 'status' : 'alert'} className="upgrade-exceptions">
+      <strong>{atEnd ? 'Done with exceptions' : 'Checked again on resuming'}</strong>
+      <p>
+        {atEnd
+          ? 'Every step ended, and each member was checked again at the end; these are not where the upgrade was to leave them:'
+          : 'Keeper checked the members of the finished steps again; these are no longer where their step left them:'}
+      </p>
+      <ul className="upgrade-exceptions__list">
+        {exceptions.map((m) => (
+          <li key={m.address}>{m.saw}.</li>
+        ))}
+      </ul>
+      <p>{atEnd ? 'Plan a new upgrade to restart them, or look at them by hand.' : 'Unless they are brought back, the upgrade ends “done with exceptions”.'}</p>
+    </Callout>
+  );
+}
 
 export function RunningUpgrade({
   ensemble,
@@ -66,11 +95,14 @@ export function RunningUpgrade({
   const run = (request: () => Promise<UpgradeAnswer>) => submit(request, onAnswer);
   const act = (action: UpgradeAction) => run(() => upgradeAction(ensemble, upgrade.id, action));
   const markDone = (step: UpgradeStep) => run(() => upgradeStepAction(ensemble, upgrade.id, step.address, 'markDone'));
+  const restartAgain = (step: UpgradeStep) => run(() => upgradeStepAction(ensemble, upgrade.id, step.address, 'restartAgain'));
+  const commands = useAdminCommands(ensemble, upgrade, admin);
 
   return (
     <section className="upgrade-panel" aria-label="The upgrade">
       <h2 className="section-title">
-        <span className={`status tone-${UPGRADE_TONE[upgrade.state]}`}>{upgrade.state}</span> {upgrade.mode === 'full' ? 'Full restart' : 'Rolling restart'}
+        <span className={`status tone-${UPGRADE_TONE[upgrade.state]}`}>{UPGRADE_WORD[upgrade.state]}</span>{' '}
+        {upgrade.mode === 'full' ? 'Full restart' : 'Rolling restart'}
         {upgrade.startedAt !== null && (
           <span className="muted upgrade-panel__when">
             {' '}
@@ -90,6 +122,7 @@ export function RunningUpgrade({
           {upgrade.state === 'paused' && <p>Nothing else is restarted until it is resumed{admin ? '' : ' by an admin'}.</p>}
         </Callout>
       )}
+      <Exceptions upgrade={upgrade} />
       {manual.map((step) => (
         <Callout key={step.address} tone="degraded" role="status" className="upgrade-manual">
           <strong className="upgrade-manual__do">{firstSentence(manualInstruction(step))}</strong>
@@ -123,6 +156,19 @@ export function RunningUpgrade({
               Resume
             </button>
           )}
+          {upgrade.state === 'paused' &&
+            upgrade.steps.filter(mayRestartAgain).map((step) => (
+              <button
+                key={step.address}
+                type="button"
+                className="btn btn--outline"
+                disabled={busy || !live}
+                title={notLive ?? 'Start this step over: its gates are checked, then the member is restarted again'}
+                onClick={() => restartAgain(step)}
+              >
+                Restart {memberName(step)} again
+              </button>
+            ))}
           <button type="button" className="btn btn--outline" disabled={busy} onClick={() => setDialog({ kind: 'abort' })}>
             Abort…
           </button>
@@ -134,9 +180,22 @@ export function RunningUpgrade({
             key={step.address}
             step={step}
             current={current.has(step.address)}
+            admin={admin}
+            command={commands?.get(step.address) ?? step.command}
             actions={
               controls && isOpen(step) ? (
                 <>
+                  {mayRestartAgain(step) && (
+                    <button
+                      type="button"
+                      className="btn btn--outline btn--small"
+                      disabled={busy || !live}
+                      title={notLive ?? 'Start this step over: its gates are checked, then the member is restarted again'}
+                      onClick={() => restartAgain(step)}
+                    >
+                      Restart again
+                    </button>
+                  )}
                   {mayMarkDone(step) && !awaitsManualRestart(step) && (
                     <button type="button" className="btn btn--outline btn--small" disabled={busy || !live} title={notLive} onClick={() => markDone(step)}>
                       Mark restarted

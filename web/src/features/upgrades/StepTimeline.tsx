@@ -1,11 +1,12 @@
 /**
  * One member's step as a card in the ensemble view's look: its state word and color, who it is
  * (the leader crowned), when each phase was reached, how the restart was seen ("uptime went back
- * to 0"), the restart command's output, and every check it made with its time and what it saw.
- * Admins get the step's own actions (mark a manual restart done, skip with the typed phrase).
+ * to 0"), the restart command with its output (for admins; others see its exit code), and every
+ * check it made with its time and what it saw. Admins get the step's own actions (mark a manual
+ * restart done, restart again, skip with the typed phrase).
  */
 import type { ReactNode } from 'react';
-import { memberLabel, phaseOf, type Check, type UpgradeStep } from '@keeper/shared';
+import { memberLabel, phaseOf, type Check, type RestartCommandRecord, type UpgradeStep } from '@keeper/shared';
 import { formatAbsolute, formatClock, formatDuration } from '../../lib/time';
 import { Crown } from '../ensemble/icons';
 import { CHECK_LABEL, EVIDENCE_WORDS, STEP_TONE, STEP_WORD } from './upgradeWords';
@@ -29,7 +30,53 @@ function Clock({ at }: { at: number }) {
 /** The step keeps each check's latest outcome where it was first made: in time order it reads as the timeline it is. */
 const byTime = (checks: readonly Check[]) => [...checks].sort((a, b) => a.at - b.at);
 
-export function StepTimeline({ step, current, actions }: { step: UpgradeStep; current: boolean; actions?: ReactNode }) {
+function CommandBlock({ command, label, admin }: { command: RestartCommandRecord; label: string; admin: boolean }) {
+  if (command.withheld) {
+    return (
+      <p className="upgrade-step__command muted">
+        Restart command:{' '}
+        {command.exitCode === null ? (
+          'no exit code (yet)'
+        ) : (
+          <>
+            exited <span className="mono">{command.exitCode}</span>
+          </>
+        )}
+        . {admin ? 'Reading its command line and output…' : 'Its command line and output are shown to admins only.'}
+      </p>
+    );
+  }
+  return (
+    <div className="upgrade-step__command">
+      {command.line && (
+        <p className="mono">
+          $ {command.line}
+          {command.exitCode !== null && <span className="muted"> → exit {command.exitCode}</span>}
+        </p>
+      )}
+      {command.outputTail && (
+        <pre className="upgrade-step__output" aria-label={`Output of the restart of ${label}`}>
+          {command.outputTail}
+        </pre>
+      )}
+    </div>
+  );
+}
+
+export function StepTimeline({
+  step,
+  current,
+  actions,
+  command = step.command,
+  admin = false,
+}: {
+  step: UpgradeStep;
+  current: boolean;
+  actions?: ReactNode;
+  /** The restart command as an admin reads it; the step's own (withheld for non-admins) otherwise. */
+  command?: RestartCommandRecord | null;
+  admin?: boolean;
+}) {
   const label = memberLabel(step);
   const took = step.startedAt !== null && step.finishedAt !== null ? formatDuration(step.finishedAt - step.startedAt) : null;
   const phase = phaseOf(step);
@@ -49,6 +96,8 @@ export function StepTimeline({ step, current, actions }: { step: UpgradeStep; cu
       </header>
       {step.reason && step.state !== 'skipped' && <p className="member__reason">{step.reason}</p>}
       {step.state === 'paused' && phase && <p className="note">Resumes at: {STEP_WORD[phase]}.</p>}
+      {/* A paused step's actions stand by its reason: the card below them can be long. */}
+      {actions && step.state === 'paused' && <div className="upgrade-step__actions upgrade-step__actions--top">{actions}</div>}
       <ol className="upgrade-step__phases" aria-label="Phases">
         {PHASES.map(({ key, word }) => {
           const at = step.phases[key];
@@ -64,21 +113,7 @@ export function StepTimeline({ step, current, actions }: { step: UpgradeStep; cu
           Restart seen: <strong>{EVIDENCE_WORDS[step.evidence]}</strong>
         </p>
       )}
-      {step.command && (
-        <div className="upgrade-step__command">
-          {step.command.line && (
-            <p className="mono">
-              $ {step.command.line}
-              {step.command.exitCode !== null && <span className="muted"> → exit {step.command.exitCode}</span>}
-            </p>
-          )}
-          {step.command.outputTail && (
-            <pre className="upgrade-step__output" aria-label={`Output of the restart of ${label}`}>
-              {step.command.outputTail}
-            </pre>
-          )}
-        </div>
-      )}
+      {command && <CommandBlock command={command} label={label} admin={admin} />}
       {step.checks.length > 0 && (
         <ol className="upgrade-checks" aria-label={`Checks of ${label}`}>
           {byTime(step.checks).map((c, i) => (
@@ -91,7 +126,7 @@ export function StepTimeline({ step, current, actions }: { step: UpgradeStep; cu
           ))}
         </ol>
       )}
-      {actions && <div className="upgrade-step__actions">{actions}</div>}
+      {actions && step.state !== 'paused' && <div className="upgrade-step__actions">{actions}</div>}
     </article>
   );
 }

@@ -15,7 +15,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { summarizeUpgrade, workflowReducer, type ConsoleSessionSnapshot, type UpgradeWorkflow } from '@keeper/shared';
 import type { Freshness } from '../freshness/freshness';
 import { withDialogs } from '../locks/testDialogs';
-import { answer, ENSEMBLE, finished, member2Done, pausedMember2, planned, restartingMember2 } from './fixtures';
+import { answer, ENSEMBLE, finished, finishedWithSkip, member2Done, pausedMember2, planned, restartingMember2, shared, wrongBuild } from './fixtures';
 import { Upgrades } from './Upgrades';
 import type { UpgradeEntry } from './upgradeTopic';
 
@@ -51,7 +51,8 @@ afterEach(() => {
 function entryOf(wf: UpgradeWorkflow | null): UpgradeEntry {
   const at = wf?.updatedAt ?? Date.now();
   vi.setSystemTime(at + 1_000);
-  return { kind: 'upgrade', upgrade: wf && answer(wf, at), at, receivedAt: at + 1_000, epoch: 1 };
+  // As the topic sends it to every browser: the restart commands withheld.
+  return { kind: 'upgrade', upgrade: wf && shared(wf, at), at, receivedAt: at + 1_000, epoch: 1 };
 }
 
 function show(wf: UpgradeWorkflow | null, { admin = false, freshness = LIVE }: { admin?: boolean; freshness?: Freshness } = {}) {
@@ -86,17 +87,21 @@ describe('the Upgrades view', () => {
     expect(within(card('member 2')).getByText('restarting')).toBeInTheDocument();
   });
 
-  it('shows each check of a member with its time and what it saw, how the restart was seen, and the command’s output', () => {
+  it('shows each check of a member with its time and what it saw, how the restart was seen, and to an admin the command’s output', async () => {
     const { wf } = member2Done('command');
-    show(wf);
+    reply = (method, url) =>
+      method === 'GET' && url === `/api/ensembles/${ENSEMBLE}/upgrades/u1` ? Response.json(answer(wf)) : Response.json({}, { status: 500 });
+    show(wf, { admin: true });
     const lines = checkLines('member 2');
     expect(lines).toContainEqual(expect.stringMatching(/^\d\d:\d\d:\d\dokvoters serving3 of 3 voters serving$/));
     expect(lines).toContainEqual(expect.stringMatching(/okback servingserving again as follower$/));
     expect(lines).toContainEqual(expect.stringMatching(/oksynced followers2 of 2 followers synced/));
     expect(within(card('member 2')).getByText('done')).toBeInTheDocument();
     expect(within(card('member 2')).getByText('seen down')).toBeInTheDocument();
-    expect(within(card('member 2')).getByText('$ ssh zk2 sudo systemctl restart zookeeper')).toBeInTheDocument();
+    // The topic carries no command: an admin's view reads it over HTTP.
+    expect(await within(card('member 2')).findByText('$ ssh zk2 sudo systemctl restart zookeeper')).toBeInTheDocument();
     expect(screen.getByLabelText('Output of the restart of member 2')).toHaveTextContent('Started zookeeper.service - Apache ZooKeeper (member 2).');
+    expect(requests.filter((r) => r.method === 'GET')).toHaveLength(1);
     // One member done: an estimate of what is left.
     expect(screen.getByText(/^about \d+ s left$/)).toBeInTheDocument();
     expect(screen.getByText('Restarting member 3 (next: the leader, 1)')).toBeInTheDocument();
@@ -132,6 +137,54 @@ describe('the Upgrades view', () => {
     // The toy ensemble's leader reports no zk_stale_sessions_expired: Keeper says it does not know.
     expect(around[1]).toHaveTextContent(/^Session expiries not known/);
     expect(around[2]).toHaveTextContent('Clients on member 2 (zk2:2181): 3 connections, moving to the other members');
+  });
+
+  it('shows a viewer each restart’s exit code, never its command or output', () => {
+    const { wf } = member2Done('command');
+    show(wf);
+    expect(within(card('member 2')).getByText(/^Restart command: exited/)).toHaveTextContent(
+      'Restart command: exited 0. Its command line and output are shown to admins only.',
+    );
+    expect(screen.queryByText(/ssh zk2/)).toBeNull();
+    expect(screen.queryByLabelText('Output of the restart of member 2')).toBeNull();
+    expect(document.body.textContent).not.toContain('zookeeper.service');
+    expect(requests).toEqual([]);
+  });
+
+  it('ends an upgrade with a skipped member “done with exceptions”, in amber, naming the member and its build', async () => {
+    const { wf } = finishedWithSkip();
+    expect(wf.state).toBe('doneWithExceptions');
+    show(wf);
+    const badge = screen.getByRole('heading', { name: /Rolling restart/ }).querySelector('.status')!;
+    expect(badge).toHaveTextContent('done with exceptions');
+    expect(badge).toHaveClass('tone-degraded');
+    expect(badge).not.toHaveClass('tone-live');
+    const exceptions = screen.getByText('Done with exceptions').closest('.callout')!;
+    expect(exceptions).toHaveTextContent('member 3 was skipped (not restarted by this upgrade); it runs 3.8.0 built on 2023-10-30.');
+    expect(screen.getByText(/^Done with exceptions: 2 members restarted in \d+ s, 1 skipped; not as planned: member 3\.$/)).toBeInTheDocument();
+    expect(within(card('member 3')).getByText('skipped')).toBeInTheDocument();
+    expect(checkLines('member 3')).toContainEqual(expect.stringMatching(/failingchecked againchecked again at the end: member 3 was skipped/));
+    // Never green anywhere on the page.
+    expect(document.querySelector('.upgrade-panel .tone-live.status')).toBeNull();
+  });
+
+  it('says a build that is not the target as it is, and an admin restarts the member again', async () => {
+    const user = userEvent.setup();
+    const { wf } = wrongBuild();
+    expect(wf.state).toBe('paused');
+    const sentence = 'member 2 serves and is synced, but runs 3.8.0 built on 2023-10-30, not the target built on 2024-12-29';
+    reply = () => Response.json(answer(workflowReducer(wf, { type: 'restartAgain', address: 'zk2:2181', at: wf.updatedAt + 500, by: 'alice' })));
+    show(wf, { admin: true });
+    expect(screen.getByRole('alert')).toHaveTextContent(`${sentence}. Restart it again, skip it, or abort.`);
+    expect(screen.queryByText(/did not sync/)).toBeNull();
+    const member2 = card('member 2');
+    expect(within(member2).getByRole('button', { name: 'Skip member 2 (zk2:2181)…' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Abort…' })).toBeInTheDocument();
+    await user.click(within(member2).getByRole('button', { name: 'Restart again' }));
+    expect(requests).toEqual([{ method: 'POST', url: `/api/ensembles/${ENSEMBLE}/upgrades/u1/steps/zk2%3A2181/restartAgain`, body: {} }]);
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+    expect(within(card('member 2')).getByText('waiting')).toBeInTheDocument();
+    expect(within(card('member 2')).queryByRole('button', { name: 'Restart again' })).toBeNull();
   });
 
   it('says a fast restart was seen by its uptime going back to 0', () => {
@@ -292,7 +345,7 @@ describe('the Upgrades view', () => {
     expect(cells[0]).toBe('done');
     expect(cells.slice(2, 6)).toEqual(['rolling', '3 of 3', '32 s', 'alice']);
     expect(cells[6]).toBe('raise maxClientCnxns to 120');
-    expect(screen.getByText('Done: 3 members restarted in 32 s.')).toBeInTheDocument();
+    expect(screen.getByText('Done: 3 members restarted in 32 s; each checked at the end, serving in its role.')).toBeInTheDocument();
   });
 
   it('says "as of" once the data is not live, and acts on nothing it cannot see is current', () => {

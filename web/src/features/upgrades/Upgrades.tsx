@@ -17,7 +17,7 @@ import { pickShown, progressAt } from './shownUpgrade';
 import { UpgradeHistory } from './UpgradeHistory';
 import { upgradesQueryKey } from './upgradesApi';
 import type { UpgradeEntry } from './upgradeTopic';
-import { isActive } from './upgradeWords';
+import { isActive, UPGRADE_WORD } from './upgradeWords';
 import '../../ui/sectionTitle.css';
 import '../../ui/table.css';
 import '../ensemble/ensemble.css';
@@ -56,7 +56,11 @@ export function Upgrades({
   return (
     <div className={`view upgrades${freshness.live ? '' : ' is-stale'}`}>
       <ViewHeader title="Upgrades" freshness={freshness} liveHint="Every browser sees the same upgrade as it happens">
-        {shown ? `${shown.mode === 'full' ? 'full restart' : 'rolling restart'} ${shown.state}` : entry?.kind === 'upgrade' ? 'no upgrade running' : null}
+        {shown
+          ? `${shown.mode === 'full' ? 'full restart' : 'rolling restart'} ${UPGRADE_WORD[shown.state]}`
+          : entry?.kind === 'upgrade'
+            ? 'no upgrade running'
+            : null}
       </ViewHeader>
       <div className="upgrades__body">
         {entry?.kind === 'refused' ? (

@@ -9,7 +9,9 @@ import {
   manualInstruction,
   planUpgrade,
   stepsToRestart,
+  skipPhrase,
   upgradeProgress,
+  withheldCommands,
   workflowReducer,
   type RestartMethod,
   type UpgradeAnswer,
@@ -27,12 +29,16 @@ export interface Run {
   sim: ToyEnsemble;
 }
 
-export function planned({ mode = 'rolling', method = 'sandbox' }: { mode?: UpgradeMode; method?: RestartMethod } = {}): Run {
+export function planned({
+  mode = 'rolling',
+  method = 'sandbox',
+  targetVersion = null,
+}: { mode?: UpgradeMode; method?: RestartMethod; targetVersion?: string | null } = {}): Run {
   const sim = new ToyEnsemble(T0);
   const h = sim.poll();
   const wf = createWorkflow({
     id: 'u1',
-    plan: planUpgrade({ health: h, mode, note: 'raise maxClientCnxns to 120' }),
+    plan: planUpgrade({ health: h, mode, targetVersion, note: 'raise maxClientCnxns to 120' }),
     at: h.polledAt,
     by: 'alice',
     restartMethod: method,
@@ -81,7 +87,10 @@ export function driveUntil(run: Run, until: (wf: UpgradeWorkflow) => boolean, op
   return { wf, sim };
 }
 
+/** As an admin's own request is answered: everything. */
 export const answer = (wf: UpgradeWorkflow, now = wf.updatedAt): UpgradeAnswer => ({ ...wf, progress: upgradeProgress(wf, now) });
+/** As the live topic (every browser) and a viewer's request get it: the restart commands withheld. */
+export const shared = (wf: UpgradeWorkflow, now = wf.updatedAt): UpgradeAnswer => answer(withheldCommands(wf), now);
 
 const stepOf = (wf: UpgradeWorkflow, id: number) => wf.steps.find((s) => s.memberId === id)!;
 
@@ -101,3 +110,14 @@ export const member2Done = (method: RestartMethod = 'sandbox', { fast = false } 
 export const pausedMember2 = () => driveUntil(started(planned()), () => false, { pollsDown: (id) => (id === 2 ? Infinity : 2) });
 
 export const finished = () => driveUntil(started(planned()), () => false);
+
+/** Member 3 skipped by its phrase after member 2 was done: the workflow ends done with exceptions. */
+export function finishedWithSkip(): Run {
+  const run = driveUntil(started(planned()), (wf) => stepOf(wf, 2).state === 'done');
+  const at = run.wf.updatedAt + 1;
+  const skipped = workflowReducer(run.wf, { type: 'skip', address: 'zk3:2181', at, by: 'alice', confirmation: skipPhrase(stepOf(run.wf, 3)) });
+  return driveUntil({ wf: skipped, sim: run.sim }, () => false);
+}
+
+/** A target no member reaches (the toy ensemble never changes build): member 2 is back and synced on the old one, and the workflow pauses. */
+export const wrongBuild = (method: RestartMethod = 'sandbox') => driveUntil(started(planned({ method, targetVersion: 'built on 2024-12-29' })), () => false);

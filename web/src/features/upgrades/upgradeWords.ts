@@ -1,7 +1,8 @@
 /**
  * The Upgrades view's words and tones, in one place so the headline, the timeline and the history
  * agree. Tones keep their one meaning: live is healthy or finished well, degraded is a member out
- * of service or a pause, lost is a failure, stale is not started or set aside.
+ * of service, a pause or an upgrade done with exceptions (never green), lost is a failure, stale
+ * is not started or set aside.
  */
 import type { CheckId, RestartEvidence, StepState, UpgradeState, UpgradeWorkflow } from '@keeper/shared';
 import type { Tone } from '../../ui/tone';
@@ -11,8 +12,19 @@ export const UPGRADE_TONE: Record<UpgradeState, Tone> = {
   running: 'live',
   paused: 'degraded',
   done: 'live',
+  doneWithExceptions: 'degraded',
   failed: 'lost',
   aborted: 'stale',
+};
+
+export const UPGRADE_WORD: Record<UpgradeState, string> = {
+  planned: 'planned',
+  running: 'running',
+  paused: 'paused',
+  done: 'done',
+  doneWithExceptions: 'done with exceptions',
+  failed: 'failed',
+  aborted: 'aborted',
 };
 
 export const STEP_WORD: Record<StepState, string> = {
@@ -57,6 +69,8 @@ export const CHECK_LABEL: Record<CheckId, string> = {
   timeout: 'timed out',
   resume: 'resumed',
   'upgrade-lock': 'upgrade lock',
+  'restart-process': 'restart command',
+  recheck: 'checked again',
 };
 
 /** How Keeper knew the member restarted: a fast restart may never look down. */

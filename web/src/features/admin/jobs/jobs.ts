@@ -8,6 +8,7 @@ import { jobAnswerSchema, type JobSnapshot } from '@keeper/shared';
 import { api } from '../../../lib/api';
 import { useConnectionStatus, useTopic } from '../../../socket/hooks';
 import { registerTopic, tapTopic } from '../../../socket/topicRegistry';
+import { useIsAdmin } from '../../auth/me';
 
 export const jobQueryKey = (id: string) => ['jobs', id] as const;
 
@@ -41,13 +42,15 @@ export function seedJob(client: QueryClient, job: JobSnapshot): void {
 /** Also a running job's latest snapshot when the socket is down (every second until it is back). */
 export function useJob(id: string): JobSnapshot | undefined {
   const status = useConnectionStatus();
-  const live = status.phase === 'live';
+  // The jobs topic is for admins: a writer follows its own recursive delete or import over HTTP.
+  const admin = useIsAdmin();
+  const live = status.phase === 'live' && admin;
   const job = useQuery({
     queryKey: jobQueryKey(id),
     queryFn: () => getJob(id),
     staleTime: Infinity,
     refetchInterval: (query) => (query.state.data?.state === 'running' && !live ? 1_000 : false),
   }).data;
-  useTopic('jobs', job?.ensemble, NO_PARAMS);
+  useTopic('jobs', admin ? job?.ensemble : undefined, NO_PARAMS);
   return job;
 }
