@@ -73,6 +73,8 @@ if ((for_tests)); then
   [[ -x /usr/sbin/krb5kdc && -x /usr/sbin/kdb5_util ]] || missing+=(krb5-kdc)
   [[ -x /usr/sbin/kadmin.local ]] || missing+=(krb5-admin-server)
   [[ -f /usr/include/gssapi/gssapi.h ]] || missing+=(libkrb5-dev)
+  # nginx terminates TLS in front of Keeper with the README's site file (docs/nginx/keeper.conf).
+  [[ -x /usr/sbin/nginx ]] || missing+=(nginx-light)
 fi
 
 # The optional kerberos addon (SASL GSSAPI) is built by npm where libkrb5-dev is present; npm ci
@@ -92,7 +94,7 @@ kerberos_addon() {
 if ((${#missing[@]} == 0)); then
   checked=()
   if ((for_tests || !external_zk)); then checked+=(ZooKeeper Java); fi
-  if ((for_tests)); then checked+=(Chromium kazoo Curator Prometheus Kerberos); fi
+  if ((for_tests)); then checked+=(Chromium kazoo Curator Prometheus nginx Kerberos); fi
   if ((${#checked[@]})); then say "present: ${checked[*]}"; else say "no system packages needed"; fi
   kerberos_addon
   exit 0
@@ -116,7 +118,7 @@ setup: cannot install them here: ${why}. Do one of:
     Curator's recipes at /usr/share/java/curator-recipes.jar (Debian: libcurator-recipes-java).
   * On Debian as root this script does it all itself:
       apt-get update && apt-get install -y zookeeper chromium python3-kazoo libcurator-recipes-java \
-        prometheus krb5-kdc krb5-admin-server libkrb5-dev
+        prometheus nginx-light krb5-kdc krb5-admin-server libkrb5-dev
 EOF
   exit 1
 fi

@@ -100,6 +100,8 @@ export const KEEPER_PORTS = {
   e2e: 18_181,
   e2eLane2: 18_182,
   prometheusTest: 17_390,
+  /** nginx terminating TLS in front of Keeper (server/test/reverseProxy.integration.test.ts). */
+  nginxTest: 17_391,
   /** e2e specs that run a Keeper of their own against their lane's sandbox (restarted, or signed in through OIDC). */
   e2eRestart: 18_184,
   e2eOidc: 18_185,

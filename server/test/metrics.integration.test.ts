@@ -19,6 +19,8 @@ import { ensembleConfigOf, PORT_OFFSETS, startTestEnsemble } from './support/tes
 import { parsePromText, samples } from './support/promText.js';
 import { testLogger } from './support/logger.js';
 import { waitFor } from './support/waitFor.js';
+import { TestBrowser } from './support/wsClient.js';
+import { connectRaw } from './support/rawClient.js';
 
 type Ensemble = Awaited<ReturnType<typeof startTestEnsemble>>;
 
@@ -76,6 +78,9 @@ describe('Prometheus metrics on a real ensemble', () => {
 
   it('says what Keeper sees: members up with their roles, the console connected, its ZooKeeper requests by outcome', async () => {
     const prod = keeper.ensembles.get('prod');
+    // Keeper reads znodes of its own that may not exist (its ensemble identity marker): count from here.
+    const missingBefore =
+      samples(parsePromText((await scrape(keeper)).text), 'keeper_zk_requests_total', { ensemble: 'prod', op: 'getData', result: 'NO_NODE' })[0]?.value ?? 0;
     await prod.gateway.getData('/zookeeper/config');
     await expect(prod.gateway.getData('/no/such/node')).rejects.toThrow(/NO_NODE/);
 
@@ -93,13 +98,49 @@ describe('Prometheus metrics on a real ensemble', () => {
     expect(samples(all, 'keeper_console_session_state', { ensemble: 'prod', state: 'connected' })[0]?.value).toBe(1);
     expect(samples(all, 'keeper_console_session_state', { ensemble: 'prod', state: 'expired' })[0]?.value).toBe(0);
     expect(samples(all, 'keeper_zk_requests_total', { ensemble: 'prod', op: 'getData', result: 'ok' })[0]?.value).toBeGreaterThanOrEqual(1);
-    expect(samples(all, 'keeper_zk_requests_total', { ensemble: 'prod', op: 'getData', result: 'NO_NODE' })[0]?.value).toBe(1);
+    expect(samples(all, 'keeper_zk_requests_total', { ensemble: 'prod', op: 'getData', result: 'NO_NODE' })[0]?.value).toBe(missingBefore + 1);
     expect(samples(all, 'keeper_zk_request_seconds_count', { ensemble: 'prod', op: 'getData' })[0]?.value).toBeGreaterThanOrEqual(2);
     expect(samples(all, 'keeper_browsers_connected')[0]?.value).toBe(0);
     const polledAt = samples(all, 'keeper_member_polled_timestamp_seconds', { ensemble: 'prod' }).map((s) => s.value);
     expect(Math.min(...polledAt)).toBeGreaterThan(Date.now() / 1000 - 10);
     // No per-znode or per-session label anywhere.
     expect(all.some((s) => 'path' in s.labels || 'session' in s.labels || 'sessionId' in s.labels)).toBe(false);
+  });
+
+  it("counts the browsers' subscriptions per ensemble and times each live push to every socket", async () => {
+    const writer = await connectRaw(ensemble.connectionString);
+    const headers = { Authorization: `Bearer ${ADMIN_TOKEN}` };
+    const browsers = await Promise.all([TestBrowser.open(keeper.url, { headers }), TestBrowser.open(keeper.url, { headers })]);
+    try {
+      await writer.create('/metrics-push', 'one');
+      for (const b of browsers) await b.subscribed('znode', 'prod', { path: '/metrics-push' });
+      await Promise.all(browsers.map((b) => waitFor(() => b.lastZnode('prod', '/metrics-push')?.node.exists, { what: 'the first state' })));
+      const before = parsePromText((await scrape(keeper)).text);
+      expect(samples(before, 'keeper_subscriptions', { ensemble: 'prod' })[0]?.value).toBe(2);
+      expect(samples(before, 'keeper_browsers_connected')[0]?.value).toBe(2);
+      const pushedBefore = samples(before, 'keeper_push_seconds_count')[0]?.value ?? 0;
+
+      await writer.set('/metrics-push', 'two');
+      const version = (b: TestBrowser) => {
+        const node = b.lastZnode('prod', '/metrics-push')?.node;
+        return node?.exists ? node.stat.version : -1;
+      };
+      await Promise.all(browsers.map((b) => waitFor(() => version(b) === 1, { what: 'the change pushed' })));
+      const after = parsePromText((await scrape(keeper)).text);
+      const pushed = (samples(after, 'keeper_push_seconds_count')[0]?.value ?? 0) - pushedBefore;
+      // One push per socket at least (the data change; a bare watch notification may come too).
+      expect(pushed).toBeGreaterThanOrEqual(2);
+      const seconds = (samples(after, 'keeper_push_seconds_sum')[0]?.value ?? 0) - (samples(before, 'keeper_push_seconds_sum')[0]?.value ?? 0);
+      expect(seconds).toBeGreaterThan(0);
+      expect(seconds / pushed).toBeLessThan(5);
+    } finally {
+      for (const b of browsers) b.close();
+      await writer.remove('/metrics-push').catch(() => undefined);
+      writer.close();
+    }
+    await waitFor(async () => samples(parsePromText((await scrape(keeper)).text), 'keeper_subscriptions', { ensemble: 'prod' })[0]?.value === 0, {
+      what: 'subscriptions back to 0 once the sockets close',
+    });
   });
 
   it('asks ZooKeeper nothing to answer a scrape', async () => {

@@ -75,6 +75,8 @@ export interface HubContext {
   budgets?: SharedBudgets;
   /** Channels, flush passes and the unsent-bytes ledger across sockets (a bare connection has its own). */
   fanOut?: SharedFanOut;
+  /** Seconds from a channel's live event to its frame handed to this socket (keeper_push_seconds). */
+  observePush?: (seconds: number) => void;
 }
 
 type SubscribeMessage = Extract<ClientMessage, { type: 'subscribe' | 'unsubscribe' }>;
@@ -96,7 +98,9 @@ export class ClientConnection {
   private readonly fanOut: SharedFanOut;
   private readonly rate: TokenBucket;
   private readonly helloTimer: NodeJS.Timeout;
-  private readonly member: ChannelMember = { deliver: (event) => this.deliver(event) };
+  private readonly member: ChannelMember = { deliver: (event, live) => this.deliver(event, live) };
+  /** Live events queued for this socket and not yet sent: timed when their frame goes out. */
+  private readonly timed = new WeakSet<SharedEvent>();
   private closed = false;
 
   constructor(
@@ -109,7 +113,18 @@ export class ClientConnection {
   ) {
     const limits = ctx.limits;
     this.fanOut = ctx.fanOut ?? { channels: new TopicChannels(), scheduler: new FlushScheduler(), ledger: new FrameLedger(Number.POSITIVE_INFINITY) };
-    this.writer = new FrameWriter(socket, this.fanOut.ledger, limits.maxBufferedBytes, () => this.outbox.wake());
+    const observePush = ctx.observePush;
+    this.writer = new FrameWriter(
+      socket,
+      this.fanOut.ledger,
+      limits.maxBufferedBytes,
+      () => this.outbox.wake(),
+      observePush &&
+        ((events) => {
+          const now = performance.now();
+          for (const event of events) if (this.timed.delete(event)) observePush((now - event.liveAt) / 1000);
+        }),
+    );
     this.outbox = new Outbox(this.writer, limits.batchIntervalMs, this.fanOut.scheduler, {
       maxQueuedBytes: limits.maxBufferedBytes,
       maxQueuedEvents: MAX_QUEUED_EVENTS,
@@ -333,7 +348,7 @@ export class ClientConnection {
   }
 
   /** An event of one of this socket's channels: queued, or refused when no socket could carry it. */
-  private deliver(event: SharedEvent): void {
+  private deliver(event: SharedEvent, live: boolean): void {
     if (this.closed) return;
     if (event.bytes + BATCH_OVERHEAD > this.ctx.limits.maxBufferedBytes) {
       const { topic, ensemble, params } = event.envelope;
@@ -345,6 +360,7 @@ export class ClientConnection {
       });
       return;
     }
+    if (live && this.ctx.observePush) this.timed.add(event);
     this.outbox.push(event);
   }
 

@@ -71,6 +71,8 @@ export class FrameWriter implements OutboxSink {
     private readonly maxBufferedBytes: number,
     /** Called when a frame that did not fit may fit now. */
     private readonly onRoom: () => void,
+    /** Called with the events of each frame as it is handed to the socket (keeper_push_seconds). */
+    private readonly onSent?: (events: readonly SharedEvent[]) => void,
   ) {}
 
   send(queue: readonly SharedEvent[], from: number, pass: FlushPass): number {
@@ -81,6 +83,7 @@ export class FrameWriter implements OutboxSink {
       if (first.bytes >= SOLO_FRAME_BYTES) {
         if (!this.fits(first.soloSize, first)) break;
         this.write(first.soloFrame());
+        this.onSent?.([first]);
         i++;
         continue;
       }
@@ -96,6 +99,7 @@ export class FrameWriter implements OutboxSink {
         // One small event: its own frame, shared with every socket that sends it alone, in any pass.
         if (!this.fits(size, first)) break;
         this.write(first.soloFrame());
+        this.onSent?.([first]);
       } else {
         const run = queue.slice(i, end);
         const key = run.map((e) => e.id).join(',');
@@ -104,6 +108,7 @@ export class FrameWriter implements OutboxSink {
         const frame = known ?? batchFrame(run);
         if (!known) pass.set(key, frame);
         this.write(frame);
+        this.onSent?.(run);
       }
       i = end;
     }

@@ -41,6 +41,11 @@ let nextId = 1;
 
 export class SharedEvent {
   readonly id = nextId++;
+  /**
+   * When its channel last emitted it live (performance.now()): the start of keeper_push_seconds,
+   * which ends when a socket is handed its frame. Replays to a new subscriber are not timed.
+   */
+  liveAt = 0;
   private solo: Frame | null = null;
 
   private constructor(

@@ -56,6 +56,7 @@ export class SocketHub {
   private refusedSockets = 0;
   private droppedTooSlow = 0;
   private pastResyncs = 0;
+  private pushObserver: ((seconds: number) => void) | null = null;
 
   constructor(
     ctx: HubContext,
@@ -84,6 +85,7 @@ export class SocketHub {
       ...ctx,
       limits,
       fanOut: this.fanOut,
+      observePush: (seconds) => this.pushObserver?.(seconds),
       budgets: {
         subscriptions: this.subscriptions,
         mayWatchAnotherPath: () => this.watchedPaths < limits.maxWatchedPaths,
@@ -114,6 +116,16 @@ export class SocketHub {
 
   get browserCount(): number {
     return this.connections.size;
+  }
+
+  /** Subscriptions per ensemble name (keeper_subscriptions). */
+  subscriptionsByEnsemble(): Map<string, number> {
+    return this.fanOut.channels.subscriptionsByEnsemble();
+  }
+
+  /** Hears each live event's seconds from its channel to a socket (keeper_push_seconds); one listener. */
+  onPush(listener: (seconds: number) => void): void {
+    this.pushObserver = listener;
   }
 
   /** Distinct paths watched in ZooKeeper, all ensembles together. */

@@ -14,7 +14,8 @@ import type { TopicProducer } from '../topics/topicProducer.js';
 import { SharedEvent, envelopePrefix } from './sharedEvent.js';
 
 export interface ChannelMember {
-  deliver(event: SharedEvent): void;
+  /** `live`: emitted as it happened (timed for keeper_push_seconds), not a replay of the current state. */
+  deliver(event: SharedEvent, live: boolean): void;
 }
 
 export interface ChannelSpec {
@@ -59,7 +60,8 @@ class Channel {
         if (this.closed) return;
         const { shared, created } = this.share(event);
         if (created) fresh += shared.freshBytes;
-        for (const member of this.members) member.deliver(shared);
+        shared.liveAt = performance.now();
+        for (const member of this.members) member.deliver(shared, true);
       });
     } catch (error) {
       this.close();
@@ -74,10 +76,14 @@ class Channel {
     const stop = this.open((event) => {
       const { shared, created } = this.share(event);
       if (created) fresh += shared.freshBytes;
-      member.deliver(shared);
+      member.deliver(shared, false);
     });
     stop();
     return fresh;
+  }
+
+  get ensembleName(): string {
+    return this.spec.ensemble.name;
   }
 
   leave(member: ChannelMember): void {
@@ -124,6 +130,15 @@ export class TopicChannels {
 
   get size(): number {
     return this.channels.size;
+  }
+
+  /** Subscriptions (a socket following a channel) per ensemble name, for keeper_subscriptions. */
+  subscriptionsByEnsemble(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const channel of this.channels.values()) {
+      counts.set(channel.ensembleName, (counts.get(channel.ensembleName) ?? 0) + channel.members.size);
+    }
+    return counts;
   }
 
   /** Joins the channel for `spec` and hands the member the current state; `freshBytes` is what was serialized afresh for it. */
