@@ -12,7 +12,7 @@
 import { z } from 'zod';
 import { checkPath } from '../paths.js';
 import type { Role } from './access.js';
-import { CONSOLE_SESSION_STATES } from '../consoleSession.js';
+import { CONNECTION_PROBLEM_KINDS, CONSOLE_SESSION_STATES } from '../consoleSession.js';
 import { ensembleHealthSchema, memberHistorySchema } from '../ensemble/types.js';
 import { ensembleEventSchema } from '../ensemble/events/schema.js';
 import { jobSnapshotSchema } from './ops.js';
@@ -122,6 +122,17 @@ export const sessionSnapshotSchema = z.object({
   confirmedAt: z.number().nullable(),
   establishedAt: z.number().nullable(),
   timeline: z.array(timelineEntrySchema),
+  connection: z
+    .object({
+      identity: z.array(z.object({ scheme: z.string(), id: z.string() })).nullable(),
+      identityNote: z.string().nullable(),
+      tls: z.string().nullable(),
+      sasl: z.string().nullable(),
+      warning: z.string().nullable(),
+      problem: z.object({ kind: z.enum(CONNECTION_PROBLEM_KINDS), message: z.string(), member: z.string(), at: z.number() }).nullable(),
+      readOnly: z.object({ member: z.string().nullable(), memberId: z.number().nullable(), lastReadWriteAt: z.number().nullable() }).nullable(),
+    })
+    .optional(),
 });
 
 /** The console's own ZooKeeper session with the ensemble: its state, member and timeline. */
