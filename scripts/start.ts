@@ -143,20 +143,6 @@ async function main(): Promise<void> {
     die((err as Error).message, 1);
   }
 
-  const described = sandbox
-    ? `ensemble sandbox: ${sandbox.connectionString}`
-    : options.ensembles.map((e) => `ensemble ${e.name}: ${e.connectionString}`).join('; ');
-  console.log(`Keeper is serving ${keeper.url} (${described})`);
-  if (startOn) await printUpgradeTarget(startOn);
-  const signIn = signInLines({
-    url: keeper.url,
-    adminToken: Boolean(options.auth?.adminToken) && signInToken === null,
-    viewerToken: Boolean(options.auth?.viewerToken),
-    users: options.auth?.users?.length ?? 0,
-    generatedToken: signInToken,
-  });
-  for (const line of signIn) console.log(line);
-
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) {
@@ -170,8 +156,23 @@ async function main(): Promise<void> {
     console.log('stopped');
     process.exit(0);
   };
+  // Before anything is printed: whoever reads the lines below may signal at once (a test does).
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, (s) => void shutdown(s));
   onOrphaned(() => void shutdown('parent process gone'));
+
+  const described = sandbox
+    ? `ensemble sandbox: ${sandbox.connectionString}`
+    : options.ensembles.map((e) => `ensemble ${e.name}: ${e.connectionString}`).join('; ');
+  console.log(`Keeper is serving ${keeper.url} (${described})`);
+  if (startOn) await printUpgradeTarget(startOn);
+  const signIn = signInLines({
+    url: keeper.url,
+    adminToken: Boolean(options.auth?.adminToken) && signInToken === null,
+    viewerToken: Boolean(options.auth?.viewerToken),
+    users: options.auth?.users?.length ?? 0,
+    generatedToken: signInToken,
+  });
+  for (const line of signIn) console.log(line);
 }
 
 await main();
