@@ -37,7 +37,7 @@ describe('the identity ZooKeeper sees', () => {
     expect(seenAsSentence(undefined)).toBeNull();
   });
   it('an empty answer means only world:anyone applies', () => {
-    expect(seenAsSentence({ ...PLAIN, identity: [] })).toBe('ZooKeeper reports no identity for Keeper: only world:anyone entries apply to it');
+    expect(seenAsSentence({ ...PLAIN, identity: [] })).toBe('ZooKeeper sees Keeper as no one but world:anyone');
   });
 });
 

@@ -27,17 +27,18 @@ export function namedIdentities(identity: readonly ConsoleIdentityEntry[]): Cons
   return identity.filter((i) => i.scheme !== 'ip').sort((a, b) => rank(a.scheme) - rank(b.scheme));
 }
 
+/** "ZooKeeper sees Keeper as sasl:keeper, ip:127.0.0.1", from whoAmI's answer. */
+export function seenAs(identity: readonly ConsoleIdentityEntry[]): string {
+  return identity.length > 0 ? `ZooKeeper sees Keeper as ${identityList(identity)}` : 'ZooKeeper sees Keeper as no one but world:anyone';
+}
+
 /**
  * "ZooKeeper sees Keeper as sasl:keeper, ip:127.0.0.1", or why it cannot be said; null when nothing
  * is known yet (whoAmI not answered, or a server from before TLS and SASL).
  */
 export function seenAsSentence(facts: ConsoleConnectionFacts | null | undefined): string | null {
   if (!facts) return null;
-  if (facts.identity !== null) {
-    return facts.identity.length > 0
-      ? `ZooKeeper sees Keeper as ${identityList(facts.identity)}`
-      : 'ZooKeeper reports no identity for Keeper: only world:anyone entries apply to it';
-  }
+  if (facts.identity !== null) return seenAs(facts.identity);
   return facts.identityNote ? `ZooKeeper does not say who it sees Keeper as (${facts.identityNote})` : null;
 }
 
