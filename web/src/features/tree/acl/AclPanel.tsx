@@ -4,7 +4,7 @@
  */
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { AclEntryView } from '@keeper/shared';
+import { ACL_SCHEMES, type AclEntryView } from '@keeper/shared';
 import { errorText } from '../../../lib/api';
 import { useZnodeEntry } from '../znodeTopic';
 import { useIsAdmin } from '../../auth/me';
@@ -49,7 +49,7 @@ export function AclPanel({ ensemble, path }: { ensemble: string; path: string })
         </span>
         <span className="acl__spacer" />
         {admin && acl.data && foreign.length > 0 && (
-          <span className="muted acl__note" title="This editor knows world, digest, ip and auth; edit this ACL with zkCli">
+          <span className="muted acl__note" title={`This editor knows ${ACL_SCHEMES.join(', ')}; edit this ACL with zkCli`}>
             {foreign.join(', ')}: edit with zkCli
           </span>
         )}
