@@ -83,6 +83,7 @@ export const PORT_OFFSETS = {
   sharedPoolA: 12_040,
   sharedPoolB: 12_060,
   sharedPoolC: 12_080,
+  sharedPoolD: 12_100,
   fanoutBench: 16_300,
   latencyBench: 16_400,
   childrenBench: 16_500,
@@ -94,7 +95,7 @@ export const PORT_OFFSETS = {
 } as const;
 
 /** The pool's offsets: as many ensembles at once as integration files run at once, plus one starting beside them. */
-export const POOL_PORT_OFFSETS = [PORT_OFFSETS.sharedPoolA, PORT_OFFSETS.sharedPoolB, PORT_OFFSETS.sharedPoolC] as const;
+export const POOL_PORT_OFFSETS = [PORT_OFFSETS.sharedPoolA, PORT_OFFSETS.sharedPoolB, PORT_OFFSETS.sharedPoolC, PORT_OFFSETS.sharedPoolD] as const;
 
 /** Single ports the project listens on beside the layouts: Keeper for `npm start` and for e2e. */
 export const KEEPER_PORTS = {
