@@ -66,8 +66,8 @@ describe('the packed tarball, installed with production dependencies only', () =
     const tarball = readdirSync(work).find((f) => /^keeper-.*\.tgz$/.test(f));
     if (!tarball) throw new Error(`npm pack wrote no keeper-*.tgz into ${work}`);
     const [npm, ...args] = dockerfileInstall(path.join(work, tarball), prefix);
-    await run(npm!, args, { cwd: work, env: { ...process.env, ...FROM_THE_CACHE }, timeout: 120_000, maxBuffer: 64 * 1024 * 1024 });
-  }, 240_000);
+    await run(npm!, args, { cwd: work, env: { ...process.env, ...FROM_THE_CACHE }, timeout: 300_000, maxBuffer: 64 * 1024 * 1024 });
+  }, 420_000);
 
   afterAll(async () => {
     keeper?.kill('SIGTERM');
