@@ -91,6 +91,9 @@ export const PORT_OFFSETS = {
   locksBench: 16_800,
   upgradesBench: 16_900,
   scaleBench: 17_000,
+  /** bench/secure.ts: a TLS-only, SASL-required ensemble, and the plain one it is compared with in the same run. */
+  secureBench: 17_100,
+  secureBenchPlain: 17_200,
 } as const;
 
 /** The pool's offsets: as many ensembles at once as integration files run at once, plus one starting beside them. */
