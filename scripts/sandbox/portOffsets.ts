@@ -113,6 +113,8 @@ export const KEEPER_PORTS = {
   e2eOidc: 18_185,
   /** `npm start -- --secure` run by e2e/secureEnsemble.spec.ts (its sandbox at readOnlyTest's offset: Playwright runs after the integration files). */
   e2eSecure: 18_186,
+  /** A second Keeper of that spec, on the same sandbox with rejectUnauthorized: false (the header's warning). */
+  e2eSecureUnverified: 18_187,
 } as const;
 
 /** The OpenID Connect provider the e2e sign-in specs start (npm oidc-provider, on loopback). */
