@@ -83,7 +83,7 @@ export const PORT_OFFSETS = {
   sharedPoolA: 12_040,
   sharedPoolB: 12_060,
   sharedPoolC: 12_080,
-  sharedPoolD: 12_100,
+  sharedPoolD: 12_220,
   fanoutBench: 16_300,
   latencyBench: 16_400,
   childrenBench: 16_500,
