@@ -72,6 +72,9 @@ export const PORT_OFFSETS = {
   sharedPoolA: 12_040,
   sharedPoolB: 12_060,
   sharedPoolC: 12_080,
+  /** Two Keeper replicas on one home ensemble (server/test/replicas.integration.test.ts), and their shared state (replicaSharing). */
+  replicasTest: 12_100,
+  replicaSharingTest: 12_120,
   fanoutBench: 16_300,
   latencyBench: 16_400,
   childrenBench: 16_500,

@@ -60,6 +60,9 @@ import { clientAddress, type TrustFn } from './http/clientAddress.js';
 import { hostCheck, lastErrorHandler, malformedUrls } from './http/requestHygiene.js';
 import { KeeperMetrics } from './metrics/keeperMetrics.js';
 import { metricsRoute } from './http/metricsRoute.js';
+import { Replicas } from './replicas/replicas.js';
+import { checkReplicasOptions } from './replicas/replicaConfig.js';
+import { replicaRoutes } from './http/replicaRoutes.js';
 
 export const SERVER_VERSION = '0.1.0';
 
@@ -76,6 +79,8 @@ export interface RunningKeeper {
   jobs: JobRegistry;
   ops: ZnodeOps;
   metrics: KeeperMetrics;
+  /** This Keeper as one of several replicas; null without `"replicas"` in the config. */
+  replicas: Replicas | null;
   close(): Promise<void>;
 }
 
@@ -109,6 +114,12 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   const credentials = auth ? new Credentials({ ...auth, ...(auth.oidc ? { oidcIssuer: auth.oidc.issuer } : {}) }) : null;
   if (credentials && !credentials.configured)
     throw new Error('authentication is on but no admin token, viewer token, user or single sign-on is configured: nobody could sign in');
+  // Refused before anything connects: a home ensemble not configured, a root Keeper may not use, a short secret.
+  if (options.replicas)
+    checkReplicasOptions(
+      options.replicas,
+      options.ensembles.map((e) => e.name),
+    );
   const ensembles = Ensembles.fromConfig(options.ensembles, log, extras.gatewayDefaults, extras.ensembleDefaults ?? {});
   // Views for tests and benches that reach into one part; adapters take `ensembles`.
   const gateways = new Map([...ensembles].map((e) => [e.name, e.gateway]));
@@ -129,6 +140,9 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
     auditLines ? (entry) => auditLines.info(entry, 'audit') : null,
   );
   const jobs = new JobRegistry();
+  const home = options.replicas ? options.ensembles.find((e) => e.name === options.replicas?.stateEnsemble) : undefined;
+  const replicas = options.replicas && home ? new Replicas(options.replicas, home, log, extras.gatewayDefaults) : null;
+  const startedAt = Date.now();
   for (const ensemble of ensembles) {
     ensemble.upgrades.configure({
       stateDir: auth?.stateDir ?? null,
@@ -198,8 +212,9 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   app.use('/api/ensembles/:name', ensembleRoutes());
   app.use('/api/ensembles/:name', lockRoutes(ops, new LockActions(ops, ensembles), new LockScans(ops, ensembles, jobs)));
   app.use('/api/ensembles/:name', upgradeRoutes(ops));
+  app.use('/api', replicaRoutes(replicas));
   app.use('/api', openApiRoute(SERVER_VERSION));
-  app.use('/api', apiRoutes({ ensembles, version: SERVER_VERSION, startedAt: Date.now() }));
+  app.use('/api', apiRoutes({ ensembles, version: SERVER_VERSION, startedAt }));
   app.use('/api', jsonErrors);
   app.use('/api', lastErrorHandler(log));
   if (options.webDist) app.use(staticWeb(options.webDist));
@@ -222,6 +237,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const url = `http://${host}:${port}`;
   log.info({ url, ensembles: ensembles.names }, 'keeper is serving');
+  replicas?.start({ url, port, version: SERVER_VERSION, startedAt });
 
   let closing: Promise<void> | null = null;
   return {
@@ -236,9 +252,11 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
     jobs,
     ops,
     metrics,
+    replicas,
     close() {
       closing ??= (async () => {
         access.close();
+        replicas?.close();
         await jobs.close();
         hub.close();
         ensembles.close();

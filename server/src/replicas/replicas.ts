@@ -1,0 +1,88 @@
+/**
+ * This Keeper as one of several replicas (docs/replicas.md): its own ZooKeeper session to the
+ * home ensemble (the state session: it alone carries the replicas' identity, so browsing the home
+ * ensemble through the console session never reaches Keeper's state), the store that writes under
+ * the root, and the registry of replicas. Absent without `"replicas"` in the config.
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import type { ReplicasAnswer } from '@keeper/shared';
+import type { EnsembleConfig } from '../config/types.js';
+import { parseConnectionString } from '../config/connectionString.js';
+import type { GatewayDefaults } from '../ensemble/ensemble.js';
+import { ZkGateway } from '../zk/gateway.js';
+import { ZkMutations } from '../zk/mutations.js';
+import { replicaAcl, replicaCredential, type ReplicasOptions } from './replicaConfig.js';
+import { ReplicaRegistry } from './replicaRegistry.js';
+import { ReplicaStore } from './replicaStore.js';
+
+export const REPLICAS_NOTE = 'A replica killed without closing stays listed until ZooKeeper ends its session, at most its session timeout later.';
+
+export interface ReplicaSelf {
+  url: string;
+  port: number;
+  version: string;
+  startedAt: number;
+}
+
+export class Replicas {
+  readonly gateway: ZkGateway;
+  readonly store: ReplicaStore;
+  private registry: ReplicaRegistry | null = null;
+  /** Random per process: a restarted replica is a new one (its old znode goes with its old session). */
+  readonly id = randomBytes(6).toString('hex');
+
+  constructor(
+    readonly options: ReplicasOptions,
+    home: EnsembleConfig,
+    private readonly log: Logger,
+    gatewayDefaults: GatewayDefaults = {},
+  ) {
+    this.gateway = new ZkGateway({
+      name: `${home.name} (replica state)`,
+      connectionString: home.connectionString,
+      auth: [...(home.auth ?? []), replicaCredential(options.secret)],
+      sessionTimeoutMs: home.sessionTimeoutMs ?? gatewayDefaults.sessionTimeoutMs ?? 30_000,
+      ...(gatewayDefaults.requestDeadlineMs ? { requestDeadlineMs: gatewayDefaults.requestDeadlineMs } : {}),
+      maxInFlight: 16,
+      maxQueued: 1_000,
+      logger: log,
+    });
+    const parsed = parseConnectionString(home.connectionString);
+    const mutations = new ZkMutations(this.gateway, {
+      chroot: parsed.ok ? parsed.value.chroot : null,
+      ...(home.juteMaxBuffer !== undefined ? { juteMaxBuffer: home.juteMaxBuffer } : {}),
+    });
+    this.store = new ReplicaStore({ gateway: this.gateway, mutations, root: options.root, acl: replicaAcl(options.secret), log });
+  }
+
+  /** Opens the state session and registers this replica once it serves at `self.url`. */
+  start(self: ReplicaSelf): void {
+    const name = `${hostname()}:${self.port}`;
+    this.registry = new ReplicaRegistry(
+      this.store,
+      { id: this.id, name, url: self.url, version: self.version, startedAt: self.startedAt, pid: process.pid },
+      this.log,
+    );
+    this.gateway.start();
+    this.registry.start();
+  }
+
+  /** The registered session (hex) once this replica is listed; null before. */
+  get registeredSession(): string | null {
+    return this.registry?.registeredSession ?? null;
+  }
+
+  async answer(): Promise<ReplicasAnswer> {
+    const replicas = this.registry ? await this.registry.list() : [];
+    return { enabled: true, stateEnsemble: this.options.stateEnsemble, readAt: Date.now(), note: REPLICAS_NOTE, replicas };
+  }
+
+  close(): void {
+    this.registry?.close();
+    this.store.close();
+    // Closing the session deletes this replica's znode at once: the others stop listing it.
+    this.gateway.close();
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * Two Keeper replicas in one process sharing one real home ensemble (docs/replicas.md): each
+ * registers an ephemeral znode of its own state session and lists the other; a forced expiry of
+ * one's state session removes it and it registers again; the root carries an ACL no other client
+ * passes (not even Keeper's own console session); writes are compare-and-set; GET /api/replicas
+ * refuses what the other admin routes refuse.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import zookeeper from 'node-zookeeper-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { replicasAnswerSchema, type Replica } from '@keeper/shared';
+import { startKeeper, type RunningKeeper } from '../src/app.js';
+import type { KeeperOptions } from '../src/config/types.js';
+import { Replicas } from '../src/replicas/replicas.js';
+import { ensembleConfigOf, PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
+import { connectRaw, forceExpire, type RawClient } from './support/rawClient.js';
+import { call, type Who } from './support/http.js';
+import { testLogger } from './support/logger.js';
+import { waitFor } from './support/waitFor.js';
+
+const ADMIN = 'replicas-admin-token-0123456789';
+const VIEWER = 'replicas-viewer-token-0123456789';
+const SECRET = 'replicas-cluster-secret-0123456789-abcdef';
+const ROOT = '/keeper/replicas';
+const admin: Who = { token: ADMIN };
+const viewer: Who = { token: VIEWER };
+
+let ensemble: Awaited<ReturnType<typeof startTestEnsemble>>;
+let a: RunningKeeper;
+let b: RunningKeeper;
+let raw: RawClient;
+const stateDirs: string[] = [];
+
+function options(extra: Partial<KeeperOptions> = {}): KeeperOptions {
+  const stateDir = mkdtempSync(join(tmpdir(), 'keeper-replicas-it-'));
+  stateDirs.push(stateDir);
+  return {
+    host: '127.0.0.1',
+    port: 0,
+    ensembles: [ensembleConfigOf(ensemble, { name: 'home' })],
+    auth: { stateDir, adminToken: ADMIN, viewerToken: VIEWER },
+    replicas: { stateEnsemble: 'home', root: ROOT, secret: SECRET, sharedPolling: false },
+    ...extra,
+  };
+}
+
+const start = (extra: Partial<KeeperOptions> = {}) => startKeeper(options(extra), { logger: testLogger, gatewayDefaults: { sessionTimeoutMs: 4_000 } });
+
+async function listed(keeper: RunningKeeper): Promise<Replica[]> {
+  const res = await call(keeper.url, 'GET', '/api/replicas', admin);
+  expect(res.status).toBe(200);
+  return replicasAnswerSchema.parse(res.body).replicas;
+}
+
+const idOf = (keeper: RunningKeeper) => keeper.replicas!.id;
+
+function rawCall<T>(run: (cb: (error: unknown, value?: T) => void) => void): Promise<T> {
+  return new Promise((resolve, reject) => run((error, value) => (error ? reject(error as Error) : resolve(value as T))));
+}
+
+beforeAll(async () => {
+  ensemble = await startTestEnsemble(PORT_OFFSETS.replicasTest);
+  [a, b] = await Promise.all([start(), start()]);
+  raw = await connectRaw(ensemble.connectionString);
+}, 180_000);
+
+afterAll(async () => {
+  raw?.close();
+  await Promise.all([a?.close(), b?.close()]);
+  await ensemble?.dispose();
+  for (const dir of stateDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the replica registry', () => {
+  it('lists both replicas on each, with their address, version, start time and ZooKeeper registration time', async () => {
+    const both = (list: Replica[]) => list.length === 2 && list;
+    const fromA = await waitFor(async () => both(await listed(a)), { what: 'A lists both', timeoutMs: 30_000 });
+    const fromB = await waitFor(async () => both(await listed(b)), { what: 'B lists both', timeoutMs: 30_000 });
+    for (const [keeper, list] of [
+      [a, fromA],
+      [b, fromB],
+    ] as const) {
+      const self = list.find((r) => r.self);
+      expect(self?.id).toBe(idOf(keeper));
+      expect(self?.url).toBe(keeper.url);
+      expect(list.filter((r) => r.self)).toHaveLength(1);
+    }
+    const bOnA = fromA.find((r) => r.id === idOf(b))!;
+    expect(bOnA).toMatchObject({ url: b.url, version: '0.1.0', pid: process.pid, self: false });
+    // registeredAt is ZooKeeper's ctime of the ephemeral znode; its owner is B's state session, not its console session.
+    const stat = await rawCall<zookeeper.Stat>((cb) => raw.client.exists(`${ROOT}/replicas/${idOf(b)}`, (e, s) => cb(e, s)));
+    expect(bOnA.registeredAt).toBe(Number(stat.ctime.readBigInt64BE()));
+    expect(bOnA.sessionId).toBe(b.replicas!.registeredSession);
+    expect(bOnA.sessionId).not.toBe(b.gateways.get('home')!.session.sessionId);
+  });
+
+  it('drops a replica whose state session expired and lists it again once it has registered on its new session', async () => {
+    const before = await waitFor(async () => (await listed(a)).find((r) => r.id === idOf(b)), { what: 'A lists B', timeoutMs: 30_000 });
+    const credentials = b.replicas!.gateway.sessionCredentials()!;
+    const expiredAt = Date.now();
+    await forceExpire(ensemble.connectionString, credentials.sessionId, credentials.password);
+    const again = await waitFor(
+      async () => {
+        const r = (await listed(a)).find((x) => x.id === idOf(b));
+        return r && r.sessionId !== before.sessionId && r;
+      },
+      { what: 'B registered again on a new session', timeoutMs: 30_000 },
+    );
+    expect(again.startedAt).toBe(before.startedAt);
+    // A new znode (ZooKeeper's ctime after the expiry, owned by the new session): the old one went with its session.
+    expect(again.registeredAt).toBeGreaterThanOrEqual(expiredAt - 1_000);
+    expect(again.registeredAt).toBeGreaterThan(before.registeredAt);
+    expect(again.sessionId).toBe(b.replicas!.registeredSession);
+    // B's console session was not touched: only the state session expired.
+    expect(b.gateways.get('home')!.session.state).toBe('connected');
+  });
+
+  it('removes a replica that closes at once, on the other', async () => {
+    const c = await start();
+    await waitFor(async () => (await listed(a)).some((r) => r.id === idOf(c)), { what: 'A lists C', timeoutMs: 30_000 });
+    await c.close();
+    await waitFor(async () => !(await listed(a)).some((r) => r.id === idOf(c)), { what: 'C gone from A', timeoutMs: 5_000 });
+  });
+});
+
+describe("the root's ACL", () => {
+  it("lets no other client read the state, not even Keeper's own console session browsing the home ensemble", async () => {
+    const refused = await rawCall((cb) => raw.client.getChildren(`${ROOT}/replicas`, (e, c) => cb(e, c))).catch((e: { code?: number }) => e.code);
+    expect(refused).toBe(zookeeper.Exception.NO_AUTH);
+    const browse = await call(a.url, 'GET', '/api/ensembles/home/znodes/keeper/replicas/replicas', admin);
+    expect(browse.status).toBe(403);
+    expect(browse.body.error.code).toBe('NO_AUTH');
+    // The identity marker and the upgrade lock's parent stay open to every Keeper.
+    expect(await raw.get('/keeper/ensemble-id').catch(() => 'missing')).not.toBe('missing');
+    const acl = await rawCall<zookeeper.ACL[]>((cb) => raw.client.getACL('/keeper', (e, l) => cb(e, l)));
+    expect(acl.map((x) => x.id.scheme)).toEqual(['world']);
+  });
+
+  it('is refused to a replica with another secret, which says so rather than taking the root over', async () => {
+    const stranger = new Replicas(
+      { stateEnsemble: 'home', root: ROOT, secret: 'another-secret-of-enough-length-0123456789', sharedPolling: false },
+      ensembleConfigOf(ensemble, { name: 'home' }),
+      testLogger,
+    );
+    stranger.gateway.start();
+    try {
+      await expect(stranger.store.ensureRoot()).rejects.toThrow(/cluster secret does not match/);
+    } finally {
+      stranger.close();
+    }
+  });
+});
+
+describe('compare-and-set writes', () => {
+  it('lose no update when two replicas change one record at once', async () => {
+    const counter = z.object({ n: z.number() });
+    const path = a.replicas!.store.path('cas-test');
+    const bump = (keeper: RunningKeeper) => keeper.replicas!.store.update(path, counter, (current) => ({ n: (current?.n ?? 0) + 1 }));
+    const runs = Array.from({ length: 5 }, () => [bump(a), bump(b)]).flat();
+    await Promise.all(runs);
+    const stored = await b.replicas!.store.read(path, counter);
+    expect(stored?.value.n).toBe(10);
+    expect(stored?.stat.version).toBe(9);
+    expect(await a.replicas!.store.remove(path, stored!.stat.version)).toBe(true);
+  });
+
+  it('refuses a value over the 64 KiB cap before sending it', async () => {
+    const path = a.replicas!.store.path('too-big');
+    await expect(a.replicas!.store.create(path, 'x'.repeat(70_000))).rejects.toMatchObject({ code: 'DATA_TOO_LARGE' });
+    expect(await a.replicas!.store.stat(path)).toBeNull();
+  });
+});
+
+describe('GET /api/replicas refusals', () => {
+  it('refuses a viewer and no identity as /api/audit does, and gives another origin nothing it may read', async () => {
+    for (const route of ['/api/audit', '/api/replicas']) {
+      const asViewer = await call(a.url, 'GET', route, viewer);
+      expect(asViewer.status, route).toBe(403);
+      expect(asViewer.body.error.code, route).toBe('FORBIDDEN');
+      const anonymous = await call(a.url, 'GET', route, {});
+      expect(anonymous.status, route).toBe(401);
+      expect(anonymous.body.error.code, route).toBe('UNAUTHENTICATED');
+      const crossSite = await call(a.url, 'GET', route, { ...admin, origin: 'https://evil.example' });
+      expect(crossSite.headers.get('access-control-allow-origin'), route).toBeNull();
+    }
+  });
+
+  it('answers enabled: false on a Keeper without "replicas", which writes nothing under the root', async () => {
+    const { replicas: _none, ...withoutReplicas } = options();
+    const alone = await startKeeper(withoutReplicas, { logger: testLogger });
+    try {
+      const res = await call(alone.url, 'GET', '/api/replicas', admin);
+      expect(res.status).toBe(200);
+      expect(replicasAnswerSchema.parse(res.body)).toMatchObject({ enabled: false, replicas: [] });
+      expect(alone.replicas).toBeNull();
+      expect((await listed(a)).map((r) => r.id).sort()).toEqual([idOf(a), idOf(b)].sort());
+    } finally {
+      await alone.close();
+    }
+  });
+});
