@@ -237,7 +237,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const url = `http://${host}:${port}`;
   log.info({ url, ensembles: ensembles.names }, 'keeper is serving');
-  replicas?.start({ url, port, version: SERVER_VERSION, startedAt });
+  replicas?.start({ url, port, version: SERVER_VERSION, startedAt }, { shareLinks: access.shareLinks });
 
   let closing: Promise<void> | null = null;
   return {

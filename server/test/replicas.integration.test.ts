@@ -174,6 +174,43 @@ describe('compare-and-set writes', () => {
   });
 });
 
+describe('share links across replicas', () => {
+  async function openOn(keeper: RunningKeeper, url: string): Promise<string | null> {
+    const opened = await fetch(`${keeper.url}${new URL(url).pathname}`, { redirect: 'manual' });
+    return /keeper_session=[^;]+/.exec(opened.headers.get('set-cookie') ?? '')?.[0] ?? null;
+  }
+
+  it('honours on B a link made on A, and refuses it on A within 2 s of its revocation on B (a watch, not polling)', async () => {
+    await raw.mkdirp('/shared/app');
+    const created = await call(a.url, 'POST', '/api/share-links', admin, { path: '/ensembles/home/znodes/shared/app', expiresInMinutes: 30 });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    // A answered once the link was in the home ensemble; B learns of it from its child watch.
+    const onB = await waitFor(() => openOn(b, created.body.url), { what: 'the link opens on B', timeoutMs: 2_000 });
+    const onA = (await openOn(a, created.body.url))!;
+    expect(onA).toBeTruthy();
+    for (const [keeper, cookie] of [
+      [a, onA],
+      [b, onB],
+    ] as const) {
+      expect((await call(keeper.url, 'GET', '/api/ensembles/home/znodes/shared/app', { cookie })).status).toBe(200);
+    }
+
+    const revoked = await call(b.url, 'DELETE', `/api/share-links/${created.body.id}`, admin);
+    expect(revoked.status).toBe(200);
+    const revokedAt = Date.now();
+    await waitFor(async () => (await call(a.url, 'GET', '/api/ensembles/home/znodes/shared/app', { cookie: onA })).status === 401, {
+      what: "A refuses the holder's session",
+      timeoutMs: 2_000,
+      intervalMs: 20,
+    });
+    expect(Date.now() - revokedAt).toBeLessThan(2_000);
+    expect((await call(b.url, 'GET', '/api/ensembles/home/znodes/shared/app', { cookie: onB })).status).toBe(401);
+    expect(await openOn(a, created.body.url)).toBeNull();
+    const onAList = (await call(a.url, 'GET', '/api/share-links', admin)).body.links as { id: string; revokedAt?: number }[];
+    expect(onAList.find((l) => l.id === created.body.id)?.revokedAt).toBe(revoked.body.revokedAt);
+  });
+});
+
 describe('GET /api/replicas refusals', () => {
   it('refuses a viewer and no identity as /api/audit does, and gives another origin nothing it may read', async () => {
     for (const route of ['/api/audit', '/api/replicas']) {

@@ -15,7 +15,7 @@ export const SHARE_LINKS_FILE = 'share-links.json';
 /** Ended links stay listed (as revoked/expired) this long, then are forgotten. */
 const KEEP_ENDED_MS = 7 * 24 * 3600_000;
 
-const storedLinkSchema = z.object({
+export const storedLinkSchema = z.object({
   id: z.string(),
   tokenHash: z.string(),
   path: z.string(),
@@ -27,7 +27,7 @@ const storedLinkSchema = z.object({
   /** Absent in links stored before scopes: they get legacyScope(path), their own page's reach. */
   scope: shareScopeSchema.optional(),
 });
-type StoredLink = z.infer<typeof storedLinkSchema>;
+export type StoredLink = z.infer<typeof storedLinkSchema>;
 const fileSchema = z.object({ version: z.literal(1), links: z.array(storedLinkSchema) });
 
 export type EndReason = 'revoked' | 'expired';
@@ -48,6 +48,9 @@ export class ShareLinkStore extends EventEmitter<ShareLinkEvents> {
   /** Links whose end was already announced (so expiry is announced once). */
   private readonly announced = new Set<string>();
   private readonly file: string | null;
+  /** With replicas: writes a link made or revoked here to the home ensemble (replicas/sharedShareLinks.ts). */
+  private publisher: ((link: StoredLink) => Promise<void>) | null = null;
+  private readonly publishing = new Map<string, Promise<void>>();
 
   /** stateDir null: in memory only (the open development mode). */
   constructor(
@@ -77,6 +80,7 @@ export class ShareLinkStore extends EventEmitter<ShareLinkEvents> {
     this.links.set(link.id, link);
     this.byHash.set(link.tokenHash, link.id);
     this.save();
+    this.publish(link);
     return { link: view(link), token };
   }
 
@@ -96,9 +100,47 @@ export class ShareLinkStore extends EventEmitter<ShareLinkEvents> {
     if (link.revokedAt === undefined) {
       link.revokedAt = this.now();
       this.save();
+      this.publish(link);
     }
     this.announce(link, 'revoked');
     return view(link);
+  }
+
+  /** Every stored link as kept (token hashes included), for the replicas' shared store. */
+  storedLinks(): StoredLink[] {
+    return [...this.links.values()].map((link) => ({ ...link }));
+  }
+
+  /** Replicas: `publish` runs for each link made or revoked here; `published(id)` waits for it. */
+  setPublisher(publish: (link: StoredLink) => Promise<void>): void {
+    this.publisher = publish;
+  }
+
+  /** Settles once the link's last change here is in the shared store (at once without replicas); never rejects. */
+  published(id: string): Promise<void> {
+    return this.publishing.get(id) ?? Promise.resolve();
+  }
+
+  /**
+   * A link as another replica stored it: a new one is added, a revocation ends it here too (its
+   * sessions and sockets, through 'ended'). A revoked link is never un-revoked. False when
+   * nothing changed.
+   */
+  absorb(peer: StoredLink): boolean {
+    const known = this.links.get(peer.id);
+    if (!known) {
+      this.links.set(peer.id, { ...peer });
+      this.byHash.set(peer.tokenHash, peer.id);
+      // Over before it reached this replica: nobody here can be bound to it, nothing to announce.
+      if (this.endReason(peer)) this.announced.add(peer.id);
+      this.save();
+      return true;
+    }
+    if (known.revokedAt !== undefined || peer.revokedAt === undefined) return false;
+    known.revokedAt = peer.revokedAt;
+    this.save();
+    this.announce(known, 'revoked');
+    return true;
   }
 
   resolve(token: string): ResolveResult {
@@ -142,6 +184,15 @@ export class ShareLinkStore extends EventEmitter<ShareLinkEvents> {
     if (link.revokedAt !== undefined) return 'revoked';
     if (link.expiresAt <= this.now()) return 'expired';
     return null;
+  }
+
+  private publish(link: StoredLink): void {
+    if (!this.publisher) return;
+    const done = this.publisher({ ...link }).catch(() => undefined);
+    this.publishing.set(link.id, done);
+    void done.then(() => {
+      if (this.publishing.get(link.id) === done) this.publishing.delete(link.id);
+    });
   }
 
   private announce(link: StoredLink, reason: EndReason): void {

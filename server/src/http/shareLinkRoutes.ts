@@ -27,6 +27,8 @@ export function shareLinkRoutes(ctx: ShareLinkRouteContext): Router {
     const identity = identityOf(res);
     const { scope: _choice, ...spec } = body;
     const { link, token } = ctx.access.shareLinks.create({ ...spec, scope: scoped.scope, createdBy: identity.name });
+    // With replicas, the link is in the home ensemble before its URL is given: any replica honours it.
+    await ctx.access.shareLinks.published(link.id);
     await ctx.audit.append({
       action: 'shareLink.create',
       outcome: 'ok',
@@ -47,6 +49,8 @@ export function shareLinkRoutes(ctx: ShareLinkRouteContext): Router {
   router.delete('/share-links/:id', requireAdmin, async (req, res) => {
     const link = ctx.access.shareLinks.revoke(req.params.id as string);
     if (!link) return sendError(res, 'UNKNOWN_SHARE_LINK', `no share link ${JSON.stringify(req.params.id)}`);
+    // With replicas, "revoked" is said once every replica can see it (they end its sessions on the watch).
+    await ctx.access.shareLinks.published(link.id);
     await ctx.audit.append({
       action: 'shareLink.revoke',
       outcome: 'ok',

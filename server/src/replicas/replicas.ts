@@ -16,6 +16,8 @@ import { ZkMutations } from '../zk/mutations.js';
 import { replicaAcl, replicaCredential, type ReplicasOptions } from './replicaConfig.js';
 import { ReplicaRegistry } from './replicaRegistry.js';
 import { ReplicaStore } from './replicaStore.js';
+import { SharedShareLinks } from './sharedShareLinks.js';
+import type { ShareLinkStore } from '../auth/shareLinks.js';
 
 export const REPLICAS_NOTE = 'A replica killed without closing stays listed until ZooKeeper ends its session, at most its session timeout later.';
 
@@ -30,6 +32,7 @@ export class Replicas {
   readonly gateway: ZkGateway;
   readonly store: ReplicaStore;
   private registry: ReplicaRegistry | null = null;
+  private sharedLinks: SharedShareLinks | null = null;
   /** Random per process: a restarted replica is a new one (its old znode goes with its old session). */
   readonly id = randomBytes(6).toString('hex');
 
@@ -57,16 +60,18 @@ export class Replicas {
     this.store = new ReplicaStore({ gateway: this.gateway, mutations, root: options.root, acl: replicaAcl(options.secret), log });
   }
 
-  /** Opens the state session and registers this replica once it serves at `self.url`. */
-  start(self: ReplicaSelf): void {
+  /** Opens the state session, registers this replica once it serves at `self.url`, and shares its share links. */
+  start(self: ReplicaSelf, shared: { shareLinks: ShareLinkStore }): void {
     const name = `${hostname()}:${self.port}`;
     this.registry = new ReplicaRegistry(
       this.store,
       { id: this.id, name, url: self.url, version: self.version, startedAt: self.startedAt, pid: process.pid },
       this.log,
     );
+    this.sharedLinks = new SharedShareLinks(this.store, shared.shareLinks, this.log);
     this.gateway.start();
     this.registry.start();
+    void this.sharedLinks.start();
   }
 
   /** The registered session (hex) once this replica is listed; null before. */
@@ -81,6 +86,7 @@ export class Replicas {
 
   close(): void {
     this.registry?.close();
+    this.sharedLinks?.close();
     this.store.close();
     // Closing the session deletes this replica's znode at once: the others stop listing it.
     this.gateway.close();
