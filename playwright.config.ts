@@ -44,8 +44,12 @@ const ALONE = ['freshness.spec.ts', 'viewsFreshness.spec.ts', 'herd.spec.ts'];
 /** Checkouts on one machine share /tmp (each may run in its own network namespace): one state dir each. */
 const CHECKOUT = createHash('sha1').update(process.cwd()).digest('hex').slice(0, 8);
 
+const laneStateDir = (lane: number) => join(tmpdir(), `keeper-e2e-${CHECKOUT}-${laneOffset(lane)}`);
+/** This worker's sandbox state dir (its launcher's control socket, for drills). */
+export const E2E_STATE_DIR = laneStateDir(LANE);
+
 function laneServer(lane: number) {
-  const stateDir = join(tmpdir(), `keeper-e2e-${CHECKOUT}-${laneOffset(lane)}`);
+  const stateDir = laneStateDir(lane);
   return {
     command: `npx tsx scripts/start.ts --sandbox-port-offset ${laneOffset(lane)} --state-dir ${stateDir} --data-dir ${stateDir}-server --port ${lanePort(lane)}`,
     // Any measured latency counts as a herd's climb: whether 30 workers slow the sandbox depends on

@@ -6,7 +6,8 @@
  */
 import { expect, test } from '@playwright/test';
 import { holdSessions, kazoo, type HeldSessions } from '../scripts/lib/kazoo/index.js';
-import { E2E_HOSTS, testRoot } from './support/ensemble.js';
+import { runDrill } from '../scripts/sandbox/controlClient.js';
+import { E2E_HOSTS, E2E_STATE_DIR, testRoot } from './support/ensemble.js';
 import { EnsemblePage, signIn } from './support/ensemblePage.js';
 import { docsShot, DOCS_SCREENSHOTS, settle } from './support/screenshots.js';
 
@@ -163,9 +164,10 @@ test('sessions: opening the view after it sat idle gathers anew instead of showi
   const first = await view.gatheredAtMs();
   const cadenceS = ((await (await page.request.get('/api/ensembles/default/sessions')).json()) as { cadenceSeconds?: number }).cadenceSeconds ?? 60;
 
-  // Somewhere else while the sessions grow older than the cadence; nothing reads them meanwhile.
-  await view.openMembers('default');
-  await expect(view.members).toHaveCount(3);
+  // Somewhere else while the sessions grow older than the cadence; nothing reads them meanwhile. (Not
+  // the Ensemble view: it keeps the sessions gathered each cadence for its request-herd alert.)
+  await page.getByRole('link', { name: 'Tree' }).first().click();
+  await expect(page).toHaveURL(/\/znodes\//);
   await page.waitForTimeout(Math.max(0, first + cadenceS * 1000 + 1_500 - Date.now()));
 
   // Back to Sessions (in-app, so the browser still holds the old answer): a fresh gathering arrives.
@@ -257,4 +259,66 @@ test('watches: distinct paths counted from wchp, and the console’s own watches
   } finally {
     await readers.kill();
   }
+});
+
+test('the event timeline narrates the leader restarted through the sandbox, and every card shows its whole build', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  const view = new EnsemblePage(page);
+  await view.useTheme('dark');
+  await signIn(page);
+  await view.openMembers('default');
+  await expect(view.members).toHaveCount(3);
+  // The whole build string, not "3.8.0" alone: two builds of one release differ only after it.
+  for (const address of ADDRESSES) await expect(view.member(address)).toContainText(/build 3\.\d+\.\d+\S*, built on \d{4}-\d\d-\d\d/);
+  const timeline = page.getByRole('region', { name: 'Ensemble events' });
+  await expect(timeline).toContainText("Times are when Keeper's member poller observed each change");
+
+  // The leader restarted by the sandbox's own drill (the playwright.config state dir): an election Keeper must narrate.
+  const leader = await leaderAddress(view);
+  const members = (await (await page.request.get('/api/ensembles/default/members')).json()) as { members: { id: number; address: string }[] };
+  const leaderId = members.members.find((m) => m.address === leader)!.id;
+  // The timeline outlives Keeper restarts (its state dir), so earlier runs' elections may be listed: count the new ones.
+  const showAll = timeline.getByRole('button', { name: /^show all \d+/ });
+  const openAll = async () => {
+    if (await showAll.isVisible()) await showAll.click();
+  };
+  const rows = (text: string | RegExp) => timeline.getByRole('listitem').filter({ hasText: text });
+  const lostText = `leader ${leaderId} (${leader}) lost`;
+  await openAll();
+  const lostBefore = await rows(lostText).count();
+  const electedBefore = await rows(/elected leader, epoch \d+→\d+/).count();
+  const backText = `member ${leaderId} (${leader}) serving again as follower`;
+  const backBefore = await rows(backText).count();
+  await runDrill(E2E_STATE_DIR, 'restart', leaderId, { timeoutMs: 60_000 });
+  await expect(async () => {
+    await openAll();
+    await expect(rows(lostText)).toHaveCount(lostBefore + 1, { timeout: 1_000 });
+    await expect(rows(/elected leader, epoch \d+→\d+/)).toHaveCount(electedBefore + 1, { timeout: 1_000 });
+  }).toPass({ timeout: 40_000 });
+  // Newest first: the first such row is this election's.
+  await expect(rows(lostText).first()).toContainText(/^\d\d:\d\d:\d\dleader lost/);
+  // Back to healthy before the shots (and for the specs after this one): 3 of 3, the followers synced.
+  await expect(view.quorum).toContainText('3 of 3 voters serving', { timeout: 60_000 });
+  const newLeader = await leaderAddress(view);
+  await expect(view.member(newLeader)).toContainText(/synced followers\s*2 of 2/, { timeout: 60_000 });
+  await expect(async () => {
+    await openAll();
+    await expect(rows(backText)).toHaveCount(backBefore + 1, { timeout: 1_000 });
+  }).toPass({ timeout: 30_000 });
+
+  // Tall enough for the cards and the latest entries below them (the view scrolls inside itself).
+  await page.setViewportSize({ width: 1440, height: 1320 });
+  await view.openMembers('default');
+  await expect(timeline.getByRole('listitem').first()).toBeVisible();
+  await settle(page, CHARTS_QUIET_MS);
+  await page.screenshot({ path: docsShot('ensemble-events-dark.png', (n) => info.outputPath(n)) });
+  await view.useTheme('light');
+  await view.openMembers('default');
+  await expect(timeline.getByRole('listitem').first()).toBeVisible();
+  await settle(page, CHARTS_QUIET_MS);
+  await page.screenshot({ path: docsShot('ensemble-events-light.png', (n) => info.outputPath(n)) });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await timeline.scrollIntoViewIfNeeded();
+  await settle(page, CHARTS_QUIET_MS);
+  await page.screenshot({ path: docsShot('ensemble-events-phone.png', (n) => info.outputPath(n)) });
 });

@@ -3,7 +3,8 @@
  * on a list of 3,000 tasks, idle clients beside them. The sessions view sorts the busiest first,
  * sums them by client host, names the herd with what to do (and the task list, which a second tab
  * has open in the tree), and drops the herd once the loop stops. Screenshots in both themes go
- * to docs/ with KEEPER_DOCS_SCREENSHOTS=1.
+ * to docs/ with KEEPER_DOCS_SCREENSHOTS=1. The ensemble view names the herd among its alerts, with a
+ * link to the sessions, and its timeline says when it was raised (issue 22 item 15).
  */
 import { expect, test, type Page } from '@playwright/test';
 import { holdSessions, kazoo, startHerd, type HeldSessions, type RunningHerd } from '../scripts/lib/kazoo/index.js';
@@ -40,7 +41,9 @@ test('sessions: a request herd is named with its hosts, rate and fix, the busies
     // Another tab has the task list open: Keeper holds its child count, so the herd's target is named for free.
     const tree = new TreePage(await context.newPage());
     await tree.open('default', taskList);
-    herd = await startHerd({ hosts: E2E_HOSTS, path: taskList, workers: WORKERS });
+    // A tenth of a second between calls (up to 10 req/s a worker, 300 together): a herd by any rule, and
+    // the browser under test still gets the CPU of a 2-core machine that the unpaced loop took from it.
+    herd = await startHerd({ hosts: E2E_HOSTS, path: taskList, workers: WORKERS, pauseS: 0.1 });
 
     const view = new EnsemblePage(page);
     await view.useTheme('dark');
@@ -88,6 +91,32 @@ test('sessions: a request herd is named with its hosts, rate and fix, the busies
     await expect(page.getByText('packets/s').first()).toBeVisible();
     await settle(page, 600);
     await page.screenshot({ path: docsShot('ensemble-packets-light.png', (n) => info.outputPath(n)) });
+
+    // The herd is an ensemble alert (not "healthy · No alerts"), with the way to the sessions behind it (issue 22 item 15).
+    const ensembleHerd = view.alerts.getByRole('article', { name: /^Request herd:/ });
+    await expect(ensembleHerd).toBeVisible();
+    await expect(view.quorum.locator('.quorum__word')).toHaveText('request herd');
+    await expect(page.getByText('No alerts.')).toHaveCount(0);
+    await expect(ensembleHerd).toContainText(/seen in the sessions gathering (just now|\d+ s ago)/);
+    const timeline = page.getByRole('region', { name: 'Ensemble events' });
+    await expect(timeline.getByRole('listitem').filter({ hasText: 'alert raised: Request herd:' }).first()).toBeVisible();
+    // Tall enough for the alert, the cards and the timeline's latest entries (the view scrolls inside itself).
+    await page.setViewportSize({ width: 1440, height: 1500 });
+    await settle(page, 600);
+    await page.screenshot({ path: docsShot('ensemble-herd-light.png', (n) => info.outputPath(n)) });
+    await view.useTheme('dark');
+    await view.openMembers('default');
+    await expect(ensembleHerd).toBeVisible();
+    await settle(page, 600);
+    await page.screenshot({ path: docsShot('ensemble-herd-dark.png', (n) => info.outputPath(n)) });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await ensembleHerd.scrollIntoViewIfNeeded();
+    await settle(page, 600);
+    await page.screenshot({ path: docsShot('ensemble-herd-phone.png', (n) => info.outputPath(n)) });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await ensembleHerd.getByRole('link', { name: 'Sessions, busiest first →' }).click();
+    await expect(page).toHaveURL(/\/ensembles\/default\/sessions$/);
+    await expect(herdAlert(page)).toBeVisible();
 
     await herd.stop();
     herd = null;

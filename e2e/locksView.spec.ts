@@ -2,11 +2,17 @@
  * The Locks view in Chromium against the real sandbox and real kazoo 2.8.0 clients (issue 12):
  * an admin's scan finds three lock directories (kazoo #732 with its leaked node, a plain lock with
  * two waiters, a persistent node behind a holder); a release moves the holder on screen at once;
- * the leaked node is proven (two gatherings apart), then cleaned with a dry run first. Screenshots
- * of the list and the detail in both themes and at a phone's width go to the test's output (or
- * docs/ with KEEPER_DOCS_SCREENSHOTS=1).
+ * the leaked node is proven (unwatched across its owner's session timeout), then cleaned with a
+ * dry run first. Issue 22: holds dated by their ctime or by the release Keeper saw, the owner's
+ * last response as of its gathering, a leaked waiter tagged at the head of its own chain, the
+ * Delete column covering nothing at 1,400 px, and a share link without the ensemble views
+ * shown the lock with owners and addresses hidden. Screenshots of the list and the detail in both
+ * themes, at 1,400 px and at a phone's width go to the test's output (or docs/ with
+ * KEEPER_DOCS_SCREENSHOTS=1).
  */
 import { expect, test, type Page } from '@playwright/test';
+import { shortName } from '@keeper/shared';
+import { anonymousContext } from './support/accessPage.js';
 import {
   kazoo732Scenario,
   kazooLockScenario,
@@ -29,6 +35,25 @@ const lockRow = (page: Page, path: string) =>
 const contenders = (page: Page) => page.getByRole('table', { name: 'Contenders' });
 const holderName = (page: Page) => contenders(page).locator('tr.contender[data-status="holder"] .contender__name');
 
+/** Cells of a contender row that the sticky Delete column lies over, as "row: column" (none is the goal). */
+async function coveredByDelete(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const heads = Array.from(document.querySelectorAll('table[aria-label="Contenders"] thead th')).map((th) => th.textContent?.trim() ?? '');
+    const covered: string[] = [];
+    for (const row of Array.from(document.querySelectorAll('table[aria-label="Contenders"] tr.contender'))) {
+      const sticky = row.querySelector('td.contender__actions:not(:empty)');
+      if (!sticky) continue;
+      const s = sticky.getBoundingClientRect();
+      Array.from(row.children).forEach((cell, i) => {
+        if (cell === sticky) return;
+        const c = cell.getBoundingClientRect();
+        if (c.right > s.left + 1 && c.left < s.right - 1) covered.push(`${row.querySelector('.contender__name')?.textContent}: ${heads[i]}`);
+      });
+    }
+    return covered;
+  });
+}
+
 /** The page never scrolls sideways: wide tables scroll inside their own box. */
 async function expectNoPageOverflow(page: Page): Promise<void> {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -45,7 +70,8 @@ test('locks: a scan finds them, a release moves the holder live, and a leaked no
   let queue: KazooLockScenario | null = null;
   let stuck: KazooPersistentScenario | null = null;
   try {
-    leak = await kazoo732Scenario({ hosts: E2E_HOSTS, path: job });
+    // A 10 s session: the leak is proven across its timeout (never under 10 s and two gatherings).
+    leak = await kazoo732Scenario({ hosts: E2E_HOSTS, path: job, timeoutS: 10 });
     queue = await kazooLockScenario({ hosts: E2E_HOSTS, path: plain, waiters: 2 });
     stuck = await kazooPersistentNodeScenario({ hosts: E2E_HOSTS, path: persist });
 
@@ -62,7 +88,7 @@ test('locks: a scan finds them, a release moves the holder live, and a leaked no
     await expect(page.getByRole('complementary', { name: 'Running jobs' })).toContainText('Scanning for locks under');
     for (const path of [job, plain, persist]) await expect(lockRow(page, path)).toBeVisible({ timeout: 60_000 });
     await expect(lockRow(page, persist).locator('[data-status]')).toHaveText('persistent');
-    // `leaked` needs two watch gatherings at least 10 s apart: never said from one.
+    // `leaked` needs the owner unwatched across its session timeout, in two gatherings at least: never said from one.
     await expect(lockRow(page, job).locator('[data-status]')).toHaveText('leaked', { timeout: 90_000 });
     await settle(page);
     await page.screenshot({ path: docsShot('locks-list-dark.png', (n) => info.outputPath(n)), fullPage: true });
@@ -72,8 +98,18 @@ test('locks: a scan finds them, a release moves the holder live, and a leaked no
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(new RegExp(`/ensembles/default/locks${plain}$`));
     await expect(holderName(page)).toHaveAttribute('title', queue.holder.name);
+    // Its holder was created before its waiters and nothing was deleted since: held since its ctime, whenever Keeper began watching.
+    const holderTime = contenders(page).locator('tr.contender[data-status="holder"] .contender__time');
+    await expect(holderTime).toHaveAttribute('title', /^Held since it was created at \d\d:\d\d:\d\d: nothing before it was deleted since\.$/);
+    await expect(contenders(page).locator('tr.contender[data-status="waiting"] .contender__time').first()).toHaveAttribute(
+      'title',
+      /^Waiting since it was created at/,
+    );
+    // The owner's last response is said as of the gathering that read it.
+    await expect(contenders(page).locator('tr.contender').first().locator('.contender__lresp')).toHaveText(/^(< 1 s|[\d.]+ s) before \d\d:\d\d:\d\d$/);
     const next = await queue.releaseHolder();
     await expect(holderName(page)).toHaveAttribute('title', next.name, { timeout: 1_000 });
+    await expect(holderTime).toHaveAttribute('title', /when Keeper saw the node before it go\.$/);
 
     // The #732 lock: the leaked node says what it does to the lock, its waiter's chain runs through it.
     await page.goto(`/ensembles/default/locks${job}`);
@@ -81,9 +117,20 @@ test('locks: a scan finds them, a release moves the holder live, and a leaked no
     await expect(leakedRow.locator('.contender__name')).toHaveAttribute('title', leak.leaked.name);
     await expect(page.getByText(/When the holder releases, this leaked node becomes the holder and the lock deadlocks/)).toBeVisible();
     await expect(page.getByLabel('Wait chain')).toContainText('(leaked) waits for');
+    // The leaked node heads its own chain tagged too.
+    await expect(leakedRow.locator('.contender__waits')).toHaveAttribute(
+      'title',
+      `${shortName(leak.leaked.name)} (leaked) waits for ${shortName(leak.holder.name)} (holder)`,
+    );
     await expect(leakedRow.getByRole('link', { name: leak.leaked.sessionId })).toHaveAttribute('href', `/ensembles/default/sessions/${leak.leaked.sessionId}`);
     await settle(page);
     await page.screenshot({ path: docsShot('lock-detail-dark.png', (n) => info.outputPath(n)), fullPage: true });
+    // At 1,400 px the sticky Delete column lies over no other column.
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await settle(page);
+    expect(await coveredByDelete(page)).toEqual([]);
+    await page.screenshot({ path: docsShot('lock-detail-1400.png', (n) => info.outputPath(n)), fullPage: true });
+    await page.setViewportSize({ width: 1440, height: 900 });
     // Deleting the holder asks for its name, after saying what it does; cancelled here.
     await contenders(page)
       .locator('tr.contender[data-status="holder"]')
@@ -110,10 +157,32 @@ test('locks: a scan finds them, a release moves the holder live, and a leaked no
     await settle(page);
     await expectNoPageOverflow(page);
     await page.screenshot({ path: docsShot('locks-list-phone.png', (n) => info.outputPath(n)), fullPage: true });
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await settle(page);
+    await page.screenshot({ path: docsShot('locks-list-1400.png', (n) => info.outputPath(n)), fullPage: true });
     await page.setViewportSize({ width: 1440, height: 900 });
     await page.getByRole('button', { name: 'Switch to light theme' }).click();
     await settle(page);
     await page.screenshot({ path: docsShot('locks-list-light.png', (n) => info.outputPath(n)), fullPage: true });
+
+    // A share link to the #732 lock's page, without the ensemble views: the lock, its statuses and chain, owners and addresses hidden.
+    const created = await page.request.post('/api/share-links', { data: { path: `/ensembles/default/locks${job}`, expiresInMinutes: 30 } });
+    expect(created.status()).toBe(201);
+    const context = await anonymousContext(page.context().browser()!, 'dark');
+    try {
+      const holder = await context.newPage();
+      await holder.goto(((await created.json()) as { url: string }).url);
+      await expect(holder).toHaveURL(new RegExp(`/ensembles/default/locks${job}$`));
+      await expect(contenders(holder).locator('tr.contender[data-status="leaked"] .contender__name')).toHaveAttribute('title', leak.leaked.name);
+      await expect(holder.getByText('Owner sessions and client and member addresses are hidden')).toBeVisible();
+      const body = (await holder.locator('body').textContent()) ?? '';
+      for (const id of leak.sessionIds) expect(body).not.toContain(id);
+      await expect(contenders(holder).locator('tr.contender').first()).toContainText('hidden');
+      await settle(holder);
+      await holder.screenshot({ path: info.outputPath('lock-detail-share-link-dark.png'), fullPage: true });
+    } finally {
+      await context.close();
+    }
 
     // Clean leaked: a dry run lists the node, then the admin confirms and it is gone.
     await page.getByRole('button', { name: 'Clean leaked…' }).click();
@@ -121,6 +190,7 @@ test('locks: a scan finds them, a release moves the holder live, and a leaked no
     await clean.getByRole('textbox').fill(root);
     await clean.getByRole('button', { name: 'Dry run' }).click();
     await expect(clean.getByRole('list', { name: 'Leaked contenders' })).toHaveText(leak.leaked.path);
+    // The clean deletes what this dry run listed, re-gathering the watches right before.
     await page.screenshot({ path: info.outputPath('locks-clean-dry-run-light.png') });
     await clean.getByRole('button', { name: 'Delete 1 leaked node' }).click();
     await expect(clean.getByText('1 node deleted')).toBeVisible();

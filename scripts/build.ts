@@ -42,7 +42,11 @@ async function main(): Promise<void> {
 
   rmSync(DIST, { recursive: true, force: true });
   mkdirSync(DIST, { recursive: true });
-  const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string; dependencies: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8')) as {
+    version: string;
+    dependencies: Record<string, string>;
+    optionalDependencies?: Record<string, string>;
+  };
   console.log('build: bundling the server (esbuild) into dist/keeper.js');
   await build({
     entryPoints: [path.join(REPO, 'scripts', 'start.ts')],
@@ -51,8 +55,9 @@ async function main(): Promise<void> {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    // The package's dependencies are installed beside it; @keeper/shared (a workspace) is bundled in.
-    external: Object.keys(pkg.dependencies).flatMap((name) => [name, `${name}/*`]),
+    // The package's dependencies are installed beside it (kerberos, a native addon for SASL GSSAPI,
+    // only where it builds); @keeper/shared (a workspace) is bundled in.
+    external: Object.keys({ ...pkg.dependencies, ...pkg.optionalDependencies }).flatMap((name) => [name, `${name}/*`]),
     sourcemap: 'linked',
     legalComments: 'none',
     logLevel: 'warning',

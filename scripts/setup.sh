@@ -6,8 +6,10 @@
 #
 #   --for-tests    also Chromium (Playwright uses Debian's, never a download), kazoo
 #                  (Python lock recipes that make real lock nodes in the tests), Curator
-#                  (Java lock recipes, the same) and Prometheus (scrapes /metrics and fires
-#                  the shipped alerting rules); the tests always need a local ZooKeeper.
+#                  (Java lock recipes, the same), Prometheus (scrapes /metrics and fires
+#                  the shipped alerting rules) and MIT Kerberos (a real KDC for the SASL
+#                  GSSAPI tests; libkrb5-dev to build the optional kerberos addon, rebuilt
+#                  here); the tests always need a local ZooKeeper.
 #   --external-zk  Keeper will use an existing ensemble (--zk/--config): no local ZooKeeper
 #                  needed. Implied by KEEPER_ZK or KEEPER_CONFIG.
 set -euo pipefail
@@ -66,15 +68,35 @@ if ((for_tests)); then
   [[ -f /usr/share/java/curator-recipes.jar ]] || missing+=(libcurator-recipes-java)
   # A real Prometheus scrapes /metrics and fires the shipped alerting rules (promtool checks them).
   command -v prometheus >/dev/null && command -v promtool >/dev/null || missing+=(prometheus)
+  # SASL GSSAPI is tested against a real MIT KDC (kdb5_util and krb5kdc; kadmin.local for principals);
+  # Keeper's optional kerberos addon builds against MIT's GSSAPI headers.
+  [[ -x /usr/sbin/krb5kdc && -x /usr/sbin/kdb5_util ]] || missing+=(krb5-kdc)
+  [[ -x /usr/sbin/kadmin.local ]] || missing+=(krb5-admin-server)
+  [[ -f /usr/include/gssapi/gssapi.h ]] || missing+=(libkrb5-dev)
   # nginx terminates TLS in front of Keeper with the README's site file (docs/nginx/keeper.conf).
   [[ -x /usr/sbin/nginx ]] || missing+=(nginx-light)
 fi
 
+# The optional kerberos addon (SASL GSSAPI) is built by npm where libkrb5-dev is present; npm ci
+# skips it quietly otherwise. Built here from the installed Node's own headers (no download).
+kerberos_addon() {
+  ((for_tests)) || return 0
+  node -e 'require("kerberos")' >/dev/null 2>&1 && return 0
+  [[ -f /usr/include/gssapi/gssapi.h ]] || return 0
+  say "building the kerberos addon (npm rebuild kerberos)"
+  if [[ -f /usr/include/node/node_api.h ]]; then
+    npm_config_nodedir=/usr npm rebuild kerberos </dev/null
+  else
+    npm rebuild kerberos </dev/null
+  fi
+}
+
 if ((${#missing[@]} == 0)); then
   checked=()
   if ((for_tests || !external_zk)); then checked+=(ZooKeeper Java); fi
-  if ((for_tests)); then checked+=(Chromium kazoo Curator Prometheus nginx); fi
+  if ((for_tests)); then checked+=(Chromium kazoo Curator Prometheus nginx Kerberos); fi
   if ((${#checked[@]})); then say "present: ${checked[*]}"; else say "no system packages needed"; fi
+  kerberos_addon
   exit 0
 fi
 
@@ -95,7 +117,8 @@ setup: cannot install them here: ${why}. Do one of:
     the kazoo Python package for /usr/bin/python3 (Debian: python3-kazoo) and Apache
     Curator's recipes at /usr/share/java/curator-recipes.jar (Debian: libcurator-recipes-java).
   * On Debian as root this script does it all itself:
-      apt-get update && apt-get install -y zookeeper chromium python3-kazoo libcurator-recipes-java
+      apt-get update && apt-get install -y zookeeper chromium python3-kazoo libcurator-recipes-java \
+        prometheus nginx-light krb5-kdc krb5-admin-server libkrb5-dev
 EOF
   exit 1
 fi
@@ -104,3 +127,4 @@ say "installing ${missing[*]} (apt-get; about a minute on a fresh machine)"
 apt-get update -q </dev/null
 apt-get install -y -q -o DPkg::Lock::Timeout=300 "${missing[@]}" </dev/null
 say "installed ${missing[*]}"
+kerberos_addon

@@ -1,7 +1,7 @@
-import { E2E_PORT_OFFSET } from '../../playwright.config.js';
+import { E2E_PORT_OFFSET, E2E_STATE_DIR } from '../../playwright.config.js';
 
 /** Where this worker's e2e ensemble is: its lane's sandbox (playwright.config.ts). */
-export { E2E_PORT_OFFSET };
+export { E2E_PORT_OFFSET, E2E_STATE_DIR };
 
 export const E2E_HOSTS = [1, 2, 3].map((n) => `127.0.0.1:${2190 + n + E2E_PORT_OFFSET}`).join(',');
 

@@ -37,6 +37,21 @@ export function findZooKeeperClasspath(env: NodeJS.ProcessEnv = process.env): st
   return null;
 }
 
+/**
+ * The jars a TLS (Netty) member needs beyond zookeeper.jar's manifest on Debian: without them it
+ * logs ClassNotFoundException io.netty.handler.codec.ByteToMessageDecoder and drops every TLS
+ * client (checked on this machine). A release's lib/ already has them.
+ */
+const NETTY_TLS_JARS = ['netty-resolver.jar', 'netty-codec.jar', 'netty-transport-native-unix-common.jar'];
+
+export function withNettyTls(classpath: string): string {
+  const present = new Set(classpath.split(':').map((j) => path.basename(j)));
+  const extra = NETTY_TLS_JARS.filter((j) => !present.has(j))
+    .map((j) => path.join(DEBIAN_JAVA, j))
+    .filter((j) => fs.existsSync(j));
+  return [classpath, ...extra].join(':');
+}
+
 export function findJava(env: NodeJS.ProcessEnv = process.env): string | null {
   const candidates = [
     ...(env.JAVA_HOME ? [path.join(env.JAVA_HOME, 'bin', 'java')] : []),

@@ -5,7 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { findJava, findZooKeeperClasspath, MISSING_ZOOKEEPER } from './classpath.js';
+import { findJava, findZooKeeperClasspath, MISSING_ZOOKEEPER, withNettyTls } from './classpath.js';
+import { prepareSecurity, type SandboxSecurity } from './security.js';
 import { launchMember, signalGroup, terminate, type MemberProcess } from './memberProcess.js';
 import { olderBuildClasspath, type OlderBuild } from './olderBuild.js';
 import { allPorts, assertPortsFree, MAX_SIZE, maxPortOffset, memberPorts, type MemberPorts } from './ports.js';
@@ -25,6 +26,8 @@ interface Resolved {
   log: (line: string) => void;
   startTimeoutMs: number;
   startOn: OlderBuild | null;
+  security: SandboxSecurity | null;
+  readOnlyMode: boolean;
 }
 
 /** The classpath of each build this sandbox can run. */
@@ -42,6 +45,8 @@ interface Slot {
 }
 
 const SERVING_TIMEOUT_MS = 30_000;
+/** A TLS-only member starts slower (Netty, the keystores) and answers its first TLS handshakes slowly. */
+const SECURE_SERVING_TIMEOUT_MS = 60_000;
 /** A restart's whole budget: SIGTERM (SIGKILL after 5 s), launch, election, serving. */
 export const RESTART_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 5_000;
@@ -66,6 +71,8 @@ function resolveOptions(o: SandboxOptions): Resolved {
     log: o.log ?? (() => {}),
     startTimeoutMs: o.startTimeoutMs ?? 60_000,
     startOn: o.startOn ?? null,
+    security: null,
+    readOnlyMode: o.readOnlyMode ?? false,
   };
 }
 
@@ -81,6 +88,8 @@ export class SandboxEnsemble implements MemberRestarter {
   readonly connectionString: string;
   readonly members: SandboxMember[];
   readonly stateDir: string;
+  /** TLS and SASL of a secure sandbox (certificates, JAAS users), else null. */
+  readonly security: SandboxSecurity | null;
   private readonly slots = new Map<number, Slot>();
   private closing: Promise<void> | null = null;
   /** The tail of each member's queue: one operation at a time per member, whoever asks. */
@@ -93,6 +102,7 @@ export class SandboxEnsemble implements MemberRestarter {
     private readonly classpaths: Classpaths,
   ) {
     this.stateDir = cfg.stateDir;
+    this.security = cfg.security;
     for (let id = 1; id <= cfg.size; id++) {
       const ports = memberPorts(id, cfg.portOffset);
       const dir = path.join(cfg.stateDir, `member-${id}`);
@@ -124,13 +134,21 @@ export class SandboxEnsemble implements MemberRestarter {
   /** Launches every member; resolves once all answer srvr with a Mode and one leads. */
   static async start(opts: SandboxOptions): Promise<SandboxEnsemble> {
     const cfg = resolveOptions(opts);
-    const installed = findZooKeeperClasspath();
-    if (installed === null) throw new Error(MISSING_ZOOKEEPER);
+    const found = findZooKeeperClasspath();
+    if (found === null) throw new Error(MISSING_ZOOKEEPER);
+    const installed = opts.secure ? withNettyTls(found) : found;
     const java = findJava();
     if (java === null) throw new Error('java not found: install a JRE (Debian: apt-get install -y default-jre-headless) or set JAVA_HOME');
     const classpaths: Classpaths = { installed, older: cfg.startOn ? olderBuildClasspath(installed, cfg.startOn) : null };
     fs.mkdirSync(cfg.stateDir, { recursive: true });
     await acquire(cfg.stateDir, cfg.log);
+    try {
+      cfg.security = opts.secure ? prepareSecurity(cfg.stateDir, opts.secure) : null;
+      writeSecureMarker(cfg.stateDir, cfg.security);
+    } catch (err) {
+      release(cfg.stateDir);
+      throw err;
+    }
     const ensemble = new SandboxEnsemble(cfg, java, classpaths);
     try {
       await assertPortsFree([...ensemble.slots.values()].flatMap((s) => allPorts(s.ports)));
@@ -168,7 +186,7 @@ export class SandboxEnsemble implements MemberRestarter {
 
   /** Starts a stopped member (a paused one is resumed); by default waits until it serves. */
   async startMember(id: number, opts: { waitServing?: boolean } = {}): Promise<void> {
-    await this.exclusive(id, () => this.boot(this.slot(id), (opts.waitServing ?? true) ? SERVING_TIMEOUT_MS : null));
+    await this.exclusive(id, () => this.boot(this.slot(id), (opts.waitServing ?? true) ? this.servingTimeoutMs : null));
   }
 
   /**
@@ -306,7 +324,7 @@ export class SandboxEnsemble implements MemberRestarter {
   }
 
   /** Until a leader exists and every running (not paused, not stopped) member serves. */
-  async waitForQuorum(timeoutMs = SERVING_TIMEOUT_MS, opts: { failOnExit?: boolean } = {}): Promise<void> {
+  async waitForQuorum(timeoutMs = this.servingTimeoutMs, opts: { failOnExit?: boolean } = {}): Promise<void> {
     const launched = opts.failOnExit ? [...this.slots.values()].filter((s) => s.proc !== null) : [];
     await pollUntil(
       async () => {
@@ -334,6 +352,10 @@ export class SandboxEnsemble implements MemberRestarter {
   }
 
   // ---- internals ----
+
+  private get servingTimeoutMs(): number {
+    return this.security ? SECURE_SERVING_TIMEOUT_MS : SERVING_TIMEOUT_MS;
+  }
 
   private slot(id: number): Slot {
     const slot = this.slots.get(id);
@@ -379,6 +401,17 @@ export class SandboxEnsemble implements MemberRestarter {
       dataDir,
       tickTime: this.cfg.tickTime,
       overrides: [this.cfg.extraConfig, this.cfg.memberConfig(id)],
+      readOnlyMode: this.cfg.readOnlyMode,
+      ...(this.security
+        ? {
+            tls: {
+              keystore: this.security.tls.serverKeystore,
+              truststore: this.security.tls.truststore,
+              password: this.security.tls.storePassword,
+              clientAuth: this.security.clientAuth,
+            },
+          }
+        : {}),
     });
     fs.writeFileSync(slot.configPath, text);
   }
@@ -393,6 +426,7 @@ export class SandboxEnsemble implements MemberRestarter {
       classpath,
       configPath: slot.configPath,
       logPath: slot.logPath,
+      jvmFlags: [...(this.security?.jvmFlags ?? []), ...(this.cfg.readOnlyMode ? ['-Dreadonlymode.enabled=true'] : [])],
     });
     slot.proc = proc;
     slot.stopping = false;
@@ -438,7 +472,7 @@ export class SandboxEnsemble implements MemberRestarter {
   }
 
   private target(slot: Slot) {
-    return { host: slot.info.host, clientPort: slot.ports.clientPort };
+    return { host: slot.info.host, clientPort: slot.ports.clientPort, tls: this.security?.pem ?? null };
   }
 
   private async modes(): Promise<[number, string | null][]> {
@@ -464,6 +498,15 @@ export class SandboxEnsemble implements MemberRestarter {
       `last lines of ${culprit.logPath}:\n${tail(culprit.logPath)}`
     );
   }
+}
+
+/** `<stateDir>/secure.json` tells `npm run sandbox -- status` to ask its members over TLS. */
+export const SECURE_MARKER = 'secure.json';
+
+function writeSecureMarker(stateDir: string, security: SandboxSecurity | null): void {
+  const file = path.join(stateDir, SECURE_MARKER);
+  if (!security) return fs.rmSync(file, { force: true });
+  fs.writeFileSync(file, `${JSON.stringify({ tls: security.tls.dir, sasl: security.saslUsers !== null })}\n`);
 }
 
 function secondsSince(t: number): string {

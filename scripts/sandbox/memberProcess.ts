@@ -11,6 +11,8 @@ export interface LaunchSpec {
   classpath: string;
   configPath: string;
   logPath: string;
+  /** System properties and other JVM options (SASL's JAAS file, read-only mode). */
+  jvmFlags?: string[];
 }
 
 export interface MemberProcess {
@@ -31,6 +33,7 @@ export function javaArgs(spec: LaunchSpec, extra: string[] = []): string[] {
     // Timestamps in member-N.log make the logs comparable with test output.
     '-Dorg.slf4j.simpleLogger.showDateTime=true',
     '-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS',
+    ...(spec.jvmFlags ?? []),
     '-cp',
     spec.classpath,
     'org.apache.zookeeper.server.quorum.QuorumPeerMain',

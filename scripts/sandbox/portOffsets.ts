@@ -52,6 +52,9 @@ export const PORT_OFFSETS = {
   upgradesAttackTest: 10_720,
   upgradeIdentityTest: 10_740,
   upgradeCommandsTest: 10_760,
+  locksTruthTest: 10_780,
+  keeperStallTest: 10_820,
+  ensembleEventsTest: 10_840,
   /**
    * The sign-in and OIDC integration files, one after the other (vitest runs integration files one
    * at a time). 10_900 would share ports with locksBench (admin 8091+10900 = client 2191+16800).
@@ -59,12 +62,20 @@ export const PORT_OFFSETS = {
   authTests: 10_920,
   hubMemoryTest: 10_860,
   socketReserveTest: 10_880,
+  /** A TLS-only, SASL-required ensemble (secureEnsemble.integration.test.ts). */
+  secureEnsembleTest: 10_940,
+  /** TLS and SASL bad input, one member at a time (secureBadInput.integration.test.ts). */
+  secureBadInputTest: 10_960,
+  /** Read-only members during a quorum loss (readOnly.integration.test.ts). */
+  readOnlyTest: 10_980,
   locksFixturesTest: 10_480,
   /** 10_500 would share ports with latencyBench (admin 8091+10500 = client 2191+16400). */
   locksTest: 10_520,
   /** Past 10_999 (every offset there is taken): checked against all others by portOffsets.test.ts. */
   metricsTest: 12_000,
   packageTest: 12_020,
+  /** SASL GSSAPI against a real MIT KDC (kerberos.integration.test.ts). */
+  kerberosTest: 12_980,
   /**
    * The shared ensembles lent to integration files (server/test/support/ensemblePool.ts).
    * (10_400, 10_600 and 10_700 would share ports with fanoutBench, childrenBench and pollerBench.)
@@ -104,6 +115,9 @@ export const KEEPER_PORTS = {
 
 /** The OpenID Connect provider the e2e sign-in specs start (npm oidc-provider, on loopback). */
 export const OIDC_PROVIDER_PORTS = { e2e: 17_100 } as const;
+
+/** The MIT Kerberos KDC the SASL GSSAPI tests start (scripts/sandbox/kdc.ts, on loopback). */
+export const KDC_PORTS = { kerberosTest: 17_200 } as const;
 
 /** The first port of Linux's default ephemeral range (net.ipv4.ip_local_port_range). */
 export const EPHEMERAL_PORT_FLOOR = 32_768;

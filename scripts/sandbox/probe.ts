@@ -1,18 +1,21 @@
 /** "Is this member serving, and as what?" asked the way operators ask: srvr's Mode line. */
-import { fourLetterWord, parseSrvrMode } from './fourLetterWord.js';
+import { fourLetterWord, parseSrvrMode, type TlsClientPem } from './fourLetterWord.js';
 
 export interface ProbeTarget {
   host: string;
   clientPort: number;
+  /** A TLS-only member is asked over TLS. */
+  tls?: TlsClientPem | null;
 }
 
 /**
  * The member's Mode (leader/follower/...), or null when it is down, hung or outside a
- * quorum. srvr cannot be switched off: ZooKeeper adds it to any 4lw whitelist.
+ * quorum. srvr cannot be switched off: ZooKeeper adds it to any 4lw whitelist. Over TLS the
+ * handshake is the member's costliest work, and a JVM just started does it slowly: more time.
  */
-export async function memberMode(t: ProbeTarget, timeoutMs = 1500): Promise<string | null> {
+export async function memberMode(t: ProbeTarget, timeoutMs = t.tls ? 5000 : 1500): Promise<string | null> {
   try {
-    return parseSrvrMode(await fourLetterWord(t.host, t.clientPort, 'srvr', timeoutMs));
+    return parseSrvrMode(await fourLetterWord(t.host, t.clientPort, 'srvr', timeoutMs, t.tls ?? null));
   } catch {
     return null;
   }

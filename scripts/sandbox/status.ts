@@ -4,8 +4,10 @@
  * Both are needed after a drill: a killed member and a member outside the quorum both fail
  * srvr, and a frozen one only times out.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { launcherMembers } from './controlClient.js';
-import { fourLetterWord, parseSrvrMode } from './fourLetterWord.js';
+import { fourLetterWord, parseSrvrMode, type TlsClientPem } from './fourLetterWord.js';
 import { memberPorts } from './ports.js';
 import type { MemberProcessState } from './types.js';
 
@@ -34,9 +36,21 @@ function clock(ms: number): string {
   return new Date(ms).toTimeString().slice(0, 8);
 }
 
-async function srvr(port: number): Promise<{ mode: string | null; detail: string }> {
+/** A secure sandbox (`npm start -- --secure`) is asked over TLS, with Keeper's client certificate. */
+function securePem(stateDir: string): TlsClientPem | null {
   try {
-    const answer = await fourLetterWord('127.0.0.1', port, 'srvr', SRVR_TIMEOUT_MS);
+    const marker = JSON.parse(fs.readFileSync(path.join(stateDir, 'secure.json'), 'utf8')) as { tls?: string };
+    if (!marker.tls) return null;
+    const read = (f: string) => fs.readFileSync(path.join(marker.tls as string, f));
+    return { ca: read('sandbox-ca.pem'), cert: read('keeper.pem'), key: read('keeper.key') };
+  } catch {
+    return null;
+  }
+}
+
+async function srvr(port: number, pem: TlsClientPem | null): Promise<{ mode: string | null; detail: string }> {
+  try {
+    const answer = await fourLetterWord('127.0.0.1', port, 'srvr', SRVR_TIMEOUT_MS, pem);
     const mode = parseSrvrMode(answer);
     return { mode, detail: mode ?? answer.trim() };
   } catch (err) {
@@ -50,6 +64,7 @@ async function srvr(port: number): Promise<{ mode: string | null; detail: string
  */
 export async function sandboxStatus(stateDir: string, fallback: { size: number; portOffset: number }): Promise<SandboxStatus> {
   const launcher = await launcherMembers(stateDir);
+  const pem = securePem(stateDir);
   const known =
     launcher?.members ??
     Array.from({ length: fallback.size }, (_, i) => ({
@@ -70,7 +85,7 @@ export async function sandboxStatus(stateDir: string, fallback: { size: number; 
         const how = m.lastExit ? `${m.lastExit === 'signal SIGKILL' ? 'killed' : 'stopped'} (${m.lastExit}) at ${clock(m.since)}` : 'not started';
         return { ...base, mode: null, detail: `down: ${how}; \`start ${m.id}\` starts it` };
       }
-      const answer = await srvr(m.clientPort);
+      const answer = await srvr(m.clientPort, pem);
       return { ...base, ...answer };
     }),
   );

@@ -32,6 +32,26 @@ export interface SandboxOptions {
    * each up on the installed build. Default: every member runs the installed build throughout.
    */
   startOn?: OlderBuild;
+  /**
+   * A production-like ensemble: TLS only (a CA of its own, certificates in `<stateDir>/tls`, made
+   * with openssl and keytool), and with `saslUsers` SASL DIGEST-MD5 required of every session.
+   */
+  secure?: SandboxSecureOptions;
+  /** readonlymode.enabled: a member that lost quorum keeps serving read-only clients. */
+  readOnlyMode?: boolean;
+}
+
+export interface SandboxSecureOptions {
+  /** DIGEST-MD5 users (name -> password) of the members' JAAS "Server" section; with them, sessionRequireClientSASLAuth=true. */
+  saslUsers?: Record<string, string>;
+  /**
+   * SASL GSSAPI (Kerberos) required instead of DIGEST-MD5: the members' JAAS "Server" section
+   * logs in as `principal` (e.g. zookeeper/localhost@KEEPER.TEST) from `keytab`, against the
+   * KDC `krb5Conf` names (kdc.ts starts one).
+   */
+  kerberos?: { krb5Conf: string; keytab: string; principal: string };
+  /** ssl.clientAuth; default need: every client shows a certificate signed by the sandbox CA. */
+  clientAuth?: 'need' | 'want' | 'none';
 }
 
 export type MemberProcessState = 'running' | 'stopped' | 'paused';

@@ -12,6 +12,13 @@ export interface ZooCfgParams {
   tickTime: number;
   /** extraConfig then memberConfig(id); later keys win over the defaults below. */
   overrides: Record<string, string>[];
+  /**
+   * readonlymode.enabled (a JVM property, set by the launcher) needs local sessions on 3.7+: a
+   * member without quorum opens only local sessions, and refuses to resume one made with quorum.
+   */
+  readOnlyMode?: boolean;
+  /** TLS only: the client port becomes secureClientPort (Netty), with these stores. */
+  tls?: { keystore: string; truststore: string; password: string; clientAuth: 'need' | 'want' | 'none' };
 }
 
 export function zooCfgEntries(p: ZooCfgParams): Map<string, string> {
@@ -39,7 +46,26 @@ export function zooCfgEntries(p: ZooCfgParams): Map<string, string> {
   ]);
   for (let n = 1; n <= p.size; n++) {
     const q = memberPorts(n, p.portOffset);
-    entries.set(`server.${n}`, `127.0.0.1:${q.peerPort}:${q.electionPort}:participant;127.0.0.1:${q.clientPort}`);
+    // A server line's client part opens a plain client port: a TLS-only member has none.
+    entries.set(`server.${n}`, `127.0.0.1:${q.peerPort}:${q.electionPort}:participant${p.tls ? '' : `;127.0.0.1:${q.clientPort}`}`);
+  }
+  if (p.readOnlyMode) {
+    entries.set('localSessionsEnabled', 'true');
+    // A local session that creates an ephemeral becomes global, so it survives a move to another member.
+    entries.set('localSessionsUpgradingEnabled', 'true');
+  }
+  if (p.tls) {
+    // Checked on this machine (shared notes, "TLS-only members"): Netty, PKCS12 stores, no clientPort.
+    entries.set('secureClientPort', String(own.clientPort));
+    entries.set('secureClientPortAddress', '127.0.0.1');
+    entries.set('serverCnxnFactory', 'org.apache.zookeeper.server.NettyServerCnxnFactory');
+    entries.set('ssl.keyStore.location', p.tls.keystore);
+    entries.set('ssl.keyStore.password', p.tls.password);
+    entries.set('ssl.keyStore.type', 'PKCS12');
+    entries.set('ssl.trustStore.location', p.tls.truststore);
+    entries.set('ssl.trustStore.password', p.tls.password);
+    entries.set('ssl.trustStore.type', 'PKCS12');
+    entries.set('ssl.clientAuth', p.tls.clientAuth);
   }
   for (const layer of p.overrides) {
     for (const [key, value] of Object.entries(layer)) entries.set(key, value);

@@ -17,6 +17,8 @@ import type { SandboxRestart } from './upgrades/restarter.js';
 import type { UpgradeTimings } from '@keeper/shared';
 import { LockActions } from './locks/lockActions.js';
 import { LockScans } from './locks/lockScans.js';
+import { LockMemory } from './locks/lockMemory.js';
+import { ensembleStateDir } from './ensemble/ensembleIdentity.js';
 import { SocketHub } from './hub/socketHub.js';
 import { hubLimitsFromConfig } from './hub/hubLimits.js';
 import { WalkBudget, walkLimitsFromConfig } from './ops/walkBudget.js';
@@ -144,6 +146,14 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   const replicas = options.replicas && home ? new Replicas(options.replicas, home, log, extras.gatewayDefaults) : null;
   const startedAt = Date.now();
   for (const ensemble of ensembles) {
+    // The Locks view remembers scans' finds and the holds it saw begin, keyed by the ensemble's identity.
+    if (auth?.stateDir) {
+      const stateDir = auth.stateDir;
+      ensemble.locks.useMemory(
+        ensemble.identity.whenKnown().then((id) => new LockMemory(ensembleStateDir(stateDir, id), id, ensemble.name, ensemble.locks.maxTracked, log)),
+      );
+    }
+    ensemble.timeline.configure({ stateDir: auth?.stateDir ?? null });
     ensemble.upgrades.configure({
       stateDir: auth?.stateDir ?? null,
       audit: (entry) => audit.append(entry),

@@ -12,7 +12,7 @@ export const ALL_PERMISSIONS = 31;
 /** zkCli's order: create, delete, read, write, admin. */
 const LETTER_ORDER: readonly PermissionLetter[] = ['c', 'd', 'r', 'w', 'a'];
 
-export const ACL_SCHEMES = ['world', 'digest', 'ip', 'auth'] as const;
+export const ACL_SCHEMES = ['world', 'digest', 'ip', 'auth', 'sasl', 'x509'] as const;
 export type AclScheme = (typeof ACL_SCHEMES)[number];
 
 /** 31 -> "cdrwa", 3 -> "rw", 0 -> "". Bits outside the five known ones are ignored. */
@@ -56,6 +56,12 @@ export function checkAclId(scheme: AclScheme, id: string): string | null {
     }
     case 'auth':
       return null;
+    case 'sasl':
+      // The authenticated name as the members report it (whoAmI): "keeper", or "keeper@EXAMPLE.COM" for Kerberos.
+      return /^[^\s:]{1,256}$/.test(id) ? null : 'a sasl id is the SASL user or Kerberos principal ("keeper", "keeper@EXAMPLE.COM"), without spaces';
+    case 'x509':
+      // The client certificate's subject DN as the members report it ("CN=keeper,O=Example").
+      return /^[A-Za-z.0-9]+=.+$/.test(id) && id.length <= 1024 ? null : 'an x509 id is a certificate subject DN ("CN=keeper,O=Example")';
     default: {
       const never: never = scheme;
       return never;

@@ -7,9 +7,11 @@
  *  - world:anyone matches everybody;
  *  - digest:<user>:<hash> matches a session that added that user's credentials;
  *  - ip:<addr>[/bits] matches the address the member sees the session connect from;
- *  - auth grants the session's own authenticated ids (for the console: its digest ids; with none,
- *    ZooKeeper refuses the ACL outright);
- *  - other schemes (sasl, x509) need authentication node-zookeeper-client cannot do.
+ *  - sasl:<name> and x509:<subject DN> match the session's SASL and client-certificate ids, as
+ *    ZooKeeper itself reports them (whoAmI);
+ *  - auth grants the session's own authenticated ids (for the console: its digest, sasl and x509
+ *    ids; with none, ZooKeeper refuses the ACL outright);
+ *  - other schemes (a custom provider's) are never assumed to match.
  * A ZooKeeper super user (zookeeper.DigestAuthenticationProvider.superDigest) passes every check;
  * the console cannot know it is one, so it is never assumed.
  */
@@ -20,6 +22,8 @@ export interface ConsoleIdentity {
   digestIds: readonly string[];
   /** The address members see the console's connection come from; null when it cannot tell. */
   address: string | null;
+  /** The sasl and x509 ids ZooKeeper reported for the console's session (whoAmI); none before it answered. */
+  authIds?: readonly { scheme: string; id: string }[];
 }
 
 export type ConsoleAccessVerdict = 'keeps' | 'locksOut' | 'unknown';
@@ -55,7 +59,11 @@ export function consolePermissionsUnder(
         if (console.digestIds.includes(entry.id)) granted |= entry.permissions;
         break;
       case 'auth':
-        if (console.digestIds.length > 0) granted |= entry.permissions;
+        if (console.digestIds.length > 0 || (console.authIds?.length ?? 0) > 0) granted |= entry.permissions;
+        break;
+      case 'sasl':
+      case 'x509':
+        if (console.authIds?.some((a) => a.scheme === entry.scheme && a.id === entry.id)) granted |= entry.permissions;
         break;
       case 'ip':
         if (console.address === null) undecided |= entry.permissions;
@@ -99,7 +107,8 @@ function consequenceOf(missing: readonly string[]): string {
 function describe(console: ConsoleIdentity): string {
   const digests = console.digestIds.length > 0 ? `digest ${console.digestIds.map((d) => d.split(':')[0]).join(', ')}` : 'no digest credentials';
   const address = console.address === null ? 'address unknown' : `address ${console.address}`;
-  return `world:anyone, ${digests}, ${address}`;
+  const others = (console.authIds ?? []).map((a) => `${a.scheme}:${a.id}`);
+  return [`world:anyone`, digests, ...others, address].join(', ');
 }
 
 /** ZooKeeper's IPAuthenticationProvider.matches: same family, equal in the first `bits` bits. */

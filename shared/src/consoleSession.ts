@@ -51,6 +51,46 @@ export interface ConsoleSessionSnapshot {
   /** When the current ZooKeeper session was established (not when the browser or the member changed). */
   establishedAt: number | null;
   timeline: SessionTimelineEntry[];
+  /** How the console reaches the ensemble and who it is there (absent from a server before TLS and SASL). */
+  connection?: ConsoleConnectionFacts;
+}
+
+/** One identity a member holds for the console's connection, as whoAmI answers it: `sasl keeper`, `ip 127.0.0.1`. */
+export interface ConsoleIdentityEntry {
+  scheme: string;
+  id: string;
+}
+
+export const CONNECTION_PROBLEM_KINDS = ['tls', 'sasl', 'handshake'] as const;
+
+/**
+ * Facts about the console's connection that are not states of the session: how it is secured,
+ * the identity ZooKeeper sees, the last TLS or SASL problem, and what read-only means now.
+ */
+export interface ConsoleConnectionFacts {
+  /** whoAmI on the current connection; null before its answer, or when the member cannot say (identityNote). */
+  identity: ConsoleIdentityEntry[] | null;
+  /** Why identity is null after a connect (a member before 3.7 has no whoAmI); else null. */
+  identityNote: string | null;
+  /** "TLS, server certificate checked against …", or null for plain TCP. */
+  tls: string | null;
+  /** "DIGEST-MD5 as keeper", or null without SASL. */
+  sasl: string | null;
+  /** A configuration the operator should know is unsafe (TLS without verification), else null. */
+  warning: string | null;
+  /** The last TLS, SASL or handshake problem in plain words; cleared when a session opens. */
+  problem: { kind: (typeof CONNECTION_PROBLEM_KINDS)[number]; message: string; member: string; at: number } | null;
+  /**
+   * While the session is read-only: the member serving it, its server id when known, and when the
+   * console last had the ensemble read-write (what "as of its last sync" means), else null.
+   */
+  readOnly: { member: string | null; memberId: number | null; lastReadWriteAt: number | null } | null;
+}
+
+/** The words every view uses for a read-only session: "read-only: member 3 has lost quorum; data as of its last sync". */
+export function readOnlyReason(facts: ConsoleConnectionFacts['readOnly'], member: string | null): string {
+  const who = facts?.memberId !== null && facts?.memberId !== undefined ? `member ${facts.memberId}` : `member ${facts?.member ?? member ?? '(unknown)'}`;
+  return `read-only: ${who} has lost quorum; data as of its last sync`;
 }
 
 /**

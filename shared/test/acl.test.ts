@@ -42,6 +42,12 @@ describe('ACL ids', () => {
     ['ip', 'fe80::1/64', true],
     ['ip', 'host.example', false],
     ['auth', '', true],
+    ['sasl', 'keeper', true],
+    ['sasl', 'keeper@KEEPER.TEST', true],
+    ['sasl', '', false],
+    ['sasl', 'two words', false],
+    ['x509', 'CN=keeper,O=Example', true],
+    ['x509', 'keeper', false],
   ] as const)('%s %s -> %s', (scheme, id, valid) => {
     expect(checkAclId(scheme, id) === null).toBe(valid);
   });

@@ -54,8 +54,24 @@ describe('does the console keep read and admin under an ACL?', () => {
     expect(consoleAccessUnder([e('world', 'anyone', ALL), e('ip', '10.0.0.0/8', ALL)], unknownAddress).verdict).toBe('keeps');
   });
 
-  it('schemes the console cannot authenticate with grant it nothing', () => {
+  it('sasl and x509 entries grant only the ids ZooKeeper reported for the console (whoAmI)', () => {
     expect(consoleAccessUnder([e('sasl', 'ops', ALL), e('x509', 'CN=ops', ALL)], withDigest).verdict).toBe('locksOut');
+    const secured = {
+      ...withDigest,
+      authIds: [
+        { scheme: 'sasl', id: 'keeper' },
+        { scheme: 'x509', id: 'CN=keeper' },
+      ],
+    };
+    expect(consoleAccessUnder([e('sasl', 'keeper', ALL)], secured).verdict).toBe('keeps');
+    expect(consoleAccessUnder([e('x509', 'CN=keeper', R), e('sasl', 'keeper', A)], secured).verdict).toBe('keeps');
+    const billing = consoleAccessUnder([e('sasl', 'billing', ALL)], secured);
+    expect(billing).toMatchObject({ verdict: 'locksOut', missing: ['read', 'admin'] });
+    expect(billing.reason).toContain('sasl:keeper, x509:CN=keeper');
+    // The scheme matters, not only the id.
+    expect(consoleAccessUnder([e('x509', 'keeper', ALL)], secured).verdict).toBe('locksOut');
+    // auth grants the session's own ids, SASL ones too: no digest credentials needed.
+    expect(consoleAccessUnder([e('auth', '', ALL)], { digestIds: [], address: null, authIds: [{ scheme: 'sasl', id: 'keeper' }] }).verdict).toBe('keeps');
   });
 });
 

@@ -61,7 +61,7 @@ describe('parseClientMessage: valid messages', () => {
   });
 
   it('parses a subscription to every topic, and refuses a topic it does not know', () => {
-    for (const topic of ['znode', 'consoleSession', 'ensembleHealth', 'jobs', 'locks', 'lock', 'upgrade']) {
+    for (const topic of ['znode', 'consoleSession', 'ensembleHealth', 'jobs', 'locks', 'lock', 'upgrade', 'ensembleEvents']) {
       expect(ok(JSON.stringify({ type: 'subscribe', topic, ensemble: 'prod', params: {}, id: 'w1' }))).toEqual({
         type: 'subscribe',
         topic,
@@ -209,7 +209,7 @@ describe('parseClientMessage: refusals', () => {
 /** The oracle knows each client message type's rules; a new type must be taught to it (see the first fuzz test). */
 const KNOWN_TYPES = ['hello', 'subscribe', 'unsubscribe', 'ping'] as const;
 /** The topics the oracle knows; a new topic must be taught to it (see the first fuzz test). */
-const KNOWN_TOPICS = ['znode', 'consoleSession', 'ensembleHealth', 'jobs', 'locks', 'lock', 'upgrade'] as const;
+const KNOWN_TOPICS = ['znode', 'consoleSession', 'ensembleHealth', 'jobs', 'locks', 'lock', 'upgrade', 'ensembleEvents'] as const;
 
 interface Expectation {
   code: 'ok' | 'malformed' | 'unknownType';
@@ -600,17 +600,48 @@ describe('serverMessageSchema', () => {
       params: {},
       event: {
         kind: 'locks',
-        locks: { ensemble: 'prod', root: '/', locks: [], herds: [], leakCheck, roots: ['/app/locks'], tracked: 0, trackLimit: 1_000, lastScan: null, at: 1 },
+        locks: {
+          ensemble: 'prod',
+          root: '/',
+          q: '',
+          locks: [],
+          offset: 0,
+          limit: 100,
+          total: 0,
+          counts: { leaked: 0, persistent: 0, waiting: 0, holder: 0, empty: 0 },
+          ownersHidden: false,
+          herds: [],
+          leakCheck,
+          roots: ['/app/locks'],
+          tracked: 0,
+          trackLimit: 1_000,
+          opened: 0,
+          openedLimit: 100,
+          lastScan: null,
+          at: 1,
+        },
       },
     },
     {
       topic: 'lock',
       ensemble: 'prod',
       params: { path: '/app/locks/job' },
-      event: { kind: 'lock', lock: { ensemble: 'prod', lock: lockReport, herds: [], leakCheck, at: 1 } },
+      event: { kind: 'lock', lock: { ensemble: 'prod', lock: lockReport, herds: [], leakCheck, ownersHidden: false, at: 1 } },
     },
     { topic: 'lock', ensemble: 'prod', params: { path: '/app/locks/x' }, event: { kind: 'notLock', path: '/app/locks/x', message: 'no children', at: 1 } },
     { topic: 'upgrade', ensemble: 'prod', params: {}, event: { kind: 'upgrade', upgrade: null, at: 1 } },
+    {
+      topic: 'ensembleEvents',
+      ensemble: 'prod',
+      params: {},
+      event: {
+        kind: 'events',
+        mode: 'append',
+        events: [
+          { seq: 1, at: 1, kind: 'leader-elected', text: 'member 2 elected leader, epoch 1→2', severity: 'info', member: 'zk2:2181', epochFrom: 1, epochTo: 2 },
+        ],
+      },
+    },
   ];
 
   it('has an example of every topic and of every kind of event a topic has', () => {
@@ -695,7 +726,7 @@ describe('topics', () => {
     const bad = znode.safeParse({ path: 'no-slash' });
     expect(bad.success ? null : bad.error.issues[0]?.message).toMatch(/^invalid path "no-slash": /);
     expect(znode.safeParse({ path: '/a', extra: 1 }).success).toBe(false);
-    for (const topic of ['consoleSession', 'ensembleHealth', 'jobs', 'locks', 'upgrade'] as const) {
+    for (const topic of ['consoleSession', 'ensembleHealth', 'jobs', 'locks', 'upgrade', 'ensembleEvents'] as const) {
       expect(topicDeclaration(topic).params.safeParse({}).success, topic).toBe(true);
       expect(topicDeclaration(topic).params.safeParse({ path: '/' }).success, topic).toBe(false);
     }

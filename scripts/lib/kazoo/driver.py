@@ -165,28 +165,61 @@ def write(config_json):
 def herd(config_json):
     # One thread per worker, each with its own session, as a fleet of workers has; no back-off,
     # no deadline: the loop the seed's workers ran, which is what the console must name.
+    # Options: pauseS, a pause between calls (workers a loaded ensemble has slowed, or that do a
+    # little work between polls); watchPath, a data watch each worker keeps on a node (a queue
+    # head), re-armed when it fires. A "pause" line on stdin stops the calls but keeps the
+    # sessions (a herd that eases off), "resume" starts them again; EOF ends it all.
     cfg = json.loads(config_json)
+    pause_s = cfg.get('pauseS', 0)
+    watch_path = cfg.get('watchPath')
     clients = []
     for _ in range(cfg['workers']):
         zk = KazooClient(hosts=cfg['hosts'], timeout=cfg['sessionTimeoutS'])
         zk.start(timeout=30)
         clients.append(zk)
     stop = threading.Event()
+    running = threading.Event()
+    running.set()
     counts = [0] * len(clients)
+
+    def keep_watch(zk):
+        def rearm(_event):
+            if not stop.is_set():
+                try:
+                    zk.exists(watch_path, watch=rearm)
+                except Exception:
+                    pass
+        zk.exists(watch_path, watch=rearm)
+
+    if watch_path:
+        clients[0].ensure_path(watch_path)
+        for zk in clients:
+            keep_watch(zk)
 
     def loop(i, zk):
         while not stop.is_set():
+            if not running.wait(0.2):
+                continue
             try:
                 zk.get_children(cfg['path'])
                 counts[i] += 1
             except Exception:
                 time.sleep(0.1)
+            if pause_s:
+                stop.wait(pause_s)
 
     threads = [threading.Thread(target=loop, args=(i, zk), daemon=True) for i, zk in enumerate(clients)]
     for t in threads:
         t.start()
     print('ready ' + json.dumps(['0x%x' % zk.client_id[0] for zk in clients]), flush=True)
-    sys.stdin.read()
+    for line in sys.stdin:
+        command = line.strip()
+        if command == 'pause':
+            running.clear()
+            print('paused', flush=True)
+        elif command == 'resume':
+            running.set()
+            print('resumed', flush=True)
     stop.set()
     for t in threads:
         t.join(5)

@@ -51,6 +51,13 @@ export interface KazooContender extends PlacedNode {
   holding(withinMs?: number): Promise<void>;
   /** lock.release(): its node goes, its session stays. */
   release(): Promise<void>;
+  /**
+   * An application callback of this client blocks kazoo's one callback thread (the client stays
+   * connected and pinging): a watch that fires meanwhile is not acted on, so a waiter whose
+   * predecessor goes sets no new watch until releaseCallbacks().
+   */
+  holdCallbacks(): Promise<void>;
+  releaseCallbacks(): Promise<void>;
   /** SIGSTOP / SIGCONT. */
   freeze(): void;
   thaw(): void;
@@ -93,6 +100,16 @@ export async function startKazooContender(plan: KazooContenderPlan): Promise<Kaz
         const before = proc.events.length;
         proc.send('release');
         await proc.event((e) => e.event === 'released' && proc.events.indexOf(e) >= before, { what: 'released' });
+      },
+      holdCallbacks: async () => {
+        const before = proc.events.length;
+        proc.send('hold-callbacks');
+        await proc.event((e) => e.event === 'callbacksHeld' && proc.events.indexOf(e) >= before, { what: 'callbacks held' });
+      },
+      releaseCallbacks: async () => {
+        const before = proc.events.length;
+        proc.send('release-callbacks');
+        await proc.event((e) => e.event === 'callbacksReleased' && proc.events.indexOf(e) >= before, { what: 'callbacks released' });
       },
       freeze: () => proc.freeze(),
       thaw: () => proc.thaw(),

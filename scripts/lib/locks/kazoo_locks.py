@@ -5,14 +5,18 @@ comes as JSON in argv; what happens goes out as JSON lines on stdout ({"event": 
 takes commands, one a line, and its end closes every session, so no process outlives its test.
 
   kazoo_locks.py contender CONFIG   one session using one recipe: Lock, ReadLock, WriteLock or
-                                    Semaphore; "release" releases it (the session stays)
+                                    Semaphore; "release" releases it (the session stays);
+                                    "hold-callbacks" makes an application DataWatch callback
+                                    block kazoo's callback thread (every watch callback waits
+                                    behind it, the lock's own included) until "release-callbacks"
   kazoo_locks.py leak732 CONFIG     kazoo #732 for real: a failed acquire(blocking=False) whose
                                     own cleanup meets a connection loss, through a TCP proxy
                                     that drops the connection when that delete goes out
   kazoo_locks.py watchers CONFIG    N sessions, each a kazoo DataWatch on one node (a herd)
 
 Events: "session" {sessionId, pid}; "holding"/"waiting" {node, dir, watching}; "released";
-"leaked" {...}; "ready" {sessionIds}; "error" {message}.
+"callbacksHeld"; "callbacksReleased" {watching}; "leaked" {...}; "ready" {sessionIds};
+"error" {message}.
 """
 import json
 import os
@@ -172,6 +176,32 @@ class Contender(object):
         self.holding.clear()
         emit('released')
 
+    def hold_callbacks(self):
+        """A slow application callback: the application's own DataWatch on a node of its own fires
+        and its callback blocks. kazoo runs every watch callback on one thread, in order, so the
+        lock's watch callback (the one that wakes acquire() to watch its new predecessor) waits
+        behind it: the client stays connected and pinging, but sets no new watch meanwhile."""
+        gate = threading.Event()
+        running = threading.Event()
+        self.callback_gate = gate
+        signal = '/keeper-test-signals/%s' % session_hex(self.zk)
+        self.zk.ensure_path(signal)
+
+        def slow(data, stat, event):
+            if event is not None:
+                running.set()
+                gate.wait()
+
+        self.zk.DataWatch(signal, slow)
+        self.zk.set(signal, b'hold')
+        if not running.wait(STEP_DEADLINE_S):
+            raise RuntimeError('the application callback did not start')
+        emit('callbacksHeld')
+
+    def release_callbacks(self):
+        self.callback_gate.set()
+        emit('callbacksReleased')
+
 
 def contender(cfg):
     zk = started_client(cfg['hosts'], cfg['timeoutS'])
@@ -180,7 +210,7 @@ def contender(cfg):
     threading.Thread(target=c.run, daemon=True).start()
     try:
         until(c.report, 'contender placed in %s' % cfg['path'])
-        commands({'release': c.release})
+        commands({'release': c.release, 'hold-callbacks': c.hold_callbacks, 'release-callbacks': c.release_callbacks})
     except Exception as e:
         emit('error', message=repr(e))
     finally:

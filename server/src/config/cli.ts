@@ -133,10 +133,18 @@ Config file (--config keeper.json):
                         (an argv, run with no shell; a string is split into one;
                          a shell only when asked: { "shell": true, "line": "..." })
       "restartCommandTimeoutSeconds": 120,       (the Upgrades view's restart)
+      "tls": { "ca": "ca.pem", "cert": "keeper.pem", "key": "keeper.key",
+               "servername": "zk.internal", "rejectUnauthorized": true,
+               "adminServer": "http" | "https" },  (files re-read when they change)
+      "sasl": { "mechanism": "DIGEST-MD5", "username": "keeper",
+                "passwordFile": "keeper.password" | "passwordEnv": "ZK_PASSWORD" }
+            | { "mechanism": "GSSAPI", "principal": "keeper@REALM", "keytab": "keeper.keytab",
+                "serviceName": "zookeeper", "serviceHost": "zk1" },
+      "canBeReadOnly": true,     (served by a member that lost quorum, read-only; default true)
       "locks": { "roots": ["/app/locks"], "maxTracked": 1000, "herdMinWatchers": 10,
                  "heldLongMs": 600000, "gatherIntervalMs": 15000,
                  "scanMaxRequests": 200000, "scanDeadlineMs": 600000,
-                 "scanMaxChildrenDescended": 10000,
+                 "scanMaxChildrenDescended": 10000, "maxOpened": 100, "openedIdleMs": 300000,
                  "permits": { "/app/sem/leases": 3 },
                  "patterns": [ { "name": "jobs", "glob": "job-*" | "regex": "...",
                                  "kind": "exclusive" | "readWrite" | ...,

@@ -24,6 +24,54 @@ const connectionString = z.string().transform((value, ctx) => {
   return z.NEVER;
 });
 
+const filePath = z.string().min(1).max(4096);
+
+/** TLS to the client port: the CA that signs the members' certificates, and a client certificate for mutual TLS. */
+const tlsSchema = z
+  .strictObject({
+    ca: filePath,
+    cert: filePath.optional(),
+    key: filePath.optional(),
+    servername: z
+      .string()
+      .regex(/^[A-Za-z0-9.-]{1,253}$|^[0-9A-Fa-f:.]+$/, 'must be a host name or address')
+      .optional(),
+    rejectUnauthorized: z.boolean().optional(),
+    adminServer: z.enum(['http', 'https']).optional(),
+  })
+  .refine((t) => (t.cert === undefined) === (t.key === undefined), {
+    message: '"cert" and "key" go together (a client certificate and its key): give both or neither',
+  });
+
+const saslSchema = z.discriminatedUnion('mechanism', [
+  z
+    .strictObject({
+      mechanism: z.literal('DIGEST-MD5'),
+      username: z.string().min(1).max(256),
+      passwordFile: filePath.optional(),
+      passwordEnv: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must be an environment variable name')
+        .optional(),
+    })
+    .refine((s) => (s.passwordFile === undefined) !== (s.passwordEnv === undefined), {
+      message: 'give the password in exactly one of "passwordFile" or "passwordEnv" (never in the config itself)',
+    }),
+  z.strictObject({
+    mechanism: z.literal('GSSAPI'),
+    principal: z.string().min(1).max(512),
+    keytab: filePath,
+    serviceName: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]{1,64}$/)
+      .optional(),
+    serviceHost: z
+      .string()
+      .regex(/^[A-Za-z0-9.-]{1,253}$/)
+      .optional(),
+  }),
+]);
+
 const ensemble = z.strictObject({
   name: z.string().regex(ENSEMBLE_NAME, `must be ${ENSEMBLE_NAME_RULE}`),
   connectionString,
@@ -35,6 +83,9 @@ const ensemble = z.strictObject({
       }),
     )
     .optional(),
+  tls: tlsSchema.optional(),
+  sasl: saslSchema.optional(),
+  canBeReadOnly: z.boolean().optional(),
   members: z
     .array(z.strictObject({ host: z.string().min(1), clientPort: port, adminPort: port.optional() }))
     .min(1)
@@ -251,8 +302,20 @@ export function parseFileConfig(json: unknown, source: string): FileConfig {
   // Relative paths are relative to the config file, not to wherever Keeper was started.
   const relative = (p: string) => path.resolve(path.dirname(source), p);
   const config: FileConfig = webDist === undefined ? rest : { ...rest, webDist: relative(webDist) };
+  config.ensembles = config.ensembles.map((e) => withAbsoluteFiles(e, relative));
   if (auth !== undefined) config.auth = auth.stateDir === undefined ? auth : { ...auth, stateDir: relative(auth.stateDir) };
   return config;
+}
+
+/** TLS and SASL files named relative to the config file. */
+function withAbsoluteFiles(e: EnsembleConfig, relative: (p: string) => string): EnsembleConfig {
+  const out = { ...e };
+  if (e.tls) {
+    out.tls = { ...e.tls, ca: relative(e.tls.ca), ...(e.tls.cert ? { cert: relative(e.tls.cert) } : {}), ...(e.tls.key ? { key: relative(e.tls.key) } : {}) };
+  }
+  if (e.sasl?.mechanism === 'DIGEST-MD5' && e.sasl.passwordFile) out.sasl = { ...e.sasl, passwordFile: relative(e.sasl.passwordFile) };
+  if (e.sasl?.mechanism === 'GSSAPI') out.sasl = { ...e.sasl, keytab: relative(e.sasl.keytab) };
+  return out;
 }
 
 export function loadFileConfig(file: string): FileConfig {

@@ -1,6 +1,10 @@
 /** What the server is started with (built by cli.ts, consumed by startKeeper in app.ts). */
 import type { Grant, LocksConfig, RestartCommandConfig } from '@keeper/shared';
 import type { ReplicasOptions } from '../replicas/replicaConfig.js';
+import type { SaslSettings } from '../zk/sasl.js';
+import type { TlsSettings } from '../zk/tlsMaterial.js';
+
+export type { SaslSettings, TlsSettings };
 
 export interface EnsembleConfig {
   /** Unique, URL-safe: it appears in Keeper's URLs and API paths. */
@@ -8,6 +12,12 @@ export interface EnsembleConfig {
   /** `host:port,...[/chroot]`, normalised: every host has its port, no spaces. */
   connectionString: string;
   auth?: { scheme: 'digest'; credential: string }[];
+  /** TLS to the members' client port (their secureClientPort), used by the session and the member poller alike. */
+  tls?: TlsSettings;
+  /** SASL (DIGEST-MD5 or GSSAPI) before any other request, on every connection. */
+  sasl?: SaslSettings;
+  /** Ask for read-only service from a member that lost quorum (readonlymode.enabled); default true. */
+  canBeReadOnly?: boolean;
   /** Members for 4lw/AdminServer polling; when absent, the hosts of the connection string. */
   members?: { host: string; clientPort: number; adminPort?: number }[];
   sessionTimeoutMs?: number;

@@ -6,16 +6,22 @@
  * here, so starting and stopping stays one call each.
  */
 import type { Logger } from 'pino';
-import { LOCK_DEFAULTS, type EnsembleSummary } from '@keeper/shared';
+import { LOCK_DEFAULTS, parseSrvr, upgradeEvents, type EnsembleSummary, type UpgradeWorkflow } from '@keeper/shared';
+import type { MemberModes } from '../zk/readOnlyPolicy.js';
 import type { EnsembleConfig } from '../config/types.js';
 import { parseConnectionString } from '../config/connectionString.js';
 import { ZkGateway } from '../zk/gateway.js';
 import { ZkMutations } from '../zk/mutations.js';
+import { saslFactory } from '../zk/sasl.js';
+import { TlsMaterial } from '../zk/tlsMaterial.js';
 import { createEnsembleMonitor, type EnsembleMonitor, type MonitorSettings } from './ensembleMonitor.js';
 import { LockTracker } from '../locks/lockTracker.js';
 import { WatchGatherer } from '../locks/watchGatherings.js';
 import { UpgradeRunner } from '../upgrades/upgradeRunner.js';
+import { EnsembleTimeline } from './eventTimeline.js';
 import { EnsembleIdentity } from './ensembleIdentity.js';
+
+const READ_WRITE_MODES: ReadonlySet<string> = new Set(['leader', 'follower', 'observer', 'standalone']);
 
 /** Test and bench overrides for the gateway (short deadlines, small caps). */
 export interface GatewayDefaults {
@@ -36,6 +42,9 @@ export class Ensemble {
   readonly identity: EnsembleIdentity;
   /** The Upgrades view: the ensemble's rolling restart or upgrade (configured by startKeeper before start). */
   readonly upgrades: UpgradeRunner;
+  /** What changed, as the poller observed it, and the upgrade's steps (configured by startKeeper before start). */
+  readonly timeline: EnsembleTimeline;
+  private readonly stops: (() => void)[] = [];
 
   constructor(
     readonly config: EnsembleConfig,
@@ -44,10 +53,17 @@ export class Ensemble {
     monitorSettings: MonitorSettings = {},
   ) {
     this.name = config.name;
+    // One TLS material for the session and the poller: a rotated file is read once for both.
+    const tls = config.tls ? new TlsMaterial(config.tls) : null;
     this.gateway = new ZkGateway({
       name: config.name,
       connectionString: config.connectionString,
       ...(config.auth ? { auth: config.auth } : {}),
+      ...(tls ? { tls } : {}),
+      ...(config.sasl ? { sasl: { settings: config.sasl, factory: saslFactory(config.sasl) } } : {}),
+      ...(config.canBeReadOnly !== undefined ? { canBeReadOnly: config.canBeReadOnly } : {}),
+      memberIdOf: (address) => this.memberIdOf(address),
+      memberModes: () => this.memberModes(),
       sessionTimeoutMs: config.sessionTimeoutMs ?? gatewayDefaults.sessionTimeoutMs ?? 30_000,
       ...(gatewayDefaults.requestDeadlineMs ? { requestDeadlineMs: gatewayDefaults.requestDeadlineMs } : {}),
       ...(gatewayDefaults.maxInFlight ? { maxInFlight: gatewayDefaults.maxInFlight } : {}),
@@ -58,7 +74,7 @@ export class Ensemble {
       chroot: parsed.ok ? parsed.value.chroot : null,
       ...(config.juteMaxBuffer !== undefined ? { juteMaxBuffer: config.juteMaxBuffer } : {}),
     });
-    this.monitor = createEnsembleMonitor(config, this.gateway, monitorSettings, log);
+    this.monitor = createEnsembleMonitor(config, this.gateway, monitorSettings, log, tls);
     const gatherer = new WatchGatherer({
       members: this.monitor.poller,
       transport: this.monitor.transport,
@@ -68,10 +84,56 @@ export class Ensemble {
       keep: (path, watchers) => watchers >= (config.locks?.herdMinWatchers ?? LOCK_DEFAULTS.herdMinWatchers) || this.locks.coversWatch(path),
       log,
     });
+    // The Locks view's wchp, when it is newer than the Watches view's: what a request herd watches.
+    this.monitor.sessions.addWatchSource(() => {
+      const last = gatherer.gatherings.at(-1);
+      return last
+        ? { gatheredAt: last.askedAt, complete: last.complete, source: 'locks', paths: [...last.watches].map(([path, sessions]) => ({ path, sessions })) }
+        : null;
+    });
     this.locks = new LockTracker({ ensemble: config.name, gateway: this.gateway, gatherer, ...(config.locks ? { config: config.locks } : {}), log });
     this.identity = new EnsembleIdentity(this.gateway, this.mutations, log.child({ ensemble: config.name }));
     this.upgrades = new UpgradeRunner(config, this.monitor.poller, this.gateway, this.mutations, this.identity, log);
     this.monitor.poller.addAlertSource(() => this.upgrades.alert());
+    this.timeline = new EnsembleTimeline({ ensemble: config.name, identity: this.identity, log });
+    this.stops.push(this.monitor.poller.subscribe((health) => this.timeline.observe(health)));
+    // The upgrade's steps, from each change its runner commits (no change to the runner itself). A
+    // workflow first seen mid-way (resumed after a restart) is narrated from there on, not again.
+    let lastWorkflow: UpgradeWorkflow | null = null;
+    this.stops.push(
+      this.upgrades.onChange((next) => {
+        if (next && (lastWorkflow !== null || next.state === 'planned')) this.timeline.add(upgradeEvents(lastWorkflow, next, Date.now()));
+        lastWorkflow = next;
+      }),
+    );
+  }
+
+  /**
+   * What each member serves now, from srvr's Mode (one word per member, counted as polls): asked
+   * by the gateway only while its session is disconnected or read-only (zk/readOnlyPolicy.ts).
+   */
+  private async memberModes(): Promise<MemberModes> {
+    const targets = this.monitor.poller.targets();
+    const modes = await Promise.all(
+      targets.map(async (t) => {
+        const answer = await this.monitor.transport.fourLetterWord(t, 'srvr', 'poll');
+        return { address: t.address, mode: answer.ok ? (parseSrvr(answer.text)?.mode ?? null) : null };
+      }),
+    );
+    return {
+      readWrite: modes.filter((m) => m.mode !== null && READ_WRITE_MODES.has(m.mode)).map((m) => m.address),
+      readOnly: modes.filter((m) => m.mode === 'read-only').map((m) => m.address),
+    };
+  }
+
+  /** The server id of the member at host:port, from the membership the poller learned; null when unknown. */
+  private memberIdOf(address: string): number | null {
+    const targets = this.monitor?.poller.targets() ?? [];
+    const exact = targets.find((t) => t.address === address);
+    if (exact) return exact.id;
+    const port = Number(address.slice(address.lastIndexOf(':') + 1));
+    const onPort = targets.filter((t) => t.clientPort === port);
+    return onPort.length === 1 ? (onPort[0]?.id ?? null) : null;
   }
 
   get poller(): EnsembleMonitor['poller'] {
@@ -96,9 +158,12 @@ export class Ensemble {
     this.monitor.start();
     this.locks.start();
     this.upgrades.start();
+    this.timeline.start();
   }
 
   close(): void {
+    for (const stop of this.stops.splice(0)) stop();
+    this.timeline.close();
     this.identity.close();
     this.upgrades.close();
     this.locks.close();

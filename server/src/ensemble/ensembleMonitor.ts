@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { SERVING_STATES, type HerdThresholds } from '@keeper/shared';
 import type { EnsembleConfig } from '../config/types.js';
 import type { ZkGateway } from '../zk/gateway.js';
+import type { TlsMaterial } from '../zk/tlsMaterial.js';
 import { RequestCounters } from './counters.js';
 import { monitorSettingsFromEnv } from './envSettings.js';
 import { MemberPoller } from './memberPoller.js';
@@ -39,10 +40,16 @@ export interface EnsembleMonitor {
 }
 
 /** `given` (tests, benches) wins over the environment (envSettings.ts), which wins over the defaults. */
-export function createEnsembleMonitor(config: EnsembleConfig, gateway: ZkGateway | null, given: MonitorSettings, log: Logger): EnsembleMonitor {
+export function createEnsembleMonitor(
+  config: EnsembleConfig,
+  gateway: ZkGateway | null,
+  given: MonitorSettings,
+  log: Logger,
+  tls: TlsMaterial | null = null,
+): EnsembleMonitor {
   const settings: MonitorSettings = { ...monitorSettingsFromEnv(process.env), ...given };
   const counters = new RequestCounters();
-  const transport = new MemberTransport(counters, settings.callDeadlineMs ?? 2_000);
+  const transport = new MemberTransport(counters, settings.callDeadlineMs ?? 2_000, tls);
   const deadlineMs = settings.callDeadlineMs ?? 2_000;
   const readClusterConfig = gateway
     ? async () => {
@@ -91,6 +98,9 @@ export function createEnsembleMonitor(config: EnsembleConfig, gateway: ZkGateway
     },
     ...(settings.watchesByPathMinIntervalMs ? { byPathMinIntervalMs: settings.watchesByPathMinIntervalMs } : {}),
   });
+  sessions.addWatchSource(() => watches.lastSighting());
+  // A request herd is an ensemble alert too, from the latest sessions gathering (kept fresh while the ensemble view is open).
+  poller.addAlertSource(() => sessions.recentHerdAlert(2 * sessions.cadenceMs + 5_000));
   return {
     poller,
     sessions,

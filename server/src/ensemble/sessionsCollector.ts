@@ -10,14 +10,17 @@
  *  - either way at most one gathering starts per `minIntervalMs` per ensemble, and everyone
  *    who asks meanwhile (N browsers opening at once) shares it.
  * Each gathering also yields request rates (each connection's recved/sent against the previous
- * gathering's) and, from them, a request-rate herd when there is one (herd/detect.ts): both come
- * from the answers already asked for, so they add nothing to ZooKeeper's load.
+ * gathering's) and, from them, a request-rate herd when there is one (herd/detect.ts, named across
+ * gatherings by herd/track.ts): both come from the answers already asked for, so they add nothing
+ * to ZooKeeper's load. While the ensemble view is open (keepGathering) it gathers once per cadence,
+ * as an open sessions view does, so the herd is among the ensemble's alerts.
  */
 import {
   connectionsByClientHost,
   consFromConnections,
-  detectRequestHerd,
   herdAlert,
+  NO_HERD,
+  trackHerd,
   dumpFromAdmin,
   joinSessions,
   parseCons,
@@ -25,11 +28,14 @@ import {
   SERVING_STATES,
   type CounterReading,
   type DumpInfo,
+  type Alert,
+  type HerdMemory,
   type HerdThresholds,
   type KnownList,
   type MemberStatus,
   type SessionsResponse,
   type SilenceSighting,
+  type WatchSighting,
 } from '@keeper/shared';
 import type { Logger } from 'pino';
 import { askMember } from './memberAsk.js';
@@ -83,6 +89,11 @@ export class SessionsCollector {
   private readings = new Map<string, CounterReading>();
   private previousGatheredAt: number | null = null;
   private listVersions = new Map<string, string>();
+  private herdMemory: HerdMemory = NO_HERD;
+  private readonly watchSources: (() => WatchSighting | null)[] = [];
+  /** Views that want gatherings without reading them (the ensemble view, for the herd alert). */
+  private keepers = 0;
+  private keepTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: SessionsCollectorOptions) {
     this.now = options.now ?? Date.now;
@@ -129,8 +140,74 @@ export class SessionsCollector {
     };
   }
 
-  /** Nothing runs in the background any more; kept for the monitor's lifecycle. */
-  close(): void {}
+  /** A wchp Keeper gathers anyway (the Watches view's, the Locks view's): the herd's paths are read from the newest, never asked for. */
+  addWatchSource(source: () => WatchSighting | null): void {
+    this.watchSources.push(source);
+  }
+
+  private newestWatches(): WatchSighting | null {
+    let newest: WatchSighting | null = null;
+    for (const source of this.watchSources) {
+      const sighting = source();
+      if (sighting && (!newest || sighting.gatheredAt > newest.gatheredAt)) newest = sighting;
+    }
+    return newest;
+  }
+
+  /**
+   * The herd alert of the latest gathering when it is no older than `maxAgeMs` (the ensemble's
+   * alerts show it beside the poller's own), else null.
+   */
+  recentHerdAlert(maxAgeMs: number): Alert | null {
+    const cached = this.gather.cached;
+    if (!cached || this.now() - cached.at > maxAgeMs) return null;
+    const alert = cached.value.alerts?.find((a) => a.id === 'request-herd');
+    return alert ? { ...alert, asOf: cached.at } : null;
+  }
+
+  /**
+   * While someone looks at the ensemble view, gather once per cadence as an open sessions view
+   * does (the shared gathering: a sessions view open as well costs nothing more), so a request
+   * herd shows among the ensemble's alerts without anyone opening the sessions view. Returns how
+   * to stop; nothing is gathered once every holder has stopped.
+   */
+  keepGathering(): () => void {
+    this.keepers++;
+    if (this.keepers === 1) this.scheduleKeep(0);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.keepers--;
+      if (this.keepers === 0 && this.keepTimer) {
+        clearTimeout(this.keepTimer);
+        this.keepTimer = null;
+      }
+    };
+  }
+
+  private scheduleKeep(delayMs: number): void {
+    if (this.keepTimer) clearTimeout(this.keepTimer);
+    this.keepTimer = setTimeout(() => {
+      this.keepTimer = null;
+      if (this.keepers === 0) return;
+      void this.get(false)
+        .catch((error: unknown) => this.options.log.debug({ ensemble: this.options.ensemble, err: error }, 'background sessions gathering failed'))
+        .finally(() => {
+          if (this.keepers === 0) return;
+          const cached = this.gather.cached;
+          const dueIn = cached ? cached.at + this.cadenceMs - this.now() : this.gather.minIntervalMs;
+          this.scheduleKeep(Math.max(this.gather.minIntervalMs / 10, dueIn));
+        });
+    }, delayMs);
+    this.keepTimer.unref();
+  }
+
+  close(): void {
+    this.keepers = 0;
+    if (this.keepTimer) clearTimeout(this.keepTimer);
+    this.keepTimer = null;
+  }
 
   private async gatherOnce(): Promise<Gathering> {
     const { transport } = this.options;
@@ -188,12 +265,16 @@ export class SessionsCollector {
     this.readings = joined.readings;
     const ratesOverSeconds = this.previousGatheredAt === null ? null : Math.round((now - this.previousGatheredAt) / 1000);
     this.previousGatheredAt = now;
-    const herd = detectRequestHerd({
+    const tracked = trackHerd(this.herdMemory, {
+      now,
       sessions: joined.sessions,
       memberOutstanding: [...statuses.values()].filter((s) => SERVING_STATES.includes(s.state)).map((s) => s.metrics.outstanding),
       knownLists: this.knownLists(),
+      watches: this.newestWatches(),
       ...(this.options.herdThresholds ? { thresholds: this.options.herdThresholds } : {}),
     });
+    this.herdMemory = tracked.memory;
+    const herd = tracked.herd;
     return {
       ensemble: this.options.ensemble,
       gatheredAt: now,

@@ -15,6 +15,7 @@ import {
   wchpFromAdmin,
   wchsFromAdmin,
   type WatchesResponse,
+  type WatchSighting,
 } from '@keeper/shared';
 import { askMember } from './memberAsk.js';
 import { RateLimitedGather } from './gatherCache.js';
@@ -50,6 +51,13 @@ export class WatchesCollector {
 
   get byPathGatherings(): number {
     return this.byPath.gatherings;
+  }
+
+  /** The last wchp gathered for someone who asked, as the herd detection reads it (no new request). */
+  lastSighting(): WatchSighting | null {
+    const cached = this.byPath.cached?.value;
+    if (!cached) return null;
+    return { gatheredAt: cached.gatheredAt, complete: cached.gaps.length === 0, source: 'watches', paths: cached.paths };
   }
 
   async get(byPath: boolean): Promise<WatchesResponse> {

@@ -6,7 +6,11 @@
  * the FAQ's two kinds of failure (dead daemon vs hung or partitioned) mean different things.
  */
 import http from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
+import tls from 'node:tls';
+import { stallAwareDeadline } from './stallAwareDeadline.js';
+import { tlsFailureSentence, type TlsMaterial } from '../zk/tlsMaterial.js';
 
 /**
  * `closed`: the member accepted the connection, then reset or closed it before answering a
@@ -41,62 +45,100 @@ function failure(error: NodeJS.ErrnoException, what: string, bytesReceived = 0):
   }
 }
 
-/** Writes the word, reads until the member closes the connection (that is how 4lw answers end). */
-export function fourLetterWord(host: string, port: number, word: string, deadlineMs: number): Promise<WireResult> {
+/** A TLS failure in words (a certificate, a handshake), else the usual classification. */
+function secureFailure(
+  error: NodeJS.ErrnoException,
+  what: string,
+  address: string,
+  handshakeDone: boolean,
+  material: TlsMaterial,
+  bytesReceived = 0,
+): WireResult {
+  if (error.code === 'ECONNREFUSED' || error.code === 'ETIMEDOUT' || error.code === 'EHOSTUNREACH' || error.code === 'ENETUNREACH')
+    return failure(error, what, bytesReceived);
+  const sentence = tlsFailureSentence(error, address, handshakeDone, material.settings);
+  return sentence ? { ok: false, kind: 'failed', message: `${what}: ${sentence}` } : failure(error, what, bytesReceived);
+}
+
+/**
+ * Writes the word, reads until the member closes the connection (that is how 4lw answers end).
+ * With `secure`, over TLS to the member's secureClientPort (4lw answer there too), the word sent
+ * once the handshake is done and the certificate checked.
+ */
+export function fourLetterWord(host: string, port: number, word: string, deadlineMs: number, secure: TlsMaterial | null = null): Promise<WireResult> {
   const what = `${word} to ${host}:${port}`;
   if (!/^[a-z]{4}$/.test(word)) return Promise.resolve({ ok: false, kind: 'failed', message: `not a four-letter word: ${JSON.stringify(word)}` });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
-    const socket = net.createConnection({ host, port });
+    let handshakeDone = false;
+    let socket: net.Socket;
+    try {
+      socket = secure ? tls.connect(secure.connectOptions(host, port)) : net.createConnection({ host, port });
+    } catch (error) {
+      // The TLS files could not be read or used: said as they are, nothing was sent.
+      resolve({ ok: false, kind: 'failed', message: `${what}: ${(error as Error).message}` });
+      return;
+    }
     const finish = (result: WireResult) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      deadline.clear();
       socket.destroy();
       resolve(result);
     };
-    const timer = setTimeout(() => finish({ ok: false, kind: 'timeout', message: `${what}: no answer within ${deadlineMs} ms` }), deadlineMs);
-    socket.on('connect', () => socket.end(word));
+    // Keeper's own stall is not the member's: see stallAwareDeadline.
+    const deadline = stallAwareDeadline(() => finish({ ok: false, kind: 'timeout', message: `${what}: no answer within ${deadlineMs} ms` }), deadlineMs);
+    socket.on(secure ? 'secureConnect' : 'connect', () => {
+      handshakeDone = true;
+      socket.end(word);
+    });
     socket.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_ANSWER_BYTES) return finish({ ok: false, kind: 'failed', message: `${what}: answer larger than ${MAX_ANSWER_BYTES} bytes` });
       chunks.push(chunk);
     });
-    socket.on('error', (error: NodeJS.ErrnoException) => finish(failure(error, what, size)));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      finish(secure ? secureFailure(error, what, `${host}:${port}`, handshakeDone, secure, size) : failure(error, what, size)),
+    );
     // An empty answer stays an answer (wchp with no watches is one); callers that know better say so.
     socket.on('close', () => finish({ ok: true, text: Buffer.concat(chunks).toString('utf8') }));
   });
 }
 
-/** GET /commands/<name> on the AdminServer; any status is an answer (a 500 page is one). */
-export function adminCommand(host: string, port: number, command: string, deadlineMs: number): Promise<WireResult> {
+/** GET /commands/<name> on the AdminServer; any status is an answer (a 500 page is one). With `secure`, over https. */
+export function adminCommand(host: string, port: number, command: string, deadlineMs: number, secure: TlsMaterial | null = null): Promise<WireResult> {
   const what = `AdminServer ${command} on ${host}:${port}`;
+  let tlsOptions: tls.ConnectionOptions | null = null;
+  try {
+    tlsOptions = secure ? secure.connectOptions(host, port) : null;
+  } catch (error) {
+    return Promise.resolve({ ok: false, kind: 'failed', message: `${what}: ${(error as Error).message}` });
+  }
   return new Promise((resolve) => {
     let settled = false;
     const finish = (result: WireResult) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      deadline.clear();
       request.destroy();
       resolve(result);
     };
-    const request = http.get(
-      { host, port, path: `/commands/${encodeURIComponent(command)}`, agent: false, headers: { accept: 'application/json' } },
-      (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_ANSWER_BYTES) return finish({ ok: false, kind: 'failed', message: `${what}: answer larger than ${MAX_ANSWER_BYTES} bytes` });
-          chunks.push(chunk);
-        });
-        response.on('end', () => finish({ ok: true, status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        response.on('error', (error: NodeJS.ErrnoException) => finish(failure(error, what)));
-      },
-    );
-    const timer = setTimeout(() => finish({ ok: false, kind: 'timeout', message: `${what}: no answer within ${deadlineMs} ms` }), deadlineMs);
-    request.on('error', (error: NodeJS.ErrnoException) => finish(failure(error, what)));
+    const options = { host, port, path: `/commands/${encodeURIComponent(command)}`, agent: false, headers: { accept: 'application/json' } };
+    const request = (tlsOptions ? https : http).get(tlsOptions ? { ...options, ...tlsOptions, host, port } : options, (response) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_ANSWER_BYTES) return finish({ ok: false, kind: 'failed', message: `${what}: answer larger than ${MAX_ANSWER_BYTES} bytes` });
+        chunks.push(chunk);
+      });
+      response.on('end', () => finish({ ok: true, status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', (error: NodeJS.ErrnoException) => finish(failure(error, what)));
+    });
+    // Keeper's own stall is not the member's: see stallAwareDeadline.
+    const deadline = stallAwareDeadline(() => finish({ ok: false, kind: 'timeout', message: `${what}: no answer within ${deadlineMs} ms` }), deadlineMs);
+    request.on('error', (error: NodeJS.ErrnoException) => finish(secure ? secureFailure(error, what, `${host}:${port}`, false, secure) : failure(error, what)));
   });
 }

@@ -4,18 +4,20 @@
  * every caller), sizing (live, what-if, calculator), and a znode's bare stat (`exists` needs no
  * permission, so a node the console may not read still shows its stat), and a znode's value as
  * its stored bytes (znodeDataRoute.ts). Thin: the logic lives
- * in shared/ensemble and server/ensemble.
+ * in shared/ensemble and server/ensemble. The event timeline (events) is the poller's observations.
  */
 import { Router, type Response } from 'express';
 import type { z } from 'zod';
 import {
   checkPath,
+  EVENT_TIMES_OBSERVED,
   findMember,
   sessionsQuerySchema,
   sizingQuerySchema,
   sizingReport,
   watchesQuerySchema,
   whatIfDown,
+  type EnsembleEventsResponse,
   type EnsembleHealth,
   type MembersResponse,
   type SizingResponse,
@@ -49,6 +51,18 @@ export function ensembleRoutes(): Router {
     const health = await healthOf(ensemble, res);
     if (!health) return;
     const body: MembersResponse = { ...health, members: health.members.map((m) => ({ ...m, role: m.state })) };
+    res.json(body);
+  });
+
+  router.get('/events', (req, res) => {
+    const { name, timeline } = ensembleOf(res);
+    const body: EnsembleEventsResponse = {
+      ensemble: name,
+      events: timeline.list(),
+      observed: EVENT_TIMES_OBSERVED,
+      keptMs: timeline.keptMs,
+      maxEvents: timeline.maxEvents,
+    };
     res.json(body);
   });
 

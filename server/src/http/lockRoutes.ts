@@ -1,14 +1,18 @@
 /**
  * The Locks view's API, mounted at /api/ensembles/:name behind ensembleLookup:
- *   GET  /locks?path=<root>      every tracked lock at or under root, worst first (viewers too)
- *   GET  /locks/<path>           one lock directory, tracked and live from then on
+ *   GET  /locks?path=<root>&offset=&limit=&q=   one page of the tracked locks at or under root, worst first (viewers too)
+ *   GET  /locks/<path>           one lock directory, tracked and live from then on (until nobody looks)
  *   POST /locks/scan   {path}    admin: a paced, budgeted scan as a job (202 {job})
  *   POST /locks/delete {path, owner, version, confirmHolder?}   admin: one contender, re-checked
  *   POST /locks/clean  {path, dryRun}                          admin: leaked contenders
  * Writes check identity and role before reading the body (adminOnly), like every other write.
+ * Reads answer from the tracker's kept reports (never an analysis per request), and what a
+ * share link gets passes its scope: its subtree only, owners and addresses only with the
+ * ensemble views (shared/src/locks/scope.ts).
  */
-import { Router, type Request } from 'express';
-import { checkPath, lockCleanBodySchema, lockDeleteBodySchema, lockScanBodySchema, locksQuerySchema, type AuditAction } from '@keeper/shared';
+import { Router, type Request, type Response } from 'express';
+import { checkPath, lockCleanBodySchema, lockDeleteBodySchema, lockScanBodySchema, locksQuerySchema, type AuditAction, type LockScope } from '@keeper/shared';
+import type { Identified } from '../auth/accessControl.js';
 import type { LockActions } from '../locks/lockActions.js';
 import type { LockScans } from '../locks/lockScans.js';
 import { TooManyLocksError } from '../locks/lockTracker.js';
@@ -21,6 +25,13 @@ import { adminOnly } from './opsRoutes.js';
 import { caller } from './requestIdentity.js';
 
 const LOCK_BODY_LIMIT = '16kb';
+/** A clean names the contenders its dry run listed: up to LOCK_CLEAN_MAX of them. */
+const LOCK_CLEAN_BODY_LIMIT = '128kb';
+
+/** A share-link holder's scope; null for everyone else. */
+function scopeOf(res: Response): LockScope | null {
+  return (res.locals.identified as Identified | undefined)?.identity.shareScope ?? null;
+}
 
 export function lockRoutes(ops: ZnodeOps, actions: LockActions, scans: LockScans): Router {
   const router = Router({ mergeParams: true });
@@ -30,7 +41,8 @@ export function lockRoutes(ops: ZnodeOps, actions: LockActions, scans: LockScans
   router.get('/locks', (req, res) => {
     const query = parseOr400(locksQuerySchema, req.query, res, 'INVALID_QUERY');
     if (!query) return;
-    res.json(ensembleOf(res).locks.list(query.path));
+    // Serialized once per version of the page, whoever asks.
+    res.type('application/json').send(ensembleOf(res).locks.listJson(query, scopeOf(res)));
   });
 
   router.post('/locks/scan', adminOnly(ops, refused('lock.scan')), ...jsonBody(LOCK_BODY_LIMIT), async (req, res) => {
@@ -53,7 +65,7 @@ export function lockRoutes(ops: ZnodeOps, actions: LockActions, scans: LockScans
     }
   });
 
-  router.post('/locks/clean', adminOnly(ops, refused('lock.clean')), ...jsonBody(LOCK_BODY_LIMIT), async (req, res) => {
+  router.post('/locks/clean', adminOnly(ops, refused('lock.clean')), ...jsonBody(LOCK_CLEAN_BODY_LIMIT), async (req, res) => {
     const body = parseOr400(lockCleanBodySchema, req.body, res);
     if (!body) return;
     try {
@@ -68,7 +80,7 @@ export function lockRoutes(ops: ZnodeOps, actions: LockActions, scans: LockScans
     const check = checkPath(path);
     if (!check.ok) return sendError(res, 'INVALID_PATH', `invalid path ${JSON.stringify(path)}: ${check.reason}`);
     try {
-      const answer = await ensembleOf(res).locks.open(path);
+      const answer = await ensembleOf(res).locks.open(path, scopeOf(res));
       if (answer.kind === 'notLock') return sendError(res, 'NOT_A_LOCK', answer.message);
       res.json(answer.lock);
     } catch (error) {

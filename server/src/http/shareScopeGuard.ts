@@ -14,8 +14,8 @@ import { sendError } from './apiErrors.js';
 const OUTSIDE_ENSEMBLES = new Set(['me', 'logout', 'login', 'sign-in-methods', 'health', 'share-links', 'audit']);
 /** Routes whose wildcard is a znode path. */
 const ZNODE_ROUTES = new Set(['znodes', 'data', 'stat', 'acl', 'subtree', 'export', 'import']);
-/** The ensemble views: members and quorum, sizing, sessions (client addresses), watches. */
-const ENSEMBLE_VIEW_ROUTES = new Set(['members', 'sizing', 'sessions', 'watches']);
+/** The ensemble views: members and quorum, sizing, sessions (client addresses), watches, the event timeline. */
+const ENSEMBLE_VIEW_ROUTES = new Set(['members', 'sizing', 'sessions', 'watches', 'events']);
 
 export type ScopeVerdict = { ok: true } | { ok: false; message: string };
 

@@ -292,7 +292,7 @@ export class ClientConnection {
     const counted = this.ctx.budgets !== undefined;
     let joined: ReturnType<TopicChannels['join']>;
     try {
-      joined = this.fanOut.channels.join({ topic, producer, ensemble, params, role: this.identity.role }, this.member);
+      joined = this.fanOut.channels.join({ topic, producer, ensemble, params, role: this.identity.role, scope: this.identity.shareScope ?? null }, this.member);
     } catch (error) {
       if (counted) this.ctx.budgets?.subscriptions.give(this.holder);
       throw error;

@@ -5,10 +5,10 @@
  * state from a short second open of the producer (what it emits at once, as producers do on
  * open), then the channel's events. The channel closes its producer with its last member.
  *
- * Producers see the subscriber's role and nothing else about it, so sharing by role is exact: an
- * admin's channel and a viewer's never share events.
+ * Producers see the subscriber's role and share scope and nothing else about it, so sharing by
+ * role and scope is exact: an admin's channel and a viewer's, or two share links', never share events.
  */
-import { subscriptionKey, topicDeclaration, type Role, type ServerEvent, type TopicName } from '@keeper/shared';
+import { subscriptionKey, topicDeclaration, type Role, type ServerEvent, type ShareScope, type TopicName } from '@keeper/shared';
 import type { Ensemble } from '../ensemble/ensemble.js';
 import type { TopicProducer } from '../topics/topicProducer.js';
 import { SharedEvent, envelopePrefix } from './sharedEvent.js';
@@ -24,6 +24,8 @@ export interface ChannelSpec {
   ensemble: Ensemble;
   params: unknown;
   role: Role;
+  /** A share link's scope: its events pass it, so only links of the same scope share the channel. */
+  scope: ShareScope | null;
 }
 
 export interface Membership {
@@ -92,8 +94,8 @@ class Channel {
   }
 
   private open(emit: (event: unknown) => void): () => void {
-    const { producer, ensemble, params, role } = this.spec;
-    return producer.open({ ensemble, params: params as never, role, emit: emit as never });
+    const { producer, ensemble, params, role, scope } = this.spec;
+    return producer.open({ ensemble, params: params as never, role, scope, emit: emit as never });
   }
 
   private close(): void {
@@ -143,7 +145,8 @@ export class TopicChannels {
 
   /** Joins the channel for `spec` and hands the member the current state; `freshBytes` is what was serialized afresh for it. */
   join(spec: ChannelSpec, member: ChannelMember): { membership: Membership; freshBytes: number } {
-    const key = `${subscriptionKey(spec.topic, spec.ensemble.name, spec.params)}\u0000${spec.role}`;
+    const scope = spec.scope === null ? '' : JSON.stringify(spec.scope);
+    const key = `${subscriptionKey(spec.topic, spec.ensemble.name, spec.params)}\u0000${spec.role}\u0000${scope}`;
     let channel = this.channels.get(key);
     let freshBytes: number;
     if (channel) {

@@ -3,18 +3,28 @@
  * refused and audited, every outcome audited):
  *  - delete one contender, re-checked right before: still there with the owner and version the
  *    admin saw, and not holding now unless the admin typed its name (`confirmHolder`);
- *  - clean every `leaked` contender at or under a path, with a dry run that only lists them;
- *    each one re-checked as above, never deleted if it became the holder meanwhile.
+ *  - clean every `leaked` contender at or under a path, with a dry run that only lists them; the
+ *    real run acts only on what its dry run pinned (issue 25, item 2), each one re-checked as
+ *    above, never deleted if it became the holder meanwhile.
  * The re-check reads ZooKeeper now (exists + the directory's children), not the tracker's view:
- * the tracker may be a watch event behind.
+ * the tracker may be a watch event behind. A node deleted as leaked is also re-checked against a
+ * watch gathering made right then (wchp + cons on every member): a live waiter whose client was
+ * slow to re-arm its watch (kazoo runs every callback on one thread) has re-armed it by now, and is
+ * left alone.
  */
 import {
   baseName,
   isProtectedFromDelete,
   leakCheckSummary,
+  LOCK_CLEAN_MAX,
   NO_SESSION,
   normalizeSessionId,
   parentPath,
+  pathWithin,
+  provesAbsence,
+  watchesInDirectory,
+  type LockCleanCandidate,
+  type WatchGathering,
   type LockCleanAnswer,
   type LockCleanBody,
   type LockDeleteAnswer,
@@ -32,6 +42,16 @@ interface Rechecked {
   name: string;
   holding: boolean;
   version: number;
+}
+
+/** Why a node seen as leaked must not be deleted after all, by a gathering made right before; null when it is still unwatched. */
+function stillUnwatched(fresh: WatchGathering | null, lock: string, owner: string): string | null {
+  if (fresh === null) return 'the watches could not be gathered right before deleting: nothing deleted';
+  if (watchesInDirectory(fresh, lock, owner).length > 0)
+    return 'its owner watches the lock again: a live waiter (its client was slow to re-arm its watch), not deleted';
+  if (!provesAbsence(fresh, owner))
+    return 'the gathering right before deleting could not prove its owner watches nothing (a member did not answer, or the owner was between connections): not deleted';
+  return null;
 }
 
 /** Owner ids compare in ZooKeeper's hex form; "0x0" for a persistent node. */
@@ -86,6 +106,11 @@ export class LockActions {
             .flatMap((r) => r.contenders)
             .find((c) => c.path === path)?.status ?? 'unknown';
         const checked = await this.recheck(ensemble, path, body.owner, body.version);
+        if (status === 'leaked' && !checked.holding) {
+          const owner = normalizeSessionId(body.owner) ?? body.owner;
+          const why = stillUnwatched(await ensemble.locks.gatherer.gatherNow(), checked.lockPath, owner);
+          if (why) throw new OpError('LOCK_CHANGED', `${path}: ${why}`);
+        }
         if (checked.holding && body.confirmHolder !== checked.name) {
           throw new OpError(
             'LOCK_HOLDER',
@@ -111,21 +136,43 @@ export class LockActions {
     const ensemble = this.ensembles.get(ensembleName);
     return this.ops.audited(caller, { action: 'lock.clean', ensemble: ensembleName, path: body.path, details: { dryRun: body.dryRun } }, async (record) => {
       const leakCheck = leakCheckSummary(ensemble.locks.gatherer.gatherings);
-      const candidates = ensemble.locks
+      const leakedNow: LockCleanCandidate[] = ensemble.locks
         .reportsUnder(body.path)
-        .flatMap((r) => r.contenders.filter((c) => c.status === 'leaked' && c.owner !== null && c.version !== null).map((c) => ({ c, lock: r.path })))
-        .map(({ c, lock }) => ({ path: c.path, lock, owner: c.owner!.sessionId, version: c.version! }));
+        .flatMap((r) =>
+          r.contenders
+            .filter((c) => c.status === 'leaked' && c.owner?.sessionId && c.version !== null)
+            .map((c) => ({ path: c.path, lock: r.path, owner: c.owner!.sessionId!, version: c.version! })),
+        );
+      // A real run acts only on what its dry run listed, under the path it names.
+      const candidates = body.dryRun ? leakedNow.slice(0, LOCK_CLEAN_MAX) : (body.pinned ?? []).filter((p) => pathWithin(body.path, p.path));
       const answer: LockCleanAnswer = {
         path: body.path,
         dryRun: body.dryRun,
         candidates,
+        candidatesTotal: body.dryRun ? leakedNow.length : candidates.length,
         deleted: [],
         skipped: [],
         leakCheck: { ready: leakCheck.ready, sentence: leakCheck.sentence },
       };
-      if (!body.dryRun) {
+      if (!body.dryRun && candidates.length > 0) {
+        const stillLeaked = new Map(leakedNow.map((c) => [c.path, c]));
+        const fresh = await ensemble.locks.gatherer.gatherNow();
         for (const candidate of candidates) {
           try {
+            const now = stillLeaked.get(candidate.path);
+            if (!now) {
+              answer.skipped.push({ path: candidate.path, reason: 'no longer proven leaked since the dry run: not deleted' });
+              continue;
+            }
+            if (!sameOwner(now.owner, candidate.owner) || now.version !== candidate.version || now.lock !== candidate.lock) {
+              answer.skipped.push({ path: candidate.path, reason: 'changed since the dry run (owner, version or lock): not deleted, look again' });
+              continue;
+            }
+            const why = stillUnwatched(fresh, candidate.lock, normalizeSessionId(candidate.owner) ?? candidate.owner);
+            if (why) {
+              answer.skipped.push({ path: candidate.path, reason: why });
+              continue;
+            }
             const checked = await this.recheck(ensemble, candidate.path, candidate.owner, candidate.version);
             if (checked.holding) {
               answer.skipped.push({ path: candidate.path, reason: `it holds ${checked.lockPath} now: delete it on its own, with typed confirmation` });

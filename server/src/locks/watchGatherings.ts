@@ -47,6 +47,9 @@ const DEFAULT_IDLE_AFTER_MS = 60_000;
 export class WatchGatherer {
   private readonly kept: WatchGathering[] = [];
   private ownerSessions: EnsembleSession[] | null = null;
+  private ownerSessionsAt: number | null = null;
+  /** Counts gatherings (and owner refreshes): reports computed before the latest one are out of date. */
+  epoch = 0;
   private lastTouched = -Infinity;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
@@ -67,6 +70,28 @@ export class WatchGatherer {
   /** The owners as the sessions view last saw them; null before its first gathering. */
   get sessions(): readonly EnsembleSession[] | null {
     return this.ownerSessions;
+  }
+
+  /** Keeper's clock at the sessions gathering `sessions` come from (an owner's last response is as of then). */
+  get sessionsAsOf(): number | null {
+    return this.ownerSessionsAt;
+  }
+
+  /**
+   * A gathering asked after this call (an admin's Clean re-gathers the watches right before it
+   * deletes): waits for one in flight if it began after the call, otherwise runs one now. Null
+   * when it failed.
+   */
+  async gatherNow(): Promise<WatchGathering | null> {
+    const calledAt = this.now();
+    while (this.running) await this.running;
+    const latest = this.kept.at(-1);
+    if (latest && latest.askedAt >= calledAt) return latest;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.round();
+    const fresh = this.kept.at(-1);
+    return fresh && fresh.askedAt >= calledAt ? fresh : null;
   }
 
   /** Calls `listener` after each gathering; returns how to stop. */
@@ -99,6 +124,7 @@ export class WatchGatherer {
       .catch((error: unknown) => this.options.log.warn({ err: error }, 'lock watch gathering failed'))
       .finally(() => {
         this.running = null;
+        this.epoch += 1;
         for (const listener of this.listeners) listener();
         this.schedule();
       });
@@ -106,7 +132,7 @@ export class WatchGatherer {
   }
 
   private schedule(): void {
-    if (this.closed) return;
+    if (this.closed || this.timer !== null) return;
     const idle = this.now() - this.lastTouched > (this.options.idleAfterMs ?? DEFAULT_IDLE_AFTER_MS);
     if (idle) return;
     this.timer = setTimeout(() => {
@@ -165,7 +191,9 @@ export class WatchGatherer {
     this.kept.push({ askedAt, answeredAt, complete, watches, connectedSessions: connected });
     if (this.kept.length > KEEP) this.kept.splice(0, this.kept.length - KEEP);
     try {
-      this.ownerSessions = (await this.options.sessions.get(false)).sessions;
+      const answer = await this.options.sessions.get(false);
+      this.ownerSessions = answer.sessions;
+      this.ownerSessionsAt = answer.gatheredAt;
     } catch (error) {
       // Without owners nothing is called leaked (analyzeLock needs them): say why in the log only.
       this.options.log.debug({ err: error }, 'sessions for the locks view not gathered');

@@ -31,6 +31,20 @@ export function chrootOf(connectionString: string): string | null {
   return parsed.ok ? parsed.value.chroot : null;
 }
 
-export function consoleIdentityOf(connectionString: string, auth: readonly { scheme: 'digest'; credential: string }[] = []): ConsoleIdentity {
-  return { digestIds: auth.filter((a) => a.scheme === 'digest').map((a) => digestIdOf(a.credential)), address: addressMembersSee(connectionString) };
+/**
+ * `whoAmI`: the ids ZooKeeper reported for the console's session (null before it answered, or on
+ * a member older than 3.7). Its sasl and x509 ids count in ACL checks, and its ip id is the
+ * address the members see, better than guessing it from the connection string.
+ */
+export function consoleIdentityOf(
+  connectionString: string,
+  auth: readonly { scheme: 'digest'; credential: string }[] = [],
+  whoAmI: readonly { scheme: string; id: string }[] | null = null,
+): ConsoleIdentity {
+  const ip = whoAmI?.find((i) => i.scheme === 'ip')?.id ?? null;
+  return {
+    digestIds: auth.filter((a) => a.scheme === 'digest').map((a) => digestIdOf(a.credential)),
+    address: ip ?? addressMembersSee(connectionString),
+    authIds: (whoAmI ?? []).filter((i) => i.scheme === 'sasl' || i.scheme === 'x509'),
+  };
 }

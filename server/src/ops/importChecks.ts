@@ -105,7 +105,7 @@ export function importProblems(
 function invalidAcl(acl: readonly { scheme: AclScheme; id: string }[], console: ConsoleIdentity): string | null {
   for (const [i, entry] of acl.entries()) {
     if (entry.scheme === 'auth') {
-      if (console.digestIds.length === 0)
+      if (console.digestIds.length === 0 && (console.authIds?.length ?? 0) === 0)
         return `acl[${i}]: an auth entry stands for the console's own credentials, and it has none here: ZooKeeper refuses it (INVALID_ACL)`;
       continue;
     }

@@ -400,7 +400,7 @@ export class ZnodeOps {
   /** Who the console is to ZooKeeper's ACL checks on this ensemble. */
   consoleIdentity(ensemble: string): ConsoleIdentity {
     const { gateway } = this.target(ensemble);
-    return consoleIdentityOf(gateway.connectionString, this.configOf(ensemble)?.auth ?? []);
+    return consoleIdentityOf(gateway.connectionString, this.configOf(ensemble)?.auth ?? [], gateway.session.connection?.identity ?? null);
   }
 
   private importChecks(ensemble: string): ImportCheckContext {

@@ -13,6 +13,8 @@ import { parseConnectionString } from '../config/connectionString.js';
 import type { GatewayDefaults } from '../ensemble/ensemble.js';
 import { ZkGateway } from '../zk/gateway.js';
 import { ZkMutations } from '../zk/mutations.js';
+import { saslFactory } from '../zk/sasl.js';
+import { TlsMaterial } from '../zk/tlsMaterial.js';
 import { replicaAcl, replicaCredential, type ReplicasOptions } from './replicaConfig.js';
 import { ReplicaRegistry } from './replicaRegistry.js';
 import { ReplicaStore } from './replicaStore.js';
@@ -46,6 +48,11 @@ export class Replicas {
       name: `${home.name} (replica state)`,
       connectionString: home.connectionString,
       auth: [...(home.auth ?? []), replicaCredential(options.secret)],
+      // The home ensemble's TLS and SASL as configured: x509 and SASL identities then join the ACL (docs/replicas.md).
+      ...(home.tls ? { tls: new TlsMaterial(home.tls) } : {}),
+      ...(home.sasl ? { sasl: { settings: home.sasl, factory: saslFactory(home.sasl) } } : {}),
+      // Shared state is written and read on a member with quorum, never a read-only one.
+      canBeReadOnly: false,
       sessionTimeoutMs: home.sessionTimeoutMs ?? gatewayDefaults.sessionTimeoutMs ?? 30_000,
       ...(gatewayDefaults.requestDeadlineMs ? { requestDeadlineMs: gatewayDefaults.requestDeadlineMs } : {}),
       maxInFlight: 16,

@@ -2,6 +2,7 @@
 import type { JobRegistry } from '../ops/jobs.js';
 import { consoleSessionProducer } from './consoleSessionProducer.js';
 import { ensembleHealthProducer } from './ensembleHealthProducer.js';
+import { ensembleEventsProducer } from './ensembleEventsProducer.js';
 import { jobsProducer } from './jobsProducer.js';
 import { lockProducer } from './lockProducer.js';
 import { locksProducer } from './locksProducer.js';
@@ -22,5 +23,6 @@ export function topicProducers(deps: ProducerDeps): TopicProducers {
     locks: locksProducer,
     lock: lockProducer,
     upgrade: upgradeProducer,
+    ensembleEvents: ensembleEventsProducer,
   };
 }

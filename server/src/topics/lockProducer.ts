@@ -1,15 +1,16 @@
 /**
  * The `lock` topic: one lock directory with its contenders, pushed right after each change its
  * watch brings (a release moves the holder on screen within a second) and after each watch
- * gathering. The directory is tracked while someone subscribes; a path that is not a lock is let
- * go with the last subscriber (a viewer cannot fill the tracker with paths that are not locks).
+ * gathering. The directory is tracked while someone subscribes, under the opened directories' own
+ * quota; a path that is not a lock is let go with the last subscriber, a lock a few minutes after
+ * (a viewer cannot fill the tracker, nor keep what it opened forever).
  */
 import { TooManyLocksError, type LockAnswer } from '../locks/lockTracker.js';
 import type { TopicProducer } from './topicProducer.js';
 
 export const lockProducer: TopicProducer<'lock'> = {
   topic: 'lock',
-  open({ ensemble, params, emit }) {
+  open({ ensemble, params, scope, emit }) {
     const { locks } = ensemble;
     const { path } = params;
     try {
@@ -19,7 +20,11 @@ export const lockProducer: TopicProducer<'lock'> = {
       emit({ kind: 'notLock', path, message: error.message, at: Date.now() });
       return () => {};
     }
-    const send = (answer: LockAnswer) => emit(answer.kind === 'lock' ? { kind: 'lock', lock: answer.lock } : answer);
+    // A share link's answer passes its scope (subtree, owners and addresses); everyone else's is the shared one.
+    const send = (answer: LockAnswer) => {
+      const scoped = scope === null ? answer : locks.answerFor(path, scope);
+      emit(scoped.kind === 'lock' ? { kind: 'lock', lock: scoped.lock } : scoped);
+    };
     // Later pushes: one answer computed for every subscriber of this directory.
     const stop = locks.onLock(path, send);
     send(locks.answerFor(path));

@@ -5,17 +5,20 @@
  * how to stop. Producers share whatever they read across subscribers (the watch registry, the
  * member poller): a subscription costs the ensemble nothing that another already pays for.
  */
-import type { Role, TopicEvent, TopicName, TopicParams } from '@keeper/shared';
+import type { Role, ShareScope, TopicEvent, TopicName, TopicParams } from '@keeper/shared';
 import type { Ensemble } from '../ensemble/ensemble.js';
 
 export interface Subscriber<T extends TopicName> {
   ensemble: Ensemble;
   params: TopicParams<T>;
   /**
-   * The role of the browsers fed: what a producer emits may depend on it and on nothing else
-   * about them (the hub shares one producer among all browsers of a role with the same params).
+   * The role and share scope of the browsers fed: what a producer emits may depend on them and on
+   * nothing else about them (the hub shares one producer among all browsers of a role and scope
+   * with the same params).
    */
   role: Role;
+  /** A share-link holder's scope (what each event it receives must pass); null for everyone else. */
+  scope: ShareScope | null;
   emit(event: TopicEvent<T>): void;
 }
 

@@ -10,20 +10,38 @@
  *    connect timeout (session timeout / members);
  *  - disconnected for longer than the session timeout means the session is lost (the
  *    library would wait forever to be told): reported as 'lost', like Curator does.
+ * TLS sockets, the read-only flag, SASL before the session is usable and frames the library
+ * cannot read are added in wireExtension.ts; whoAmI is asked after every connect (whoAmI.ts).
  * After 'expired', 'lost' or 'authFailed' the handle is dead: the gateway replaces it.
  */
 import { EventEmitter } from 'node:events';
 import zookeeper from 'node-zookeeper-client';
 import { formatSessionId } from '@keeper/shared';
 import './nzcPatches.js';
+import type { ClientInfo } from './protocol.js';
+import type { SaslFactory, SaslSettings } from './sasl.js';
+import type { TlsMaterial } from './tlsMaterial.js';
+import { whoAmI } from './whoAmI.js';
+import { CM_STATES, WireExtension, type ConnectionManagerInternals, type ServerAddress, type Trouble } from './wireExtension.js';
 
 export interface ConnectionOptions {
   connectionString: string;
   sessionTimeoutMs: number;
   auth?: { scheme: 'digest'; credential: string }[];
+  /** TLS to the client port (null or absent: plain TCP). */
+  tls?: TlsMaterial | null;
+  /** SASL before any other request (null or absent: none). */
+  sasl?: { settings: SaslSettings; factory: SaslFactory } | null;
+  /** canBeReadOnly in the connect request (default true): a member without quorum in read-only mode may serve reads. */
+  canBeReadOnly?: boolean;
   /** How often the watchdog looks at the socket; small in tests. */
   watchdogIntervalMs?: number;
+  /** Resume this session instead of opening a new one (the FAQ's forced expiry in tests). */
+  session?: { id: Buffer; password: Buffer };
 }
+
+/** What whoAmI said after the latest connect: the identities, or why there are none. */
+export type IdentityAnswer = { ok: true; identities: ClientInfo[] } | { ok: false; reason: string };
 
 export interface ConnectionEvents {
   connected: [info: { sessionId: string; member: string | null; timeoutMs: number; readOnly: boolean }];
@@ -31,29 +49,17 @@ export interface ConnectionEvents {
   /** The session is gone: expired by the ensemble, or disconnected past its timeout. */
   expired: [info: { note: string }];
   authFailed: [info: { note: string }];
+  /** A TLS, SASL or handshake problem on one connection attempt, in the operator's words. */
+  trouble: [trouble: Trouble];
+  /** whoAmI's answer after a connect (each connect: SASL and the address are per connection). */
+  identity: [answer: IdentityAnswer];
   /** Something the library did that we contained; for logs. */
   contained: [info: { what: string; error?: unknown }];
 }
 
-interface ServerAddress {
-  host: string;
-  port: number;
-}
-
-/** The parts of node-zookeeper-client's ConnectionManager that we instrument. */
-interface ConnectionManagerInternals {
-  socket?: { destroy(): void } | null;
-  sessionTimeout: number;
-  connectTimeout: number;
-  state: number;
-  onSocketData: (buffer: Buffer) => void;
-  onSocketConnected: () => void;
-  findNextServer: (callback: (server: ServerAddress) => void) => void;
-}
-
-const CM_STATE_CONNECTING = 1; // ConnectionManager.STATES.CONNECTING
-const CM_STATE_CONNECTED = 2;
-const CM_STATE_CONNECTED_READ_ONLY = 3;
+const CM_STATE_CONNECTING = CM_STATES.CONNECTING;
+const CM_STATE_CONNECTED = CM_STATES.CONNECTED;
+const CM_STATE_CONNECTED_READ_ONLY = CM_STATES.CONNECTED_READ_ONLY;
 
 export class ZkConnection extends EventEmitter<ConnectionEvents> {
   readonly client: zookeeper.Client;
@@ -65,6 +71,9 @@ export class ZkConnection extends EventEmitter<ConnectionEvents> {
   private currentServer: ServerAddress | null = null;
   private watchdog: NodeJS.Timeout | null = null;
   private dead = false;
+  private readonly wire: WireExtension;
+  /** The last fatal SASL refusal: what AUTH_FAILED means this time. */
+  private refusal: string | null = null;
 
   constructor(private readonly options: ConnectionOptions) {
     super();
@@ -73,8 +82,21 @@ export class ZkConnection extends EventEmitter<ConnectionEvents> {
       sessionTimeout: options.sessionTimeoutMs,
       spinDelay: 1000,
       retries: 0,
-    });
+      ...(options.session ? { sessionId: options.session.id, sessionPassword: options.session.password } : {}),
+    } as Partial<zookeeper.Option>);
     this.cm = (this.client as unknown as { connectionManager: ConnectionManagerInternals }).connectionManager;
+    this.wire = new WireExtension(this.cm, {
+      tls: options.tls ?? null,
+      sasl: options.sasl ?? null,
+      canBeReadOnly: options.canBeReadOnly ?? true,
+      onProgress: () => {
+        this.lastProgressAt = Date.now();
+      },
+      onTrouble: (trouble) => {
+        if (trouble.fatal) this.refusal = trouble.note;
+        if (!this.dead) this.emit('trouble', trouble);
+      },
+    });
     this.instrument();
     for (const { scheme, credential } of options.auth ?? []) {
       this.client.addAuthInfo(scheme, Buffer.from(credential));
@@ -116,6 +138,22 @@ export class ZkConnection extends EventEmitter<ConnectionEvents> {
     if (!id || id.length !== 8) return null;
     const value = id.readBigInt64BE(0);
     return value === 0n ? null : formatSessionId(value);
+  }
+
+  /**
+   * Gives up this session for a new one, read-only, on `member` (a member that lost quorum
+   * serves only sessions it opens itself): the next connection asks for a new session.
+   */
+  openReadOnlySession(member: string | null, reason: string): void {
+    this.wire.askForNewSession();
+    if (member) this.wire.preferMember(member);
+    if (this.cm.socket) this.dropSocket(reason);
+  }
+
+  /** Moves to `member` (from a read-only member to one serving with quorum again): a new session there. */
+  moveTo(member: string, reason: string): void {
+    this.wire.askForNewSession();
+    if (this.wire.preferMember(member)) this.dropSocket(reason);
   }
 
   /** Drops the TCP connection; the library reconnects to the next member with the same session. */
@@ -186,7 +224,7 @@ export class ZkConnection extends EventEmitter<ConnectionEvents> {
       }
       return;
     }
-    if (this.cm.state === CM_STATE_CONNECTING && this.cm.socket && silentFor > Math.max(this.cm.connectTimeout, 1000)) {
+    if (this.cm.state === CM_STATE_CONNECTING && this.cm.socket && silentFor > Math.max(this.wire.handshakeTimeoutMs, 1000)) {
       this.dropSocket(`handshake with ${this.member ?? 'member'} unanswered for ${(silentFor / 1000).toFixed(1)} s`);
       this.lastProgressAt = now;
       return;
@@ -196,6 +234,23 @@ export class ZkConnection extends EventEmitter<ConnectionEvents> {
       const seconds = ((now - this.disconnectedSince) / 1000).toFixed(1);
       this.markDead();
       this.emit('expired', { note: `disconnected for ${seconds} s, longer than the session timeout: session presumed expired` });
+    }
+  }
+
+  /** Asks whoAmI and emits what it said; a member before 3.7 answers UNIMPLEMENTED. */
+  private askWhoAmI(): void {
+    try {
+      whoAmI(this.cm, this.wire, (error, identities) => {
+        if (this.dead) return;
+        if (identities) return this.emit('identity', { ok: true, identities });
+        const code = (error as { getCode?: () => number } | null)?.getCode?.();
+        if (code === -4 || code === -112) return; // the connection or session went away: the next connect asks again
+        const reason =
+          code === -6 ? 'this ZooKeeper does not answer whoAmI (it needs 3.7 or later)' : `whoAmI failed: ${String((error as Error)?.message ?? error)}`;
+        this.emit('identity', { ok: false, reason });
+      });
+    } catch (error) {
+      this.emit('contained', { what: 'whoAmI threw', error });
     }
   }
 
@@ -215,6 +270,7 @@ export class ZkConnection extends EventEmitter<ConnectionEvents> {
           timeoutMs: this.cm.sessionTimeout,
           readOnly: name === 'CONNECTED_READ_ONLY',
         });
+        this.askWhoAmI();
         return;
       }
       case 'DISCONNECTED':
@@ -227,7 +283,7 @@ export class ZkConnection extends EventEmitter<ConnectionEvents> {
         return;
       case 'AUTH_FAILED':
         this.markDead();
-        this.emit('authFailed', { note: 'the ensemble refused the credentials' });
+        this.emit('authFailed', { note: this.refusal ?? 'the ensemble refused the credentials' });
         return;
       default:
         return;

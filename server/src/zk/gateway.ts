@@ -18,11 +18,16 @@ import {
   checkPath,
   initialSessionSnapshot,
   type Backoff,
+  type ConsoleConnectionFacts,
   type ConsoleSessionSnapshot,
   type SessionEvent,
   type ZnodeStat,
 } from '@keeper/shared';
-import { ZkConnection } from './connection.js';
+import { ZkConnection, type IdentityAnswer } from './connection.js';
+import { saslIdentity, type SaslFactory, type SaslSettings } from './sasl.js';
+import type { TlsMaterial } from './tlsMaterial.js';
+import type { Trouble } from './wireExtension.js';
+import { ReadOnlyPolicy, type MemberModesProbe } from './readOnlyPolicy.js';
 import { ZkError, toZkError } from './errors.js';
 import { RequestLimiter } from './requestLimiter.js';
 import { toZnodeStat } from './stat.js';
@@ -33,6 +38,16 @@ export interface GatewayOptions {
   name: string;
   connectionString: string;
   auth?: { scheme: 'digest'; credential: string }[];
+  /** TLS to the members' client port (tlsMaterial.ts); absent: plain TCP. */
+  tls?: TlsMaterial;
+  /** SASL before any other request on every connection; absent: none. */
+  sasl?: { settings: SaslSettings; factory: SaslFactory };
+  /** canBeReadOnly in the connect request (default true). */
+  canBeReadOnly?: boolean;
+  /** What each member serves (srvr's Mode), asked while disconnected or read-only (readOnlyPolicy.ts); absent: never switch to read-only early. */
+  memberModes?: MemberModesProbe;
+  /** The server id of the member at host:port, when the ensemble's membership is known (for "member 3"). */
+  memberIdOf?: (address: string) => number | null;
   /** Requested session timeout; the ensemble may grant less or more (2..20 ticks). */
   sessionTimeoutMs?: number;
   /** Default deadline for one call, retries included. */
@@ -57,6 +72,16 @@ const REOPEN_AFTER_AUTH_FAILED: Backoff = { baseMs: 5_000, capMs: 60_000, jitter
 
 /** How often the gateway looks at its session's confirmation: detection is this much later at worst. */
 const CONFIRMATION_TICK_MS = 250;
+
+/** The server id in a session id's top byte (ZooKeeper's SessionTrackerImpl.initializeNextSessionId); null for 0. */
+export function serverIdOfSession(sessionId: string): number | null {
+  try {
+    const id = Number(BigInt.asUintN(64, BigInt(sessionId)) >> 56n);
+    return id > 0 ? id : null;
+  } catch {
+    return null;
+  }
+}
 
 export interface CallOptions {
   /** Overrides the default deadline (ms from now). */
@@ -91,6 +116,13 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
   /** What the last `connected` event said, to restore it when an unconfirmed member answers again. */
   private lastConnected: Extract<SessionEvent, { kind: 'connected' }> | null = null;
   private calls = 0;
+  /** How the console reaches the ensemble and who it is there (merged into every snapshot). */
+  private facts: ConsoleConnectionFacts;
+  /** The last time the ensemble answered the console's session while read-write: "as of its last sync". */
+  private lastReadWriteAt: number | null = null;
+  /** The last trouble logged, so a retried failure is logged once a minute, not per attempt. */
+  private lastLoggedTrouble: { note: string; at: number } | null = null;
+  private readonly readOnlyPolicy: ReadOnlyPolicy | null;
   /** One function for every watch, so the client library and ZooKeeper both dedupe per path. */
   private readonly dispatchWatch = (event: ZkWatchEvent) => this.watches.onZkEvent(event);
 
@@ -102,7 +134,22 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
     this.limiter = new RequestLimiter(options.maxInFlight ?? 64, options.maxQueued ?? 5_000);
     this.snapshot = initialSessionSnapshot(Date.now(), options.sessionTimeoutMs ?? 30_000);
     this.watches = new WatchRegistry(this, this.log);
-    this.confirmation = new SessionConfirmation({ ...DEFAULT_CONFIRMATION, ...options.confirmation });
+    this.confirmation = new SessionConfirmation({ ...DEFAULT_CONFIRMATION, checkEveryMs: CONFIRMATION_TICK_MS, ...options.confirmation });
+    this.readOnlyPolicy = options.memberModes && options.canBeReadOnly !== false ? new ReadOnlyPolicy(options.memberModes) : null;
+    this.facts = {
+      identity: null,
+      identityNote: null,
+      tls: options.tls?.describe() ?? null,
+      sasl: options.sasl ? `${options.sasl.settings.mechanism} as ${saslIdentity(options.sasl.settings)}` : null,
+      warning: options.tls?.warning() ?? null,
+      problem: null,
+      readOnly: null,
+    };
+  }
+
+  /** How the console reaches the ensemble, who it is there, and the last TLS or SASL problem. */
+  get connectionFacts(): ConsoleConnectionFacts {
+    return this.facts;
   }
 
   /** The console's session, with the latest confirmed contact (browsers get it pushed on each change of state). */
@@ -110,7 +157,7 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
     if (this.connection?.isConnected) this.confirmedAt = Math.max(this.confirmedAt, this.connection.lastAnswerAt);
     this.confirmedAt = Math.max(this.confirmedAt, this.snapshot.confirmedAt ?? 0);
     const confirmedAt = this.confirmedAt || null;
-    return confirmedAt === this.snapshot.confirmedAt ? this.snapshot : { ...this.snapshot, confirmedAt };
+    return { ...this.snapshot, confirmedAt, connection: this.facts };
   }
 
   /** Liveness probes sent so far (one a second at most while idle); for tests and benches. */
@@ -156,8 +203,12 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
   }
 
   start(): void {
+    if (this.facts.warning) this.log.warn(this.facts.warning);
     this.openSession();
-    this.confirmationTimer = setInterval(() => this.checkConfirmation(), CONFIRMATION_TICK_MS);
+    this.confirmationTimer = setInterval(() => {
+      this.checkConfirmation();
+      this.checkReadOnly();
+    }, CONFIRMATION_TICK_MS);
     this.confirmationTimer.unref();
   }
 
@@ -314,11 +365,15 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
   /** Probes the member when due; says "unconfirmed" when it stops answering and "connected" the moment it answers again. */
   private checkConfirmation(): void {
     const connection = this.connection;
-    if (this.closed || !connection?.isConnected) return;
+    if (this.closed || !connection?.isConnected) {
+      this.confirmation.rest();
+      return;
+    }
     const now = Date.now();
     const { verdict, lastAnswerAt } = this.confirmation.check(connection, now, (error) => this.log.debug({ err: error }, 'liveness probe failed'));
     if (lastAnswerAt > this.confirmedAt) this.confirmedAt = lastAnswerAt;
     const state = this.snapshot.state;
+    if (state === 'connected' && verdict === 'confirmed') this.lastReadWriteAt = Math.max(this.lastReadWriteAt ?? 0, lastAnswerAt);
     if (verdict === 'unconfirmed' && (state === 'connected' || state === 'readOnly')) {
       const silentFor = ((now - lastAnswerAt) / 1000).toFixed(1);
       this.transition({ kind: 'unconfirmed', at: now, note: `no answer from ${connection.member ?? 'the member'} for ${silentFor} s` });
@@ -328,12 +383,41 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
     }
   }
 
+  /** Read-only when the ensemble has lost quorum, read-write again when it is back (readOnlyPolicy.ts). */
+  private checkReadOnly(): void {
+    const connection = this.connection;
+    if (!this.readOnlyPolicy || !connection || connection.isDead || this.closed) return;
+    this.readOnlyPolicy.tick(this.snapshot.state, this.snapshot.since, Date.now(), {
+      openReadOnly: (member) => {
+        if (this.connection !== connection || connection.isDead || connection.isConnected) return;
+        const note = `no member serves with quorum; ${this.memberName(member)} serves read-only: opening a read-only session there (ZooKeeper does not resume a session made with quorum on a read-only member)`;
+        this.log.warn({ member }, note);
+        this.transition({ kind: 'connecting', at: Date.now(), note });
+        connection.openReadOnlySession(member, note);
+      },
+      moveTo: (member) => {
+        if (this.connection !== connection || this.snapshot.state !== 'readOnly') return;
+        const note = `${this.memberName(member)} serves with quorum again: moving there from the read-only member (a new session)`;
+        this.log.info({ member }, note);
+        connection.moveTo(member, note);
+      },
+    });
+  }
+
+  private memberName(address: string): string {
+    const id = this.options.memberIdOf?.(address) ?? null;
+    return id === null ? address : `member ${id} (${address})`;
+  }
+
   private openSession(): void {
     if (this.closed) return;
     const connection = new ZkConnection({
       connectionString: this.options.connectionString,
       sessionTimeoutMs: this.options.sessionTimeoutMs ?? 30_000,
       ...(this.options.auth ? { auth: this.options.auth } : {}),
+      tls: this.options.tls ?? null,
+      sasl: this.options.sasl ?? null,
+      canBeReadOnly: this.options.canBeReadOnly ?? true,
     });
     this.connection = connection;
     // Events from a handle we have abandoned are ignored: only the current one speaks.
@@ -345,6 +429,20 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
       const isNewSession = this.snapshot.sessionsOpened > 0 && info.sessionId !== previous;
       this.lastConnected = { kind: 'connected', at: Date.now(), ...info };
       this.confirmedAt = Math.max(this.confirmedAt, this.lastConnected.at);
+      if (!info.readOnly) this.lastReadWriteAt = this.lastConnected.at;
+      this.setFacts({
+        problem: null,
+        identity: null,
+        identityNote: null,
+        readOnly: info.readOnly
+          ? {
+              member: info.member,
+              // A read-only member opens the session itself, and a session id starts with its maker's server id.
+              memberId: (info.member ? this.options.memberIdOf?.(info.member) : null) ?? serverIdOfSession(info.sessionId),
+              lastReadWriteAt: this.lastReadWriteAt,
+            }
+          : null,
+      });
       this.transition(this.lastConnected);
       for (const wake of [...this.connectedWaiters]) wake();
       if (isNewSession) {
@@ -365,9 +463,39 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
       this.transition({ kind: 'authFailed', at: Date.now(), note });
       this.replaceSession(Math.max(5_000, backoffDelay(this.reopenAttempts++, REOPEN_AFTER_AUTH_FAILED)));
     });
+    connection.on('trouble', (trouble) => {
+      if (current()) this.onTrouble(trouble);
+    });
+    connection.on('identity', (answer) => {
+      if (current()) this.onIdentity(answer);
+    });
     connection.on('contained', ({ what, error }) => this.log.warn({ err: error }, `zookeeper client: ${what}`));
     this.transition({ kind: 'connecting', at: Date.now() });
     connection.connect();
+  }
+
+  private onTrouble(trouble: Trouble): void {
+    const now = Date.now();
+    const last = this.lastLoggedTrouble;
+    if (!last || last.note !== trouble.note || now - last.at > 60_000) {
+      this.lastLoggedTrouble = { note: trouble.note, at: now };
+      this.log.warn({ member: trouble.member, kind: trouble.kind }, trouble.note);
+    }
+    this.setFacts({ problem: { kind: trouble.kind, message: trouble.note, member: trouble.member, at: now } });
+  }
+
+  private onIdentity(answer: IdentityAnswer): void {
+    if (answer.ok) {
+      this.log.info({ identity: answer.identities.map((i) => `${i.scheme}:${i.id}`) }, 'the ensemble sees the console as');
+      this.setFacts({ identity: answer.identities, identityNote: null });
+    } else {
+      this.setFacts({ identity: null, identityNote: answer.reason });
+    }
+  }
+
+  private setFacts(change: Partial<ConsoleConnectionFacts>): void {
+    this.facts = { ...this.facts, ...change };
+    this.emit('session', this.session);
   }
 
   private replaceSession(delayMs: number): void {
@@ -383,6 +511,6 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
     if (next === this.snapshot) return;
     this.snapshot = next;
     this.log.info({ state: next.state, sessionId: next.sessionId, member: next.member, note: 'note' in event ? event.note : undefined }, 'session state');
-    this.emit('session', next);
+    this.emit('session', this.session);
   }
 }

@@ -13,7 +13,7 @@
  */
 import zookeeper from 'node-zookeeper-client';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { backoffDelay, checkRequestSize, DEFAULT_JUTE_MAX_BUFFER, type SizedRequest, type ZnodeStat } from '@keeper/shared';
+import { backoffDelay, checkRequestSize, DEFAULT_JUTE_MAX_BUFFER, readOnlyReason, type SizedRequest, type ZnodeStat } from '@keeper/shared';
 import { ZkError, toZkError } from './errors.js';
 import { READ_RETRY, type ZkGateway } from './gateway.js';
 import { toZnodeStat } from './stat.js';
@@ -73,6 +73,16 @@ export class ZkMutations {
     this.chroot = options.chroot ?? null;
   }
 
+  /**
+   * Refuses a write while the session is read-only (a member that lost quorum serves it): the
+   * member would answer NOT_READ_ONLY; the operator is told why, in the words every view uses.
+   */
+  assertWritable(path: string): void {
+    const session = this.gateway.session;
+    if (session.state !== 'readOnly') return;
+    throw new ZkError('NOT_CONNECTED', `${readOnlyReason(session.connection?.readOnly ?? null, session.member)}: writes wait for a member with quorum`, path);
+  }
+
   /** Refuses (DATA_TOO_LARGE) a request the members would drop the connection for; returns its packet size. */
   assertFits(request: SizedRequest): number {
     const check = checkRequestSize({ ...request, chroot: this.chroot }, this.juteMaxBuffer);
@@ -81,6 +91,7 @@ export class ZkMutations {
   }
 
   async setData(path: string, data: Buffer, version: number): Promise<MutationOutcome<ZnodeStat>> {
+    this.assertWritable(path);
     const packetBytes = this.assertFits({ op: 'setData', path, dataBytes: data.length });
     const send = () =>
       this.gateway.callOnce<ZnodeStat>('setData', path, (client, done) =>
@@ -109,6 +120,7 @@ export class ZkMutations {
   }
 
   async create(path: string, data: Buffer, mode: number, acl?: AclEntry[]): Promise<MutationOutcome<string>> {
+    this.assertWritable(path);
     const acls = acl
       ? acl.map((a) => new zookeeper.ACL(a.permissions, new zookeeper.Id(a.scheme, a.id)))
       : [new zookeeper.ACL(zookeeper.Permission.ALL, new zookeeper.Id('world', 'anyone'))];
@@ -135,6 +147,7 @@ export class ZkMutations {
   }
 
   async remove(path: string, version: number): Promise<MutationOutcome<null>> {
+    this.assertWritable(path);
     const send = () => this.gateway.callOnce<null>('remove', path, (client, done) => client.remove(path, version, (error) => done(error ?? null, null)));
     try {
       await send();
@@ -163,6 +176,7 @@ export class ZkMutations {
   }
 
   async setACL(path: string, acl: AclEntry[], version: number): Promise<MutationOutcome<ZnodeStat>> {
+    this.assertWritable(path);
     const acls = acl.map((a) => new zookeeper.ACL(a.permissions, new zookeeper.Id(a.scheme, a.id)));
     const send = () =>
       this.gateway.callOnce<ZnodeStat>('setACL', path, (client, done) =>

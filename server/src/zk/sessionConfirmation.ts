@@ -10,6 +10,14 @@
  * other traffic answers, and never more than one probe outstanding (a hung member is not sent a
  * queue of them). The probe bypasses the gateway's request limiter on purpose: a full queue of
  * slow reads must not make a healthy member look hung, and the probe is its own lane of one.
+ *
+ * Keeper's own stalls are not the member's. When Keeper's process is frozen (SIGSTOP, a long GC,
+ * a blocked event loop), answers wait unread in the socket while the clock runs; on waking, the
+ * timer that makes this check runs before the socket is read, and "nothing heard for 10 s" would
+ * blame the member for 100-250 ms until the next check. So each check measures how late it came
+ * (the event loop's own lateness): after a stall, silence is counted from the moment Keeper
+ * resumed, and a probe sent before the stall no longer holds the lane. The member is unconfirmed
+ * only after it has had `unconfirmedAfterMs` of Keeper's running time to answer.
  */
 import type zookeeper from 'node-zookeeper-client';
 
@@ -20,9 +28,18 @@ export interface ConfirmationOptions {
   unconfirmedAfterMs: number;
   /** A probe unanswered for this long is forgotten, so one more may go (its reply may never come). */
   probeDeadlineMs: number;
+  /** Checks come about this often (the gateway's timer); one this much later than due means Keeper itself stalled. */
+  checkEveryMs: number;
+  stallSlackMs: number;
 }
 
-export const DEFAULT_CONFIRMATION: ConfirmationOptions = { intervalMs: 1_000, unconfirmedAfterMs: 2_000, probeDeadlineMs: 5_000 };
+export const DEFAULT_CONFIRMATION: ConfirmationOptions = {
+  intervalMs: 1_000,
+  unconfirmedAfterMs: 2_000,
+  probeDeadlineMs: 5_000,
+  checkEveryMs: 250,
+  stallSlackMs: 500,
+};
 
 export interface ProbeTarget {
   readonly client: zookeeper.Client;
@@ -35,8 +52,13 @@ export type Verdict = 'confirmed' | 'unconfirmed';
 export class SessionConfirmation {
   private probeSentAt: number | null = null;
   private probeTarget: ProbeTarget | null = null;
+  private lastCheckAt: number | null = null;
+  /** Silence is counted from here at the earliest: when Keeper last resumed from a stall of its own. */
+  private judgeFrom = 0;
   /** Probes sent in all; for tests and the README's cost figure. */
   probesSent = 0;
+  /** Stalls of Keeper's own event loop seen so far (each one longer than the slack); for tests and logs. */
+  stallsSeen = 0;
 
   constructor(private readonly options: ConfirmationOptions) {}
 
@@ -50,10 +72,27 @@ export class SessionConfirmation {
       // A new connection: whatever was outstanding on the old one is not waited for.
       this.probeTarget = target;
       this.probeSentAt = null;
+      this.lastCheckAt = null;
+    }
+    const lateBy = this.lastCheckAt === null ? 0 : now - this.lastCheckAt - this.options.checkEveryMs;
+    this.lastCheckAt = now;
+    const stalled = lateBy > this.options.stallSlackMs;
+    if (stalled) {
+      // Keeper itself stood still: what the member sent meanwhile is still unread, and the probe
+      // sent before the stall proves nothing either way. Judge from now, with a fresh probe.
+      this.stallsSeen++;
+      this.judgeFrom = now;
+      this.probeSentAt = null;
     }
     const outstanding = this.probeSentAt !== null && now - this.probeSentAt < this.options.probeDeadlineMs;
-    if (!outstanding && now - lastAnswerAt >= this.options.intervalMs) this.sendProbe(target, now, onProbeError);
-    return { verdict: now - lastAnswerAt > this.options.unconfirmedAfterMs ? 'unconfirmed' : 'confirmed', lastAnswerAt };
+    const silentSince = Math.max(lastAnswerAt, this.judgeFrom);
+    if (!outstanding && (now - lastAnswerAt >= this.options.intervalMs || stalled)) this.sendProbe(target, now, onProbeError);
+    return { verdict: now - silentSince > this.options.unconfirmedAfterMs ? 'unconfirmed' : 'confirmed', lastAnswerAt };
+  }
+
+  /** No check is due while the session is not connected: the gap until the next one is not a stall. */
+  rest(): void {
+    this.lastCheckAt = null;
   }
 
   private sendProbe(target: ProbeTarget, now: number, onProbeError: (error: unknown) => void): void {

@@ -43,6 +43,8 @@ export interface ChildrenUpdate {
   names: readonly string[];
   /** What changed since the previous list; null when there is no previous list to diff against. */
   diff: ChildrenDiff | null;
+  /** The parent's cversion the list was read at (each child created or deleted adds one); null when unknown. */
+  cversion: number | null;
 }
 
 /** What the registry holds of a watched znode (see held()). */
@@ -136,6 +138,8 @@ interface Entry {
   stat: ZnodeStat | null;
   /** The pzxid the latest getChildren answered with: the version of `children`. */
   childrenPzxid: string | null;
+  /** The cversion that getChildren answered with. */
+  childrenCversion: number | null;
   /** Reads still owed (bit flags above). */
   pending: number;
   syncing: boolean;
@@ -228,6 +232,7 @@ export class WatchRegistry {
         children: null,
         stat: null,
         childrenPzxid: null,
+        childrenCversion: null,
         pending: 0,
         syncing: false,
         retryAttempt: 0,
@@ -257,7 +262,7 @@ export class WatchRegistry {
       entry.listeners.add(listener);
       // Join an existing watch: hand over what is known, no ZooKeeper call.
       if (entry.node) listener.onNode(entry.node);
-      if (entry.children) listener.onChildren({ names: entry.children, diff: null });
+      if (entry.children) listener.onChildren({ names: entry.children, diff: null, cversion: entry.childrenCversion });
     }
     const owner = entry;
     return () => {
@@ -275,6 +280,7 @@ export class WatchRegistry {
     entry.children = null;
     entry.stat = null;
     entry.childrenPzxid = null;
+    entry.childrenCversion = null;
     entry.pending = 0;
     // An entry that never sent a read (it waited for a slot, or for an earlier removal) armed nothing.
     if (entry.syncing) entry.removeWhenIdle = true;
@@ -513,6 +519,7 @@ export class WatchRegistry {
       if (!result) return;
       entry.stat = result.stat;
       entry.childrenPzxid = result.stat.pzxid;
+      entry.childrenCversion = result.stat.cversion;
       this.publishChildren(entry, result.children);
     }
   }
@@ -542,6 +549,7 @@ export class WatchRegistry {
     const diff = before ? diffChildren(before, names) : null;
     if (diff && diff.added.length === 0 && diff.removed.length === 0) return;
     entry.children = names;
-    for (const listener of entry.listeners) listener.onChildren({ names, diff });
+    const cversion = entry.childrenCversion;
+    for (const listener of entry.listeners) listener.onChildren({ names, diff, cversion });
   }
 }

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SandboxEnsemble, type SandboxOptions } from '../../../scripts/sandbox/index.js';
+import { keeperSecureSettings, SandboxEnsemble, type SandboxOptions } from '../../../scripts/sandbox/index.js';
 import type { EnsembleConfig } from '../../src/config/types.js';
 
 /** Each test file's own port layout (one place, so none collides; see portOffsets.ts). */
@@ -15,7 +15,7 @@ export { PORT_OFFSETS } from '../../../scripts/sandbox/portOffsets.js';
 export { leaseSharedEnsemble, type SharedEnsemble } from './sharedEnsemble.js';
 
 /** `options`: extra zoo.cfg settings for every member or one (e.g. a restricted 4lw whitelist). */
-export type TestEnsembleOptions = Pick<SandboxOptions, 'extraConfig' | 'memberConfig' | 'size'>;
+export type TestEnsembleOptions = Pick<SandboxOptions, 'extraConfig' | 'memberConfig' | 'size' | 'secure' | 'readOnlyMode'>;
 
 export async function startTestEnsemble(portOffset: number, options: TestEnsembleOptions = {}): Promise<SandboxEnsemble & { dispose(): Promise<void> }> {
   const stateDir = mkdtempSync(join(tmpdir(), 'keeper-it-'));
@@ -28,15 +28,23 @@ export async function startTestEnsemble(portOffset: number, options: TestEnsembl
   });
 }
 
-/** The config entry that points Keeper at a test ensemble, with its members' 4lw and AdminServer ports, named `it` unless told. */
+/**
+ * The config entry that points Keeper at a test ensemble, with its members' 4lw and AdminServer
+ * ports, named `it` unless told; for a secure ensemble also its TLS files and, when SASL is
+ * required, user `keeper`'s password file.
+ */
 export function ensembleConfigOf(
-  ensemble: Pick<SandboxEnsemble, 'connectionString'> & { members: readonly { host: string; clientPort: number; adminPort: number }[] },
+  ensemble: Pick<SandboxEnsemble, 'connectionString'> & {
+    members: readonly { host: string; clientPort: number; adminPort: number }[];
+    security?: SandboxEnsemble['security'];
+  },
   extra: Partial<EnsembleConfig> = {},
 ): EnsembleConfig {
   return {
     name: 'it',
     connectionString: ensemble.connectionString,
     members: ensemble.members.map((m) => ({ host: m.host, clientPort: m.clientPort, adminPort: m.adminPort })),
+    ...(ensemble.security ? keeperSecureSettings(ensemble.security) : {}),
     ...extra,
   };
 }

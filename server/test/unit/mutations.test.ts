@@ -92,6 +92,8 @@ class FakeEnsemble {
   };
 
   readonly gateway = {
+    // A read-write session: a read-only one is refused before anything is sent (ZkMutations.assertWritable).
+    session: { state: 'connected', connection: null, member: '127.0.0.1:2181' },
     callOnce: <T>(op: string, _path: string, invoke: (client: unknown, done: (error: unknown, value?: T) => void) => void): Promise<T> =>
       new Promise<T>((resolve, reject) => {
         const fault = op === 'getACL' ? 'none' : (this.faults.shift() ?? 'none');

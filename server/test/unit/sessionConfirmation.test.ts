@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type zookeeper from 'node-zookeeper-client';
 import { SessionConfirmation, type ProbeTarget } from '../../src/zk/sessionConfirmation.js';
 
-const OPTIONS = { intervalMs: 1_000, unconfirmedAfterMs: 2_000, probeDeadlineMs: 5_000 };
+const OPTIONS = { intervalMs: 1_000, unconfirmedAfterMs: 2_000, probeDeadlineMs: 5_000, checkEveryMs: 250, stallSlackMs: 500 };
 
 function fakeTarget(lastAnswerAt: number) {
   const pending: ((error: unknown) => void)[] = [];
@@ -77,5 +77,46 @@ describe('SessionConfirmation', () => {
     expect(errors).toHaveLength(1);
     c.check(target, 1_250, () => {});
     expect(pending).toHaveLength(1);
+  });
+});
+
+describe("SessionConfirmation and Keeper's own stalls (issue 22 item 16)", () => {
+  const checks = (c: SessionConfirmation, target: ProbeTarget, from: number, to: number) => {
+    const verdicts: [number, string][] = [];
+    for (let now = from; now <= to; now += 250) verdicts.push([now, c.check(target, now, () => {}).verdict]);
+    return verdicts;
+  };
+
+  it('does not blame the member for a stall of its own event loop: silence counts from when Keeper resumed', () => {
+    const c = new SessionConfirmation({ ...OPTIONS, checkEveryMs: 250, stallSlackMs: 500 });
+    const { target, pending } = fakeTarget(1_000);
+    // Answers keep coming until 1,000; Keeper freezes from 1,000 to 11,000 (its next check is 10 s late).
+    checks(c, target, 1_000, 1_000);
+    const sentBefore = pending.length;
+    expect(c.check(target, 11_000, () => {}).verdict).toBe('confirmed');
+    expect(c.stallsSeen).toBe(1);
+    // A fresh probe goes at once: the one sent before the stall proves nothing either way.
+    expect(pending.length).toBe(sentBefore + 1);
+    // The member's answers were waiting in the socket: read right after the timer, they confirm it.
+    (target as { lastAnswerAt: number }).lastAnswerAt = 11_002;
+    expect(checks(c, target, 11_250, 12_750).every(([, v]) => v === 'confirmed')).toBe(true);
+  });
+
+  it('still says unconfirmed when the member stays silent for 2 s of Keeper running after the stall', () => {
+    const c = new SessionConfirmation({ ...OPTIONS, checkEveryMs: 250, stallSlackMs: 500 });
+    const { target } = fakeTarget(1_000);
+    c.check(target, 1_000, () => {});
+    expect(c.check(target, 11_000, () => {}).verdict).toBe('confirmed');
+    const verdicts = checks(c, target, 11_250, 14_000);
+    expect(verdicts.find(([, v]) => v === 'unconfirmed')?.[0]).toBe(13_250);
+  });
+
+  it('a gap while the session was not connected is not a stall', () => {
+    const c = new SessionConfirmation({ ...OPTIONS, checkEveryMs: 250, stallSlackMs: 500 });
+    const { target } = fakeTarget(1_000);
+    c.check(target, 1_000, () => {});
+    c.rest();
+    c.check(target, 9_000, () => {});
+    expect(c.stallsSeen).toBe(0);
   });
 });

@@ -10,7 +10,7 @@ import { ZkError } from '../../src/zk/errors.js';
 import { WatchRegistry, type ChildrenUpdate, type WatchListener, type WatchReader } from '../../src/zk/watchRegistry.js';
 import { testLogger } from '../support/logger.js';
 
-function statOf(version: number, numChildren: number): ZnodeStat {
+function statOf(version: number, numChildren: number, cversion = 0): ZnodeStat {
   return {
     czxid: '0x1',
     mzxid: `0x${version + 1}`,
@@ -18,7 +18,7 @@ function statOf(version: number, numChildren: number): ZnodeStat {
     ctime: 0,
     mtime: 0,
     version,
-    cversion: 0,
+    cversion,
     aversion: 0,
     ephemeralOwner: '0x0',
     dataLength: 1,
@@ -78,7 +78,7 @@ class FakeTree implements WatchReader {
   async getChildren(path: string, opts: { watch: boolean }): Promise<{ children: string[]; stat: ZnodeStat }> {
     const node = await this.read('getChildren', path, opts.watch);
     if (!node) throw new ZkError('NO_NODE', 'NO_NODE (-101)', path);
-    return { children: [...node.children], stat: statOf(node.version, node.children.length) };
+    return { children: [...node.children], stat: statOf(node.version, node.children.length, node.children.length) };
   }
 
   release(): void {
@@ -92,10 +92,11 @@ class FakeTree implements WatchReader {
   }
 }
 
-/** Records every call, untouched, so a test sees diffs as the registry sent them. */
+/** Records every call, untouched (the cversion apart), so a test sees diffs as the registry sent them. */
 class Listener implements WatchListener {
   nodes: ZnodeState[] = [];
-  children: ChildrenUpdate[] = [];
+  children: Omit<ChildrenUpdate, 'cversion'>[] = [];
+  cversions: (number | null)[] = [];
   events: WatchEventType[] = [];
   errors: { code: string; retrying: boolean }[] = [];
 
@@ -107,8 +108,9 @@ class Listener implements WatchListener {
   onNode(state: ZnodeState): void {
     this.nodes.push(state);
   }
-  onChildren(update: ChildrenUpdate): void {
+  onChildren({ cversion, ...update }: ChildrenUpdate): void {
     this.children.push(update);
+    this.cversions.push(cversion);
   }
   onWatchEvent(type: WatchEventType): void {
     this.events.push(type);
@@ -214,6 +216,9 @@ describe('WatchRegistry: re-arming after a watch event', () => {
     const late = new Listener();
     registry.watch('/app', late);
     expect(late.children).toEqual([{ names: ['b', 'c', 'd'], diff: null }]);
+    // Each list comes with the parent's cversion it was read at (the Locks view dates holds by it), the late one too.
+    expect(listener.cversions.at(-1)).toBe(3);
+    expect(late.cversions).toEqual([3]);
   });
 
   it('sends nothing when a child event finds the same children (a child created and deleted between reads)', async () => {

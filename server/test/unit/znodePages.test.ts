@@ -49,7 +49,7 @@ describe('znodeProducer', () => {
         watches: {
           watch: (_path: string, listener: WatchListener) => {
             listener.onNode(node);
-            listener.onChildren({ names, diff: null });
+            listener.onChildren({ names, diff: null, cversion: null });
             return () => {};
           },
         },
@@ -57,7 +57,7 @@ describe('znodeProducer', () => {
     } as unknown as Ensemble;
     const open = () => {
       const got: TopicEvent<'znode'>[] = [];
-      znodeProducer.open({ ensemble, params: { path: '/a' }, role: 'viewer', emit: (e) => got.push(e) })();
+      znodeProducer.open({ ensemble, params: { path: '/a' }, role: 'viewer', scope: null, emit: (e) => got.push(e) })();
       return got;
     };
     const first = open();

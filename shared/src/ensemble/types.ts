@@ -99,6 +99,10 @@ export const alertSchema = z.object({
   /** What to do. */
   action: z.string(),
   members: z.array(z.string()).default([]),
+  /** Added: the view that shows the evidence (the request herd's sessions, busiest first). */
+  see: z.object({ view: z.enum(['sessions', 'watches', 'locks', 'upgrades']), label: z.string() }).optional(),
+  /** Added: when its evidence was gathered, where that is not the poll's time (a request herd: the sessions gathering). */
+  asOf: z.number().optional(),
 });
 export type Alert = z.infer<typeof alertSchema>;
 

@@ -18,10 +18,10 @@ import { contenderFlags, type OwnerSession } from './flags.js';
 import { lockNotes } from './lockNotes.js';
 import { STATUS_SEVERITY } from './lockOrder.js';
 import { planHolding } from './holding.js';
-import { assessLeak, latestWatchesInDirectory, type WatchGathering } from './leakEvidence.js';
+import { assessLeak, latestWatchesInDirectory, type LeakEvidence, type WatchGathering } from './leakEvidence.js';
 import { resolvePermits } from './permits.js';
 import { recipeInfo, type RecognizedLock } from './recognize.js';
-import type { Contender, ContenderOwner, ContenderStatus, LockReport, WatchingState } from './schemas.js';
+import type { Contender, ContenderOwner, ContenderStatus, HoldSince, LockReport, WatchingState } from './schemas.js';
 
 /** What the server knows of one contender node. */
 export interface ContenderFacts {
@@ -34,6 +34,13 @@ export interface ContenderFacts {
   firstSeenAt: number;
   /** Keeper's clock when Keeper first saw it in a holding position (its hold began no later). */
   holdingSince?: number | null;
+  /**
+   * How Keeper knows when its hold began (see HoldSince): `created` (nothing was deleted before
+   * it since its creation: held since its ctime), `seen` (Keeper saw it start holding at
+   * `holdingSince`), `atLeast` (it already held when Keeper began watching at `holdingSince`).
+   * Absent: `atLeast`.
+   */
+  holdKind?: HoldSince['kind'] | null;
   /** Its data version (stat.version). */
   version?: number;
   /** Keeper's clock when a report first called it `leaked` (kept once it reaches the front, where no watch can prove it again). */
@@ -46,6 +53,10 @@ export interface AnalyzeLockInput {
   facts: ReadonlyMap<string, ContenderFacts>;
   /** The ensemble's sessions by id (sessionsById); null when not gathered: then nothing is called leaked. */
   sessions: ReadonlyMap<string, OwnerSession> | null;
+  /** Keeper's clock at the sessions gathering those come from (an owner's last response is as of then). */
+  sessionsAsOf?: number | null;
+  /** Each node's leak evidence carried from the last analysis, by child name. */
+  evidence?: ReadonlyMap<string, LeakEvidence>;
   gatherings: readonly WatchGathering[];
   now: number;
   /** The lock directory's own data: kazoo's Semaphore records N there. */
@@ -59,25 +70,49 @@ export function sessionsById(sessions: readonly OwnerSession[]): Map<string, Own
   return new Map(sessions.map((s) => [normalizeSessionId(s.sessionId) ?? s.sessionId, s]));
 }
 
+/** Owners already normalized: the same few sessions own thousands of nodes. Bounded: cleared when full. */
+const normalizedOwners = new Map<string, string>();
+const OWNERS_KEPT = 50_000;
+
 /** The owner's session id, or null for a persistent node. */
 function ownerId(f: ContenderFacts): string | null {
-  const id = normalizeSessionId(f.ephemeralOwner) ?? f.ephemeralOwner;
+  let id = normalizedOwners.get(f.ephemeralOwner);
+  if (id === undefined) {
+    id = normalizeSessionId(f.ephemeralOwner) ?? f.ephemeralOwner;
+    if (normalizedOwners.size >= OWNERS_KEPT) normalizedOwners.clear();
+    normalizedOwners.set(f.ephemeralOwner, id);
+  }
   return id === NO_SESSION ? null : id;
 }
 
-function ownerView(id: string, s: OwnerSession | undefined): ContenderOwner {
+function ownerView(id: string, s: OwnerSession | undefined, asOf: number | null): ContenderOwner {
+  const lastResponseAt = s?.lastResponseAt ?? null;
   return {
     sessionId: id,
     known: s !== undefined,
     client: s?.client || null,
     member: s?.member || null,
     timeoutMs: s?.timeoutMs ?? null,
-    lastResponseAt: s?.lastResponseAt ?? null,
+    lastResponseAt,
+    lastResponseAsOf: lastResponseAt === null ? null : asOf,
     connected: s?.connected ?? null,
   };
 }
 
+/** Since when a holder holds: from its ctime when nothing before it went since, else from when Keeper saw it holding. */
+function holdSinceOf(f: ContenderFacts): HoldSince | null {
+  if (f.holdKind === 'created') return { at: f.ctime, kind: 'created' };
+  if (typeof f.holdingSince !== 'number') return null;
+  // A hold cannot begin before the node existed (the ensemble's clock and Keeper's may differ a little).
+  return { at: Math.max(f.holdingSince, f.ctime), kind: f.holdKind === 'seen' ? 'seen' : 'atLeast' };
+}
+
 export function analyzeLock(input: AnalyzeLockInput): LockReport {
+  return analyzeLockWithEvidence(input).report;
+}
+
+/** The report, and each waiter's leak evidence to carry into the next analysis (by child name). */
+export function analyzeLockWithEvidence(input: AnalyzeLockInput): { report: LockReport; evidence: Map<string, LeakEvidence> } {
   const { lock, facts, sessions, now } = input;
   const { recipe, contenders } = lock;
   const heldLongMs = input.heldLongMs ?? LOCK_DEFAULTS.heldLongMs;
@@ -110,6 +145,7 @@ export function analyzeLock(input: AnalyzeLockInput): LockReport {
   };
 
   const listed: number[] = [];
+  const evidence = new Map<string, LeakEvidence>();
   const statuses = new Map<number, { status: ContenderStatus; watching: WatchingState | null }>();
   for (let i = 0; i < n; i++) {
     const f = facts.get(contenders[i]!.name);
@@ -121,7 +157,15 @@ export function analyzeLock(input: AnalyzeLockInput): LockReport {
     else if (plan.holding[i]) statuses.set(i, { status: 'holder', watching: null });
     else if (recipe.waiterWatch !== 'data') statuses.set(i, { status: 'waiting', watching: 'unknown' });
     else {
-      const answer = assessLeak(input.gatherings, { dir: lock.path, owner: id, firstSeenAt: f.firstSeenAt, isBlocker: isBlockerOf(i) });
+      const answer = assessLeak(input.gatherings, {
+        dir: lock.path,
+        owner: id,
+        firstSeenAt: f.firstSeenAt,
+        isBlocker: isBlockerOf(i),
+        ownerTimeoutMs: sessions?.get(id)?.timeoutMs ?? null,
+        carried: input.evidence?.get(contenders[i]!.name) ?? null,
+      });
+      evidence.set(contenders[i]!.name, answer.evidence);
       const leaked = answer.leaked && sessions !== null && sessions.has(id) && holderOwnersKnown && !holderOwners.has(id);
       statuses.set(i, { status: leaked ? 'leaked' : 'waiting', watching: answer.watching });
     }
@@ -159,7 +203,8 @@ export function analyzeLock(input: AnalyzeLockInput): LockReport {
     const session = id !== null ? sessions?.get(id) : undefined;
     const holding = plan.holding[i]!;
     const { status, watching } = statuses.get(i)!;
-    const heldForMs = holding && typeof f.holdingSince === 'number' ? Math.max(0, now - f.holdingSince) : null;
+    const heldSince = holding ? holdSinceOf(f) : null;
+    const heldForMs = heldSince ? Math.max(0, now - heldSince.at) : null;
     const root = chains.root[i] ?? null;
     const blocker = plan.blocker[i] ?? null;
     const stuck = chains.stuckAt[i] ?? null;
@@ -174,12 +219,14 @@ export function analyzeLock(input: AnalyzeLockInput): LockReport {
       holding,
       status,
       flags: contenderFlags({ owner: session ?? null, holding, kind: recipe.kind, heldForMs, heldLongMs, now }),
-      owner: id === null ? null : ownerView(id, session),
+      owner: id === null ? null : ownerView(id, session, input.sessionsAsOf ?? null),
       data: decodeContenderData(recipe.library, c.role, f.data),
       createdAt: f.ctime,
       version: f.version ?? null,
       heldForMs,
+      heldSince,
       waitingForMs: holding ? null : Math.max(0, now - f.ctime),
+      waitingSince: holding ? null : f.ctime,
       waitsFor:
         root !== null && blocker !== null ? { next: pathOf(blocker), holder: pathOf(root), links: chains.depth[i]!, text: waitsForText(i, chainInput)! } : null,
       watching,
@@ -205,14 +252,18 @@ export function analyzeLock(input: AnalyzeLockInput): LockReport {
 
   let worstStatus: ContenderStatus | null = null;
   let oldestHoldMs: number | null = null;
+  let oldestHoldAtLeast = false;
   for (const [k, c] of listedContenders.entries()) {
     // A holder proven leaked counts as leaked here, so the deadlocked lock sorts first.
     const status = statusOf(listed[k]!) ?? c.status;
     if (worstStatus === null || STATUS_SEVERITY[status] > STATUS_SEVERITY[worstStatus]) worstStatus = status;
-    if (c.heldForMs !== null) oldestHoldMs = Math.max(oldestHoldMs ?? 0, c.heldForMs);
+    if (c.heldForMs !== null && (oldestHoldMs === null || c.heldForMs > oldestHoldMs)) {
+      oldestHoldMs = c.heldForMs;
+      oldestHoldAtLeast = c.heldSince?.kind === 'atLeast';
+    }
   }
 
-  return {
+  const report: LockReport = {
     path: lock.path,
     recipe: recipeInfo(recipe),
     note: lock.note,
@@ -224,8 +275,11 @@ export function analyzeLock(input: AnalyzeLockInput): LockReport {
     contenders: listedContenders,
     worstStatus,
     oldestHoldMs,
+    oldestHoldAtLeast,
     notes: lockNotes(input, { permits, listed: listed.length, waiters: plan.waiters }),
+    computedAt: now,
   };
+  return { report, evidence };
 }
 
 function readerDeadlockSentence(writer: string): string {

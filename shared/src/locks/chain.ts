@@ -41,9 +41,19 @@ export function buildWaitChains(plan: HoldingPlan, statusOf: (index: number) => 
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32}/;
 
+/** Names already shortened: every analysis of a lock names the same nodes again. Bounded: cleared when full. */
+const shortNames = new Map<string, string>();
+const SHORT_NAMES_KEPT = 50_000;
+
 /** A node's name with its random uuid cut to 6 characters: `_c_5f2c1a…-lock-0000000003`. */
 export function shortName(name: string): string {
-  return name.replace(UUID, (uuid) => `${uuid.slice(0, 6)}…`);
+  let short = shortNames.get(name);
+  if (short === undefined) {
+    short = name.replace(UUID, (uuid) => `${uuid.slice(0, 6)}…`);
+    if (shortNames.size >= SHORT_NAMES_KEPT) shortNames.clear();
+    shortNames.set(name, short);
+  }
+  return short;
 }
 
 export interface ChainTextInput {
@@ -76,5 +86,6 @@ export function waitsForText(i: number, input: ChainTextInput): string | null {
   }
   if (depth > CHAIN_SHOWN_LINKS) parts.push(`… ${depth - shownBeforeGap - 1} more …`);
   parts.push(label(root, input, true));
-  return `${shortName(input.names[i]!)} waits for ${parts.join(' waits for ')}`;
+  // The waiter itself is tagged too: a leaked node heads its own chain as "x (leaked) waits for …".
+  return `${label(i, input, false)} waits for ${parts.join(' waits for ')}`;
 }

@@ -12,7 +12,7 @@
  *     "permits": { "/app/sem/leases": 3 },
  *     "herdMinWatchers": 10,
  *     "heldLongMs": 600000,
- *     "maxTracked": 1000, "gatherIntervalMs": 15000,
+ *     "maxTracked": 1000, "maxOpened": 100, "openedIdleMs": 300000, "gatherIntervalMs": 15000,
  *     "scanMaxRequests": 200000, "scanDeadlineMs": 600000, "scanMaxChildrenDescended": 10000
  *   }
  *
@@ -30,8 +30,12 @@ export const LOCK_DEFAULTS = {
   herdMinWatchers: 10,
   /** A holder past this is flagged `held-long`. */
   heldLongMs: 10 * 60_000,
-  /** Lock directories Keeper watches at once (roots' children, scan finds, opened details). */
+  /** Lock directories Keeper watches at once from roots' children and scan finds. */
   maxTracked: 1_000,
+  /** Lock directories watched because someone opened their page or asked the API for them: a quota of their own, so viewers cannot fill the tracked set. */
+  maxOpened: 100,
+  /** An opened directory nobody looks at (no subscriber, no request) for this long is let go. */
+  openedIdleMs: 5 * 60_000,
   /** wchp + cons on every member this often while someone looks at locks (>= LEAK_MIN_GAP_MS apart). */
   gatherIntervalMs: 15_000,
   /** A scan stops after this many ZooKeeper requests... */
@@ -109,6 +113,13 @@ export const locksConfigSchema = z.strictObject({
   permits: z.record(zkPath, z.number().int().min(1).max(1_000_000)).optional(),
   herdMinWatchers: z.number().int().min(2).max(1_000_000).optional(),
   maxTracked: z.number().int().min(1).max(100_000).optional(),
+  maxOpened: z.number().int().min(1).max(10_000).optional(),
+  openedIdleMs: z
+    .number()
+    .int()
+    .min(10_000)
+    .max(24 * 3_600_000)
+    .optional(),
   gatherIntervalMs: z.number().int().min(10_000).max(3_600_000).optional(),
   scanMaxRequests: z.number().int().min(100).max(10_000_000).optional(),
   scanDeadlineMs: z

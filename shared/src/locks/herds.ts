@@ -44,3 +44,8 @@ export function findLockHerds(watches: readonly PathWatchers[], locks: readonly 
       return { path: w.path, watchers: w.watchers, sessions: [...w.sessions], lock, context, message };
     });
 }
+
+/** The herds a lock's own page shows: on its directory or one of its nodes, never the ensemble's other herds. */
+export function herdsOfLock(herds: readonly LockHerd[], lockPath: string): LockHerd[] {
+  return herds.filter((h) => h.lock === lockPath);
+}

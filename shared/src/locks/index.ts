@@ -25,3 +25,5 @@ export * from './lockNotes.js';
 export * from './lockOrder.js';
 export * from './herds.js';
 export * from './requests.js';
+export * from './scope.js';
+export * from './listPage.js';

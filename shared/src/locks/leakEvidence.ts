@@ -9,9 +9,17 @@
  *  - and only if it was asked after Keeper had seen the node (a gathering from before the
  *    node existed says nothing about it);
  *  - a live waiter re-registers its watch milliseconds after each event, so one gathering can
- *    catch it between the two: it takes two proving gatherings at least LEAK_MIN_GAP_MS apart,
- *    with no watch seen in any gathering since the earlier one (a watch seen in between, even
- *    by an incomplete gathering, is a live waiter).
+ *    catch it between the two; and a live client whose callback thread is held by a slow
+ *    application callback (kazoo runs every watch callback on one thread) re-registers it only
+ *    once that callback returns, which can take many seconds. So the absence must last across a
+ *    window of at least the owner's session timeout (never under LEAK_MIN_GAP_MS and two proving
+ *    gatherings), with no watch seen in any gathering since the earliest of them (a watch seen
+ *    in between, even by an incomplete gathering, is a live waiter). A real #732 leak lasts for
+ *    the life of its session, so waiting that long costs nothing.
+ *
+ * Gatherings are kept only for a minute or so, and a session timeout may be 15 minutes: the run
+ * of absences is carried from one assessment to the next (`LeakEvidence`), folding each newer
+ * gathering in once.
  */
 import { parentPath } from '../paths.js';
 import type { LeakCheck, WatchingState } from './schemas.js';
@@ -65,7 +73,8 @@ export function watchesInDirectory(gathering: WatchGathering, dir: string, sessi
   return indexOf(gathering).get(dir)?.get(session) ?? [];
 }
 
-function provesAbsence(g: WatchGathering, session: string): boolean {
+/** This gathering can prove that `session` watches nothing: every member answered and the session was connected. */
+export function provesAbsence(g: WatchGathering, session: string): boolean {
   return g.complete && (g.connectedSessions?.has(session) ?? false);
 }
 
@@ -77,13 +86,34 @@ export interface LeakQuestion {
   firstSeenAt: number;
   /** Whether a watch on this path is the one its recipe sets (its predecessor; for a reader, a writer ahead). */
   isBlocker: (path: string) => boolean;
+  /** The owner's session timeout; null when unknown (then nothing is proven). */
+  ownerTimeoutMs: number | null;
+  /** What earlier assessments of this node gathered (kept by the caller); null for none. */
+  carried?: LeakEvidence | null;
+}
+
+/** The run of proving absences so far, for one node and its owner. */
+export interface LeakEvidence {
+  /** askedAt of the newest gathering folded in: later ones are folded next time. */
+  foldedThrough: number;
+  /** answeredAt of the first proving gathering of the current run (no watch seen since); null: no run. */
+  unwatchedSince: number | null;
+  /** askedAt of the newest proving gathering of the run. */
+  lastProof: number | null;
+  /** Proving gatherings in the run. */
+  proofs: number;
 }
 
 export interface LeakAnswer {
-  /** Proven by two gatherings as above. */
+  /** Proven: unwatched across the whole window, as above. */
   leaked: boolean;
   /** What the latest gathering after the node appeared says. */
   watching: WatchingState;
+  /** To carry into the next assessment. */
+  evidence: LeakEvidence;
+  /** How long the absence has been proven (ms), and how long it must be; null without a run. */
+  provenForMs: number | null;
+  windowMs: number | null;
 }
 
 /** What `owner` watches in `dir` in the latest gathering asked after Keeper had seen its node; null without one. */
@@ -93,10 +123,33 @@ export function latestWatchesInDirectory(gatherings: readonly WatchGathering[], 
   return latest === null ? null : watchesInDirectory(latest, dir, owner);
 }
 
+/** The window a leak must be proven across: the owner's session timeout, never under LEAK_MIN_GAP_MS; null when the timeout is unknown. */
+export function leakWindowMs(ownerTimeoutMs: number | null): number | null {
+  return ownerTimeoutMs === null ? null : Math.max(LEAK_MIN_GAP_MS, ownerTimeoutMs);
+}
+
+const NO_EVIDENCE: LeakEvidence = { foldedThrough: -Infinity, unwatchedSince: null, lastProof: null, proofs: 0 };
+
+/** Folds the gatherings newer than the carried evidence into it, oldest first. */
+export function foldLeakEvidence(gatherings: readonly WatchGathering[], q: Pick<LeakQuestion, 'dir' | 'owner' | 'firstSeenAt' | 'carried'>): LeakEvidence {
+  let ev = q.carried ?? NO_EVIDENCE;
+  const newer = gatherings.filter((g) => g.askedAt >= q.firstSeenAt && g.askedAt > ev.foldedThrough).sort((a, b) => a.askedAt - b.askedAt);
+  for (const g of newer) {
+    if (watchesInDirectory(g, q.dir, q.owner).length > 0) ev = { foldedThrough: g.askedAt, unwatchedSince: null, lastProof: null, proofs: 0 };
+    else if (provesAbsence(g, q.owner))
+      ev = { foldedThrough: g.askedAt, unwatchedSince: ev.unwatchedSince ?? g.answeredAt, lastProof: g.askedAt, proofs: ev.proofs + 1 };
+    else ev = { ...ev, foldedThrough: g.askedAt };
+  }
+  return ev;
+}
+
 export function assessLeak(gatherings: readonly WatchGathering[], q: LeakQuestion): LeakAnswer {
-  const relevant = gatherings.filter((g) => g.askedAt >= q.firstSeenAt).sort((a, b) => a.askedAt - b.askedAt);
-  const latest = relevant.at(-1);
-  if (!latest) return { leaked: false, watching: 'unknown' };
+  const evidence = foldLeakEvidence(gatherings, q);
+  let latest: WatchGathering | null = null;
+  for (const g of gatherings) if (g.askedAt >= q.firstSeenAt && (latest === null || g.askedAt > latest.askedAt)) latest = g;
+  const windowMs = leakWindowMs(q.ownerTimeoutMs);
+  const provenForMs = evidence.unwatchedSince !== null && evidence.lastProof !== null ? Math.max(0, evidence.lastProof - evidence.unwatchedSince) : null;
+  if (!latest) return { leaked: false, watching: 'unknown', evidence, provenForMs, windowMs };
 
   const latestPaths = watchesInDirectory(latest, q.dir, q.owner);
   const watching: WatchingState = latestPaths.some((p) => q.isBlocker(p))
@@ -106,19 +159,9 @@ export function assessLeak(gatherings: readonly WatchGathering[], q: LeakQuestio
       : provesAbsence(latest, q.owner)
         ? 'nothing'
         : 'unknown';
-
-  // Walk back from the latest while no gathering saw a watch; keep the ones that prove absence.
-  const proving: WatchGathering[] = [];
-  for (let i = relevant.length - 1; i >= 0; i--) {
-    const g = relevant[i]!;
-    if (watchesInDirectory(g, q.dir, q.owner).length > 0) break;
-    if (provesAbsence(g, q.owner)) proving.push(g);
-  }
-  const newest = proving[0];
-  const oldest = proving.at(-1);
-  // The gap counts from when the earlier answer had arrived to when the later question was sent.
-  const leaked = newest !== undefined && oldest !== undefined && newest.askedAt - oldest.answeredAt >= LEAK_MIN_GAP_MS;
-  return { leaked, watching };
+  // The window counts from when the first proving answer had arrived to when the latest proving question was sent.
+  const leaked = windowMs !== null && evidence.proofs >= 2 && provenForMs !== null && provenForMs >= windowMs;
+  return { leaked, watching, evidence, provenForMs, windowMs };
 }
 
 /** What the gatherings at hand allow, for the answer's `leakCheck`. */
@@ -129,8 +172,9 @@ export function leakCheckSummary(gatherings: readonly WatchGathering[]): LeakChe
   const spanMs = first && last && first !== last ? Math.max(0, last.askedAt - first.answeredAt) : null;
   const ready = spanMs !== null && spanMs >= LEAK_MIN_GAP_MS;
   const gapText = `${LEAK_MIN_GAP_MS / 1000} s`;
+  const rule = `a contender is called leaked when its owner, alive and connected, watched nothing in the lock in every gathering across at least its session timeout (never under ${gapText} and two gatherings)`;
   const sentence = ready
-    ? `Watches gathered ${complete.length} times over ${Math.round(spanMs / 1000)} s: a contender is called leaked when its owner, alive and connected, watched nothing in the lock in gatherings at least ${gapText} apart.`
-    : `Nothing is called leaked yet: that takes two complete watch gatherings at least ${gapText} apart (${complete.length === 0 ? 'none so far' : complete.length === 1 ? 'one so far' : `the ${complete.length} so far span ${Math.round((spanMs ?? 0) / 1000)} s`}).`;
+    ? `Watches gathered ${complete.length} times over ${Math.round(spanMs / 1000)} s: ${rule}.`
+    : `Nothing is called leaked yet: ${rule} (${complete.length === 0 ? 'none so far' : complete.length === 1 ? 'one so far' : `the ${complete.length} so far span ${Math.round((spanMs ?? 0) / 1000)} s`}).`;
   return { gatherings: gatherings.length, spanMs, ready, sentence };
 }

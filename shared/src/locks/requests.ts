@@ -5,11 +5,20 @@
  */
 import { z } from 'zod';
 import { isValidPath } from '../paths.js';
+import { LOCK_LIST_PAGE, LOCK_LIST_PAGE_MAX } from './schemas.js';
 
 const zkPath = z.string().max(4096).refine(isValidPath, 'must be a ZooKeeper path: absolute, no trailing /');
 
-/** GET /api/ensembles/<name>/locks?path=<root> */
-export const locksQuerySchema = z.object({ path: zkPath.default('/') });
+/** Locks whose path, recipe, worst status or flags contain it (case-insensitive); '' for all. */
+export const lockFilterSchema = z.string().trim().max(200);
+
+/** GET /api/ensembles/<name>/locks?path=<root>&offset=&limit=&q= : one page of the list, worst first. */
+export const locksQuerySchema = z.object({
+  path: zkPath.default('/'),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  limit: z.coerce.number().int().min(1).max(LOCK_LIST_PAGE_MAX).default(LOCK_LIST_PAGE),
+  q: lockFilterSchema.default(''),
+});
 export type LocksQuery = z.infer<typeof locksQuerySchema>;
 
 /** POST /api/ensembles/<name>/locks/scan: find lock directories at or under `path` (a job). */
@@ -42,16 +51,37 @@ export const lockDeleteAnswerSchema = z.object({
 });
 export type LockDeleteAnswer = z.infer<typeof lockDeleteAnswerSchema>;
 
-/** POST /api/ensembles/<name>/locks/clean: every `leaked` contender at or under `path`; `dryRun` lists them only. */
-export const lockCleanBodySchema = z.strictObject({ path: zkPath, dryRun: z.boolean() });
+/** A dry run lists at most this many leaked contenders; a clean deletes at most these. */
+export const LOCK_CLEAN_MAX = 500;
+
+export const lockCleanCandidateSchema = z.strictObject({
+  path: zkPath,
+  lock: zkPath,
+  owner: z.string().regex(/^0x[0-9a-fA-F]{1,16}$/, 'a session id in hex'),
+  version: z.number().int().min(0),
+});
+export type LockCleanCandidate = z.infer<typeof lockCleanCandidateSchema>;
+
+/**
+ * POST /api/ensembles/<name>/locks/clean: every `leaked` contender at or under `path`. `dryRun`
+ * lists them only; a real run names the ones its dry run listed (`pinned`) and deletes only those
+ * that are still leaked, unchanged and, in a watch gathering made right then, still unwatched.
+ */
+export const lockCleanBodySchema = z
+  .strictObject({ path: zkPath, dryRun: z.boolean(), pinned: z.array(lockCleanCandidateSchema).max(LOCK_CLEAN_MAX).optional() })
+  .refine((b) => b.dryRun || b.pinned !== undefined, {
+    path: ['pinned'],
+    message: 'a clean deletes only what its dry run listed: send the dry run’s candidates as "pinned"',
+  });
 export type LockCleanBody = z.infer<typeof lockCleanBodySchema>;
 
-export const lockCleanCandidateSchema = z.object({ path: z.string(), lock: z.string(), owner: z.string(), version: z.number().int() });
 export const lockCleanAnswerSchema = z.object({
   path: z.string(),
   dryRun: z.boolean(),
-  /** Leaked contenders found (the dry run's list; what a real run tried). */
+  /** Leaked contenders found (the dry run's list, at most LOCK_CLEAN_MAX) or, for a real run, the pinned ones it tried. */
   candidates: z.array(lockCleanCandidateSchema),
+  /** How many leaked contenders there are in all under `path` (the dry run lists LOCK_CLEAN_MAX at most). */
+  candidatesTotal: z.number().int(),
   deleted: z.array(z.string()),
   /** Not deleted, with why ("changed since the dry run", "now the holder"). */
   skipped: z.array(z.object({ path: z.string(), reason: z.string() })),

@@ -10,7 +10,8 @@ import { z } from 'zod';
  *  - `holder`: in a holding position (the leader, for an election);
  *  - `waiting`: not holding, and not proven leaked (`watching` says what the evidence is);
  *  - `leaked`: not holding, its owner alive and connected, and no watch of that owner in the
- *    lock directory in two gatherings at least 10 s apart (see leakEvidence.ts);
+ *    lock directory in every gathering across a window of at least the owner's session timeout
+ *    (never under 10 s and two gatherings; see leakEvidence.ts);
  *  - `persistent`: ephemeralOwner is 0x0, so no session's end removes it.
  */
 export const CONTENDER_STATUSES = ['holder', 'waiting', 'leaked', 'persistent'] as const;
@@ -82,16 +83,22 @@ export type ContenderFlag = z.infer<typeof contenderFlagSchema>;
 
 /** The owner's session as the ensemble's sessions data knows it (null fields where it does not). */
 export const contenderOwnerSchema = z.object({
-  /** Hex as ZooKeeper prints it ("0x100002f75570004"). */
-  sessionId: z.string(),
+  /** Hex as ZooKeeper prints it ("0x100002f75570004"); null when hidden from a share link without the ensemble views. */
+  sessionId: z.string().nullable(),
   /** false: the sessions data does not list it (not gathered yet, or the session just ended). */
   known: z.boolean(),
-  /** ip:port of the client. */
+  /** ip:port of the client (null when unknown, or hidden from a share link without the ensemble views). */
   client: z.string().nullable(),
-  /** host:clientPort of the member it is connected to. */
+  /** host:clientPort of the member it is connected to (null likewise). */
   member: z.string().nullable(),
   timeoutMs: z.number().nullable(),
+  /**
+   * The client's last response by its member's `lresp` (cons), as of `lastResponseAsOf`: a
+   * lower bound of its silence then, not a reading of now.
+   */
   lastResponseAt: z.number().nullable(),
+  /** Keeper's clock at the sessions gathering that read `lastResponseAt`. */
+  lastResponseAsOf: z.number().nullable(),
   /** false: on no member's connection list; null: unknown. */
   connected: z.boolean().nullable(),
 });
@@ -108,6 +115,20 @@ export const waitsForSchema = z.object({
   text: z.string(),
 });
 export type WaitsFor = z.infer<typeof waitsForSchema>;
+
+/**
+ * Since when a holder holds, and how Keeper knows:
+ *  - `created`: since its creation (`at` is its ctime): nothing was deleted from the directory
+ *    since it was created (the directory's cversion counts every child created and deleted), so
+ *    it has held from the start;
+ *  - `seen`: Keeper saw it start holding (the node before it went) at `at`, Keeper's clock,
+ *    within a watch event's delay; kept across Keeper's restarts in its state directory;
+ *  - `atLeast`: it already held when Keeper began watching at `at`: its hold began between its
+ *    creation (`createdAt`) and `at`, so it has held at least since `at`.
+ */
+export const HOLD_SINCE_KINDS = ['created', 'seen', 'atLeast'] as const;
+export const holdSinceSchema = z.object({ at: z.number(), kind: z.enum(HOLD_SINCE_KINDS) });
+export type HoldSince = z.infer<typeof holdSinceSchema>;
 
 export const contenderSchema = z.object({
   path: z.string(),
@@ -128,10 +149,14 @@ export const contenderSchema = z.object({
   createdAt: z.number().nullable(),
   /** Its data version: an admin's delete sends it back, and is refused if the node changed meanwhile. */
   version: z.number().int().nullable(),
-  /** Holding for at least this long (since Keeper first saw it holding); null when not holding or not known. */
+  /** Holding for this long at `computedAt` (at least this long when `heldSince.kind` is `atLeast`); null when not holding or not known. */
   heldForMs: z.number().nullable(),
-  /** Not holding: time since it was created. */
+  /** Since when it holds, and how that is known; null when not holding or its facts are not read. */
+  heldSince: holdSinceSchema.nullable(),
+  /** Not holding: time since it was created (its ctime), at `computedAt`. */
   waitingForMs: z.number().nullable(),
+  /** Not holding: its ctime (the ensemble's clock), when its wait began. */
+  waitingSince: z.number().nullable(),
   waitsFor: waitsForSchema.nullable(),
   /** null for holders, persistent nodes and queue items. */
   watching: watchingStateSchema.nullable(),
@@ -160,8 +185,12 @@ export const lockSchema = z.object({
   worstStatus: contenderStatusSchema.nullable(),
   /** The longest hold among the listed holders, when known. */
   oldestHoldMs: z.number().nullable(),
+  /** That hold is a lower bound (it already held when Keeper began watching). */
+  oldestHoldAtLeast: z.boolean(),
   /** Sentences about the lock as a whole ("Curator does not record a semaphore's N: ..."). */
   notes: z.array(z.string()),
+  /** Keeper's clock when this report was computed: durations are as of then. */
+  computedAt: z.number(),
 });
 export type LockReport = z.infer<typeof lockSchema>;
 
@@ -212,13 +241,32 @@ export const lastScanSchema = z.object({
 });
 export type LastScan = z.infer<typeof lastScanSchema>;
 
-/** GET /api/ensembles/<name>/locks?path=<root> (and the `locks` topic's snapshot) */
+/** How many locks of each worst status (and without contenders listed: `empty`) the whole list holds, beyond the page. */
+export const lockCountsSchema = z.object({
+  leaked: z.number().int(),
+  persistent: z.number().int(),
+  waiting: z.number().int(),
+  holder: z.number().int(),
+  empty: z.number().int(),
+});
+export type LockCounts = z.infer<typeof lockCountsSchema>;
+
+/** GET /api/ensembles/<name>/locks?path=<root>&offset=&limit=&q= (and the `locks` topic's snapshot) */
 export const locksResponseSchema = z.object({
   ensemble: z.string(),
   /** Only locks at or under this path are listed ('/' for all). */
   root: z.string(),
-  /** Worst status first; each lock lists its first LOCK_LIST_CONTENDERS contenders (counts cover all). */
+  /** The filter applied (path, recipe, status or flag contains it), '' for none. */
+  q: z.string(),
+  /** Worst status first, one page of them; each lock lists its first LOCK_LIST_CONTENDERS contenders (counts cover all). */
   locks: z.array(lockSchema),
+  /** Where this page starts in the whole list, its size limit, and how many locks match in all. */
+  offset: z.number().int(),
+  limit: z.number().int(),
+  total: z.number().int(),
+  counts: lockCountsSchema,
+  /** Owner sessions, client and member addresses are hidden (a share link without the ensemble views). */
+  ownersHidden: z.boolean(),
   herds: z.array(lockHerdSchema),
   leakCheck: leakCheckSchema,
   /** The configured roots, watched from the start. */
@@ -226,8 +274,11 @@ export const locksResponseSchema = z.object({
   /** Lock directories Keeper watches now (from roots and scans), and how many it may. */
   tracked: z.number().int(),
   trackLimit: z.number().int(),
+  /** Directories watched because someone opened them (they expire when nobody looks), and their own quota. */
+  opened: z.number().int(),
+  openedLimit: z.number().int(),
   lastScan: lastScanSchema.nullable(),
-  /** Keeper's clock when this was computed. */
+  /** As of: the oldest report on this page was computed then (Keeper's clock). */
   at: z.number(),
 });
 export type LocksResponse = z.infer<typeof locksResponseSchema>;
@@ -236,12 +287,17 @@ export type LocksResponse = z.infer<typeof locksResponseSchema>;
 export const lockResponseSchema = z.object({
   ensemble: z.string(),
   lock: lockSchema,
+  /** Herds on this lock's directory or its nodes only. */
   herds: z.array(lockHerdSchema),
   leakCheck: leakCheckSchema,
+  ownersHidden: z.boolean(),
   at: z.number(),
 });
 
 /** The list shows each lock's first few contenders; the detail many more; a 100,000-node directory is counted, not listed. */
 export const LOCK_LIST_CONTENDERS = 5;
+/** Locks per page of the list (HTTP and the `locks` topic), by default and at most. */
+export const LOCK_LIST_PAGE = 100;
+export const LOCK_LIST_PAGE_MAX = 500;
 export const LOCK_DETAIL_CONTENDERS = 200;
 export type LockResponse = z.infer<typeof lockResponseSchema>;

@@ -12,10 +12,12 @@
 import { z } from 'zod';
 import { checkPath } from '../paths.js';
 import type { Role } from './access.js';
-import { CONSOLE_SESSION_STATES } from '../consoleSession.js';
+import { CONNECTION_PROBLEM_KINDS, CONSOLE_SESSION_STATES } from '../consoleSession.js';
 import { ensembleHealthSchema, memberHistorySchema } from '../ensemble/types.js';
+import { ensembleEventSchema } from '../ensemble/events/schema.js';
 import { jobSnapshotSchema } from './ops.js';
-import { lockResponseSchema, locksResponseSchema } from '../locks/schemas.js';
+import { LOCK_LIST_PAGE_MAX, lockResponseSchema, locksResponseSchema } from '../locks/schemas.js';
+import { lockFilterSchema } from '../locks/requests.js';
 import { upgradeAnswerSchema } from '../upgrades/requests.js';
 import { encodedDataSchema, statSchema } from './znodeSchemas.js';
 
@@ -120,6 +122,17 @@ export const sessionSnapshotSchema = z.object({
   confirmedAt: z.number().nullable(),
   establishedAt: z.number().nullable(),
   timeline: z.array(timelineEntrySchema),
+  connection: z
+    .object({
+      identity: z.array(z.object({ scheme: z.string(), id: z.string() })).nullable(),
+      identityNote: z.string().nullable(),
+      tls: z.string().nullable(),
+      sasl: z.string().nullable(),
+      warning: z.string().nullable(),
+      problem: z.object({ kind: z.enum(CONNECTION_PROBLEM_KINDS), message: z.string(), member: z.string(), at: z.number() }).nullable(),
+      readOnly: z.object({ member: z.string().nullable(), memberId: z.number().nullable(), lastReadWriteAt: z.number().nullable() }).nullable(),
+    })
+    .optional(),
 });
 
 /** The console's own ZooKeeper session with the ensemble: its state, member and timeline. */
@@ -159,12 +172,13 @@ export const jobsTopic = declareTopic({
 
 /**
  * Every lock Keeper tracks on the ensemble (configured roots and what scans found), recomputed
- * after each change Keeper's watches see and each watch gathering: a snapshot each time, as
- * GET .../locks answers (the first few contenders per lock).
+ * after each change Keeper's watches see and each watch gathering: a snapshot of one page each
+ * time, as GET .../locks answers (worst first, the first few contenders per lock).
  */
 export const locksTopic = declareTopic({
   name: 'locks',
-  params: noParams,
+  /** One page of the list: the filter (over all locks, not just the page) and the page's size. */
+  params: z.object({ q: lockFilterSchema.optional(), limit: z.number().int().min(1).max(LOCK_LIST_PAGE_MAX).optional() }).strict(),
   event: z.object({ kind: z.literal('locks'), locks: locksResponseSchema }),
   coalesceKey: () => 'locks',
   role: 'viewer',
@@ -198,6 +212,17 @@ export const upgradeTopic = declareTopic({
   reach: () => ({ kind: 'ensembleViews' }),
 });
 
+/** The ensemble's event timeline (leaders lost and elected, members down and up, alerts, upgrade steps): the kept events on subscribe, then each new one. */
+export const ensembleEventsTopic = declareTopic({
+  name: 'ensembleEvents',
+  params: noParams,
+  event: z.object({ kind: z.literal('events'), mode: z.enum(['full', 'append']), events: z.array(ensembleEventSchema) }),
+  // Every append matters on its own (the browser adds them up).
+  coalesceKey: () => null,
+  role: 'viewer',
+  reach: () => ({ kind: 'ensembleViews' }),
+});
+
 export const TOPICS = {
   znode: znodeTopic,
   consoleSession: consoleSessionTopic,
@@ -206,6 +231,7 @@ export const TOPICS = {
   locks: locksTopic,
   lock: lockTopic,
   upgrade: upgradeTopic,
+  ensembleEvents: ensembleEventsTopic,
 } as const;
 
 export type TopicName = keyof typeof TOPICS;
@@ -231,6 +257,7 @@ export const topicMessageSchema = z.discriminatedUnion('topic', [
   envelope(locksTopic),
   envelope(lockTopic),
   envelope(upgradeTopic),
+  envelope(ensembleEventsTopic),
 ]);
 export type TopicMessage = z.infer<typeof topicMessageSchema>;
 export type TopicMessageOf<T extends TopicName> = Extract<TopicMessage, { topic: T }>;

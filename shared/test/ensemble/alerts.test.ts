@@ -20,15 +20,54 @@ describe('computeAlerts', () => {
     expect(alerts(healthy())).toEqual([]);
   });
 
-  it('names a down member, and the edge it puts a 3-voter ensemble on', () => {
+  it('names a down member and the edge it puts a 3-voter ensemble on, without blaming sync for it', () => {
     const members = healthy();
     members[0] = member(1, 'down', {}, { detail: 'connection refused' });
     members[2] = member(3, 'leader', { syncedFollowers: 1, zxid: '0x100000010' });
     const list = alerts(members);
-    expect(ids(list)).toEqual(['at-edge', 'down:127.0.0.1:2191', 'followers-not-synced']);
-    expect(list.find((a) => a.id === 'followers-not-synced')!.title).toBe('Followers not synced: 1 of 2');
-    expect(list.find((a) => a.id === 'followers-not-synced')!.action).toMatch(/^Wait before restarting another member/);
-    expect(list.find((a) => a.id === 'down:127.0.0.1:2191')!.why).toContain('can now lose 0 more voters');
+    // The leader counts 1 of 2 synced because member 1 is dead: the down alert says so, no second alert about snapshots.
+    expect(ids(list)).toEqual(['at-edge', 'down:127.0.0.1:2191']);
+    const down = list.find((a) => a.id === 'down:127.0.0.1:2191')!;
+    expect(down.why).toContain('can now lose 0 more voters');
+    expect(down.why).toContain('The leader counts 1 of 2 voting followers in sync: this member is one of those missing.');
+    expect(list.map((a) => a.why).join(' ')).not.toMatch(/snapshot/);
+  });
+
+  it('says an unreachable follower is the one missing from the sync count, not a restart', () => {
+    const members = healthy();
+    members[1] = member(2, 'unreachable', {}, { detail: 'no answer within 2 s' });
+    members[2] = member(3, 'leader', { syncedFollowers: 1, zxid: '0x100000010' });
+    const list = alerts(members);
+    expect(ids(list)).toEqual(['at-edge', 'unreachable:127.0.0.1:2192']);
+    expect(list[1]!.why).toContain('this member is one of those missing');
+  });
+
+  it('names a serving follower the leader does not count, with what Keeper saw of it', () => {
+    const members = healthy();
+    members[0] = member(1, 'follower', { zxid: '0x100000004', uptimeSeconds: 12 });
+    members[2] = member(3, 'leader', { syncedFollowers: 1, zxid: '0x100000010' });
+    const list = alerts(members);
+    expect(ids(list)).toEqual(['followers-not-synced']);
+    const a = list[0]!;
+    expect(a.title).toBe('Followers not synced: 1 of 2');
+    expect(a.action).toMatch(/^Wait before restarting another member/);
+    expect(a.why).toContain('member 1 (127.0.0.1:2191) answers as follower, started 12 s ago, zxid 0x100000004 against the leader');
+    expect(a.why).toContain('still loading its snapshot');
+    expect(a.members).toEqual(['127.0.0.1:2193', '127.0.0.1:2191', '127.0.0.1:2192']);
+    // Nothing says it restarted: the cause is catching up, not a snapshot.
+    members[0] = member(1, 'follower', { zxid: '0x100000010', uptimeSeconds: 86_400 });
+    const settled = alerts(members)[0]!;
+    expect(settled.why).not.toContain('snapshot');
+    expect(settled.why).toContain('catching up');
+  });
+
+  it('with one follower dead and another not synced, counts only the one that serves', () => {
+    const members = [...healthy(), member(4, 'down'), member(5, 'follower', { zxid: '0x100000010' })];
+    members[2] = member(3, 'leader', { syncedFollowers: 2, zxid: '0x100000010' });
+    const list = alerts(members);
+    const a = list.find((x) => x.id === 'followers-not-synced')!;
+    expect(a.title).toBe('Followers not synced: 2 of 4, 1 serving follower among the missing');
+    expect(a.why).toContain('member 4 (127.0.0.1:2194) is down: see its alert');
   });
 
   it('is critical without quorum and does not repeat each not-serving member', () => {
@@ -43,7 +82,8 @@ describe('computeAlerts', () => {
     // 5 voters, one running outside the quorum: the leader is short of one synced follower too.
     const members = [...healthy(), member(4, 'not-serving'), member(5, 'follower', { zxid: '0x100000010' })];
     members[2] = member(3, 'leader', { syncedFollowers: 3, zxid: '0x100000010' });
-    expect(ids(alerts(members))).toEqual(['not-serving:127.0.0.1:2194', 'followers-not-synced']);
+    expect(ids(alerts(members))).toEqual(['not-serving:127.0.0.1:2194']);
+    expect(alerts(members)[0]!.why).toContain('The leader counts 3 of 4 voting followers in sync: this member is one of those missing.');
     members[2] = member(3, 'leader', { syncedFollowers: 4, zxid: '0x100000010' });
     expect(ids(alerts(members))).toEqual(['not-serving:127.0.0.1:2194']);
   });
@@ -72,14 +112,38 @@ describe('computeAlerts', () => {
     expect(ids(alerts(two))).toEqual(['two-voters']);
   });
 
-  it('flags mixed versions by x.y.z only', () => {
+  it('flags mixed builds of one release by their whole build string', () => {
     const members = healthy();
-    members[0] = member(1, 'follower', { version: '3.8.0-abc123, built on 2023-01-01' });
     expect(alerts(members)).toEqual([]);
+    members[2] = member(3, 'leader', { syncedFollowers: 2, zxid: '0x100000010', version: '3.8.0-${mvngit.commit.id}, built on 2023-10-30 11:22 UTC' });
+    const list = alerts(members);
+    expect(ids(list)).toEqual(['mixed-builds']);
+    expect(list[0]!.title).toBe(
+      'Mixed builds: 1 of 3 members on 3.8.0 built on 2023-10-30 11:22 UTC (member 3), 2 on 3.8.0 built on 2024-12-29 17:54 UTC (member 1, member 2)',
+    );
+    expect(list[0]!.why).toContain('member 3: 3.8.0-${mvngit.commit.id}, built on 2023-10-30 11:22 UTC');
+    expect(list[0]!.members).toEqual(['127.0.0.1:2193', '127.0.0.1:2191', '127.0.0.1:2192']);
+  });
+
+  it('counts only the members that told their build, and says so', () => {
+    const members = healthy();
+    members[0] = member(1, 'down', { version: null });
+    members[1] = member(2, 'follower', { version: '3.8.0-abc, built on 2023-01-01' });
+    const list = alerts(members).filter((a) => a.id === 'mixed-builds');
+    expect(list[0]!.title).toBe(
+      'Mixed builds: 1 of 2 members that answered (1 did not) on 3.8.0 built on 2023-01-01 (member 2), 1 on 3.8.0 built on 2024-12-29 17:54 UTC (member 3)',
+    );
+  });
+
+  it('flags mixed releases as mixed versions, with each build', () => {
+    const members = healthy();
     members[1] = member(2, 'follower', { version: '3.8.4-9316c2a7a97e1666d8f4593f34dd6fc36ecc436c, built on 2024-02-12 22:16 UTC' });
     const list = alerts(members);
     expect(list).toHaveLength(1);
-    expect(list[0]!.title).toBe('Mixed versions: 3.8.0 (2 members), 3.8.4 (1 member)');
+    expect(list[0]!.id).toBe('mixed-versions');
+    expect(list[0]!.title).toBe(
+      'Mixed versions: 1 of 3 members on 3.8.4 built on 2024-02-12 22:16 UTC (member 2), 2 on 3.8.0 built on 2024-12-29 17:54 UTC (member 1, member 3)',
+    );
     expect(list[0]!.action).toMatch(/followers first and the leader last/);
   });
 

@@ -1,6 +1,6 @@
 /** The request-rate herd of seed 000: found from rates and latency, named with the fix, cleared when the loop stops. */
 import { describe, expect, it } from 'vitest';
-import { clientHost, detectRequestHerd, herdAlert } from '../../src/ensemble/index.js';
+import { clientHost, detectRequestHerd, herdAlert, NO_HERD, trackHerd, type HerdInput, type HerdMemory } from '../../src/ensemble/index.js';
 import type { EnsembleSession } from '../../src/ensemble/types.js';
 
 let next = 1;
@@ -63,7 +63,8 @@ describe('detectRequestHerd', () => {
 
   it('is not a herd without enough sessions, without a combined rate, or at rates far apart', () => {
     expect(detectRequestHerd({ sessions: [...Array.from({ length: 9 }, () => worker(50)), ...idle(50)], memberOutstanding: [] })).toBeNull();
-    expect(detectRequestHerd({ sessions: Array.from({ length: 12 }, () => worker(6)), memberOutstanding: [] })).toBeNull();
+    // 12 sessions at 3 req/s: all of the (little) traffic, but 36 req/s is no herd.
+    expect(detectRequestHerd({ sessions: Array.from({ length: 12 }, () => worker(3)), memberOutstanding: [] })).toBeNull();
     // One hot session per order of magnitude: busy clients, not a herd.
     const spread = [5, 6, 50, 60, 500, 600, 5_000, 6_000, 50_000, 60_000, 7, 70].map((r) => worker(r));
     expect(detectRequestHerd({ sessions: spread, memberOutstanding: [] })).toBeNull();
@@ -116,6 +117,137 @@ describe('detectRequestHerd', () => {
   });
 });
 
+describe('the relative rule (issue 22 item 13)', () => {
+  // The issue's figures: 75 workers from one host that the ensemble slowed to about 4 req/s each, 312 req/s in all.
+  const slowed = () => Array.from({ length: 75 }, (_, i) => worker(3.8 + (i % 5) * 0.1, { latencyAvg: 40, latencyMax: 732 }));
+
+  it('keeps naming a herd the ensemble has slowed under 5 req/s a session, by its summed rate', () => {
+    const herd = detectRequestHerd({ sessions: [...slowed(), ...idle(5)], memberOutstanding: [0] })!;
+    expect(herd).toMatchObject({ sessions: 75, rule: 'rate', group: { kind: 'host', key: '10.0.0.5' }, latencyMaxMs: 732 });
+    expect(herd.requestsPerSecond).toBeGreaterThanOrEqual(300);
+    expect(herd.maxRate).toBeLessThan(5);
+  });
+
+  it('names a smaller group by its share of all requests', () => {
+    // 15 workers at 4 req/s: 60 req/s, under the 100 req/s rate but nearly every request the ensemble gets.
+    const few = Array.from({ length: 15 }, () => worker(4));
+    const herd = detectRequestHerd({ sessions: [...few, ...idle(20)], memberOutstanding: [0] })!;
+    expect(herd).toMatchObject({ sessions: 15, rule: 'share', requestsPerSecond: 60 });
+    expect(herd.shareOfRequests).toBeGreaterThan(0.9);
+    // The same 15 beside a busy application sending 500 req/s from 5 sessions: a small share, no herd.
+    const busy = Array.from({ length: 5 }, () => worker(100, { client: '10.0.0.9:1', lastOperation: 'SETD' }));
+    expect(detectRequestHerd({ sessions: [...few, ...busy], memberOutstanding: [0] })).toBeNull();
+  });
+
+  it('finds a fleet spread over many hosts by the operation they share', () => {
+    const fleet = Array.from({ length: 40 }, (_, i) => worker(4, { client: `10.1.${i}.7:4000` }));
+    const herd = detectRequestHerd({ sessions: [...fleet, ...idle(3)], memberOutstanding: [0] })!;
+    expect(herd.sessions).toBe(40);
+    expect(herd.hosts).toHaveLength(40);
+    expect(herd.group).toEqual({ kind: 'operation', key: 'GETC' });
+  });
+});
+
+describe('trackHerd (hysteresis)', () => {
+  const input = (sessions: EnsembleSession[], now: number): HerdInput & { now: number } => ({ sessions, memberOutstanding: [0], now });
+
+  it('keeps a named herd for 3 gatherings below the threshold, with the same sessions measured afresh, then clears', () => {
+    const workers = Array.from({ length: 30 }, () => worker(10));
+    let memory: HerdMemory = NO_HERD;
+    const step = (sessions: EnsembleSession[], now: number) => {
+      const out = trackHerd(memory, input(sessions, now));
+      memory = out.memory;
+      return out.herd;
+    };
+    expect(step(workers, 1_000)).toMatchObject({ sessions: 30, namedSince: 1_000, gatheringsBelow: 0, clearsAfter: 3 });
+    // Their latency drops out of the gate: below the threshold, still named, with this gathering's figures.
+    const calmer = workers.map((s) => ({ ...s, requestsPerSecond: 2, latencyAvg: 0.4, latencyMax: 3 }));
+    expect(step(calmer, 11_000)).toMatchObject({ sessions: 30, requestsPerSecond: 60, gatheringsBelow: 1, namedSince: 1_000, measuredAt: 11_000 });
+    expect(step(calmer, 21_000)?.gatheringsBelow).toBe(2);
+    // Above again: counted from zero, named since the first time.
+    expect(step(workers, 31_000)).toMatchObject({ gatheringsBelow: 0, namedSince: 1_000 });
+    step(calmer, 41_000);
+    step(calmer, 51_000);
+    expect(step(calmer, 61_000)).toBeNull();
+    expect(memory).toEqual(NO_HERD);
+  });
+
+  it('clears at once when none of its sessions is connected any more', () => {
+    const workers = Array.from({ length: 30 }, () => worker(10));
+    const named = trackHerd(NO_HERD, input(workers, 1_000));
+    expect(trackHerd(named.memory, input(idle(3), 11_000)).herd).toBeNull();
+  });
+
+  it('says in the alert that it is below the threshold and when it clears', () => {
+    const workers = Array.from({ length: 30 }, () => worker(10));
+    const named = trackHerd(NO_HERD, input(workers, 1_000));
+    const fading = trackHerd(
+      named.memory,
+      input(
+        workers.map((s) => ({ ...s, requestsPerSecond: 0.5, latencyAvg: 0.1, latencyMax: 1 })),
+        11_000,
+      ),
+    ).herd!;
+    expect(herdAlert(fading).why).toContain('The last 1 gathering measured it below the threshold; it stays named until 3 gatherings in a row do.');
+  });
+});
+
+describe('what the herd watches, from a wchp Keeper already has (item 14)', () => {
+  const herdOf = (watches: HerdInput['watches'], now = 100_000) => {
+    const workers = Array.from({ length: 20 }, (_, i) => worker(10, { sessionId: `0x10${i.toString(16).padStart(2, '0')}` }));
+    return detectRequestHerd({ sessions: workers, memberOutstanding: [0], watches, now })!;
+  };
+  const ids = Array.from({ length: 20 }, (_, i) => `0x10${i.toString(16).padStart(2, '0')}`);
+
+  it('never says there is no watch herd without a wchp to show it', () => {
+    const alert = herdAlert(herdOf(null));
+    expect(alert.why).not.toMatch(/wchp shows nothing|not a watch herd/);
+    expect(alert.why).toContain('Whether they also watch a path is not known: Keeper has no recent wchp');
+  });
+
+  it('names the path most of them watch in the latest wchp, with its age', () => {
+    const watches = {
+      gatheredAt: 60_000,
+      complete: true,
+      source: 'watches' as const,
+      paths: [
+        { path: '/app/queue/head', sessions: [...ids, '0x999'] },
+        { path: '/other', sessions: ['0x999'] },
+      ],
+    };
+    const herd = herdOf(watches);
+    expect(herd.watched?.paths).toEqual([{ path: '/app/queue/head', herdWatchers: 20, watchers: 21 }]);
+    const alert = herdAlert({ ...herd, measuredAt: 100_000 });
+    expect(alert.why).toContain("In the Watches view's wchp, 40 s before this gathering, most of them watch /app/queue/head (20 of them, 21 watchers in all)");
+  });
+
+  it('says they hold no data watch only when a complete wchp showed none; an incomplete one says nothing', () => {
+    const none = herdOf({ gatheredAt: 90_000, complete: true, source: 'locks', paths: [{ path: '/x', sessions: ['0x999'] }] });
+    expect(herdAlert(none).why).toContain('none of them held a data watch');
+    const partial = herdOf({ gatheredAt: 90_000, complete: false, source: 'locks', paths: [] });
+    expect(herdAlert(partial).why).toContain('was incomplete (a member did not answer), so it says nothing of their watches');
+    // An old wchp is not evidence of this gathering.
+    expect(herdOf({ gatheredAt: 0, complete: true, source: 'watches', paths: [] }, 10 * 60_000).watched).toBeNull();
+  });
+
+  it('names the operation and the likely node: "getChildren, likely on /tasks/available"', () => {
+    const workers = Array.from({ length: 20 }, () => worker(10));
+    const herd = detectRequestHerd({
+      sessions: workers,
+      memberOutstanding: [0],
+      knownLists: [{ path: '/tasks/available', numChildren: 5_000, pzxidChanging: true }],
+    })!;
+    expect(herdAlert(herd).title).toBe('Request herd: 20 sessions from 1 host send 200 req/s together, mostly getChildren, likely on /tasks/available');
+    // No operation most of them share: each named with its count.
+    const mixed = workers.map((s, i) => ({ ...s, lastOperation: i % 2 === 0 ? 'GETC' : 'CREA' }));
+    expect(herdAlert(detectRequestHerd({ sessions: mixed, memberOutstanding: [0] })!).title).toContain('last sent create (10) and getChildren (10)');
+  });
+
+  it('links to the Sessions view', () => {
+    expect(herdAlert(herdOf(null)).see).toEqual({ view: 'sessions', label: 'Sessions, busiest first' });
+  });
+});
+
 describe('herdAlert', () => {
   it('says how many, from where, how hard, the latency, the node and the fix, with the word herd', () => {
     const sessions = [...Array.from({ length: 120 }, () => worker(16)), ...idle(3)];
@@ -126,7 +258,7 @@ describe('herdAlert', () => {
     })!;
     const alert = herdAlert(herd);
     expect(alert.id).toBe('request-herd');
-    expect(alert.title).toBe('Request herd: 120 sessions from 1 host send 1,920 req/s together, mostly getChildren');
+    expect(alert.title).toBe('Request herd: 120 sessions from 1 host send 1,920 req/s together, mostly getChildren, likely on /tasks/available');
     expect(alert.why).toContain('10.0.0.5 (120 sessions, 1,920 req/s)');
     expect(alert.why).toContain('their average latency is 6 ms, max 140 ms, against 0.2 ms for the other sessions');
     expect(alert.why).toContain('up to 12 requests outstanding on a member');

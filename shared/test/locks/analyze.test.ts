@@ -10,6 +10,7 @@ import {
   recognizeLock,
   sessionsById,
   type AnalyzeLockInput,
+  type ContenderFacts,
   type LockReport,
 } from '../../src/locks/index.js';
 import { curator, facts, hex32, kazooLock, seq, session, sessions, T0, utf8 } from './support.js';
@@ -123,10 +124,65 @@ describe('analyzeLock', () => {
       sessions: sessions(session('0xa')),
       gatherings: [],
       now: NOW,
-      facts: new Map([[A, facts('0xa', { holdingSince: NOW - 2 * 3_600_000 })]]),
+      facts: new Map([[A, facts('0xa', { ctime: NOW - 3 * 3_600_000, holdingSince: NOW - 2 * 3_600_000 })]]),
     };
     expect(analyzeLock(input).contenders[0]!.flags.map((f) => f.kind)).toEqual(['held-long']);
     expect(analyzeLock({ ...input, heldLongMs: 3 * 3_600_000 }).contenders[0]!.flags).toEqual([]);
+  });
+
+  describe('since when (issue 22, item 7): holds and waits count from what ZooKeeper and Keeper saw, never from the watch alone', () => {
+    const H = kazooLock(1, 0);
+    const W = kazooLock(2, 1);
+    const lock = recognizeLock({ path: '/l', children: [H, W] })!;
+    const CREATED = NOW - 111_000;
+    const WATCHED = NOW - 55_000;
+    const run = (hold: Partial<ContenderFacts>) =>
+      analyzeLock({
+        lock,
+        sessions: sessions(session('0xa'), session('0xb')),
+        gatherings: [],
+        now: NOW,
+        facts: new Map([
+          [H, facts('0xa', { ctime: CREATED, holdingSince: WATCHED, ...hold })],
+          [W, facts('0xb', { ctime: NOW - 78_100, firstSeenAt: WATCHED })],
+        ]),
+      });
+
+    it('a waiter waits since its ctime, whenever Keeper began watching', () => {
+      const waiter = run({}).contenders[1]!;
+      expect(waiter).toMatchObject({ waitingSince: NOW - 78_100, waitingForMs: 78_100, heldSince: null, heldForMs: null });
+    });
+
+    it('a holder nothing was deleted before since its creation holds since its ctime, exactly', () => {
+      const report = run({ holdKind: 'created' });
+      expect(report.contenders[0]).toMatchObject({ heldSince: { at: CREATED, kind: 'created' }, heldForMs: 111_000, waitingSince: null });
+      expect(report).toMatchObject({ oldestHoldMs: 111_000, oldestHoldAtLeast: false });
+      // Held longer than its own waiter has waited: the bug was "held 22.0 s" beside "waiting 78.1 s".
+      expect(report.contenders[0]!.heldForMs!).toBeGreaterThan(report.contenders[1]!.waitingForMs!);
+    });
+
+    it('a holder Keeper saw start holding holds since then', () => {
+      expect(run({ holdKind: 'seen', holdingSince: NOW - 20_000 }).contenders[0]).toMatchObject({
+        heldSince: { at: NOW - 20_000, kind: 'seen' },
+        heldForMs: 20_000,
+      });
+    });
+
+    it('a holder that already held when Keeper began watching holds at least since then, and says so', () => {
+      const report = run({ holdKind: 'atLeast' });
+      expect(report.contenders[0]).toMatchObject({ heldSince: { at: WATCHED, kind: 'atLeast' }, heldForMs: 55_000 });
+      expect(report).toMatchObject({ oldestHoldMs: 55_000, oldestHoldAtLeast: true });
+      // No kind is taken as "at least": never more precise than what was seen.
+      expect(run({ holdKind: null }).contenders[0]!.heldSince).toEqual({ at: WATCHED, kind: 'atLeast' });
+    });
+
+    it('never before the node existed (clocks differ between Keeper and the ensemble)', () => {
+      expect(run({ holdKind: 'seen', holdingSince: CREATED - 5_000 }).contenders[0]!.heldSince).toEqual({ at: CREATED, kind: 'seen' });
+    });
+
+    it('each report says when it was computed', () => {
+      expect(run({}).computedAt).toBe(NOW);
+    });
   });
 
   // How long it takes: bench/lockAnalysis.ts (not a budget here, where other files share the CPU).
@@ -207,11 +263,19 @@ describe('response schemas', () => {
       roots: ['/'],
       tracked: 1,
       trackLimit: 1_000,
+      opened: 0,
+      openedLimit: 100,
+      q: '',
+      offset: 0,
+      limit: 100,
+      total: 1,
+      counts: { leaked: 0, persistent: 0, waiting: 1, holder: 0, empty: 0 },
+      ownersHidden: false,
       lastScan: null,
       at: 1,
     };
     expect(locksResponseSchema.parse(JSON.parse(JSON.stringify(body)))).toEqual(body);
-    expect(lockResponseSchema.safeParse({ ensemble: 'prod', lock, herds: [], leakCheck: leakCheckSummary([]), at: 1 }).success).toBe(true);
+    expect(lockResponseSchema.safeParse({ ensemble: 'prod', lock, herds: [], leakCheck: leakCheckSummary([]), ownersHidden: false, at: 1 }).success).toBe(true);
     const bad = structuredClone(body);
     (bad.locks[0]!.contenders[0] as { status: string }).status = 'stuck';
     expect(locksResponseSchema.safeParse(bad).success).toBe(false);

@@ -32,6 +32,12 @@ describe('waitsForText', () => {
     expect(chains.stuckAt).toEqual([null, 0, 1]);
   });
 
+  it('tags the waiter at the head of its own chain when it is itself leaked or persistent (issue 22, item 10)', () => {
+    const { text } = texts(['a', 'b', 'c'], ['contender', 'contender', 'contender'], { statuses: { 1: 'leaked', 2: 'persistent' } });
+    expect(text[1]).toBe('b (leaked) waits for a (holder)');
+    expect(text[2]).toBe('c (persistent) waits for b (leaked) waits for a (holder)');
+  });
+
   it('carries the nearest stuck link down the whole chain', () => {
     const { chains } = texts(['a', 'b', 'c', 'd'], ['contender', 'contender', 'contender', 'contender'], { statuses: { 1: 'leaked' } });
     expect(chains.stuckAt).toEqual([null, null, 1, 1]);

@@ -1,7 +1,7 @@
 /** Herds from wchp, said in lock terms with the fix (issue 12, item 6). */
 import { describe, expect, it } from 'vitest';
 import { mergeWatchesByPath } from '../../src/ensemble/index.js';
-import { analyzeLock, findLockHerds, recognizeLock } from '../../src/locks/index.js';
+import { analyzeLock, findLockHerds, herdsOfLock, recognizeLock } from '../../src/locks/index.js';
 import { facts, kazooLock, session, sessions, T0 } from './support.js';
 
 const ids = (n: number, prefix = 'a') => Array.from({ length: n }, (_, i) => `0x${prefix}${i.toString(16)}`);
@@ -67,5 +67,19 @@ describe('findLockHerds', () => {
     expect(herds[0]!.message).toBe(
       `12 sessions watch ${DIR}/${A}: each change wakes all of them; a lock recipe with predecessor watches wakes one. It is the holder of kazoo Lock (or Election) ${DIR}.`,
     );
+  });
+
+  it("a lock's page shows only the herds on its own directory and nodes (issue 22, item 10: the queue's herd repeated on every lock page)", () => {
+    const watches = mergeWatchesByPath([
+      new Map([
+        ['/app/queue/head', ids(20)],
+        [`${DIR}/${A}`, ids(12, 'b')],
+        [`${DIR}2/x`, ids(11, 'c')],
+      ]),
+    ]);
+    const herds = findLockHerds(watches, [lock]);
+    expect(herds).toHaveLength(3);
+    expect(herdsOfLock(herds, DIR).map((h) => h.path)).toEqual([`${DIR}/${A}`]);
+    expect(herdsOfLock(herds, '/other/lock')).toEqual([]);
   });
 });

@@ -1,14 +1,17 @@
 /**
- * `leaked` is proven, never guessed: zero false "leaked" is the bar (issue 12, item 4).
- * The scene is kazoo #732 (seed 002): holder A, B leaked by a failed non-blocking acquire
- * whose cleanup hit a connection loss, C a live waiter watching B.
+ * `leaked` is proven, never guessed: zero false "leaked" is the bar (issue 12, item 4; issue 25,
+ * item 2: unwatched across at least the owner's session timeout). The scene is kazoo #732
+ * (seed 002): holder A, B leaked by a failed non-blocking acquire whose cleanup hit a connection
+ * loss, C a live waiter watching B. Owners' sessions time out after 30 s unless said otherwise.
  */
 import { describe, expect, it } from 'vitest';
 import {
   analyzeLock,
+  analyzeLockWithEvidence,
   assessLeak,
   leakCheckSummary,
   LEAK_MIN_GAP_MS,
+  type LeakEvidence,
   recognizeLock,
   type AnalyzeLockInput,
   type WatchGathering,
@@ -33,6 +36,8 @@ const base: Omit<AnalyzeLockInput, 'gatherings'> = {
 };
 
 const run = (gatherings: WatchGathering[], over: Partial<AnalyzeLockInput> = {}) => analyzeLock({ ...base, gatherings, ...over });
+/** Owners whose sessions time out in 4 s: the window is then the 10 s floor. */
+const shortLived = { sessions: sessions(session('0xa', { timeoutMs: 4_000 }), session('0xb', { timeoutMs: 4_000 }), session('0xc', { timeoutMs: 4_000 })) };
 const statuses = (gatherings: WatchGathering[], over: Partial<AnalyzeLockInput> = {}) => run(gatherings, over).contenders.map((c) => c.status);
 
 /** C watches B; B's owner watches nothing. */
@@ -41,8 +46,8 @@ const waiterOnly = { [at(B)]: ['0xc'] };
 const both = { [at(A)]: ['0xb'], [at(B)]: ['0xc'] };
 
 describe('leaked: the #732 scene', () => {
-  it('calls B leaked after two complete gatherings 10 s apart, and never its live neighbours', () => {
-    const report = run([gathering(T0, waiterOnly), gathering(T0 + 12_000, waiterOnly)]);
+  it("calls B leaked once unwatched across its owner's 30 s session timeout, and never its live neighbours", () => {
+    const report = run([gathering(T0, waiterOnly), gathering(T0 + 15_000, waiterOnly), gathering(T0 + 30_200, waiterOnly)]);
     expect(report.contenders.map((c) => c.status)).toEqual(['holder', 'leaked', 'waiting']);
     expect(report.contenders[1]!.watching).toBe('nothing');
     expect(report.contenders[2]!.watching).toBe('blocker');
@@ -52,6 +57,40 @@ describe('leaked: the #732 scene', () => {
     expect(report.worstStatus).toBe('leaked');
   });
 
+  it("never before its owner's session timeout has passed unwatched: a live kazoo waiter whose callback thread is held (issue 25, item 2)", () => {
+    // Gatherings 12 s apart used to be enough; a waiter whose watch callback waits behind a slow application callback re-arms late.
+    expect(statuses([gathering(T0, waiterOnly), gathering(T0 + 12_000, waiterOnly)])[1]).toBe('waiting');
+    expect(statuses([gathering(T0, waiterOnly), gathering(T0 + 15_000, waiterOnly), gathering(T0 + 30_000, waiterOnly)])[1]).toBe('waiting');
+    // 200 ms short of the window, counted from the first answer: still waiting.
+    expect(statuses([gathering(T0, waiterOnly), gathering(T0 + 30_100, waiterOnly)])[1]).toBe('waiting');
+    // A 4 s owner: the 10 s floor applies.
+    expect(statuses([gathering(T0, waiterOnly), gathering(T0 + 12_000, waiterOnly)], shortLived)[1]).toBe('leaked');
+    // An owner whose timeout the sessions data does not say: never.
+    const unknown = sessions(session('0xa'), session('0xb', { timeoutMs: null }), session('0xc'));
+    expect(statuses([gathering(T0, waiterOnly), gathering(T0 + 600_000, waiterOnly)], { sessions: unknown })[1]).toBe('waiting');
+  });
+
+  it('carries the evidence across analyses, so a 15-minute session is judged over 15 minutes, not the last few gatherings', () => {
+    const long = sessions(session('0xa'), session('0xb', { timeoutMs: 900_000 }), session('0xc'));
+    let evidence: ReadonlyMap<string, LeakEvidence> = new Map();
+    const seen: string[] = [];
+    // Six gatherings kept at a time, one every 15 s, for 16 minutes.
+    const all = Array.from({ length: 65 }, (_, k) => gathering(T0 + k * 15_000, waiterOnly));
+    for (let k = 0; k < all.length; k++) {
+      const kept = all.slice(Math.max(0, k - 5), k + 1);
+      const out = analyzeLockWithEvidence({ ...base, sessions: long, gatherings: kept, evidence, now: kept.at(-1)!.answeredAt });
+      evidence = out.evidence;
+      seen.push(out.report.contenders[1]!.status);
+    }
+    // 900 s from the first answer (T0 + 0.2 s) is reached by the gathering asked at T0 + 915 s (the 62nd).
+    expect(seen.indexOf('leaked')).toBe(61);
+    expect(seen.slice(0, 61).every((s) => s === 'waiting')).toBe(true);
+    // A watch seen later starts the count again.
+    const again = analyzeLockWithEvidence({ ...base, sessions: long, gatherings: [gathering(T0 + 1_000_000, both)], evidence, now: T0 + 1_000_000 });
+    expect(again.report.contenders[1]!.status).toBe('waiting');
+    expect(again.evidence.get(B)).toMatchObject({ proofs: 0, unwatchedSince: null });
+  });
+
   it('never from a single gathering: the node is only a candidate (watching "nothing")', () => {
     const report = run([gathering(T0, waiterOnly)]);
     expect(report.contenders.map((c) => c.status)).toEqual(['holder', 'waiting', 'waiting']);
@@ -59,11 +98,11 @@ describe('leaked: the #732 scene', () => {
   });
 
   it('never from two gatherings less than 10 s apart, counted from the first answer to the second question', () => {
-    expect(statuses([gathering(T0, waiterOnly), gathering(T0 + 9_000, waiterOnly)])[1]).toBe('waiting');
+    expect(statuses([gathering(T0, waiterOnly), gathering(T0 + 9_000, waiterOnly)], shortLived)[1]).toBe('waiting');
     // Asked 12 s apart, but the first answers took 3 s: only 9 s of proven absence.
-    expect(statuses([gathering(T0, waiterOnly, { tookMs: 3_000 }), gathering(T0 + 12_000, waiterOnly)])[1]).toBe('waiting');
+    expect(statuses([gathering(T0, waiterOnly, { tookMs: 3_000 }), gathering(T0 + 12_000, waiterOnly)], shortLived)[1]).toBe('waiting');
     // Exactly the gap.
-    expect(statuses([gathering(T0, waiterOnly, { tookMs: 0 }), gathering(T0 + LEAK_MIN_GAP_MS, waiterOnly)])[1]).toBe('leaked');
+    expect(statuses([gathering(T0, waiterOnly, { tookMs: 0 }), gathering(T0 + LEAK_MIN_GAP_MS, waiterOnly)], shortLived)[1]).toBe('leaked');
   });
 
   it('never for a waiter caught between a watch event and its new watch in one gathering but watched in the other', () => {
@@ -73,10 +112,10 @@ describe('leaked: the #732 scene', () => {
 
   it('never when a gathering in between saw a watch, even an incomplete one', () => {
     const g = (t: number, w: Record<string, string[]>, complete = true) => gathering(T0 + t, w, { complete });
-    expect(statuses([g(0, waiterOnly), g(8_000, both), g(12_000, waiterOnly)])[1]).toBe('waiting');
-    expect(statuses([g(0, waiterOnly), g(8_000, both, false), g(12_000, waiterOnly)])[1]).toBe('waiting');
+    expect(statuses([g(0, waiterOnly), g(8_000, both), g(12_000, waiterOnly)], shortLived)[1]).toBe('waiting');
+    expect(statuses([g(0, waiterOnly), g(8_000, both, false), g(12_000, waiterOnly)], shortLived)[1]).toBe('waiting');
     // The run of absences since the last watch is what counts: 20 s of it is enough.
-    expect(statuses([g(0, both), g(10_000, waiterOnly), g(30_000, waiterOnly)])[1]).toBe('leaked');
+    expect(statuses([g(0, both), g(10_000, waiterOnly), g(30_000, waiterOnly)], shortLived)[1]).toBe('leaked');
   });
 
   it('never from incomplete gatherings: a member that did not answer may hold the watch', () => {
@@ -93,8 +132,10 @@ describe('leaked: the #732 scene', () => {
   it('never from a gathering asked before Keeper had seen the node', () => {
     const late = new Map(base.facts);
     late.set(B, facts('0xb', { firstSeenAt: T0 + 1 }));
-    expect(statuses([gathering(T0, waiterOnly), gathering(T0 + 15_000, waiterOnly)], { facts: late })[1]).toBe('waiting');
-    expect(statuses([gathering(T0, waiterOnly), gathering(T0 + 15_000, waiterOnly), gathering(T0 + 26_000, waiterOnly)], { facts: late })[1]).toBe('leaked');
+    expect(statuses([gathering(T0, waiterOnly), gathering(T0 + 15_000, waiterOnly)], { facts: late, ...shortLived })[1]).toBe('waiting');
+    expect(
+      statuses([gathering(T0, waiterOnly), gathering(T0 + 15_000, waiterOnly), gathering(T0 + 26_000, waiterOnly)], { facts: late, ...shortLived })[1],
+    ).toBe('leaked');
   });
 
   it('never without the owner in the sessions data', () => {
@@ -130,7 +171,7 @@ describe('leaked: other recipes', () => {
       ]),
       sessions: sessions(session('0xa')),
       now: T0 + 60_000,
-      gatherings: [gathering(T0, {}), gathering(T0 + 15_000, {})],
+      gatherings: [gathering(T0, {}), gathering(T0 + 15_000, {}), gathering(T0 + 31_000, {})],
     };
     expect(analyzeLock(input).contenders.map((c) => c.status)).toEqual(['holder', 'waiting']);
     // The same node owned by another session with no watch is leaked.
@@ -213,10 +254,10 @@ describe('leaked: other recipes', () => {
 });
 
 describe('assessLeak', () => {
-  const q = { dir: DIR, owner: '0xb', firstSeenAt: T0 - 1, isBlocker: (p: string) => p === at(A) };
+  const q = { dir: DIR, owner: '0xb', firstSeenAt: T0 - 1, isBlocker: (p: string) => p === at(A), ownerTimeoutMs: 4_000 };
 
   it('reads the latest gathering for what the owner watches', () => {
-    expect(assessLeak([], q)).toEqual({ leaked: false, watching: 'unknown' });
+    expect(assessLeak([], q)).toMatchObject({ leaked: false, watching: 'unknown' });
     expect(assessLeak([gathering(T0, { [at(A)]: ['0xb'] })], q).watching).toBe('blocker');
     expect(assessLeak([gathering(T0, { [DIR]: ['0xb'] })], q).watching).toBe('elsewhere');
     expect(assessLeak([gathering(T0, { '/elsewhere/x': ['0xb'] })], q).watching).toBe('nothing');

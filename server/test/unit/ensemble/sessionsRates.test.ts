@@ -79,7 +79,7 @@ describe('SessionsCollector rates and herd', () => {
     expect(rates['0x99']).toBe(0.1);
   });
 
-  it('names the herd with the held list whose pzxid changes, asks nothing more, and clears it when the loop stops', async () => {
+  it('names the herd with the held list whose pzxid changes, asks nothing more, and clears it 3 gatherings after the loop stops', async () => {
     const { collector, advance, setLists, asked } = setup();
     await collector.get(false);
     const before = asked();
@@ -96,10 +96,30 @@ describe('SessionsCollector rates and herd', () => {
     });
     expect(during.alerts?.map((a) => a.id)).toEqual(['request-herd']);
     expect(during.alerts?.[0]?.title).toContain('herd');
-    // The loop stopped: no new requests since.
+    // The ensemble's alerts carry it too, with the gathering's time.
+    expect(collector.recentHerdAlert(60_000)).toMatchObject({ id: 'request-herd', asOf: during.gatheredAt, see: { view: 'sessions' } });
+    // The loop stopped (no new requests since), its sessions stay connected: named while below the threshold twice, gone at the third.
+    advance(10_000, 0);
+    const below = await collector.get(true);
+    expect(below.herd).toMatchObject({ sessions: WORKERS, requestsPerSecond: 0, gatheringsBelow: 1, clearsAfter: 3 });
+    advance(10_000, 0);
+    expect((await collector.get(true)).herd?.gatheringsBelow).toBe(2);
     advance(10_000, 0);
     const after = await collector.get(true);
     expect(after.herd).toBeNull();
     expect(after.alerts).toEqual([]);
+    expect(collector.recentHerdAlert(60_000)).toBeNull();
+  });
+
+  it('gathers once per cadence while the ensemble view keeps it, and stops when released', async () => {
+    const { collector } = setup();
+    const release = collector.keepGathering();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(collector.gatherings).toBe(1);
+    release();
+    release();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(collector.gatherings).toBe(1);
+    collector.close();
   });
 });

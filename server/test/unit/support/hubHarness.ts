@@ -150,6 +150,7 @@ export function standIns() {
     locks: standIn('locks'),
     lock: standIn('lock'),
     upgrade: standIn('upgrade'),
+    ensembleEvents: standIn('ensembleEvents'),
   };
   const producers: TopicProducers = {
     znode: topics.znode.producer,
@@ -159,6 +160,7 @@ export function standIns() {
     locks: topics.locks.producer,
     lock: topics.lock.producer,
     upgrade: topics.upgrade.producer,
+    ensembleEvents: topics.ensembleEvents.producer,
   };
   return { ...topics, producers };
 }

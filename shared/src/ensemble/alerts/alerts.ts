@@ -5,10 +5,11 @@
  */
 import type { Alert, MemberStatus, QuorumSummary } from '../types.js';
 import { isObserver, isServing } from '../quorum.js';
-import { versionCore } from '../version.js';
 import { RECOMMENDED_WORDS, WHITELIST_SETTING } from '../probe.js';
 import type { LagFinding } from './zxidLag.js';
 import { connectionLimitAlerts, type ConnectionLimitAlertInput } from '../connectionLimit.js';
+import { absentFromSyncNote, assessSync, syncAlert, type SyncFinding } from './sync.js';
+import { buildAlerts } from './builds.js';
 
 export interface AlertInput {
   members: readonly MemberStatus[];
@@ -70,7 +71,7 @@ function quorumAlerts({ quorum, members }: AlertInput): Alert[] {
   return out;
 }
 
-function memberAlerts({ members, quorum }: AlertInput): Alert[] {
+function memberAlerts({ members, quorum }: AlertInput, sync: SyncFinding | null): Alert[] {
   const out: Alert[] = [];
   for (const m of members) {
     const observer = isObserver(m);
@@ -84,7 +85,7 @@ function memberAlerts({ members, quorum }: AlertInput): Alert[] {
         id: `down:${m.address}`,
         severity: 'warning',
         title: `${name(m)} is down: connection refused`,
-        why: `Nothing listens on its client port: the ZooKeeper process is not running. ${impact}`,
+        why: `Nothing listens on its client port: the ZooKeeper process is not running. ${impact}${absentFromSyncNote(m, sync)}`,
         action: 'Start it and check its log for why it stopped (out of memory, disk full, killed).',
         members: [m.address],
       });
@@ -93,7 +94,7 @@ function memberAlerts({ members, quorum }: AlertInput): Alert[] {
         id: `unreachable:${m.address}`,
         severity: 'warning',
         title: `${name(m)} is unreachable`,
-        why: `${m.detail ?? 'It did not answer in time.'} Its clients see timeouts, not refusals, and take longer to move. ${impact}`,
+        why: `${m.detail ?? 'It did not answer in time.'} Its clients see timeouts, not refusals, and take longer to move. ${impact}${absentFromSyncNote(m, sync)}`,
         action: 'Check whether the process is hung (GC pauses, disk stalls: its log and jstack) or the network between Keeper and it.',
         members: [m.address],
       });
@@ -102,7 +103,7 @@ function memberAlerts({ members, quorum }: AlertInput): Alert[] {
         id: `not-serving:${m.address}`,
         severity: 'warning',
         title: `${name(m)} is running but not serving`,
-        why: `It answers, but has not joined the quorum the others formed. ${impact}`,
+        why: `It answers, but has not joined the quorum the others formed. ${impact}${absentFromSyncNote(m, sync)}`,
         action: 'Check its log: can it reach the others on the quorum and election ports, and does it have the same server.N list?',
         members: [m.address],
       });
@@ -126,43 +127,6 @@ function lagAlerts({ members, lag }: AlertInput): Alert[] {
   });
 }
 
-function syncAlerts({ members, quorum }: AlertInput): Alert[] {
-  const leader = members.find((m) => m.state === 'leader');
-  const synced = leader?.metrics.syncedFollowers ?? null;
-  const expected = quorum.voters - 1;
-  if (!leader || synced === null || expected <= 0 || synced >= expected) return [];
-  return [
-    {
-      id: 'followers-not-synced',
-      severity: 'warning',
-      title: `Followers not synced: ${synced} of ${expected}`,
-      why: `The leader (${leader.address}) has ${synced} of ${expected} voting followers in sync: a member that restarted may still be loading its snapshot, and the ensemble is closer to losing its quorum than the member list shows.`,
-      action: "Wait before restarting another member; if it does not recover, check the missing follower's log and its connection to the leader.",
-      members: [leader.address],
-    },
-  ];
-}
-
-function versionAlerts({ members }: AlertInput): Alert[] {
-  const byVersion = new Map<string, string[]>();
-  for (const m of members) {
-    const core = versionCore(m.metrics.version);
-    if (core) byVersion.set(core, [...(byVersion.get(core) ?? []), m.address]);
-  }
-  if (byVersion.size < 2) return [];
-  const list = [...byVersion.entries()].map(([v, ms]) => `${v} (${plural(ms.length, 'member')})`).join(', ');
-  return [
-    {
-      id: 'mixed-versions',
-      severity: 'warning',
-      title: `Mixed versions: ${list}`,
-      why: 'Expected during a rolling upgrade, but an ensemble should not stay mixed: behaviour and wire formats can differ between releases.',
-      action: 'Finish the rolling upgrade one member at a time, followers first and the leader last, waiting for each to sync.',
-      members: [...byVersion.values()].flat(),
-    },
-  ];
-}
-
 function whitelistAlerts({ members, blocked }: AlertInput): Alert[] {
   const out: Alert[] = [];
   for (const m of members) {
@@ -183,12 +147,13 @@ function whitelistAlerts({ members, blocked }: AlertInput): Alert[] {
 const SEVERITY_ORDER = { critical: 0, warning: 1, info: 2 } as const;
 
 export function computeAlerts(input: AlertInput): Alert[] {
+  const sync = assessSync(input.members, input.quorum);
   const all = [
     ...quorumAlerts(input),
-    ...memberAlerts(input),
-    ...syncAlerts(input),
+    ...memberAlerts(input, sync),
+    ...[syncAlert(sync)].filter((a): a is Alert => a !== null),
     ...lagAlerts(input),
-    ...versionAlerts(input),
+    ...buildAlerts(input.members),
     ...whitelistAlerts(input),
     ...connectionLimitAlerts({ members: input.members, limits: new Map(), connections: null, ...input.connectionLimits }),
   ];

@@ -1,21 +1,31 @@
 /**
  * A request-rate herd (seed 000: a thousand workers looping getChildren('available') on a list
- * of 10^5 tasks, then racing to create pending/<id>). Not a watch herd, so wchp shows nothing:
- * it shows as many sessions sending requests at similar high rates while latency or
- * outstanding requests climb. Pure and stateless: each gathering decides afresh from its own
- * rates, so the herd clears at the first gathering after the loop stops.
+ * of 10^5 tasks, then racing to create pending/<id>). It shows as many sessions of one client
+ * group sending requests at similar rates while latency or outstanding requests climb.
+ *
+ * The rule is relative, because a herd slows the ensemble and so each of its sessions: 75 workers
+ * named at 5 req/s each fell to 4 req/s apiece four gatherings later while still sending 312-369
+ * req/s together, and a fixed per-session floor let go of them just as the ensemble suffered most.
+ * So a group is a herd when its sessions' summed rate is high, or when their share of all the
+ * requests the ensemble receives is high; any session sending more than an idle client's pings
+ * counts. Pure: one gathering in, the herd of that gathering out (track.ts remembers across them).
  */
-import type { Alert, EnsembleSession } from '../types.js';
+import { normalizeSessionId } from '../parse/sessionIds.js';
+import type { EnsembleSession } from '../types.js';
 import type { RequestHerd } from './schema.js';
 
 export interface HerdThresholds {
-  /** Sessions at similar high rates before it is a herd. */
+  /** Sessions of one group at similar rates before it is a herd. */
   minSessions: number;
-  /** A session's requests per second before it counts as hot. */
-  minSessionRate: number;
-  /** The herd's requests per second together. */
+  /** A session sending at least this (requests per second) is active; an idle client pings about 0.1/s. */
+  activeRate: number;
+  /** The group's requests per second together: a herd on this alone... */
   minCombinedRate: number;
-  /** Similar rates: within this factor of the hot sessions' median, either way. */
+  /** ...or this share of all the requests the sessions send (0-1)... */
+  minShare: number;
+  /** ...when they send at least this much together (a few clients on an idle ensemble are no herd). */
+  minShareRate: number;
+  /** Similar rates: within this factor of the group's median, either way. */
   similarity: number;
   /** Latency climbs: the herd's mean average latency (ms) reaches this... */
   latencyMs: number;
@@ -32,12 +42,18 @@ export interface HerdThresholds {
   outstanding: number;
   /** A child list at least this long is a candidate for the hammered node. */
   largeListChildren: number;
+  /** A path at least this share of the herd's sessions watch (wchp) is named as theirs. */
+  watchedShare: number;
+  /** wchp older than this says nothing about the gathering. */
+  watchesMaxAgeMs: number;
 }
 
 export const DEFAULT_HERD_THRESHOLDS: HerdThresholds = {
   minSessions: 10,
-  minSessionRate: 5,
+  activeRate: 1,
   minCombinedRate: 100,
+  minShare: 0.5,
+  minShareRate: 50,
   similarity: 4,
   latencyMs: 2,
   latencyRatio: 3,
@@ -45,6 +61,8 @@ export const DEFAULT_HERD_THRESHOLDS: HerdThresholds = {
   slowRequestMs: 50,
   outstanding: 10,
   largeListChildren: 1_000,
+  watchedShare: 0.5,
+  watchesMaxAgeMs: 5 * 60_000,
 };
 
 /** A znode Keeper holds already (a browser has it open), so naming it costs ZooKeeper nothing. */
@@ -55,11 +73,24 @@ export interface KnownList {
   pzxidChanging: boolean;
 }
 
+/** The latest wchp Keeper already has (the Watches view's or the Locks view's), never one asked for this. */
+export interface WatchSighting {
+  gatheredAt: number;
+  /** Every serving member answered. */
+  complete: boolean;
+  /** Where it came from, for the sentence: the Watches view's wchp or the Locks view's gathering. */
+  source: 'watches' | 'locks';
+  paths: readonly { path: string; sessions: readonly string[] }[];
+}
+
 export interface HerdInput {
   sessions: readonly EnsembleSession[];
   /** Requests outstanding on each serving member (mntr zk_outstanding_requests). */
   memberOutstanding: readonly (number | null)[];
   knownLists?: readonly KnownList[];
+  watches?: WatchSighting | null;
+  /** The gathering's time, to judge the age of `watches`. */
+  now?: number;
   thresholds?: Partial<HerdThresholds>;
 }
 
@@ -102,18 +133,95 @@ function mean(values: readonly number[]): number | null {
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
+const rate = (s: EnsembleSession) => s.requestsPerSecond ?? 0;
+const sum = (ss: readonly EnsembleSession[]) => ss.reduce((n, s) => n + rate(s), 0);
+
+interface Group {
+  kind: 'host' | 'operation' | 'all';
+  key: string | null;
+  sessions: EnsembleSession[];
+}
+
+/** The group's sessions within `similarity` of its median rate: the ones running the same loop. */
+function similar(group: Group, similarity: number): Group {
+  const m = median(group.sessions.map(rate).sort((a, b) => a - b));
+  return { ...group, sessions: group.sessions.filter((s) => rate(s) >= m / similarity && rate(s) <= m * similarity) };
+}
+
+/** One client host; one operation across hosts (a fleet spread over data centres); or every active session. */
+function candidateGroups(active: readonly EnsembleSession[]): Group[] {
+  const byHost = new Map<string, EnsembleSession[]>();
+  const byOperation = new Map<string, EnsembleSession[]>();
+  for (const s of active) {
+    const host = clientHost(s.client);
+    byHost.set(host, [...(byHost.get(host) ?? []), s]);
+    const op = s.lastOperation ?? null;
+    if (op !== null && op !== 'PING') byOperation.set(op, [...(byOperation.get(op) ?? []), s]);
+  }
+  return [
+    ...[...byHost].map(([key, sessions]) => ({ kind: 'host' as const, key, sessions })),
+    ...[...byOperation].map(([key, sessions]) => ({ kind: 'operation' as const, key, sessions })),
+    { kind: 'all', key: null, sessions: [...active] },
+  ];
+}
+
+/** The busiest group that is a herd by rate or by share, or null. */
+function herdGroup(input: HerdInput, t: HerdThresholds): { group: Group; rule: 'rate' | 'share'; combined: number; total: number } | null {
+  const clients = input.sessions.filter((s) => !s.isConsole);
+  const total = sum(clients);
+  const active = clients.filter((s) => rate(s) >= t.activeRate);
+  let best: { group: Group; rule: 'rate' | 'share'; combined: number; total: number } | null = null;
+  for (const candidate of candidateGroups(active)) {
+    if (candidate.sessions.length < t.minSessions) continue;
+    const group = similar(candidate, t.similarity);
+    if (group.sessions.length < t.minSessions) continue;
+    const combined = sum(group.sessions);
+    const rule = combined >= t.minCombinedRate ? 'rate' : total > 0 && combined / total >= t.minShare && combined >= t.minShareRate ? 'share' : null;
+    if (rule === null) continue;
+    if (!best || combined > best.combined || (combined === best.combined && group.sessions.length > best.group.sessions.length))
+      best = { group, rule, combined, total };
+  }
+  return best;
+}
 
 /** The herd in this gathering, or null. */
 export function detectRequestHerd(input: HerdInput): RequestHerd | null {
   const t = { ...DEFAULT_HERD_THRESHOLDS, ...input.thresholds };
-  const rate = (s: EnsembleSession) => s.requestsPerSecond ?? 0;
-  const hot = input.sessions.filter((s) => !s.isConsole && rate(s) >= t.minSessionRate);
-  if (hot.length < t.minSessions) return null;
-  const m = median(hot.map(rate).sort((a, b) => a - b));
-  const herd = hot.filter((s) => rate(s) >= m / t.similarity && rate(s) <= m * t.similarity);
-  const combined = herd.reduce((n, s) => n + rate(s), 0);
-  if (herd.length < t.minSessions || combined < t.minCombinedRate) return null;
+  const found = herdGroup(input, t);
+  if (!found) return null;
+  const herd = found.group.sessions;
+  const effect = herdEffect(input, herd, t);
+  if (!effect.latencyClimbs && !effect.outstandingClimbs) return null;
+  return describeHerd(input, herd, t, { rule: found.rule, group: found.group, total: found.total, effect });
+}
 
+/**
+ * The same sessions measured again in a later gathering (track.ts: a herd named before stays
+ * named while it is below the threshold for a few gatherings); null when none of them has a rate.
+ */
+export function remeasureHerd(input: HerdInput, previous: RequestHerd): RequestHerd | null {
+  const t = { ...DEFAULT_HERD_THRESHOLDS, ...input.thresholds };
+  const ids = new Set(previous.sessionIds ?? []);
+  const herd = input.sessions.filter((s) => ids.has(s.sessionId) && s.requestsPerSecond !== null && s.requestsPerSecond !== undefined);
+  if (herd.length === 0) return null;
+  const total = sum(input.sessions.filter((s) => !s.isConsole));
+  const group: Group = { kind: previous.group?.kind ?? 'all', key: previous.group?.key ?? null, sessions: herd };
+  return describeHerd(input, herd, t, { rule: previous.rule ?? 'rate', group, total, effect: herdEffect(input, herd, t) });
+}
+
+interface Effect {
+  latencyAvgMs: number | null;
+  latencyMaxMs: number | null;
+  othersLatencyAvgMs: number | null;
+  slowSessions: number;
+  outstanding: number | null;
+  queued: number;
+  latencyClimbs: boolean;
+  outstandingClimbs: boolean;
+}
+
+/** What the herd does to latency and backlog. */
+function herdEffect(input: HerdInput, herd: readonly EnsembleSession[], t: HerdThresholds): Effect {
   const inHerd = new Set(herd.map((s) => s.sessionId));
   const latencyAvgMs = mean(herd.flatMap((s) => (s.latencyAvg === null ? [] : [s.latencyAvg])));
   const latencyMaxMs = herd.reduce<number | null>((n, s) => (s.latencyMax === null ? n : Math.max(n ?? 0, s.latencyMax)), null);
@@ -121,15 +229,22 @@ export function detectRequestHerd(input: HerdInput): RequestHerd | null {
   const othersLatencyAvgMs = mean(others.map((s) => s.latencyAvg!));
   const queued = herd.reduce((n, s) => n + (s.queued ?? 0), 0);
   const outstanding = input.memberOutstanding.reduce<number | null>((n, o) => (o === null ? n : Math.max(n ?? 0, o)), null);
-
   const slowSessions = herd.filter((s) => s.latencyMax !== null && s.latencyMax >= t.slowRequestMs).length;
   const latencyClimbs =
     (latencyAvgMs !== null &&
       (latencyAvgMs >= t.latencyMs || (othersLatencyAvgMs !== null && othersLatencyAvgMs > 0 && latencyAvgMs >= t.latencyRatio * othersLatencyAvgMs))) ||
     slowSessions >= t.slowShare * herd.length;
   const outstandingClimbs = (outstanding ?? 0) >= t.outstanding || queued >= t.outstanding;
-  if (!latencyClimbs && !outstandingClimbs) return null;
+  return { latencyAvgMs, latencyMaxMs, othersLatencyAvgMs, slowSessions, outstanding, queued, latencyClimbs, outstandingClimbs };
+}
 
+function describeHerd(
+  input: HerdInput,
+  herd: readonly EnsembleSession[],
+  t: HerdThresholds,
+  { rule, group, total, effect }: { rule: 'rate' | 'share'; group: Group; total: number; effect: Effect },
+): RequestHerd {
+  const combined = sum(herd);
   const byHost = new Map<string, { sessions: number; rate: number }>();
   for (const s of herd) {
     const host = clientHost(s.client);
@@ -139,8 +254,8 @@ export function detectRequestHerd(input: HerdInput): RequestHerd | null {
   const hosts = [...byHost]
     .map(([host, e]) => ({ host, sessions: e.sessions, requestsPerSecond: Math.round(e.rate) }))
     .sort((a, b) => b.requestsPerSecond - a.requestsPerSecond || a.host.localeCompare(b.host));
-
-  const operation = dominant(herd.map((s) => s.lastOperation ?? null));
+  const operations = operationCounts(herd);
+  const operation = operations[0] && operations[0].sessions * 2 > herd.length ? operations[0].operation : null;
   const target = isChildrenRead(operation) ? likelyTarget(input.knownLists ?? [], t.largeListChildren) : null;
   return {
     sessions: herd.length,
@@ -149,23 +264,49 @@ export function detectRequestHerd(input: HerdInput): RequestHerd | null {
     maxRate: round1(Math.max(...herd.map(rate))),
     hosts,
     operation,
-    latencyAvgMs: latencyAvgMs === null ? null : round1(latencyAvgMs),
-    latencyMaxMs,
-    othersLatencyAvgMs: othersLatencyAvgMs === null ? null : round1(othersLatencyAvgMs),
-    slowSessions,
+    operations,
+    latencyAvgMs: effect.latencyAvgMs === null ? null : round1(effect.latencyAvgMs),
+    latencyMaxMs: effect.latencyMaxMs,
+    othersLatencyAvgMs: effect.othersLatencyAvgMs === null ? null : round1(effect.othersLatencyAvgMs),
+    slowSessions: effect.slowSessions,
     slowRequestMs: t.slowRequestMs,
-    outstanding,
-    queued,
+    outstanding: effect.outstanding,
+    queued: effect.queued,
     target,
+    rule,
+    group: { kind: group.kind, key: group.key },
+    shareOfRequests: total > 0 ? Math.round((combined / total) * 100) / 100 : null,
+    allRequestsPerSecond: Math.round(total),
+    sessionIds: herd.map((s) => s.sessionId).sort(),
+    watched: watchedByHerd(input, herd, t),
   };
 }
 
-/** The operation more than half of them last sent, if any. */
-function dominant(ops: readonly (string | null)[]): string | null {
+/** The operations they last sent (cons `lop`), most common first; pings left out. */
+function operationCounts(herd: readonly EnsembleSession[]): { operation: string; sessions: number }[] {
   const counts = new Map<string, number>();
-  for (const op of ops) if (op !== null && op !== 'PING') counts.set(op, (counts.get(op) ?? 0) + 1);
-  const [best] = [...counts].sort((a, b) => b[1] - a[1]);
-  return best && best[1] * 2 > ops.length ? best[0] : null;
+  for (const s of herd) {
+    const op = s.lastOperation ?? null;
+    if (op !== null && op !== 'PING') counts.set(op, (counts.get(op) ?? 0) + 1);
+  }
+  return [...counts]
+    .map(([operation, sessions]) => ({ operation, sessions }))
+    .sort((a, b) => b.sessions - a.sessions || a.operation.localeCompare(b.operation))
+    .slice(0, 3);
+}
+
+/** What the latest wchp Keeper already holds says of their watches: the paths most of them watch, or that they watch none. */
+function watchedByHerd(input: HerdInput, herd: readonly EnsembleSession[], t: HerdThresholds): RequestHerd['watched'] {
+  const w = input.watches;
+  const now = input.now ?? Date.now();
+  if (!w || now - w.gatheredAt > t.watchesMaxAgeMs) return null;
+  const ids = new Set(herd.flatMap((s) => normalizeSessionId(s.sessionId) ?? []));
+  const paths = w.paths
+    .map((p) => ({ path: p.path, herdWatchers: p.sessions.filter((id) => ids.has(normalizeSessionId(id) ?? id)).length, watchers: p.sessions.length }))
+    .filter((p) => p.herdWatchers >= Math.max(1, t.watchedShare * herd.length))
+    .sort((a, b) => b.herdWatchers - a.herdWatchers || a.path.localeCompare(b.path))
+    .slice(0, 3);
+  return { gatheredAt: w.gatheredAt, complete: w.complete, source: w.source, paths };
 }
 
 /** The largest known child list past the size threshold; one whose pzxid keeps changing first. */
@@ -175,49 +316,4 @@ function likelyTarget(lists: readonly KnownList[], minChildren: number): Request
     .sort((a, b) => Number(b.pzxidChanging) - Number(a.pzxidChanging) || b.numChildren - a.numChildren);
   const best = large[0];
   return best ? { path: best.path, numChildren: best.numChildren, pzxidChanging: best.pzxidChanging } : null;
-}
-
-const fmt = (n: number) => n.toLocaleString('en-US');
-const plural = (n: number, word: string, many = `${word}s`) => `${fmt(n)} ${n === 1 ? word : many}`;
-
-/** The one alert for a herd: who, how hard, what it does to latency, and seed 000's fix. */
-export function herdAlert(herd: RequestHerd): Alert {
-  const each = herd.minRate === herd.maxRate ? `${herd.minRate}` : `${herd.minRate}–${herd.maxRate}`;
-  const hostList = herd.hosts
-    .slice(0, 5)
-    .map((h) => `${h.host} (${plural(h.sessions, 'session')}, ${fmt(h.requestsPerSecond)} req/s)`)
-    .join(', ');
-  const more = herd.hosts.length > 5 ? ` and ${plural(herd.hosts.length - 5, 'more host')}` : '';
-  const op = herd.operation ? `, mostly ${operationName(herd.operation)}` : '';
-  const latency = [
-    herd.latencyAvgMs !== null ? `their average latency is ${herd.latencyAvgMs} ms` : null,
-    herd.latencyMaxMs !== null ? `max ${fmt(herd.latencyMaxMs)} ms` : null,
-    herd.othersLatencyAvgMs !== null ? `against ${herd.othersLatencyAvgMs} ms for the other sessions` : null,
-    herd.slowSessions > 0 ? `${fmt(herd.slowSessions)} of them had a request wait ${herd.slowRequestMs} ms or more` : null,
-  ]
-    .filter(Boolean)
-    .join(', ');
-  const backlog = [
-    herd.outstanding !== null && herd.outstanding > 0 ? `up to ${plural(herd.outstanding, 'request')} outstanding on a member` : null,
-    herd.queued > 0 ? `${fmt(herd.queued)} queued for these sessions` : null,
-  ]
-    .filter(Boolean)
-    .join(', ');
-  const target = herd.target
-    ? ` They most likely hammer ${herd.target.path} (${plural(herd.target.numChildren, 'child', 'children')}${herd.target.pzxidChanging ? ', its child list changing all the time' : ''}): every getChildren of it returns the whole list.`
-    : '';
-  return {
-    id: 'request-herd',
-    severity: 'warning',
-    title: `Request herd: ${plural(herd.sessions, 'session')} from ${plural(herd.hosts.length, 'host')} send ${fmt(herd.requestsPerSecond)} req/s together${op}`,
-    why:
-      `${plural(herd.sessions, 'session')} send requests at similar high rates (${each} req/s each, ${fmt(herd.requestsPerSecond)} req/s combined) from ${hostList}${more}. ` +
-      `Latency climbs: ${latency || 'not reported'}${backlog ? `; ${backlog}` : ''}.${target} ` +
-      'This is a request herd, not a watch herd (wchp shows nothing): workers polling for work all at once, each request costing every other client latency.',
-    action:
-      'Back off with deadlines (kazoo: KazooRetry(max_tries=..., deadline=...); Curator: a RetryPolicy with a time limit) so a slow ensemble makes workers wait rather than ask harder. ' +
-      'Take work through a queue or lock recipe, or one leader that hands out tasks, instead of every worker racing for it. ' +
-      'Do not call getChildren on a huge list in a loop: watch it (one notification per change) or split it.',
-    members: [],
-  };
 }

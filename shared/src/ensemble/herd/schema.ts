@@ -25,5 +25,35 @@ export const requestHerdSchema = z.object({
   queued: z.number(),
   /** The znode they most likely hammer, when Keeper holds it already: a very large child list. */
   target: z.object({ path: z.string(), numChildren: z.number(), pzxidChanging: z.boolean() }).nullable(),
+  /** Added: the operations they last sent (cons `lop`), most common first, with how many of them. */
+  operations: z.array(z.object({ operation: z.string(), sessions: z.number() })).optional(),
+  /** Added: why it is a herd: its summed rate is high (`rate`), or its share of all requests is (`share`). */
+  rule: z.enum(['rate', 'share']).optional(),
+  /** Added: the client group it was found in: one host, one operation across hosts, or all active sessions. */
+  group: z.object({ kind: z.enum(['host', 'operation', 'all']), key: z.string().nullable() }).optional(),
+  /** Added: its share of the requests all sessions sent (0-1), and those requests per second. */
+  shareOfRequests: z.number().nullable().optional(),
+  allRequestsPerSecond: z.number().optional(),
+  /** Added: its sessions (sorted), so a later gathering can measure the same ones. */
+  sessionIds: z.array(z.string()).optional(),
+  /**
+   * Added: what the latest wchp Keeper already had says (the Watches or Locks view's gathering, never
+   * one asked for this): the paths at least half of them watch; null when there is no recent wchp.
+   */
+  watched: z
+    .object({
+      gatheredAt: z.number(),
+      complete: z.boolean(),
+      source: z.enum(['watches', 'locks']),
+      paths: z.array(z.object({ path: z.string(), herdWatchers: z.number(), watchers: z.number() })),
+    })
+    .nullable()
+    .optional(),
+  /** Added: when it was first named, and the gatherings since then that measured it below the threshold (it clears after `clearsAfter`). */
+  namedSince: z.number().optional(),
+  gatheringsBelow: z.number().optional(),
+  clearsAfter: z.number().optional(),
+  /** Added: the gathering these figures come from. */
+  measuredAt: z.number().optional(),
 });
 export type RequestHerd = z.infer<typeof requestHerdSchema>;

@@ -12,6 +12,7 @@ import { createdShareLinkSchema, createShareLinkBodySchema, loginBodySchema, meR
 import { createBodySchema, exportDocumentSchema, setAclBodySchema, setDataBodySchema } from '../ops.js';
 import { ensembleSummarySchema } from '../schemas.js';
 import { membersResponseSchema, sessionsResponseSchema, sizingResponseSchema, watchesResponseSchema } from '../../ensemble/types.js';
+import { ensembleEventsResponseSchema } from '../../ensemble/events/schema.js';
 import {
   aclAnswerSchema,
   auditPageSchema,
@@ -310,6 +311,16 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     query: watchesQuerySchema,
     answers: { 200: json(watchesResponseSchema) },
     errors: [...MONITOR_ERRORS, 'GATHER_FAILED'],
+  },
+  {
+    method: 'get',
+    path: '/api/ensembles/{name}/events',
+    summary:
+      "The ensemble's event timeline, oldest first: leaders lost and elected with epochs, members down and up, alerts raised and cleared, upgrade steps; times are the poller's observations (the last 24 h, bounded)",
+    access: 'signedIn',
+    shareHolders: true,
+    answers: { 200: json(ensembleEventsResponseSchema) },
+    errors: ['UNKNOWN_ENSEMBLE'],
   },
   {
     method: 'get',

@@ -40,14 +40,22 @@ function describeLive(snap: ConsoleSessionSnapshot, now: number): SessionDescrip
   const elapsed = now - snap.since;
   const id = snap.sessionId ? shortId(snap.sessionId) : null;
   switch (snap.state) {
-    case 'connected':
-    case 'readOnly': {
+    case 'connected': {
       // The age is the ZooKeeper session's own, unchanged by a move to another member or a browser reconnect.
       const age = snap.establishedAt === null ? null : `session ${formatDuration(now - snap.establishedAt)}`;
       const expiredAt = lastExpiry(snap);
       const renewed = expiredAt !== null && now - expiredAt < NEW_SESSION_NOTICE_MS ? `new after an expiry ${formatDuration(now - expiredAt)} ago` : null;
       const details = [snap.member ?? 'unknown member', ...(id ? [id] : []), ...(renewed ? [renewed] : []), ...(age ? [age] : [])];
-      return { tone: snap.state === 'connected' ? 'live' : 'degraded', headline: snap.state === 'connected' ? 'connected' : 'read-only', details };
+      return { tone: 'live', headline: 'connected', details };
+    }
+    case 'readOnly': {
+      const facts = snap.connection?.readOnly ?? null;
+      const who = facts?.memberId !== null && facts?.memberId !== undefined ? `member ${facts.memberId}` : (snap.member ?? 'its member');
+      return {
+        tone: 'degraded',
+        headline: 'read-only',
+        details: [`${who} has lost quorum`, ...(snap.member && facts?.memberId !== null && facts?.memberId !== undefined ? [snap.member] : [])],
+      };
     }
     case 'unconfirmed': {
       const quiet = snap.confirmedAt === null ? elapsed : now - snap.confirmedAt;
@@ -58,7 +66,7 @@ function describeLive(snap: ConsoleSessionSnapshot, now: number): SessionDescrip
       };
     }
     case 'connecting':
-      return { tone: 'degraded', headline: `connecting ${formatDuration(elapsed)}`, details: [] };
+      return { tone: 'degraded', headline: `connecting ${formatDuration(elapsed)}`, details: problem(snap) };
     case 'disconnected': {
       // Within the session timeout the session (and its ephemerals and watches) can still be saved.
       const left = snap.timeoutMs - elapsed;
@@ -72,8 +80,10 @@ function describeLive(snap: ConsoleSessionSnapshot, now: number): SessionDescrip
     }
     case 'expired':
       return { tone: 'lost', headline: `expired ${formatDuration(elapsed)}`, details: ['opening a new session'] };
-    case 'authFailed':
-      return { tone: 'lost', headline: 'auth failed', details: ['check the console’s credentials'] };
+    case 'authFailed': {
+      const said = problem(snap);
+      return { tone: 'lost', headline: 'auth failed', details: said.length > 0 ? said : ['check the console’s credentials'] };
+    }
     case 'closed':
       return { tone: 'stale', headline: 'closed', details: [] };
     default: {
@@ -81,6 +91,12 @@ function describeLive(snap: ConsoleSessionSnapshot, now: number): SessionDescrip
       return { tone: 'stale', headline: String(never), details: [] };
     }
   }
+}
+
+/** The last TLS or SASL problem, as the badge's first detail ("SASL DIGEST-MD5: … refused user …"). */
+function problem(snap: ConsoleSessionSnapshot): string[] {
+  const message = snap.connection?.problem?.message;
+  return message ? [message] : [];
 }
 
 /** The tone of a state word in the timeline, where no duration is involved. */

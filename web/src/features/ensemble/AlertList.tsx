@@ -8,7 +8,8 @@ import { Link } from 'react-router-dom';
 import type { Alert } from '@keeper/shared';
 import { Close } from '../../ui/icons';
 import { QUORUM_ALERT_IDS, type Tone } from './memberState';
-import { memberUrl } from './urls';
+import { RelativeTime } from '../../ui/RelativeTime';
+import { ensembleViewUrl, memberUrl } from './urls';
 
 const SEVERITY_TONE: Record<Alert['severity'], Tone> = { critical: 'lost', warning: 'degraded', info: 'stale' };
 
@@ -92,6 +93,21 @@ function AlertItem({
       <p className="alert__action">
         <span className="alert__label">What to do</span> {alert.action}
       </p>
+      {(alert.see || alert.asOf !== undefined) && (
+        <p className="alert__see note">
+          {alert.asOf !== undefined && (
+            // Its evidence is not this poll's: the sessions gathering it came from.
+            <span>
+              seen in the sessions gathering <RelativeTime at={alert.asOf} />
+            </span>
+          )}
+          {alert.see && (
+            <Link className="link" to={ensembleViewUrl(ensemble, alert.see.view)}>
+              {alert.see.label} →
+            </Link>
+          )}
+        </p>
+      )}
       {extraMembers.length > 0 && (
         <p className="alert__members">
           {extraMembers.map((address) => (

@@ -9,10 +9,10 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { EnsembleHealth } from '@keeper/shared';
+import type { Alert, EnsembleEvent, EnsembleHealth } from '@keeper/shared';
 import type { Freshness } from '../freshness/freshness';
 import { EnsembleBody } from './EnsembleBody';
-import { healthy, history, oneDown, T0 } from './fixtures';
+import { healthy, history, oneDown, oneSyncing, T0 } from './fixtures';
 
 const LIVE: Freshness = { live: true };
 
@@ -24,10 +24,20 @@ beforeEach(() => {
 
 afterEach(() => vi.useRealTimers());
 
-function show(health: EnsembleHealth | undefined, { freshness = LIVE, selected = null }: { freshness?: Freshness; selected?: string | null } = {}) {
+function show(
+  health: EnsembleHealth | undefined,
+  { freshness = LIVE, selected = null, events }: { freshness?: Freshness; selected?: string | null; events?: EnsembleEvent[] } = {},
+) {
   return render(
     <MemoryRouter>
-      <EnsembleBody ensemble="default" selected={selected} health={health} history={health ? history(health) : undefined} freshness={freshness} />
+      <EnsembleBody
+        ensemble="default"
+        selected={selected}
+        health={health}
+        history={health ? history(health) : undefined}
+        freshness={freshness}
+        events={events}
+      />
     </MemoryRouter>,
   );
 }
@@ -65,12 +75,23 @@ describe('member cards', () => {
   });
 
   it('turn the leader amber with the reason when a follower is not in sync', () => {
-    show(oneDown());
+    show(oneSyncing());
     const leader = card('127.0.0.1:2192');
     expect(stateWord('127.0.0.1:2192')).toBe('leader');
     expect(leader).toHaveClass('tone-degraded');
     expect(within(leader).getByText('Followers not synced: 1 of 2')).toBeInTheDocument();
     expect(within(leader).getByText('synced followers').nextElementSibling).toHaveClass('figure--warn');
+  });
+
+  it("show each member's whole build string, and mark the one that differs from the others", () => {
+    const h = healthy();
+    const old = '3.8.0-${mvngit.commit.id}, built on 2023-10-30 11:22 UTC';
+    const m3 = h.members[2]!;
+    show({ ...h, members: [h.members[0]!, h.members[1]!, { ...m3, metrics: { ...m3.metrics, version: old } }] });
+    const build = (address: string) => card(address).querySelector('.member__build')!;
+    expect(build('127.0.0.1:2191')).toHaveTextContent('build 3.8.0-${mvngit.commit.id}, built on 2023-01-01 00:00 UTC');
+    expect(build('127.0.0.1:2191')).not.toHaveTextContent('differs');
+    expect(build('127.0.0.1:2193')).toHaveTextContent(`build ${old}differs`);
   });
 
   it('mark a check that is several polls old as late', () => {
@@ -152,6 +173,82 @@ describe('quorum and alerts', () => {
     expect(alerts).toHaveTextContent('1 dismissed for this session');
     await user.click(within(alerts).getByRole('button', { name: 'restore all' }));
     expect(within(alerts).getByRole('article', { name: /is down/ })).toBeInTheDocument();
+  });
+
+  it('a request herd is not "healthy · No alerts": the banner says herd and the alert links to the Sessions view', () => {
+    const h = healthy();
+    const herd: Alert = {
+      id: 'request-herd',
+      severity: 'warning',
+      title: 'Request herd: 75 sessions from 1 host send 393 req/s together, mostly getChildren, likely on /herd/available',
+      why: '75 sessions send requests at similar rates (3.8–4.2 req/s each).',
+      action: 'Back off with deadlines.',
+      members: [],
+      see: { view: 'sessions', label: 'Sessions, busiest first' },
+      asOf: T0 - 20_000,
+    };
+    show({ ...h, alerts: [herd] });
+    const quorum = screen.getByRole('status', { name: 'Quorum' });
+    expect(quorum.querySelector('.quorum__word')).toHaveTextContent('request herd');
+    expect(quorum).toHaveClass('tone-degraded');
+    expect(screen.queryByText('No alerts.')).toBeNull();
+    const alert = within(screen.getByRole('region', { name: 'Alerts' })).getByRole('article', { name: herd.title });
+    expect(within(alert).getByRole('link', { name: 'Sessions, busiest first →' })).toHaveAttribute('href', '/ensembles/default/sessions');
+    expect(alert).toHaveTextContent('seen in the sessions gathering 24 s ago');
+  });
+
+  it('the event timeline narrates a leader change, newest first, with times said to be observations', async () => {
+    const at = (s: number) => T0 - 60_000 + s * 1_000;
+    const events: EnsembleEvent[] = [
+      {
+        seq: 1,
+        at: at(0),
+        kind: 'watching',
+        text: 'Keeper started watching: member 3 (127.0.0.1:2193) leads, epoch 1',
+        severity: 'info',
+        member: '127.0.0.1:2193',
+      },
+      {
+        seq: 2,
+        at: at(2),
+        kind: 'leader-lost',
+        text: 'leader 3 (127.0.0.1:2193) lost: now down (connection refused)',
+        severity: 'warning',
+        member: '127.0.0.1:2193',
+      },
+      {
+        seq: 3,
+        at: at(4),
+        kind: 'leader-elected',
+        text: 'member 2 (127.0.0.1:2192) elected leader, epoch 1→2; no leader seen for 2 s after leader 3 (127.0.0.1:2193) was lost',
+        severity: 'info',
+        member: '127.0.0.1:2192',
+        epochFrom: 1,
+        epochTo: 2,
+        lostAt: at(2),
+      },
+      ...Array.from({ length: 11 }, (_, i): EnsembleEvent => ({
+        seq: 4 + i,
+        at: at(10 + i),
+        kind: 'alert-raised',
+        text: `alert raised: a${i}`,
+        severity: 'warning',
+        member: null,
+      })),
+    ];
+    show(healthy(), { events });
+    const timeline = screen.getByRole('region', { name: 'Ensemble events' });
+    expect(timeline).toHaveTextContent("Times are when Keeper's member poller observed each change");
+    const rows = () => within(timeline).getAllByRole('listitem');
+    expect(rows()).toHaveLength(10);
+    expect(rows()[0]).toHaveTextContent('alert raised: a10');
+    await userEvent.setup().click(within(timeline).getByRole('button', { name: 'show all 14 (last 24 h)' }));
+    const all = rows();
+    expect(all).toHaveLength(14);
+    expect(all[11]).toHaveTextContent(/^\d\d:\d\d:\d\dleaderMember 2 \(127\.0\.0\.1:2192\) elected leader, epoch 1→2/i);
+    expect(all[12]).toHaveTextContent('leader lostleader 3 (127.0.0.1:2193) lost: now down (connection refused)');
+    expect(all[12]).toHaveClass('tone-lost');
+    expect(within(all[12]!).getByRole('time')).toHaveAttribute('title', expect.stringMatching(/^observed /));
   });
 
   it('say what they wait for before the first poll', () => {

@@ -3,9 +3,11 @@
  * the alerts, the member cards and sizing. Apart from the socket hook that feeds it (EnsembleView),
  * so it renders in a component test from fixtures alone.
  */
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { plural } from './format';
+import type { EnsembleEvent } from '@keeper/shared';
 import { AlertList } from './AlertList';
+import { EventTimeline } from './EventTimeline';
 import { MemberCard } from './MemberCard';
 import { QuorumBanner } from './QuorumBanner';
 import { SizingPanel } from './sizing/SizingPanel';
@@ -14,10 +16,18 @@ import type { EnsembleHealthView } from './useEnsembleHealth';
 import { ViewHeader } from './ViewHeader';
 import './ensemble.css';
 
-export function EnsembleBody({ ensemble, selected, health, history, freshness }: { ensemble: string; selected: string | null } & EnsembleHealthView) {
+export function EnsembleBody({
+  ensemble,
+  selected,
+  health,
+  history,
+  freshness,
+  events,
+}: { ensemble: string; selected: string | null; events?: readonly EnsembleEvent[] | undefined } & EnsembleHealthView) {
   const alerts = health?.alerts;
   const { dismissed, dismiss, restoreAll } = useDismissedAlerts(ensemble, alerts ?? NO_ALERTS, freshness.live && health !== undefined);
   const stale = !freshness.live;
+  const oddBuilds = useMemo(() => membersOffTheCommonBuild(health?.members ?? []), [health?.members]);
 
   // Bring a deep-linked member into view once it is on screen.
   const selectedShown = selected !== null && health?.members.some((m) => m.address === selected) === true;
@@ -67,9 +77,11 @@ export function EnsembleBody({ ensemble, selected, health, history, freshness }:
                     selected={m.address === selected}
                     votingFollowers={Math.max(0, health.quorum.voters - 1)}
                     pollIntervalMs={health.pollIntervalMs}
+                    buildDiffers={oddBuilds.has(m.address)}
                   />
                 ))}
               </section>
+              <EventTimeline events={events} stale={stale} />
             </>
           )}
         </div>
@@ -80,6 +92,17 @@ export function EnsembleBody({ ensemble, selected, health, history, freshness }:
 }
 
 const NO_ALERTS: readonly never[] = [];
+
+/** Members whose build string is not the one most members run (none when all agree or there is no majority build). */
+export function membersOffTheCommonBuild(members: readonly { address: string; metrics: { version: string | null } }[]): ReadonlySet<string> {
+  const counts = new Map<string, number>();
+  for (const m of members) if (m.metrics.version) counts.set(m.metrics.version, (counts.get(m.metrics.version) ?? 0) + 1);
+  if (counts.size < 2) return new Set();
+  const [top, second] = [...counts.values()].sort((a, b) => b - a);
+  if (top === second) return new Set(members.filter((m) => m.metrics.version).map((m) => m.address));
+  const common = [...counts].find(([, n]) => n === top)![0];
+  return new Set(members.filter((m) => m.metrics.version && m.metrics.version !== common).map((m) => m.address));
+}
 
 /** A deep-linked member opens expanded at the top; the others keep their order below it. */
 function selectedFirst<T extends { address: string }>(members: readonly T[], selected: string | null): readonly T[] {

@@ -1,11 +1,12 @@
 /**
  * The ensemble view at /ensembles/:name/members[/:address]: the quorum in one sentence, the
- * alerts, every member live (each poll arrives over the socket), and sizing beside them.
+ * alerts, every member live (each poll arrives over the socket), the event timeline, and sizing beside them.
  * A member's deep link highlights and expands it, so a pasted link shows exactly that member.
  */
 import { useParams } from 'react-router-dom';
 import { EnsembleBody } from './EnsembleBody';
 import { useEnsembleHealth } from './useEnsembleHealth';
+import { useEnsembleEvents } from './ensembleEventsTopic';
 
 export function EnsembleView() {
   const params = useParams();
@@ -16,5 +17,6 @@ export function EnsembleView() {
 
 function Ensemble({ ensemble, selected }: { ensemble: string; selected: string | null }) {
   const { health, history, freshness } = useEnsembleHealth(ensemble);
-  return <EnsembleBody ensemble={ensemble} selected={selected} health={health} history={history} freshness={freshness} />;
+  const events = useEnsembleEvents(ensemble);
+  return <EnsembleBody ensemble={ensemble} selected={selected} health={health} history={history} freshness={freshness} events={events?.events} />;
 }

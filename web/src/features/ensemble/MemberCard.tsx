@@ -1,6 +1,6 @@
 /**
- * One member: its state word and color first, then what identifies it (address, id, version,
- * zxid and epoch), the figures an operator compares across members, and its recent history.
+ * One member: its state word and color first, then what identifies it (address, id, zxid, epoch
+ * and its whole build string), the figures an operator compares across members, and its recent history.
  * Its accessible name is the address, so tests and screen readers find "127.0.0.1:2192".
  * Selected (deep link /members/<address>) it spans the row, shows everything and larger charts.
  */
@@ -17,7 +17,6 @@ import { MemberCharts } from './MemberCharts';
 import { MemberChecked } from './MemberChecked';
 import { MemberFigures } from './MemberFigures';
 import { describeMember, isServingState, outageText } from './memberState';
-import { shortVersion } from './format';
 import { memberUrl, membersUrl } from './urls';
 
 export const MemberCard = memo(function MemberCard({
@@ -30,6 +29,7 @@ export const MemberCard = memo(function MemberCard({
   selected,
   votingFollowers,
   pollIntervalMs,
+  buildDiffers = false,
 }: {
   ensemble: string;
   member: MemberStatus;
@@ -43,6 +43,8 @@ export const MemberCard = memo(function MemberCard({
   votingFollowers: number;
   /** The poller's cadence: a check older than a few of these is shown as late. */
   pollIntervalMs: number;
+  /** Its build string is not the one most members run (a mixed-builds alert names it). */
+  buildDiffers?: boolean;
 }) {
   const look = describeMember(member, alerts, stale);
   const m = member.metrics;
@@ -72,11 +74,6 @@ export const MemberCard = memo(function MemberCard({
         {observerByConfig && <span className="badge">observer</span>}
         <span className="member__spacer" />
         <MemberChecked member={member} pollIntervalMs={pollIntervalMs} />
-        {m.version !== null && (
-          <span className="member__version mono" title={m.version}>
-            {shortVersion(m.version)}
-          </span>
-        )}
       </header>
 
       {(look.reason || !serving) && (
@@ -103,6 +100,14 @@ export const MemberCard = memo(function MemberCard({
           epoch <span className="mono">{m.epoch ?? '—'}</span>
         </span>
       </p>
+
+      {m.version !== null && (
+        // The whole string: two builds of one release differ only after "3.8.0".
+        <p className={`member__build${buildDiffers ? ' member__build--differs' : ''}`}>
+          <span>build</span> <span className="mono">{m.version}</span>
+          {buildDiffers && <span className="status member__build-word">differs</span>}
+        </p>
+      )}
 
       <MemberFigures member={member} expanded={selected} votingFollowers={votingFollowers} />
       <MemberCharts points={history} to={historyTo} large={selected} />

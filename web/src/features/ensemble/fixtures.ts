@@ -93,6 +93,13 @@ export function healthOf(members: MemberStatus[], polledAt = T0): EnsembleHealth
 
 export const healthy = (): EnsembleHealth => healthOf([member(1), leader(2), member(3)]);
 
+/** Every member serves, but the leader counts one follower fewer in sync: member 3 restarted 12 s ago. */
+export function oneSyncing(): EnsembleHealth {
+  const l = leader(2);
+  const m3 = member(3);
+  return healthOf([member(1), { ...l, metrics: { ...l.metrics, syncedFollowers: 1 } }, { ...m3, metrics: { ...m3.metrics, uptimeSeconds: 12 } }]);
+}
+
 export function oneDown(): EnsembleHealth {
   const l = leader(2);
   return healthOf([member(1), { ...l, metrics: { ...l.metrics, syncedFollowers: 1 } }, downMember(3)]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { count, duration, fds, latencyTriple, ms, shortVersion } from './format';
+import { count, duration, fds, latencyTriple, ms } from './format';
 
 describe('member figures', () => {
   it('shows missing figures as a dash, never 0', () => {
@@ -13,11 +13,6 @@ describe('member figures', () => {
     expect(ms(12.34)).toBe('12.3');
     expect(ms(250.6)).toBe('251');
     expect(latencyTriple(0, 0.42, 12)).toBe('0 / 0.42 / 12 ms');
-  });
-  it('shortens version strings, Debian’s literal placeholder included', () => {
-    expect(shortVersion('3.8.0-${mvngit.commit.id}, built on 2023-01-01 00:00 UTC')).toBe('3.8.0');
-    expect(shortVersion('3.9.2-e454e8c7181401f9, built on 2024-02-12')).toBe('3.9.2');
-    expect(shortVersion(null)).toBe('—');
   });
   it('formats timeouts', () => {
     expect(duration(4_000)).toBe('4 s');

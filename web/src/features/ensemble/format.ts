@@ -25,16 +25,6 @@ export function latencyTriple(min: number | null, avg: number | null, max: numbe
   return `${ms(min)} / ${ms(avg)} / ${ms(max)} ms`;
 }
 
-/**
- * "3.8.0" from "3.8.0-${mvngit.commit.id}, built on 2023-01-01" (Debian's literal string) or
- * "3.9.2-e454e8c7, built on ..."; the full text goes in a tooltip.
- */
-export function shortVersion(version: string | null): string {
-  if (version === null) return NONE;
-  const m = /^\s*(\d+(?:\.\d+){1,3})/.exec(version);
-  return m?.[1] ?? version.split(/[,\s]/)[0] ?? version;
-}
-
 /** A session timeout or any ms duration as a short human figure: "4 s", "30 s", "15 min", "1 h 30 min". */
 export function duration(msValue: number | null | undefined): string {
   if (msValue === null || msValue === undefined) return NONE;

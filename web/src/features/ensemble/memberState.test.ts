@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkedAge, describeMember, describeQuorum, outageText } from './memberState';
-import { downMember, healthOf, healthy, leader, member, oneDown, T0 } from './fixtures';
+import { downMember, healthOf, healthy, leader, member, oneDown, oneSyncing, T0 } from './fixtures';
 
 describe('describeMember', () => {
   it('is green with its role word while serving', () => {
@@ -15,7 +15,10 @@ describe('describeMember', () => {
     const h = oneDown();
     const [, l, d] = h.members;
     expect(describeMember(d!, h.alerts, false)).toEqual({ tone: 'lost', word: 'down', reason: 'connection refused' });
-    expect(describeMember(l!, h.alerts, false)).toMatchObject({ tone: 'degraded', word: 'leader', reason: 'Followers not synced: 1 of 2' });
+    // The dead follower explains the leader's count: the leader itself is fine.
+    expect(describeMember(l!, h.alerts, false)).toMatchObject({ tone: 'live', word: 'leader' });
+    const s = oneSyncing();
+    expect(describeMember(s.members[1]!, s.alerts, false)).toMatchObject({ tone: 'degraded', word: 'leader', reason: 'Followers not synced: 1 of 2' });
   });
   it('is amber when behind the leader, without repeating the member name', () => {
     const m = member(3);

@@ -119,6 +119,9 @@ function quorumLook(q: QuorumSummary, alerts: readonly Alert[]): Look {
     };
   }
   if (q.tolerates === 0) return { tone: 'degraded', word: 'no margin', reason: 'any voter failure stops the ensemble' };
+  // The quorum holds, but clients suffer: not "healthy" while a herd of requests slows everyone.
+  const herd = alerts.find((a) => a.id === 'request-herd');
+  if (herd) return { tone: 'degraded', word: 'request herd', reason: 'the quorum holds, but a request herd slows every client: see the alert below' };
   return { tone: 'live', word: 'healthy', reason: null };
 }
 

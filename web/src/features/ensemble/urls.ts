@@ -24,3 +24,8 @@ export function apiEnsembleUrl(ensemble: string, resource: string, params?: Reco
   const qs = query.toString();
   return `/api/ensembles/${encodeURIComponent(ensemble)}/${resource}${qs ? `?${qs}` : ''}`;
 }
+
+/** An ensemble view an alert points to for its evidence (the request herd: the sessions view). */
+export function ensembleViewUrl(ensemble: string, view: 'sessions' | 'watches' | 'locks' | 'upgrades'): string {
+  return `${ensembleUrl(ensemble)}/${view}`;
+}

@@ -19,7 +19,32 @@ const snap = (state: ConsoleSessionSnapshot['state'], since = 100, confirmedAt: 
 describe('computeFreshness', () => {
   it('is live when link, session and entry are current', () => {
     expect(computeFreshness(live, { snapshot: snap('connected'), epoch: 2 }, 2)).toEqual({ live: true });
-    expect(computeFreshness(live, { snapshot: snap('readOnly'), epoch: 2 })).toEqual({ live: true });
+  });
+
+  it('read-only is served but not live: "as of" the last read-write answer, in the words every view uses', () => {
+    const readOnly = {
+      ...snap('readOnly'),
+      connection: {
+        identity: null,
+        identityNote: null,
+        tls: null,
+        sasl: null,
+        warning: null,
+        problem: null,
+        readOnly: { member: 'h:1', memberId: 3, lastReadWriteAt: 80 },
+      },
+    };
+    expect(computeFreshness(live, { snapshot: readOnly, epoch: 2 }, 2)).toEqual({
+      live: false,
+      asOf: 80,
+      reason: 'read-only: member 3 has lost quorum; data as of its last sync',
+    });
+    // Read-only from the start (Keeper began during the outage): no time to give, still the words.
+    expect(computeFreshness(live, { snapshot: snap('readOnly'), epoch: 2 })).toEqual({
+      live: false,
+      asOf: null,
+      reason: 'read-only: member h:1 has lost quorum; data as of its last sync',
+    });
   });
 
   it('is stale as of the last confirmed answer when the session is lost, not the moment the state changed', () => {

@@ -5,7 +5,7 @@
  * very socket. "As of" is always the last confirmed contact (the last frame from the server, the last
  * answer from ZooKeeper): a change of state without new data never moves it forward.
  */
-import { isLive, type ConsoleSessionSnapshot, type ConsoleSessionState } from '@keeper/shared';
+import { isLive, readOnlyReason, type ConsoleSessionSnapshot, type ConsoleSessionState } from '@keeper/shared';
 import type { ConnectionStatus } from '../../socket/connectionStatus';
 import type { SessionEntry } from '../consoleSession/consoleSessionTopic';
 
@@ -63,7 +63,13 @@ export function computeFreshness(
     return { live: false, asOf: null, reason: 'waiting for the console’s ZooKeeper session' };
   }
   const snap = session.snapshot;
-  if (snap.state !== 'connected' && snap.state !== 'readOnly') {
+  if (snap.state === 'readOnly') {
+    // Served, but by a member without quorum: what it shows is as of when it last synced with the
+    // others, which is when the console last had the ensemble read-write (unknown if it never had).
+    const readOnly = snap.connection?.readOnly ?? null;
+    return { live: false, asOf: readOnly?.lastReadWriteAt ?? null, reason: readOnlyReason(readOnly, snap.member) };
+  }
+  if (snap.state !== 'connected') {
     return {
       live: false,
       asOf: snap.confirmedAt,

@@ -1,8 +1,9 @@
 /**
  * "Clean leaked…": a dry run first lists every contender proven leaked under a path; only then
- * does a second button delete them, each re-checked by the server right before (still there,
- * same owner and version, still not holding). The outcome lists what was deleted and what was
- * left alone, with why.
+ * does a second button delete exactly those (the dry run's list is sent back, pinned), each
+ * re-checked by the server right before: still proven leaked, same owner and version, still not
+ * holding, and still unwatched in a watch gathering made right then. The outcome lists what was
+ * deleted and what was left alone, with why.
  */
 import { useState } from 'react';
 import { isValidPath, type LockCleanAnswer } from '@keeper/shared';
@@ -32,7 +33,13 @@ function CleanFlow({ ensemble, root, onClose }: { ensemble: string; root: string
 
   const run = (dryRun: boolean) =>
     submit(
-      () => cleanLeaked(ensemble, path.trim(), dryRun),
+      () =>
+        cleanLeaked(
+          ensemble,
+          dryRun || step.kind !== 'dryRun' ? path.trim() : step.answer.path,
+          dryRun,
+          step.kind === 'dryRun' ? step.answer.candidates : undefined,
+        ),
       (answer) => setStep({ kind: dryRun ? 'dryRun' : 'done', answer }),
     );
 
@@ -46,7 +53,7 @@ function CleanFlow({ ensemble, root, onClose }: { ensemble: string; root: string
   if (step.kind === 'done') return <CleanOutcome answer={step.answer} onClose={onClose} />;
 
   if (step.kind === 'dryRun') {
-    const { candidates, leakCheck } = step.answer;
+    const { candidates, candidatesTotal, leakCheck } = step.answer;
     return (
       <div className="lock-flow">
         {candidates.length === 0 ? (
@@ -56,8 +63,9 @@ function CleanFlow({ ensemble, root, onClose }: { ensemble: string; root: string
         ) : (
           <>
             <p>
-              Dry run: {plural(candidates.length, 'leaked contender')} under <span className="mono">{step.answer.path}</span> would be deleted. Each is checked
-              again right before: a node that changed or now holds its lock is left alone.
+              Dry run: {plural(candidates.length, 'leaked contender')} under <span className="mono">{step.answer.path}</span> would be deleted
+              {candidatesTotal > candidates.length ? ` (the first ${candidates.length} of ${candidatesTotal})` : ''}. Only these; each is checked again right
+              before: a node that changed, now holds its lock, or whose owner watches the lock again is left alone.
             </p>
             <ul className="lock-flow__list mono" aria-label="Leaked contenders">
               {candidates.map((c) => (

@@ -2,18 +2,20 @@
  * A lock's contenders in the recipe's order (by sequence, never by name). One dense line each,
  * what matters first (status, flags, how long, what it waits for); under it, the consequence when
  * something is wrong. Enter or a click on a row opens it: its whole wait chain, each flag's
- * sentence, and what its owner watches. Admins get Delete, kept in view at the right edge, on the
- * rows it is meant for: leaked and persistent nodes, and (with the name typed) a holder.
+ * sentence, what its owner watches, its member and data. Admins get Delete, kept in view at the
+ * right edge, on the rows it is meant for: leaked and persistent nodes, and (with the name typed)
+ * a holder. Under about 1,500 px of table the member and data columns give way (they stay in the
+ * opened row), so that at a laptop's 1,400 px the sticky Delete lies over no column.
  */
 import { Fragment, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { baseName, shortName, type Contender } from '@keeper/shared';
-import { RelativeTime } from '../../ui/RelativeTime';
+import { useNow } from '../../lib/useNow';
 import { duration, NONE } from '../ensemble/format';
 import { sessionUrl } from '../sessions/urls';
 import { DeleteContenderDialog } from './DeleteContenderDialog';
 import { FlagBadges, StatusBadge } from './StatusBadge';
-import { dataText, deleteMode, FLAG_LABEL, timeInPlace } from './lockWords';
+import { dataText, deleteMode, FLAG_LABEL, lastResponseWords, timeInPlace } from './lockWords';
 
 const WATCHING_WORDS = {
   blocker: 'its owner watches what it waits for',
@@ -22,7 +24,26 @@ const WATCHING_WORDS = {
   unknown: 'no usable watch gathering yet for its owner',
 } as const;
 
-export function ContendersTable({ ensemble, contenders, admin, live }: { ensemble: string; contenders: readonly Contender[]; admin: boolean; live: boolean }) {
+/** What a share link without the ensemble views sees instead of owners and addresses. */
+const HIDDEN = 'hidden';
+const HIDDEN_TITLE = 'This share link was not given the ensemble views: owner sessions and client and member addresses are not shown';
+
+export function ContendersTable({
+  ensemble,
+  contenders,
+  admin,
+  live,
+  asOf,
+}: {
+  ensemble: string;
+  contenders: readonly Contender[];
+  admin: boolean;
+  live: boolean;
+  /** When the data was computed: durations stop there while it is not live. */
+  asOf: number;
+}) {
+  const ticking = useNow();
+  const now = live ? Math.max(ticking, asOf) : asOf;
   const [open, setOpen] = useState<ReadonlySet<string>>(new Set());
   const [deleting, setDeleting] = useState<Contender | null>(null);
   const toggle = (path: string) =>
@@ -33,6 +54,7 @@ export function ContendersTable({ ensemble, contenders, admin, live }: { ensembl
     });
   // An exclusive lock's nodes are all plain contenders: the column would say nothing.
   const showRole = contenders.some((c) => c.role !== 'contender');
+  const positionOf = new Map(contenders.map((c) => [c.path, c.position]));
   const columns = 12 + (showRole ? 1 : 0) + (admin ? 1 : 0);
   return (
     <div className="locks__scroll">
@@ -49,10 +71,14 @@ export function ContendersTable({ ensemble, contenders, admin, live }: { ensembl
             <th scope="col">Waits for</th>
             <th scope="col">Owner session</th>
             <th scope="col">Client</th>
-            <th scope="col">Member</th>
+            <th scope="col" className="contender__wide">
+              Member
+            </th>
             <th scope="col">Timeout</th>
             <th scope="col">Last response</th>
-            <th scope="col">Data</th>
+            <th scope="col" className="contender__wide">
+              Data
+            </th>
             {showRole && <th scope="col">Role</th>}
             {admin && (
               <th scope="col" className="contender__actions">
@@ -65,6 +91,9 @@ export function ContendersTable({ ensemble, contenders, admin, live }: { ensembl
           {contenders.map((c) => {
             const expanded = open.has(c.path);
             const mode = deleteMode(c);
+            const time = timeInPlace(c, now);
+            const lastResponse = lastResponseWords(c.owner);
+            const hidden = c.owner !== null && c.owner.sessionId === null;
             return (
               <Fragment key={c.path}>
                 <tr
@@ -89,21 +118,39 @@ export function ContendersTable({ ensemble, contenders, admin, live }: { ensembl
                   <td>
                     <FlagBadges flags={c.flags} />
                   </td>
-                  <td>{timeInPlace(c)}</td>
+                  <td className="contender__time" title={time.title}>
+                    {time.text}
+                  </td>
                   <td className="mono contender__waits" title={c.waitsFor?.text}>
-                    {c.waitsFor ? `→ ${shortName(baseName(c.waitsFor.next))}` : NONE}
+                    {c.waitsFor ? `→ ${positionOf.has(c.waitsFor.next) ? `#${positionOf.get(c.waitsFor.next)}` : shortName(baseName(c.waitsFor.next))}` : NONE}
                   </td>
                   <td className="mono">
                     <Owner ensemble={ensemble} contender={c} />
                   </td>
                   <td className="mono">
-                    {c.owner?.client ?? NONE}
+                    {hidden ? (
+                      <span className="muted" title={HIDDEN_TITLE}>
+                        {HIDDEN}
+                      </span>
+                    ) : (
+                      (c.owner?.client ?? NONE)
+                    )}
                     {c.owner?.connected === false && <span className="contender__warn"> no connection</span>}
                   </td>
-                  <td className="mono">{c.owner?.member ?? NONE}</td>
+                  <td className="mono contender__wide">
+                    {hidden ? (
+                      <span className="muted" title={HIDDEN_TITLE}>
+                        {HIDDEN}
+                      </span>
+                    ) : (
+                      (c.owner?.member ?? NONE)
+                    )}
+                  </td>
                   <td>{duration(c.owner?.timeoutMs)}</td>
-                  <td>{c.owner?.lastResponseAt ? <RelativeTime at={c.owner.lastResponseAt} /> : NONE}</td>
-                  <td className="contender__data" title={dataText(c).kind}>
+                  <td className="contender__lresp" title={lastResponse.title}>
+                    {lastResponse.text}
+                  </td>
+                  <td className="contender__data contender__wide" title={dataText(c).kind}>
                     {dataText(c).text}
                   </td>
                   {showRole && <td>{c.role}</td>}
@@ -146,6 +193,13 @@ export function ContendersTable({ ensemble, contenders, admin, live }: { ensembl
 function Owner({ ensemble, contender }: { ensemble: string; contender: Contender }) {
   const owner = contender.owner;
   if (!owner) return <span className="muted">none (persistent)</span>;
+  if (owner.sessionId === null) {
+    return (
+      <span className="muted" title={HIDDEN_TITLE}>
+        {HIDDEN}
+      </span>
+    );
+  }
   return (
     <>
       <Link to={sessionUrl(ensemble, owner.sessionId)} title="Open this session in the sessions view">
@@ -166,6 +220,10 @@ function ContenderMore({ contender: c }: { contender: Contender }) {
     <div className="contender__details">
       <p className="mono">{c.path}</p>
       {c.waitsFor && <p className="mono contender__chain">{c.waitsFor.text}</p>}
+      {c.owner?.member && <p className="muted">Member {c.owner.member}</p>}
+      <p className="muted">
+        Data ({dataText(c).kind}) {dataText(c).text}
+      </p>
       {c.flags.length > 0 && (
         <ul className="contender__flagmsgs">
           {c.flags.map((f) => (

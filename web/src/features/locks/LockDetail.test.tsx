@@ -93,9 +93,10 @@ describe('a lock’s contenders', () => {
     show(jobLock());
     const chain = `${shortName(C)} waits for ${shortName(B)} (leaked) waits for ${shortName(A)} (holder)`;
     expect(screen.getByLabelText('Wait chain')).toHaveTextContent(`Chain ${chain}`);
-    // Each waiter's row names what it waits for directly, with its whole chain on hover and once opened.
-    expect(within(row(C)).getByText(`→ ${shortName(B)}`)).toHaveAttribute('title', chain);
-    expect(within(row(B)).getByText(`→ ${shortName(A)}`)).toHaveAttribute('title', `${shortName(B)} waits for ${shortName(A)} (holder)`);
+    // Each waiter's row points at what it waits for directly (by its place), with its whole chain on hover and once opened.
+    expect(within(row(C)).getByText('→ #2')).toHaveAttribute('title', chain);
+    // A leaked waiter is tagged at the head of its own chain too (issue 22, item 10).
+    expect(within(row(B)).getByText('→ #1')).toHaveAttribute('title', `${shortName(B)} (leaked) waits for ${shortName(A)} (holder)`);
     await userEvent.setup().click(row(C).cells[0]!);
     expect(row(C).nextElementSibling).toHaveTextContent(chain);
     const under = row(B).nextElementSibling as HTMLElement;

@@ -42,9 +42,12 @@ export function LockDetail({
         </span>
       </ViewHeader>
       <div className="locks__body">
-        <nav className="locks__pad lock-detail__back">
-          <Link to={locksUrl(ensemble)}>← All locks</Link>
-        </nav>
+        {/* A share link without the ensemble views may not open the list. */}
+        {!data?.ownersHidden && (
+          <nav className="locks__pad lock-detail__back">
+            <Link to={locksUrl(ensemble)}>← All locks</Link>
+          </nav>
+        )}
         {entry?.kind === 'refused' ? (
           <p className="error-note locks__pad" role="alert">
             <span className="status tone-lost">cannot show this lock</span> {entry.message}
@@ -118,6 +121,11 @@ function DetailBody({ ensemble, data, admin, live }: { ensemble: string; data: L
           </p>
         )}
         <LeakCheckLine check={data.leakCheck} />
+        {data.ownersHidden && (
+          <p className="note lock-detail__hidden">
+            Owner sessions and client and member addresses are hidden: this share link was not given the ensemble views.
+          </p>
+        )}
         <HerdList ensemble={ensemble} herds={data.herds} />
       </section>
       <p className="locks__pad note lock-detail__count" aria-live="polite">
@@ -125,7 +133,7 @@ function DetailBody({ ensemble, data, admin, live }: { ensemble: string; data: L
           ? `showing the first ${formatCount(listed)} of ${formatCount(lock.total)} contenders (the counts cover all of them)`
           : plural(lock.total, 'contender')}
       </p>
-      {listed > 0 && <ContendersTable ensemble={ensemble} contenders={lock.contenders} admin={admin} live={live} />}
+      {listed > 0 && <ContendersTable ensemble={ensemble} contenders={lock.contenders} admin={admin} live={live} asOf={lock.computedAt} />}
     </>
   );
 }

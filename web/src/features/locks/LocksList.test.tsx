@@ -155,18 +155,20 @@ describe('the Locks list', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
-  it('cleans leaked contenders only after a dry run lists them, then says what was deleted and left alone', async () => {
+  it('cleans leaked contenders only after a dry run lists them, deleting only those (pinned), then says what was deleted and left alone', async () => {
     const user = userEvent.setup();
     const leaked = `${JOB}/${locksResponse().locks[0]!.contenders[1]!.name}`;
+    const candidates = [
+      { path: leaked, lock: JOB, owner: '0xb', version: 0 },
+      { path: '/other/x-0000000001', lock: '/other', owner: '0xe', version: 0 },
+    ];
     answer = (_url, body) => {
       const dryRun = (body as { dryRun: boolean }).dryRun;
       return Response.json({
         path: '/',
         dryRun,
-        candidates: [
-          { path: leaked, lock: JOB, owner: '0xb', version: 0 },
-          { path: '/other/x-0000000001', lock: '/other', owner: '0xe', version: 0 },
-        ],
+        candidates,
+        candidatesTotal: 2,
         deleted: dryRun ? [] : [leaked],
         skipped: dryRun ? [] : [{ path: '/other/x-0000000001', reason: 'now the holder' }],
         leakCheck: { ready: true, sentence: 'Two gatherings 12 s apart.' },
@@ -186,7 +188,7 @@ describe('the Locks list', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Delete 2 leaked nodes' }));
     expect(requests.map((r) => r.body)).toEqual([
       { path: '/', dryRun: true },
-      { path: '/', dryRun: false },
+      { path: '/', dryRun: false, pinned: candidates },
     ]);
     expect(await within(dialog).findByText('1 node deleted, 1 left alone')).toBeInTheDocument();
     expect(within(within(dialog).getByRole('list', { name: 'Left alone' })).getByRole('listitem')).toHaveTextContent('/other/x-0000000001 — now the holder');

@@ -3,8 +3,9 @@
  * the leak check can say yet, the herds, what Keeper watches, and the last scan. Admins get
  * "Scan for locks…" and "Clean leaked…"; viewers see the same page without them.
  */
-import { useDeferredValue, useMemo, useState } from 'react';
-import type { LocksResponse } from '@keeper/shared';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
+import { LOCK_LIST_PAGE, LOCK_LIST_PAGE_MAX, type LocksResponse } from '@keeper/shared';
+import { formatCount } from '../../lib/bytes';
 import { FilterField } from '../../ui/FilterField';
 import { plural } from '../ensemble/format';
 import { ViewHeader } from '../ensemble/ViewHeader';
@@ -13,12 +14,27 @@ import { LockAdminTools } from './LockAdminTools';
 import { LockContext } from './LockContext';
 import { filterLocks } from './filterLocks';
 import { LocksTable } from './LocksTable';
-import type { LocksEntry } from './locksTopics';
+import { FIRST_PAGE, type LocksEntry, type LocksPage } from './locksTopics';
 import '../../ui/table.css';
 import '../../ui/sectionTitle.css';
 import './locks.css';
 
-export function LocksList({ ensemble, entry, freshness, admin }: { ensemble: string; entry: LocksEntry | undefined; freshness: Freshness; admin: boolean }) {
+export function LocksList({
+  ensemble,
+  entry,
+  freshness,
+  admin,
+  page = FIRST_PAGE,
+  onPage = () => {},
+}: {
+  ensemble: string;
+  entry: LocksEntry | undefined;
+  freshness: Freshness;
+  admin: boolean;
+  /** The page the view subscribes to, and how to ask for another (the filter and the rows wanted). */
+  page?: LocksPage;
+  onPage?: (page: LocksPage) => void;
+}) {
   const data = entry?.kind === 'locks' ? entry.locks : undefined;
   return (
     <div className={`view locks${freshness.live ? '' : ' is-stale'}`}>
@@ -35,7 +51,7 @@ export function LocksList({ ensemble, entry, freshness, admin }: { ensemble: str
             Nothing to show yet — {freshness.live ? 'reading the locks' : freshness.reason}.
           </p>
         ) : (
-          <ListBody ensemble={ensemble} data={data} admin={admin} live={freshness.live} />
+          <ListBody ensemble={ensemble} data={data} admin={admin} live={freshness.live} page={page} onPage={onPage} />
         )}
       </div>
     </div>
@@ -43,20 +59,41 @@ export function LocksList({ ensemble, entry, freshness, admin }: { ensemble: str
 }
 
 function Headline({ data }: { data: LocksResponse }) {
-  const leaked = data.locks.filter((l) => l.worstStatus === 'leaked').length;
+  const leaked = data.counts.leaked;
   return (
     <>
-      {plural(data.locks.length, 'lock')}
-      {leaked > 0 && ` · ${leaked} with a leaked node`}
+      {plural(data.total, 'lock')}
+      {data.q && ' matching'}
+      {leaked > 0 && ` · ${formatCount(leaked)} with a leaked node`}
       {data.herds.length > 0 && ` · ${plural(data.herds.length, 'herd')}`}
     </>
   );
 }
 
-function ListBody({ ensemble, data, admin, live }: { ensemble: string; data: LocksResponse; admin: boolean; live: boolean }) {
-  const [text, setText] = useState('');
+function ListBody({
+  ensemble,
+  data,
+  admin,
+  live,
+  page,
+  onPage,
+}: {
+  ensemble: string;
+  data: LocksResponse;
+  admin: boolean;
+  live: boolean;
+  page: LocksPage;
+  onPage: (page: LocksPage) => void;
+}) {
+  const [text, setText] = useState(page.q);
   const deferred = useDeferredValue(text);
+  // The page in hand is filtered at once; the server then sends the page of every lock that matches.
   const rows = useMemo(() => filterLocks(data.locks, deferred), [data.locks, deferred]);
+  const q = deferred.trim().slice(0, 200);
+  useEffect(() => {
+    if (q !== page.q) onPage({ q, limit: LOCK_LIST_PAGE });
+  }, [q, page.q, onPage]);
+  const more = data.total > data.locks.length && data.q === q;
   return (
     <>
       <LockContext ensemble={ensemble} data={data} />
@@ -71,7 +108,11 @@ function ListBody({ ensemble, data, admin, live }: { ensemble: string; data: Loc
         />
         {admin && <LockAdminTools ensemble={ensemble} root={data.root} live={live} />}
         <span className="locks__count muted" aria-live="polite">
-          {rows.length === data.locks.length ? plural(data.locks.length, 'lock') : `showing ${rows.length} of ${data.locks.length}`}
+          {rows.length < data.locks.length
+            ? `showing ${formatCount(rows.length)} of ${formatCount(data.total)}`
+            : data.locks.length < data.total
+              ? `the ${formatCount(data.locks.length)} worst of ${plural(data.total, 'lock')}`
+              : plural(data.total, 'lock')}
         </span>
       </div>
       {data.locks.length === 0 ? (
@@ -82,7 +123,23 @@ function ListBody({ ensemble, data, admin, live }: { ensemble: string; data: Loc
       ) : rows.length === 0 ? (
         <p className="note locks__pad">No lock matches the filter.</p>
       ) : (
-        <LocksTable ensemble={ensemble} locks={rows} />
+        <LocksTable ensemble={ensemble} locks={rows} live={live} asOf={data.at} />
+      )}
+      {more && (
+        <p className="note locks__pad locks__more">
+          {page.limit < LOCK_LIST_PAGE_MAX ? (
+            <button
+              type="button"
+              className="btn btn--outline btn--small"
+              onClick={() => onPage({ q: page.q, limit: Math.min(LOCK_LIST_PAGE_MAX, page.limit + LOCK_LIST_PAGE) })}
+            >
+              Show {formatCount(Math.min(LOCK_LIST_PAGE, data.total - data.locks.length))} more
+            </button>
+          ) : (
+            `The ${formatCount(LOCK_LIST_PAGE_MAX)} worst are shown: filter to see others.`
+          )}{' '}
+          {formatCount(data.total - data.locks.length)} more {data.total - data.locks.length === 1 ? 'lock is' : 'locks are'} tracked beyond these.
+        </p>
       )}
     </>
   );

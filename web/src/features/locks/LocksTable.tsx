@@ -7,6 +7,7 @@
 import { Link, useNavigate } from 'react-router-dom';
 import { baseName, type LockReport } from '@keeper/shared';
 import { formatCount } from '../../lib/bytes';
+import { useNow } from '../../lib/useNow';
 import { duration, NONE } from '../ensemble/format';
 import { FlagBadges, StatusBadge } from './StatusBadge';
 import { lockFlags } from './lockWords';
@@ -17,8 +18,19 @@ function parentOf(path: string): string {
   return path.slice(0, path.length - baseName(path).length);
 }
 
-export function LocksTable({ ensemble, locks }: { ensemble: string; locks: readonly LockReport[] }) {
+/** "4 min", "at least 22 s", "< 1 s": the longest hold, counted on from when its report was computed while the data is live. */
+function oldestHold(lock: LockReport, now: number): string {
+  if (lock.oldestHoldMs === null) return NONE;
+  const ms = lock.oldestHoldMs + Math.max(0, now - lock.computedAt);
+  const text = ms < 1000 ? '< 1 s' : duration(Math.floor(ms / 1000) * 1000);
+  return lock.oldestHoldAtLeast ? `at least ${text}` : text;
+}
+
+export function LocksTable({ ensemble, locks, live = true, asOf }: { ensemble: string; locks: readonly LockReport[]; live?: boolean; asOf?: number }) {
   const navigate = useNavigate();
+  const ticking = useNow();
+  // While not live, durations stop where the data stopped.
+  const now = live ? ticking : (asOf ?? ticking);
   return (
     <div className="locks__scroll">
       <table className="data-table locks-table" aria-label="Locks">
@@ -65,7 +77,7 @@ export function LocksTable({ ensemble, locks }: { ensemble: string; locks: reado
                 <td>{lock.worstStatus ? <StatusBadge status={lock.worstStatus} /> : <span className="muted">empty</span>}</td>
                 <td className="num">{formatCount(lock.holders)}</td>
                 <td className="num">{formatCount(lock.waiters)}</td>
-                <td>{lock.oldestHoldMs === null ? NONE : duration(lock.oldestHoldMs)}</td>
+                <td title={lock.oldestHoldAtLeast ? 'It already held when Keeper began watching: at least this long' : undefined}>{oldestHold(lock, now)}</td>
                 <td>
                   <FlagBadges flags={lockFlags(lock)} max={2} />
                 </td>

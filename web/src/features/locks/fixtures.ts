@@ -2,7 +2,8 @@
  * Lock reports as the server builds them, made with the shared analyzeLock from hand-made
  * directories, sessions and watch gatherings, for the component tests:
  *  - /app/locks/job, kazoo #732 (seed 002): A holds (its owner has a 15-min timeout), B leaked
- *    (alive, watches nothing, two gatherings 12 s apart), C a live waiter watching B;
+ *    (alive, watches nothing across its 30 s session timeout: gatherings 15 s apart), C a live
+ *    waiter watching B;
  *  - /app/locks/persist: a persistent node holds, D waits behind it;
  *  - /tasks/big: 100,000 contenders, the first 50 listed (seed 000's scale).
  */
@@ -60,6 +61,7 @@ function baseFacts(owner: string) {
     firstSeenAt: T0 - 60_000,
     version: 0,
     holdingSince: null as number | null,
+    holdKind: null as 'created' | 'seen' | 'atLeast' | null,
   };
 }
 
@@ -75,9 +77,9 @@ function gathering(at: number, watches: Record<string, string[]>): WatchGatherin
   };
 }
 
-/** C watches B and D watches the persistent node; B's owner watches nothing in its directory, twice, 12 s apart. */
+/** C watches B and D watches the persistent node; B's owner watches nothing in its directory, across 31 s. */
 const WATCHES = { [`${JOB}/${B}`]: ['0xc'], [`${PERSIST}/${P0}`]: ['0xd'] };
-export const GATHERINGS = [gathering(T0, WATCHES), gathering(T0 + 12_000, WATCHES)];
+export const GATHERINGS = [gathering(T0, WATCHES), gathering(T0 + 15_000, WATCHES), gathering(T0 + 31_000, WATCHES)];
 
 const SESSIONS = new Map(
   [session('0xa', { timeoutMs: 900_000 }), session('0xb'), session('0xc'), session('0xd'), session('0xe')].map((s) => [s.sessionId, s] as const),
@@ -86,7 +88,7 @@ const SESSIONS = new Map(
 function analyze(path: string, children: string[], facts: AnalyzeLockInput['facts']): LockReport {
   const lock = recognizeLock({ path, children });
   if (!lock) throw new Error(`not a lock: ${path}`);
-  return analyzeLock({ lock, facts, sessions: SESSIONS, gatherings: GATHERINGS, now: NOW });
+  return analyzeLock({ lock, facts, sessions: SESSIONS, sessionsAsOf: NOW - 900, gatherings: GATHERINGS, now: NOW });
 }
 
 export function jobLock(): LockReport {
@@ -94,7 +96,7 @@ export function jobLock(): LockReport {
     JOB,
     [C, A, B],
     new Map([
-      [A, facts('0xa', { data: utf8('worker-1'), holdingSince: NOW - 5 * 60_000, version: 0 })],
+      [A, facts('0xa', { data: utf8('worker-1'), ctime: NOW - 10 * 60_000, holdingSince: NOW - 5 * 60_000, holdKind: 'seen', version: 0 })],
       [B, facts('0xb', { data: utf8('worker-2'), ctime: NOW - 50_000 })],
       [C, facts('0xc', { data: utf8('worker-3'), ctime: NOW - 20_000 })],
     ]),
@@ -130,7 +132,7 @@ function buildBigLock(): LockReport {
 }
 
 export function lockResponse(lock: LockReport): LockResponse {
-  return { ensemble: 'default', lock, herds: [], leakCheck: leakCheckSummary(GATHERINGS), at: NOW };
+  return { ensemble: 'default', lock, herds: [], leakCheck: leakCheckSummary(GATHERINGS), ownersHidden: false, at: NOW };
 }
 
 export function locksResponse(): LocksResponse {
@@ -138,7 +140,19 @@ export function locksResponse(): LocksResponse {
   return {
     ensemble: 'default',
     root: '/',
+    q: '',
     locks,
+    offset: 0,
+    limit: 100,
+    total: locks.length,
+    counts: {
+      leaked: locks.filter((l) => l.worstStatus === 'leaked').length,
+      persistent: locks.filter((l) => l.worstStatus === 'persistent').length,
+      waiting: locks.filter((l) => l.worstStatus === 'waiting').length,
+      holder: locks.filter((l) => l.worstStatus === 'holder').length,
+      empty: locks.filter((l) => l.worstStatus === null).length,
+    },
+    ownersHidden: false,
     herds: [
       {
         path: '/queue/holder',
@@ -153,6 +167,8 @@ export function locksResponse(): LocksResponse {
     roots: ['/app/locks'],
     tracked: 3,
     trackLimit: 1_000,
+    opened: 0,
+    openedLimit: 100,
     lastScan: {
       path: '/',
       jobId: 'job-1',

@@ -10,6 +10,7 @@ import {
   type Contender,
   type JobSnapshot,
   type LockCleanAnswer,
+  type LockCleanCandidate,
   type LockDeleteAnswer,
 } from '@keeper/shared';
 import { api } from '../../lib/api';
@@ -23,6 +24,7 @@ export async function startLockScan(ensemble: string, path: string): Promise<Job
 export function deleteContender(ensemble: string, contender: Contender, confirmHolder?: string): Promise<LockDeleteAnswer> {
   const body = {
     path: contender.path,
+    // A share link without sessions never gets here: only admins delete.
     owner: contender.owner?.sessionId ?? '0x0',
     version: contender.version ?? 0,
     ...(confirmHolder !== undefined ? { confirmHolder } : {}),
@@ -30,6 +32,8 @@ export function deleteContender(ensemble: string, contender: Contender, confirmH
   return api(apiEnsembleUrl(ensemble, 'locks/delete'), { method: 'POST', body, schema: lockDeleteAnswerSchema });
 }
 
-export function cleanLeaked(ensemble: string, path: string, dryRun: boolean): Promise<LockCleanAnswer> {
-  return api(apiEnsembleUrl(ensemble, 'locks/clean'), { method: 'POST', body: { path, dryRun }, schema: lockCleanAnswerSchema });
+/** A dry run lists the leaked contenders; the real run deletes only those it lists (`pinned`), each re-checked by the server. */
+export function cleanLeaked(ensemble: string, path: string, dryRun: boolean, pinned?: readonly LockCleanCandidate[]): Promise<LockCleanAnswer> {
+  const body = { path, dryRun, ...(pinned ? { pinned } : {}) };
+  return api(apiEnsembleUrl(ensemble, 'locks/clean'), { method: 'POST', body, schema: lockCleanAnswerSchema });
 }

@@ -3,7 +3,8 @@
  * change its watches see and sends a whole snapshot, so an entry is simply the latest one, with
  * the socket epoch it came on (freshness) or the server's refusal in words.
  */
-import type { LockResponse, LocksResponse } from '@keeper/shared';
+import { LOCK_LIST_PAGE, type LockResponse, type LocksResponse, type TopicParams } from '@keeper/shared';
+import { useMemo } from 'react';
 import { useTopic, useTopicEntry } from '../../socket/hooks';
 import { RELEASED_EPOCH, registerTopic } from '../../socket/topicRegistry';
 
@@ -15,12 +16,17 @@ export type LockEntry =
   | { kind: 'notLock'; path: string; message: string; at: number; epoch: number }
   | { kind: 'refused'; message: string; epoch: number };
 
-export const locksQueryKey = (ensemble: string) => ['ensembles', ensemble, 'locks'] as const;
+/** One page of the list: the filter the server applies over all locks, and how many it sends. */
+export type LocksPage = Required<TopicParams<'locks'>>;
+export const FIRST_PAGE: LocksPage = { q: '', limit: LOCK_LIST_PAGE };
+
+export const locksQueryKey = (ensemble: string, page: TopicParams<'locks'> = FIRST_PAGE) =>
+  ['ensembles', ensemble, 'locks', 'page', page.q ?? '', page.limit ?? LOCK_LIST_PAGE] as const;
 export const lockQueryKey = (ensemble: string, path: string) => ['ensembles', ensemble, 'locks', 'lock', path] as const;
 
 registerTopic({
   topic: 'locks',
-  queryKey: (ensemble) => locksQueryKey(ensemble),
+  queryKey: (ensemble, params) => locksQueryKey(ensemble, params),
   reduce: (_prev: LocksEntry | undefined, event, { epoch }): LocksEntry => ({ kind: 'locks', locks: event.locks, epoch }),
   refused: (_prev, message, { epoch }): LocksEntry => ({ kind: 'refused', message, epoch }),
   released: (prev: LocksEntry): LocksEntry => ({ ...prev, epoch: RELEASED_EPOCH }),
@@ -35,12 +41,12 @@ registerTopic({
   released: (prev: LockEntry): LockEntry => ({ ...prev, epoch: RELEASED_EPOCH }),
 });
 
-const NO_PARAMS = {};
-
-/** Holds the `locks` subscription while mounted and reads its latest snapshot. */
-export function useLocksEntry(ensemble: string): LocksEntry | undefined {
-  useTopic('locks', ensemble, NO_PARAMS);
-  return useTopicEntry<LocksEntry>(locksQueryKey(ensemble));
+/** Holds the `locks` subscription for one page while mounted and reads its latest snapshot. */
+export function useLocksEntry(ensemble: string, page: LocksPage = FIRST_PAGE): LocksEntry | undefined {
+  // The server's defaults are not sent: the first page's subscription is the same for every tab.
+  const params = useMemo(() => ({ ...(page.q ? { q: page.q } : {}), ...(page.limit !== LOCK_LIST_PAGE ? { limit: page.limit } : {}) }), [page.q, page.limit]);
+  useTopic('locks', ensemble, params);
+  return useTopicEntry<LocksEntry>(locksQueryKey(ensemble, params));
 }
 
 /** Holds one lock directory's subscription while mounted (the server watches it for us) and reads it. */

@@ -50,10 +50,12 @@ describe('unknownSchemes', () => {
   it('finds schemes this editor would not round-trip', () => {
     expect(
       unknownSchemes([
+        { scheme: 'custom', id: 'ann', perms: 'r', permissions: 1 },
         { scheme: 'sasl', id: 'ann', perms: 'r', permissions: 1 },
+        { scheme: 'x509', id: 'CN=ann', perms: 'r', permissions: 1 },
         { scheme: 'world', id: 'anyone', perms: 'r', permissions: 1 },
       ]),
-    ).toEqual(['sasl']);
+    ).toEqual(['custom']);
   });
 });
 

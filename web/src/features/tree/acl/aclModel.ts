@@ -27,6 +27,8 @@ export const ID_PLACEHOLDER: Record<AclScheme, string> = {
   digest: 'user:base64(sha1(user:password))',
   ip: '10.0.0.0/8',
   auth: '(the caller’s own authenticated ids)',
+  sasl: 'keeper  or  keeper@EXAMPLE.COM',
+  x509: 'CN=keeper,O=Example',
 };
 
 function isScheme(s: string): s is AclScheme {
@@ -39,13 +41,13 @@ export function newRow(scheme: AclScheme = 'world'): AclRow {
   return { key: nextKey++, scheme, id: scheme === 'world' ? 'anyone' : '', perms: 'r' };
 }
 
-/** Schemes this editor does not know (sasl, x509): such an ACL is shown but left to zkCli. */
+/** Schemes this editor does not know (a custom provider's): such an ACL is shown but left to zkCli. */
 export function unknownSchemes(acl: readonly AclEntryView[]): string[] {
   return [...new Set(acl.map((e) => e.scheme).filter((s) => !isScheme(s)))];
 }
 
 export function rowsFrom(acl: readonly AclEntryView[]): AclRow[] {
-  // Unknown schemes (sasl, x509) are shown but cannot be edited here: the editor keeps them as they are.
+  // Unknown schemes (a custom provider's) are shown but cannot be edited here: the editor keeps them as they are.
   return acl.map((e) => ({ key: nextKey++, scheme: isScheme(e.scheme) ? e.scheme : 'auth', id: e.id, perms: e.perms }));
 }
 

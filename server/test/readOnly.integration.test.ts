@@ -1,0 +1,94 @@
+/**
+ * Read-only members during a quorum loss, on a TLS-only, SASL-required ensemble started with
+ * readonlymode.enabled (and local sessions, which ZooKeeper 3.7+ needs for it). Two members of
+ * three frozen: the console's member loses quorum; Keeper opens a read-only session there and
+ * says so ("read-only: member N has lost quorum; data as of its last sync"), the tree can still
+ * be browsed, writes are refused with that reason; when the others come back, Keeper moves to a
+ * member serving with quorum by itself and writes work again.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startKeeper, type RunningKeeper } from '../src/app.js';
+import type { ZkGateway } from '../src/zk/gateway.js';
+import { ensembleConfigOf, PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
+import { waitFor } from './support/waitFor.js';
+import { testLogger } from './support/logger.js';
+
+let ensemble: Awaited<ReturnType<typeof startTestEnsemble>>;
+let keeper: RunningKeeper;
+let gateway: ZkGateway;
+
+async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${keeper.url}${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+function memberId(member: string | null): number {
+  const port = Number(member?.split(':')[1]);
+  const found = ensemble.members.find((m) => m.clientPort === port);
+  if (!found) throw new Error(`console is not on a sandbox member (${member})`);
+  return found.id;
+}
+
+beforeAll(async () => {
+  ensemble = await startTestEnsemble(PORT_OFFSETS.readOnlyTest, { secure: { saslUsers: { keeper: 'keeper-ro-pw' } }, readOnlyMode: true });
+  keeper = await startKeeper(
+    { host: '127.0.0.1', port: 0, ensembles: [ensembleConfigOf(ensemble)] },
+    {
+      logger: testLogger,
+      gatewayDefaults: { sessionTimeoutMs: 20_000, requestDeadlineMs: 5_000 },
+      ensembleDefaults: { pollIntervalMs: 2_000, maxBackoffMs: 3_000 },
+    },
+  );
+  gateway = keeper.gateways.get('it')!;
+  await waitFor(() => gateway.session.state === 'connected', { what: 'console connected', timeoutMs: 60_000 });
+  expect((await call('POST', '/api/ensembles/it/znodes/ro', { data: 'before the outage' })).status).toBe(201);
+}, 180_000);
+
+afterAll(async () => {
+  await keeper?.close();
+  await ensemble?.dispose();
+}, 60_000);
+
+describe('a quorum loss with read-only members', () => {
+  it('browses read-only, refuses writes with the reason, and moves back to read-write by itself', async () => {
+    const mine = memberId(gateway.session.member);
+    const others = ensemble.members.filter((m) => m.id !== mine).map((m) => m.id);
+    const frozenAt = Date.now();
+    for (const id of others) ensemble.pauseMember(id);
+    try {
+      // Before read-only: disconnected, never live.
+      await waitFor(() => gateway.session.state !== 'connected', { what: 'the loss noticed', timeoutMs: 20_000 });
+      await waitFor(() => gateway.session.state === 'readOnly', { what: 'a read-only session', timeoutMs: 40_000, intervalMs: 100 });
+      const readOnlyAfterMs = Date.now() - frozenAt;
+      const list = await call('GET', '/api/ensembles');
+      const session = list.body.ensembles[0].session;
+      expect(session.state).toBe('readOnly');
+      expect(session.connection.readOnly).toMatchObject({ memberId: mine });
+      expect(session.connection.readOnly.lastReadWriteAt).toBeGreaterThan(frozenAt - 10_000);
+      expect(session.connection.readOnly.lastReadWriteAt).toBeLessThanOrEqual(frozenAt + 5_000);
+      expect(session.timeline.some((t: { note?: string }) => /no member serves with quorum/.test(t.note ?? ''))).toBe(true);
+      // Browse during the outage.
+      const node = await call('GET', '/api/ensembles/it/znodes/ro');
+      expect(node.status).toBe(200);
+      expect(node.body.data.value).toBe('before the outage');
+      // Writes say why not.
+      const write = await call('PUT', '/api/ensembles/it/znodes/ro', { data: 'during', version: node.body.stat.version });
+      expect(write.status).toBe(503);
+      expect(write.body.error.message).toBe(`read-only: member ${mine} has lost quorum; data as of its last sync: writes wait for a member with quorum`);
+      console.log(`read-only ${(readOnlyAfterMs / 1000).toFixed(1)} s after two members froze`);
+    } finally {
+      for (const id of others) ensemble.resumeMember(id);
+    }
+    const thawedAt = Date.now();
+    await waitFor(() => gateway.session.state === 'connected', { what: 'read-write again', timeoutMs: 40_000, intervalMs: 100 });
+    console.log(`read-write ${((Date.now() - thawedAt) / 1000).toFixed(1)} s after the thaw`);
+    const node = await call('GET', '/api/ensembles/it/znodes/ro');
+    const write = await call('PUT', '/api/ensembles/it/znodes/ro', { data: 'after', version: node.body.stat.version });
+    expect(write.status).toBe(200);
+    expect(gateway.session.connection?.readOnly).toBeNull();
+  }, 150_000);
+});

@@ -1,0 +1,65 @@
+/**
+ * The ensemble's event timeline: what the member poller saw change (leaders lost and elected with
+ * their epochs, members down and back, alerts raised and cleared) and the upgrade's steps. Each
+ * `at` is when Keeper OBSERVED it (the poll that first showed it), not when it happened on the
+ * ensemble: a change is seen up to one poll interval late, and nothing is known while Keeper
+ * itself is not running.
+ */
+import { z } from 'zod';
+
+export const ENSEMBLE_EVENT_KINDS = [
+  /** Keeper started (or started again) watching: the leader, epoch and members as first seen. */
+  'watching',
+  'leader-lost',
+  'leader-elected',
+  'member-down',
+  'member-up',
+  /** Another change of a member's state: unreachable after down, a new member in the membership. */
+  'member-state',
+  'alert-raised',
+  'alert-cleared',
+  'upgrade',
+] as const;
+export type EnsembleEventKind = (typeof ENSEMBLE_EVENT_KINDS)[number];
+
+export const ensembleEventSchema = z.object({
+  /** Increasing within one timeline: what a browser has already seen. */
+  seq: z.number(),
+  /** When Keeper observed it (the poll's start, epoch ms, server clock). */
+  at: z.number(),
+  kind: z.enum(ENSEMBLE_EVENT_KINDS),
+  /** One sentence without the time (the reader adds it in their time zone): "member 2 (127.0.0.1:2192) elected leader, epoch 1→2". */
+  text: z.string(),
+  severity: z.enum(['info', 'warning', 'critical']),
+  /** The member it is about (host:clientPort), if one. */
+  member: z.string().nullable(),
+  /** leader-elected: the epochs before and after, and when the previous leader was seen lost. */
+  epochFrom: z.number().nullable().optional(),
+  epochTo: z.number().nullable().optional(),
+  lostAt: z.number().nullable().optional(),
+  /** alert-raised / alert-cleared: the alert's stable id. */
+  alertId: z.string().optional(),
+  /** upgrade: the workflow's id. */
+  upgradeId: z.string().optional(),
+  /** watching: the last observation of the previous Keeper process, when one was kept (nothing is known in between). */
+  notWatchingSince: z.number().nullable().optional(),
+});
+export type EnsembleEvent = z.infer<typeof ensembleEventSchema>;
+/** An event before the timeline numbers it. */
+export type NewEnsembleEvent = Omit<EnsembleEvent, 'seq'>;
+
+/** GET /api/ensembles/<name>/events */
+export const ensembleEventsResponseSchema = z.object({
+  ensemble: z.string(),
+  /** Oldest first. */
+  events: z.array(ensembleEventSchema),
+  /** How the times were taken, in words. */
+  observed: z.string(),
+  /** What is kept: events younger than `keptMs`, at most `maxEvents`. */
+  keptMs: z.number(),
+  maxEvents: z.number(),
+});
+export type EnsembleEventsResponse = z.infer<typeof ensembleEventsResponseSchema>;
+
+export const EVENT_TIMES_OBSERVED =
+  "Times are when Keeper's member poller observed each change (a poll every few seconds), not when it happened on the ensemble; nothing is known while Keeper is not running.";
