@@ -154,6 +154,27 @@ describe("the root's ACL", () => {
   });
 });
 
+describe('a replica with another secret', () => {
+  it('answers 503 NOT_READY saying why, and is not listed by the others', async () => {
+    const stranger = await start({
+      replicas: { stateEnsemble: 'home', root: ROOT, secret: 'another-secret-of-enough-length-0123456789', sharedPolling: false },
+    });
+    try {
+      const res = await waitFor(
+        async () => {
+          const r = await call(stranger.url, 'GET', '/api/replicas', admin);
+          return r.status === 503 && /cluster secret does not match/.test(r.body.error.message) && r;
+        },
+        { what: 'the stranger says why', timeoutMs: 15_000 },
+      );
+      expect(res.body.error.code).toBe('NOT_READY');
+      expect((await listed(a)).map((r) => r.id)).not.toContain(idOf(stranger));
+    } finally {
+      await stranger.close();
+    }
+  });
+});
+
 describe('compare-and-set writes', () => {
   it('lose no update when two replicas change one record at once', async () => {
     const counter = z.object({ n: z.number() });

@@ -2,7 +2,7 @@
 import { Router } from 'express';
 import type { ReplicasAnswer } from '@keeper/shared';
 import { REPLICAS_NOTE, type Replicas } from '../replicas/replicas.js';
-import { sendFailure } from './apiErrors.js';
+import { sendError, sendFailure } from './apiErrors.js';
 import { requireAdmin } from './requestIdentity.js';
 
 export function replicaRoutes(replicas: Replicas | null): Router {
@@ -12,6 +12,9 @@ export function replicaRoutes(replicas: Replicas | null): Router {
       const alone: ReplicasAnswer = { enabled: false, readAt: Date.now(), note: REPLICAS_NOTE, replicas: [] };
       return void res.json(alone);
     }
+    // A replica that cannot register (the home ensemble away, another secret) says why rather than list without itself.
+    const problem = replicas.whyNotRegistered();
+    if (problem !== null) return sendError(res, 'NOT_READY', `this replica is not in the registry: ${problem}`);
     try {
       res.json(await replicas.answer());
     } catch (error) {

@@ -23,6 +23,8 @@ const REGISTER_RETRY: Backoff = { baseMs: 200, capMs: 5_000, jitter: [0.5, 1] };
 
 export class ReplicaRegistry {
   private registeredFor: string | null = null;
+  /** Why the last registration attempt failed, in words; null once registered. */
+  private problem: string | null = null;
   private running: Promise<void> | null = null;
   private closed = false;
   private rootReady = false;
@@ -45,6 +47,12 @@ export class ReplicaRegistry {
   /** The session this replica's znode belongs to now (hex), or null while it is not registered. */
   get registeredSession(): string | null {
     return this.registeredFor;
+  }
+
+  /** Why this replica is not registered, in words (null when it is). */
+  whyNotRegistered(): string | null {
+    if (this.registeredFor !== null && this.registeredFor === this.currentSession()) return null;
+    return this.problem ?? `not registered yet (state session ${this.store.gateway.session.state})`;
   }
 
   /** Registers now and again after every new session. */
@@ -91,9 +99,11 @@ export class ReplicaRegistry {
       try {
         await this.registerOnce(session);
         this.registeredFor = session;
+        this.problem = null;
         this.log.info({ replica: this.self.id, session }, 'replica registered');
         return;
       } catch (error) {
+        this.problem = error instanceof Error ? error.message : String(error);
         if (attempt === 0 || attempt % 10 === 0) this.log.warn({ err: error, replica: this.self.id }, 'replica registration failed: retrying');
         await sleep(backoffDelay(attempt, REGISTER_RETRY));
       }

@@ -86,6 +86,11 @@ export class Replicas {
     return this.registry?.registeredSession ?? null;
   }
 
+  /** Why this replica is not in the registry (null when it is): the answer refuses until then. */
+  whyNotRegistered(): string | null {
+    return this.registry ? this.registry.whyNotRegistered() : 'not started';
+  }
+
   async answer(): Promise<ReplicasAnswer> {
     const replicas = this.registry ? await this.registry.list() : [];
     return { enabled: true, stateEnsemble: this.options.stateEnsemble, readAt: Date.now(), note: REPLICAS_NOTE, replicas };
