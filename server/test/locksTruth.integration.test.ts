@@ -350,11 +350,12 @@ describe('the Locks view tells the truth, and keeps share links to their scope',
     const holderBefore = (await detail(LEAKY)).lock.contenders[0]!;
     expect(holderBefore.heldSince?.kind).toBe('seen');
 
+    const id = keeper.ensembles.get('it').identity.current();
+    expect(id).toBeTruthy();
     await keeper.close();
-    // One file, named by the ensemble's identity, not by "it".
-    const files = readdirSync(join(stateDir, 'locks'));
-    expect(files).toHaveLength(1);
-    expect(files[0]).toMatch(/^[0-9a-f]{16}\.json$/);
+    // One file, in the directory of the ensemble's identity (the /keeper/ensemble-id marker), not of "it".
+    expect(readdirSync(join(stateDir, 'ensembles'))).toEqual([id]);
+    expect(readdirSync(join(stateDir, 'ensembles', id!))).toContain('locks.json');
     keeper = await start();
     const list = await waitFor(
       async () => {

@@ -48,7 +48,7 @@ describe('Prometheus metrics on a real ensemble', () => {
 
   beforeAll(async () => {
     ensemble = await startTestEnsemble(PORT_OFFSETS.metricsTest);
-    const config = ensembleConfigOf(ensemble, { name: 'prod' });
+    const config = { ...ensembleConfigOf(ensemble, { name: 'prod' }), locks: { roots: ['/metrics-locks'] } };
     const extras = { logger: testLogger, ensembleDefaults: { pollIntervalMs: 1_000, maxBackoffMs: 1_000 } };
     [keeper, tokenKeeper, offKeeper] = await Promise.all([
       startKeeper({ host: '127.0.0.1', port: 0, ensembles: [config], auth: { stateDir: stateDir(), adminToken: ADMIN_TOKEN } }, extras),
@@ -141,6 +141,37 @@ describe('Prometheus metrics on a real ensemble', () => {
     await waitFor(async () => samples(parsePromText((await scrape(keeper)).text), 'keeper_subscriptions', { ensemble: 'prod' })[0]?.value === 0, {
       what: 'subscriptions back to 0 once the sockets close',
     });
+  });
+
+  it("counts the watched locks by their worst contender's status", async () => {
+    const owner = await connectRaw(ensemble.connectionString);
+    const lock = '/metrics-locks/jobs';
+    // kazoo's Lock names its contenders <32 hex>__lock__<sequence>.
+    const CONTENDER = `${'a'.repeat(32)}__lock__0000000000`;
+    try {
+      await owner.mkdirp(lock);
+      // A kazoo-style contender, ephemeral (CreateMode.EPHEMERAL = 1): the lock's only one holds it.
+      await owner.create(`${lock}/${CONTENDER}`, 'worker-1', 1);
+      const counts = async () => {
+        const all = parsePromText((await scrape(keeper)).text);
+        return Object.fromEntries(samples(all, 'keeper_locks', { ensemble: 'prod' }).map((s) => [s.labels.status, s.value]));
+      };
+      const seen = await waitFor(
+        async () => {
+          const c = await counts();
+          return c.holder === 1 ? c : null;
+        },
+        { what: 'the lock counted as held', timeoutMs: 15_000 },
+      );
+      expect(seen).toEqual({ leaked: 0, persistent: 0, waiting: 0, holder: 1, empty: 0 });
+    } finally {
+      await owner.remove(`${lock}/${CONTENDER}`).catch(() => undefined);
+      // Its reads settle before the next test counts Keeper's requests: the lock is no longer held.
+      await waitFor(async () => samples(parsePromText((await scrape(keeper)).text), 'keeper_locks', { ensemble: 'prod', status: 'holder' })[0]?.value === 0, {
+        what: 'the lock seen released',
+      });
+      owner.close();
+    }
   });
 
   it('asks ZooKeeper nothing to answer a scrape', async () => {

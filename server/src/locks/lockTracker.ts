@@ -36,6 +36,7 @@ import {
   scopeLockResponse,
   scopeLocksResponse,
   type LastScan,
+  type LockCounts,
   type LockHerd,
   type LockReport,
   type LockResponse,
@@ -423,6 +424,14 @@ export class LockTracker {
       : [];
     this.herdCache = { epoch, herds };
     return herds;
+  }
+
+  /**
+   * Watched lock directories by their worst contender's status, from the cached reports: for
+   * keeper_locks. Unlike list(), it is no sign that someone looks: it starts no watch gathering.
+   */
+  statusCounts(): LockCounts {
+    return pageOfLocks(this.reports.sorted(), { q: '', offset: 0, limit: 0 }).counts;
   }
 
   /**

@@ -1,7 +1,7 @@
 /**
  * What Keeper already knows about each ensemble, as Prometheus gauges read at scrape time: the
  * member poller's last round, the quorum, the console's session, its watches, the busiest client
- * hosts of the last sessions gathering and the current upgrade. A scrape never asks ZooKeeper
+ * hosts of the last sessions gathering, the watched locks by status and the current upgrade. A scrape never asks ZooKeeper
  * anything: it reads what the poller and collectors hold (one 4lw round serves every browser and
  * every scrape alike), and says when that was seen (`*_polled_timestamp_seconds`).
  *
@@ -9,13 +9,16 @@
  * TOP_CLIENT_HOSTS client hosts per ensemble. No znode path and no session id is ever a label.
  */
 import { Gauge, type Registry } from 'prom-client';
-import { CONSOLE_SESSION_STATES, SERVING_STATES, UPGRADE_STATES, clientHostOf } from '@keeper/shared';
+import { CONSOLE_SESSION_STATES, SERVING_STATES, UPGRADE_STATES, clientHostOf, type LockCounts } from '@keeper/shared';
 import type { Ensemble } from '../ensemble/ensemble.js';
 
 /** Client hosts named by keeper_sessions_request_rate per ensemble (the busiest; the rest are summed as "other"). */
 export const TOP_CLIENT_HOSTS = 10;
 
 type EnsembleList = () => Iterable<Ensemble>;
+
+/** The statuses keeper_locks counts by (every key of LockCounts, in the Locks view's order). */
+const LOCK_STATUSES = ['leaked', 'persistent', 'waiting', 'holder', 'empty'] as const satisfies readonly (keyof LockCounts)[];
 
 function gauge<L extends string>(registry: Registry, name: string, help: string, labelNames: readonly L[], collect: (g: Gauge<L>) => void): void {
   new Gauge<L>({
@@ -120,6 +123,18 @@ export function registerEnsembleMetrics(registry: Registry, ensembles: EnsembleL
         for (const [host, rate] of ranked.slice(0, TOP_CLIENT_HOSTS)) g.set({ ensemble: e.name, client: host }, rate);
         const rest = ranked.slice(TOP_CLIENT_HOSTS).reduce((n, [, rate]) => n + rate, 0);
         if (ranked.length > TOP_CLIENT_HOSTS) g.set({ ensemble: e.name, client: 'other' }, rest);
+      }),
+  );
+
+  gauge(
+    registry,
+    'keeper_locks',
+    "Lock directories Keeper watches in the ensemble, by their worst contender's status (leaked: kazoo #732's nodes, proven by watch gatherings), from the Locks view's reports; a scrape starts no gathering.",
+    ['ensemble', 'status'],
+    (g) =>
+      each((e) => {
+        const counts = e.locks.statusCounts();
+        for (const status of LOCK_STATUSES) g.set({ ensemble: e.name, status }, counts[status]);
       }),
   );
 
