@@ -2,7 +2,7 @@
 # Installs what Keeper needs, and with --for-tests what its tests need. Idempotent: it
 # only installs what is missing and says what it installs. Never prompts (CI=true, no stdin).
 #
-#   scripts/setup.sh [--for-tests] [--external-zk]
+#   scripts/setup.sh [--for-tests] [--external-zk] [--secure]
 #
 #   --for-tests    also Chromium (Playwright uses Debian's, never a download), kazoo
 #                  (Python lock recipes that make real lock nodes in the tests), Curator
@@ -12,15 +12,19 @@
 #                  here); the tests always need a local ZooKeeper.
 #   --external-zk  Keeper will use an existing ensemble (--zk/--config): no local ZooKeeper
 #                  needed. Implied by KEEPER_ZK or KEEPER_CONFIG.
+#   --secure       `npm start -- --secure`: also openssl, which makes the sandbox's CA and
+#                  certificates (keytool comes with the JRE). Implied by --for-tests.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 for_tests=0
 external_zk=0
+secure=0
 for arg in "$@"; do
   case "$arg" in
     --for-tests) for_tests=1 ;;
     --external-zk) external_zk=1 ;;
+    --secure) secure=1 ;;
     -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "setup: unknown option $arg (see --help)" >&2; exit 2 ;;
   esac
@@ -60,6 +64,10 @@ if ((for_tests || !external_zk)); then
     missing+=(default-jre-headless)
   fi
 fi
+# A TLS sandbox's certificates are made with openssl (scripts/sandbox/certificates.ts).
+if ((for_tests || secure)); then
+  command -v openssl >/dev/null || missing+=(openssl)
+fi
 if ((for_tests)); then
   [[ -x "$chromium_path" ]] || missing+=(chromium)
   # kazoo must be importable by /usr/bin/python3: the first python3 on PATH may be another.
@@ -94,6 +102,7 @@ kerberos_addon() {
 if ((${#missing[@]} == 0)); then
   checked=()
   if ((for_tests || !external_zk)); then checked+=(ZooKeeper Java); fi
+  if ((for_tests || secure)); then checked+=(openssl); fi
   if ((for_tests)); then checked+=(Chromium kazoo Curator Prometheus nginx Kerberos); fi
   if ((${#checked[@]})); then say "present: ${checked[*]}"; else say "no system packages needed"; fi
   kerberos_addon
@@ -118,7 +127,7 @@ setup: cannot install them here: ${why}. Do one of:
     Curator's recipes at /usr/share/java/curator-recipes.jar (Debian: libcurator-recipes-java).
   * On Debian as root this script does it all itself:
       apt-get update && apt-get install -y zookeeper chromium python3-kazoo libcurator-recipes-java \
-        prometheus nginx-light krb5-kdc krb5-admin-server libkrb5-dev
+        prometheus nginx-light krb5-kdc krb5-admin-server libkrb5-dev openssl
 EOF
   exit 1
 fi

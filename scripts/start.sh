@@ -8,7 +8,8 @@ setup_args=()
 wants_help=0
 for arg in "$@"; do
   case "$arg" in
-    --zk | --zk=* | --config | --config=*) setup_args=(--external-zk) ;;
+    --zk | --zk=* | --config | --config=*) setup_args+=(--external-zk) ;;
+    --secure) setup_args+=(--secure) ;;
     -h | --help) wants_help=1 ;;
   esac
 done

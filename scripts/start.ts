@@ -4,6 +4,7 @@
  * the server first (so browsers see a clean close), then the sandbox. Exits 0, leaving
  * no process behind.
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +12,16 @@ import { startKeeper } from '../server/src/app.js';
 import { ConfigError, parseStartArgs, type SandboxPlan } from '../server/src/config/cli.js';
 import type { EnsembleConfig, KeeperOptions } from '../server/src/config/types.js';
 import { onOrphaned } from './lib/parentWatch.js';
-import { fallbackSentence, fetchOlderBuild, installedBuildVersion, OLDER_BUILD, SandboxEnsemble, type OlderBuild } from './sandbox/index.js';
+import {
+  fallbackSentence,
+  fetchOlderBuild,
+  installedBuildVersion,
+  keeperSecureSettings,
+  OLDER_BUILD,
+  SandboxEnsemble,
+  type OlderBuild,
+  type SandboxOptions,
+} from './sandbox/index.js';
 import { loadOrCreateAdminToken } from '../server/src/auth/generatedToken.js';
 import { isLoopbackHost } from '../server/src/auth/origin.js';
 import { signInLines } from './lib/signInHelp.js';
@@ -32,7 +42,26 @@ function sandboxEnsemble(plan: SandboxPlan, sandbox: SandboxEnsemble): EnsembleC
     name: plan.ensembleName,
     connectionString: sandbox.connectionString,
     members: sandbox.members.map((m) => ({ host: m.host, clientPort: m.clientPort, adminPort: m.adminPort })),
+    // --secure: the sandbox's CA, Keeper's client certificate and user keeper's password file.
+    ...(sandbox.security ? keeperSecureSettings(sandbox.security) : {}),
   };
+}
+
+/**
+ * --secure: TLS only with a CA of the sandbox's own, SASL DIGEST-MD5 required of every session
+ * (user keeper, a new password each start: only this Keeper needs it), read-only members.
+ */
+function secureSandboxOptions(): Pick<SandboxOptions, 'secure' | 'readOnlyMode'> {
+  return { secure: { saslUsers: { keeper: randomBytes(18).toString('base64url') } }, readOnlyMode: true };
+}
+
+function printSecureFacts(config: EnsembleConfig): void {
+  if (!config.tls) return;
+  console.log(`The sandbox is TLS only (CA ${config.tls.ca}; Keeper's client certificate ${config.tls.cert}),`);
+  if (config.sasl?.mechanism === 'DIGEST-MD5' && config.sasl.passwordFile !== undefined) {
+    console.log(`requires SASL DIGEST-MD5 (Keeper is ${config.sasl.username}, password in ${config.sasl.passwordFile}),`);
+  }
+  console.log('and its members keep serving reads when they lose quorum (readonlymode.enabled).');
 }
 
 /** Resolves after fn, or after the deadline: a stuck close must not keep the JVMs alive. */
@@ -109,13 +138,14 @@ async function main(): Promise<void> {
   let startOn: OlderBuild | null = null;
   if (plan.sandbox) {
     if (plan.sandbox.fromOlderBuild) startOn = await olderBuildOrFallback();
-    console.log(`Starting the ZooKeeper sandbox (3 members) in ${plan.sandbox.stateDir} ...`);
+    console.log(`Starting the ZooKeeper sandbox (3 members${plan.sandbox.secure ? ', TLS and SASL' : ''}) in ${plan.sandbox.stateDir} ...`);
     try {
       sandbox = await SandboxEnsemble.start({
         stateDir: plan.sandbox.stateDir,
         portOffset: plan.sandbox.portOffset,
         log: (line) => console.log(`[sandbox] ${line}`),
         ...(startOn ? { startOn } : {}),
+        ...(plan.sandbox.secure ? secureSandboxOptions() : {}),
       });
     } catch (err) {
       die(`could not start the sandbox: ${(err as Error).message}`, 1);
@@ -143,20 +173,6 @@ async function main(): Promise<void> {
     die((err as Error).message, 1);
   }
 
-  const described = sandbox
-    ? `ensemble sandbox: ${sandbox.connectionString}`
-    : options.ensembles.map((e) => `ensemble ${e.name}: ${e.connectionString}`).join('; ');
-  console.log(`Keeper is serving ${keeper.url} (${described})`);
-  if (startOn) await printUpgradeTarget(startOn);
-  const signIn = signInLines({
-    url: keeper.url,
-    adminToken: Boolean(options.auth?.adminToken) && signInToken === null,
-    viewerToken: Boolean(options.auth?.viewerToken),
-    users: options.auth?.users?.length ?? 0,
-    generatedToken: signInToken,
-  });
-  for (const line of signIn) console.log(line);
-
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) {
@@ -170,8 +186,24 @@ async function main(): Promise<void> {
     console.log('stopped');
     process.exit(0);
   };
+  // Before anything is printed: whoever reads the lines below may signal at once (a test does).
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, (s) => void shutdown(s));
   onOrphaned(() => void shutdown('parent process gone'));
+
+  const described = sandbox
+    ? `ensemble sandbox: ${sandbox.connectionString}`
+    : options.ensembles.map((e) => `ensemble ${e.name}: ${e.connectionString}`).join('; ');
+  console.log(`Keeper is serving ${keeper.url} (${described})`);
+  if (sandbox?.security && options.ensembles[0]) printSecureFacts(options.ensembles[0]);
+  if (startOn) await printUpgradeTarget(startOn);
+  const signIn = signInLines({
+    url: keeper.url,
+    adminToken: Boolean(options.auth?.adminToken) && signInToken === null,
+    viewerToken: Boolean(options.auth?.viewerToken),
+    users: options.auth?.users?.length ?? 0,
+    generatedToken: signInToken,
+  });
+  for (const line of signIn) console.log(line);
 }
 
 await main();

@@ -111,6 +111,8 @@ export const KEEPER_PORTS = {
   /** e2e specs that run a Keeper of their own against their lane's sandbox (restarted, or signed in through OIDC). */
   e2eRestart: 18_184,
   e2eOidc: 18_185,
+  /** `npm start -- --secure` run by e2e/secureEnsemble.spec.ts (its sandbox at readOnlyTest's offset: Playwright runs after the integration files). */
+  e2eSecure: 18_186,
 } as const;
 
 /** The OpenID Connect provider the e2e sign-in specs start (npm oidc-provider, on loopback). */

@@ -97,6 +97,12 @@ describe('parseStartArgs without an ensemble: the sandbox', () => {
     expect(failure(['--zk', 'zk1:2181', '--from-older-build'])).toMatch(/--from-older-build is for the local sandbox; it has no effect with --zk/);
   });
 
+  it('starts a production-like sandbox with --secure, and only the sandbox', () => {
+    expect(run(['--secure']).sandbox?.secure).toBe(true);
+    expect(run([]).sandbox).not.toHaveProperty('secure');
+    expect(failure(['--zk', 'zk1:2181', '--secure'])).toMatch(/--secure is for the local sandbox; it has no effect with --zk/);
+  });
+
   it('rejects bad sandbox values', () => {
     expect(failure(['--sandbox-port-offset=-5'])).toMatch(/--sandbox-port-offset must be an integer/);
     expect(failure(['--sandbox-port-offset', 'x'])).toMatch(/--sandbox-port-offset must be an integer from 0/);

@@ -401,7 +401,10 @@ describe('the Locks API on locks made by real kazoo and Curator clients', () => 
 
     it('cleans the leaked node for real: its waiter then waits for the holder, and holds when it releases', async () => {
       const { holder, leaked, waiter } = cleaned;
-      const res = await post('clean', { path: DIRS.cleaned, dryRun: false });
+      // A clean deletes only what its dry run pinned (issue 25, item 2): the dry run first.
+      const dry = await post('clean', { path: DIRS.cleaned, dryRun: true });
+      expect(dry.status, JSON.stringify(dry.body)).toBe(200);
+      const res = await post('clean', { path: DIRS.cleaned, dryRun: false, pinned: dry.body.candidates });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.deleted).toEqual([leaked.path]);
       expect(res.body.skipped).toEqual([]);
@@ -450,7 +453,9 @@ describe('the Locks API on locks made by real kazoo and Curator clients', () => 
       expect(waiter.process.events.filter((e) => e.event === 'holding')).toEqual([]);
 
       // A bulk clean never deletes a holder.
-      const clean = await post('clean', { path: DIRS.deadlock, dryRun: false });
+      const dryRun = await post('clean', { path: DIRS.deadlock, dryRun: true });
+      expect(dryRun.status).toBe(200);
+      const clean = await post('clean', { path: DIRS.deadlock, dryRun: false, pinned: dryRun.body.candidates });
       expect(clean.status).toBe(200);
       expect(clean.body.deleted).toEqual([]);
       const body = { path: leaked.path, owner: leaked.sessionId, version: front!.version };

@@ -22,6 +22,8 @@ export interface SandboxPlan {
   ensembleName: string;
   /** --from-older-build: members start on an older ZooKeeper build, so an upgrade is a real build change. */
   fromOlderBuild?: true;
+  /** --secure: a production-like sandbox (TLS only, SASL DIGEST-MD5 required, read-only members). */
+  secure?: true;
 }
 
 export type StartPlan =
@@ -53,6 +55,9 @@ Options:
                                  so an upgrade in the Upgrades view is a real build
                                  change; if it cannot be fetched, the sandbox runs the
                                  installed build and says so
+  --secure                       a production-like sandbox: TLS only (a CA of its own,
+                                 certificates in <state dir>/tls), SASL DIGEST-MD5
+                                 required, read-only members; Keeper configured for it
   --data-dir <dir>               Keeper's own state: sign-in token, share links,
                                  audit trail                   (env KEEPER_STATE_DIR,
                                  default \${XDG_STATE_HOME:-~/.local/state}/keeper/server)
@@ -164,6 +169,7 @@ export const START_OPTIONS = {
   'sandbox-port-offset': { type: 'string' },
   'state-dir': { type: 'string' },
   'from-older-build': { type: 'boolean' },
+  secure: { type: 'boolean' },
   'data-dir': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -373,13 +379,16 @@ export function parseStartArgs(argv: string[], env: Env, cwd: string = process.c
         ? '--state-dir'
         : values['from-older-build']
           ? '--from-older-build'
-          : null;
+          : values.secure
+            ? '--secure'
+            : null;
   if (source === null) {
     sandbox = {
       portOffset: values['sandbox-port-offset'] === undefined ? 0 : intOption('--sandbox-port-offset', values['sandbox-port-offset'], 0, 57000),
       stateDir: path.resolve(cwd, values['state-dir'] === undefined ? defaultStateDir(env) : nonEmpty('--state-dir', values['state-dir'])),
       ensembleName: name,
       ...(values['from-older-build'] ? { fromOlderBuild: true as const } : {}),
+      ...(values.secure ? { secure: true as const } : {}),
     };
   } else if (sandboxFlag !== null) {
     throw new ConfigError(`${sandboxFlag} is for the local sandbox; it has no effect with ${source.label}`);

@@ -16,6 +16,7 @@ function standIn(sessions: { client: string; requestsPerSecond: number | null; s
     gateway: { session: { state: 'connected' }, watches: { watchedPaths: 7 } },
     sessions: { cadenceMs: 60_000, recentSessions: () => sessions },
     upgrades: { current: () => null },
+    locks: { statusCounts: () => ({ leaked: 0, persistent: 0, waiting: 0, holder: 0, empty: 0 }) },
   } as unknown as Ensemble;
 }
 

@@ -151,7 +151,10 @@ async function scriptedMember(script: Script): Promise<{ port: number; seen: See
             send(replyHeader(-2));
             break;
           case OP_SET_WATCHES:
-            send(replyHeader(-8));
+            // ZooKeeper answers with the request's own xid (FinalRequestProcessor echoes cxid): -8
+            // from the Java client, a plain xid from node-zookeeper-client, which numbers it like
+            // any request. Always answering -8 made the library drop the connection (xid out of order).
+            send(replyHeader(xid));
             break;
           default:
             send(replyHeader(xid, -6));

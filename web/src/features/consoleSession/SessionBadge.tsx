@@ -1,6 +1,7 @@
 /**
  * The console's ZooKeeper session for the current ensemble, in color and words; opens the timeline.
  * Its accessible name is stable ("Console session: connected") so tests and screen readers can find it.
+ * Beside it, how the console connects and who ZooKeeper sees it as, when the ensemble is secured.
  */
 import { useId, useRef, useState } from 'react';
 import { useConnectionStatus } from '../../socket/hooks';
@@ -9,6 +10,7 @@ import { useNow } from '../../lib/useNow';
 import { describeSession } from './describeSession';
 import { lazyNamed } from '../../lib/lazyNamed';
 import { LazyPart } from '../../ui/LazyPart';
+import { ConnectionChip } from './ConnectionChip';
 import './session.css';
 
 // The timeline's code arrives with the first click on the badge.
@@ -59,6 +61,7 @@ export function SessionBadge({ ensemble }: { ensemble: string }) {
         ))}
         {!linkLive && entry && <span className="session-badge__detail">stale</span>}
       </button>
+      <ConnectionChip facts={entry?.snapshot.connection} stale={!linkLive} />
       <div ref={popoverRef} id={popoverId} popover="auto" className="session-popover" aria-label="Console session timeline">
         {opened && (
           <LazyPart>

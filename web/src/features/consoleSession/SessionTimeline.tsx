@@ -4,6 +4,7 @@ import { formatAbsolute, formatClock, formatDuration } from '../../lib/time';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { CopyButton } from '../../ui/CopyButton';
 import { stateTone } from './describeSession';
+import { ConnectionFacts } from './ConnectionFacts';
 
 const STATE_WORDS: Record<ConsoleSessionSnapshot['state'], string> = {
   connecting: 'connecting',
@@ -89,6 +90,7 @@ export function SessionTimeline({ ensemble, snapshot, linkLive }: { ensemble: st
           </div>
         )}
       </dl>
+      {snapshot.connection && <ConnectionFacts facts={snapshot.connection} />}
       <div className="session-timeline__scroll">
         <table className="session-timeline__table">
           <caption className="visually-hidden">State changes, newest first</caption>

@@ -6,6 +6,7 @@
 import type { ConsoleSessionSnapshot } from '@keeper/shared';
 import { useTopic, useTopicEntry } from '../../socket/hooks';
 import { registerTopic } from '../../socket/topicRegistry';
+import { seenAs } from './connectionWords';
 
 /** The console's session for one ensemble, with the socket epoch it arrived on. */
 export interface SessionEntry {
@@ -26,4 +27,10 @@ const NO_PARAMS = {};
 export function useSessionEntry(ensemble: string | undefined): SessionEntry | undefined {
   useTopic('consoleSession', ensemble, NO_PARAMS);
   return useTopicEntry<SessionEntry>(consoleSessionQueryKey(ensemble ?? ''), !!ensemble);
+}
+
+/** "ZooKeeper sees Keeper as sasl:keeper, ip:127.0.0.1" on this ensemble (whoAmI), for NO_AUTH explanations; null when not known. */
+export function useSeenAs(ensemble: string): string | null {
+  const connection = useSessionEntry(ensemble)?.snapshot.connection;
+  return connection?.identity ? seenAs(connection.identity) : null;
 }

@@ -38,12 +38,14 @@ describe('computeFreshness', () => {
       live: false,
       asOf: 80,
       reason: 'read-only: member 3 has lost quorum; data as of its last sync',
+      readOnly: true,
     });
     // Read-only from the start (Keeper began during the outage): no time to give, still the words.
     expect(computeFreshness(live, { snapshot: snap('readOnly'), epoch: 2 })).toEqual({
       live: false,
       asOf: null,
       reason: 'read-only: member h:1 has lost quorum; data as of its last sync',
+      readOnly: true,
     });
   });
 

@@ -17,6 +17,8 @@ export type Freshness =
       reason: string;
       /** How the time reads: "as of 14:02:31", or "unconfirmed since 14:02:31" for a member that stopped answering. */
       label?: 'as of' | 'unconfirmed since';
+      /** Served by a member that has lost quorum: reads work, writes wait (controls say "read-only"). */
+      readOnly?: true;
     };
 
 type NotLiveState = Exclude<ConsoleSessionState, 'connected' | 'readOnly'>;
@@ -67,7 +69,7 @@ export function computeFreshness(
     // Served, but by a member without quorum: what it shows is as of when it last synced with the
     // others, which is when the console last had the ensemble read-write (unknown if it never had).
     const readOnly = snap.connection?.readOnly ?? null;
-    return { live: false, asOf: readOnly?.lastReadWriteAt ?? null, reason: readOnlyReason(readOnly, snap.member) };
+    return { live: false, asOf: readOnly?.lastReadWriteAt ?? null, reason: readOnlyReason(readOnly, snap.member), readOnly: true };
   }
   if (snap.state !== 'connected') {
     return {
@@ -81,4 +83,12 @@ export function computeFreshness(
     return { live: false, asOf: status.lostAt, reason: status.refreshReason ?? 'refreshing after a reconnect' };
   }
   return { live: true };
+}
+
+/**
+ * Why a write control is disabled now, for its title: "Writes are paused: read-only: member 3 has
+ * lost quorum; data as of its last sync."; null while live. Every write control says the same.
+ */
+export function writesPausedReason(freshness: { live: true } | { live: false; reason: string }): string | null {
+  return freshness.live ? null : `Writes are paused: ${freshness.reason}.`;
 }

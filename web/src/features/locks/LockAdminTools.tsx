@@ -3,9 +3,11 @@ import { useState } from 'react';
 import { CleanLeakedDialog } from './CleanLeakedDialog';
 import { ScanDialog } from './ScanDialog';
 
-export function LockAdminTools({ ensemble, root, live }: { ensemble: string; root: string; live: boolean }) {
+/** `notLive`: why the data is not live now (the freshness reason: "read-only: member 3 has lost quorum; …"), or null. */
+export function LockAdminTools({ ensemble, root, notLive: reason }: { ensemble: string; root: string; notLive: string | null }) {
   const [open, setOpen] = useState<'scan' | 'clean' | null>(null);
-  const notLive = live ? undefined : 'Not while the data is not live: what it would act on is not known to be current';
+  const live = reason === null;
+  const notLive = live ? undefined : `Not while the data is not live (${reason}): what it would delete is not known to be current`;
   return (
     <>
       <button type="button" className="btn btn--outline" onClick={() => setOpen('scan')}>

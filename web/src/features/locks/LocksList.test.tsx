@@ -204,6 +204,15 @@ describe('the Locks list', () => {
     expect(screen.getByRole('button', { name: 'Clean leaked…' })).toBeDisabled();
   });
 
+  it('disables cleaning while the session is read-only, and says why', () => {
+    const reason = 'read-only: member 3 has lost quorum; data as of its last sync';
+    show({ freshness: { live: false, asOf: NOW - 5_000, reason, readOnly: true }, admin: true });
+    const clean = screen.getByRole('button', { name: 'Clean leaked…' });
+    expect(clean).toBeDisabled();
+    expect(clean).toHaveAttribute('title', `Not while the data is not live (${reason}): what it would delete is not known to be current`);
+    expect(screen.getByRole('button', { name: 'Scan for locks…' })).toBeEnabled();
+  });
+
   it('says why nothing is shown: not yet read, or refused', () => {
     show({ entry: null, freshness: { live: false, asOf: null, reason: 'waiting for the console’s ZooKeeper session' } });
     expect(screen.getByText(/Nothing to show yet — waiting for the console’s ZooKeeper session/)).toBeInTheDocument();

@@ -51,7 +51,7 @@ export function LocksList({
             Nothing to show yet — {freshness.live ? 'reading the locks' : freshness.reason}.
           </p>
         ) : (
-          <ListBody ensemble={ensemble} data={data} admin={admin} live={freshness.live} page={page} onPage={onPage} />
+          <ListBody ensemble={ensemble} data={data} admin={admin} notLive={freshness.live ? null : freshness.reason} page={page} onPage={onPage} />
         )}
       </div>
     </div>
@@ -74,17 +74,19 @@ function ListBody({
   ensemble,
   data,
   admin,
-  live,
+  notLive,
   page,
   onPage,
 }: {
   ensemble: string;
   data: LocksResponse;
   admin: boolean;
-  live: boolean;
+  /** Why the data is not live, or null while it is. */
+  notLive: string | null;
   page: LocksPage;
   onPage: (page: LocksPage) => void;
 }) {
+  const live = notLive === null;
   const [text, setText] = useState(page.q);
   const deferred = useDeferredValue(text);
   // The page in hand is filtered at once; the server then sends the page of every lock that matches.
@@ -106,7 +108,7 @@ function ListBody({
           onChange={setText}
           shortcut
         />
-        {admin && <LockAdminTools ensemble={ensemble} root={data.root} live={live} />}
+        {admin && <LockAdminTools ensemble={ensemble} root={data.root} notLive={notLive} />}
         <span className="locks__count muted" aria-live="polite">
           {rows.length < data.locks.length
             ? `showing ${formatCount(rows.length)} of ${formatCount(data.total)}`

@@ -11,6 +11,7 @@ import { DataViewer } from './DataViewer';
 import { StatTable } from './StatTable';
 import { AclPanel } from './acl/AclPanel';
 import { readFailureOf } from './readFailure';
+import { seenAs } from '../consoleSession/connectionWords';
 import { Escaped } from './ZnodeName';
 import { Callout } from '../../ui/Callout';
 import { lazyNamed } from '../../lib/lazyNamed';
@@ -24,13 +25,16 @@ export function NodePanel({ ensemble, path }: { ensemble: string; path: string }
   const entry = useZnodeEntry(ensemble, path);
   const error = useSubscriptionError(ensemble, path);
   const freshness = useFreshness(ensemble, entry?.epoch);
-  const consoleSessionId = useSessionEntry(ensemble)?.snapshot.sessionId ?? null;
+  const session = useSessionEntry(ensemble)?.snapshot;
+  const consoleSessionId = session?.sessionId ?? null;
+  // Who ZooKeeper sees the console as (whoAmI), for the NO_AUTH explanations.
+  const identity = session?.connection?.identity ?? null;
   const failure = readFailureOf(error);
 
   if (entry === undefined && failure?.kind === 'noAuth')
     return (
       <LazyPart>
-        <UnreadableNode key={path} ensemble={ensemble} path={path} consoleSessionId={consoleSessionId} />
+        <UnreadableNode key={path} ensemble={ensemble} path={path} consoleSessionId={consoleSessionId} identity={identity} />
       </LazyPart>
     );
 
@@ -38,7 +42,7 @@ export function NodePanel({ ensemble, path }: { ensemble: string; path: string }
     <p className="node-panel__error" role="alert">
       <span className="status tone-lost">cannot read</span>{' '}
       {failure?.kind === 'noAuth'
-        ? 'ZooKeeper now refuses the console READ on this node (NO_AUTH): its ACL changed. What is shown is the last value read.'
+        ? `ZooKeeper now refuses the console READ on this node (NO_AUTH): its ACL changed${identity ? ` (${seenAs(identity)})` : ''}. What is shown is the last value read.`
         : error.message}
       {error.retrying ? ' — Keeper keeps retrying; what is shown may be old.' : ''}
     </p>

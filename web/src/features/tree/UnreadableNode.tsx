@@ -5,11 +5,11 @@
  * Keeper that credential. The stat is read once over HTTP, not watched: it says when.
  */
 import { useQuery } from '@tanstack/react-query';
-import { pathToUrlSegment, znodeStatAnswerSchema } from '@keeper/shared';
+import { pathToUrlSegment, znodeStatAnswerSchema, type ConsoleIdentityEntry } from '@keeper/shared';
 import { api, ApiError, errorText } from '../../lib/api';
 import { formatAbsolute, formatClock } from '../../lib/time';
 import { getAcl } from './ops/opsApi';
-import { readersOf } from './accessModel';
+import { noAuthSentence, readersOf } from './accessModel';
 import { StatTable } from './StatTable';
 import { Escaped } from './ZnodeName';
 import { Callout } from '../../ui/Callout';
@@ -18,7 +18,18 @@ function statUrl(ensemble: string, path: string): string {
   return `/api/ensembles/${encodeURIComponent(ensemble)}/stat${path === '/' ? '' : pathToUrlSegment(path)}`;
 }
 
-export function UnreadableNode({ ensemble, path, consoleSessionId }: { ensemble: string; path: string; consoleSessionId: string | null }) {
+export function UnreadableNode({
+  ensemble,
+  path,
+  consoleSessionId,
+  identity,
+}: {
+  ensemble: string;
+  path: string;
+  consoleSessionId: string | null;
+  /** Who ZooKeeper sees the console as (whoAmI); null before it answered or where it cannot say. */
+  identity: readonly ConsoleIdentityEntry[] | null;
+}) {
   const stat = useQuery({
     queryKey: ['ensembles', ensemble, 'bareStat', path],
     queryFn: () => api(statUrl(ensemble, path), { schema: znodeStatAnswerSchema }),
@@ -33,6 +44,8 @@ export function UnreadableNode({ ensemble, path, consoleSessionId }: { ensemble:
   });
   const aclHidden = acl.error instanceof ApiError && acl.error.code === 'NO_AUTH';
   const needs = acl.data ? readersOf(acl.data.acl) : [];
+  // Said once the ACL is known (or known to be hidden): "…; this node’s ACL grants read only to sasl:billing".
+  const seen = acl.isPending ? null : noAuthSentence(identity, 'read', acl.data ? acl.data.acl.filter((e) => e.perms.includes('r')) : null);
 
   return (
     <div className="node-panel unreadable">
@@ -45,6 +58,7 @@ export function UnreadableNode({ ensemble, path, consoleSessionId }: { ensemble:
           </span>{' '}
           (NO_AUTH): its ACL does not grant the console READ. Its stat is below: reading it needs no permission.
         </p>
+        {seen && <p className="unreadable__seen">{seen}.</p>}
       </Callout>
       <div className="node-panel__content unreadable__content">
         <section className="unreadable__need" aria-label="Access needed">
@@ -86,8 +100,9 @@ export function UnreadableNode({ ensemble, path, consoleSessionId }: { ensemble:
           {needs.length === 0 && (
             <p className="muted unreadable__config">
               Keeper presents the credentials listed in the ensemble’s <span className="mono">"auth"</span> entries of its config file, e.g.{' '}
-              <span className="mono">{'"auth": [{ "scheme": "digest", "credential": "user:password" }]'}</span> (README, Configuration); restart Keeper after
-              adding one.
+              <span className="mono">{'"auth": [{ "scheme": "digest", "credential": "user:password" }]'}</span> (README, Configuration), and its{' '}
+              <span className="mono">"sasl"</span> identity and <span className="mono">"tls"</span> client certificate (README, Secured ensembles); restart
+              Keeper after adding one.
             </p>
           )}
         </section>

@@ -62,7 +62,7 @@ export function ZnodeActions({ ensemble, path }: { ensemble: string; path: strin
           )}
           {paused?.state === 'paused' && (
             <span className="znode-actions__note znode-actions__note--paused" role="note" title={paused.reason}>
-              writes paused
+              {!freshness.live && freshness.readOnly ? 'read-only: writes paused' : 'writes paused'}
             </span>
           )}
           {gate('edit').state !== 'absent' && (

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeNeed, readersOf } from './accessModel';
+import type { AclEntryView } from '@keeper/shared';
+import { describeNeed, noAuthSentence, readersOf } from './accessModel';
 
 describe('readersOf', () => {
   it('lists only the entries that grant READ, with how to get each', () => {
@@ -14,7 +15,34 @@ describe('readersOf', () => {
     expect(needs[1]?.how).toBe('run Keeper from an address in 10.0.0.0/8');
   });
 
-  it('says what Keeper cannot present', () => {
-    expect(describeNeed({ scheme: 'sasl', id: 'zk@EXAMPLE.COM', perms: 'r', permissions: 1 }).how).toMatch(/only present digest/);
+  it('says how Keeper presents a sasl or x509 identity, and what it cannot present', () => {
+    expect(describeNeed({ scheme: 'sasl', id: 'billing', perms: 'r', permissions: 1 }).how).toBe(
+      'authenticate Keeper as billing: "sasl" with that DIGEST-MD5 username or Kerberos principal in the ensemble’s entry of Keeper’s config file (README, Secured ensembles)',
+    );
+    expect(describeNeed({ scheme: 'x509', id: 'CN=billing', perms: 'r', permissions: 1 }).how).toMatch(
+      /^present a client certificate whose subject is CN=billing: "tls"/,
+    );
+    expect(describeNeed({ scheme: 'ldap', id: 'ops', perms: 'r', permissions: 1 }).how).toMatch(
+      /the ldap scheme \(a custom provider\) needs a client configured for it/,
+    );
+  });
+});
+
+describe('noAuthSentence', () => {
+  const SEEN = [
+    { scheme: 'ip', id: '127.0.0.1' },
+    { scheme: 'sasl', id: 'keeper' },
+  ];
+  const billing: AclEntryView = { scheme: 'sasl', id: 'billing', perms: 'r', permissions: 1 };
+
+  it('puts who ZooKeeper sees beside whom the ACL grants', () => {
+    expect(noAuthSentence(SEEN, 'read', [billing, { scheme: 'x509', id: 'CN=billing', perms: 'rw', permissions: 3 }])).toBe(
+      'ZooKeeper sees Keeper as sasl:keeper, ip:127.0.0.1; this node’s ACL grants read only to sasl:billing, x509:CN=billing',
+    );
+    expect(noAuthSentence(SEEN, 'read', [])).toBe('ZooKeeper sees Keeper as sasl:keeper, ip:127.0.0.1; this node’s ACL grants read to no one');
+  });
+  it('says what is known when ZooKeeper hides the ACL, and nothing before whoAmI answered', () => {
+    expect(noAuthSentence(SEEN, 'read', null)).toBe('ZooKeeper sees Keeper as sasl:keeper, ip:127.0.0.1, and this node’s ACL grants it no read');
+    expect(noAuthSentence(null, 'read', [billing])).toBeNull();
   });
 });

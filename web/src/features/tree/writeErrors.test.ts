@@ -33,6 +33,19 @@ describe('writeErrorText', () => {
     expect(writeErrorText(api(429, 'HTTP_429', 'POST answered 429'), 'create')).toMatch(/Too many requests/);
   });
 
+  it('says who ZooKeeper sees Keeper as when it refuses a write for the ACL', () => {
+    expect(writeErrorText(api(403, 'NO_AUTH', 'NO_AUTH (-102) at /x'), 'delete', 'ZooKeeper sees Keeper as sasl:keeper, ip:127.0.0.1')).toBe(
+      'ZooKeeper refused (NO_AUTH): ZooKeeper sees Keeper as sasl:keeper, ip:127.0.0.1, and this node’s ACL does not let it delete this node. Give Keeper an identity the ACL names (the ensemble’s "auth", "sasl" or "tls" settings in the config file).',
+    );
+  });
+
+  it('says why a read-only session refuses a write, in the words every view uses', () => {
+    const refused = api(503, 'NOT_CONNECTED', 'read-only: member 3 has lost quorum; data as of its last sync: writes wait for a member with quorum');
+    expect(writeErrorText(refused, 'edit')).toBe(
+      'Nothing was changed: read-only: member 3 has lost quorum; data as of its last sync: writes wait for a member with quorum.',
+    );
+  });
+
   it('keeps a server sentence that is already for people', () => {
     expect(writeErrorText(api(500, 'INTERNAL', 'the server could not complete this operation'), 'edit')).toBe('the server could not complete this operation');
     expect(writeErrorText(new Error('boom'), 'edit')).toBe('boom');

@@ -40,7 +40,22 @@ function fieldsNamed(message: string): string[] {
   return [...fields];
 }
 
-export function writeErrorText(error: unknown, kind: WriteKind): string {
+/**
+ * A write ZooKeeper refused with NO_AUTH, with who it sees Keeper as (whoAmI) when that is known:
+ * "ZooKeeper refused (NO_AUTH): ZooKeeper sees Keeper as sasl:keeper, ip:127.0.0.1, and this node’s
+ * ACL does not let it delete this node."
+ */
+export function noAuthWriteText(whose: string, verb: string, seenAs: string | null): string {
+  return seenAs
+    ? `ZooKeeper refused (NO_AUTH): ${seenAs}, and ${whose} ACL does not let it ${verb}. Give Keeper an identity the ACL names (the ensemble’s "auth", "sasl" or "tls" settings in the config file).`
+    : `ZooKeeper refused: ${whose} ACL does not let the console ${verb}. Give Keeper a credential the ACL names (the ensemble’s "auth" entries in the config file).`;
+}
+
+/** The server's words for a write refused on a read-only session start so (ZkMutations, readOnlyReason). */
+const READ_ONLY_REFUSAL = /^read-only: /;
+
+/** `seenAs`: "ZooKeeper sees Keeper as …" from the console session, for NO_AUTH; null when not known. */
+export function writeErrorText(error: unknown, kind: WriteKind, seenAs: string | null = null): string {
   if (!(error instanceof ApiError)) return errorText(error);
   const verb = VERB[kind];
   switch (error.code) {
@@ -56,7 +71,7 @@ export function writeErrorText(error: unknown, kind: WriteKind): string {
     case 'DATA_TOO_LARGE':
       return 'The data is too large: ZooKeeper takes at most 1 MiB (1,048,576 bytes) per znode by default.';
     case 'NO_AUTH':
-      return `ZooKeeper refused: this node’s ACL does not let the console ${verb}. Give Keeper a credential the ACL names (the ensemble’s "auth" entries in the config file).`;
+      return noAuthWriteText('this node’s', verb, seenAs);
     case 'NO_NODE':
       return 'The node no longer exists: it was deleted meanwhile.';
     case 'NODE_EXISTS':
@@ -77,6 +92,8 @@ export function writeErrorText(error: unknown, kind: WriteKind): string {
     case 'CONNECTION_LOSS':
     case 'SESSION_EXPIRED':
     case 'CLOSED':
+      // A read-only session is a working one, for reads: say which member and why, as every view does.
+      if (READ_ONLY_REFUSAL.test(error.message)) return `Nothing was changed: ${error.message}.`;
       return `Nothing was changed: the console has no working ZooKeeper session right now. Try again once it is live.`;
     case 'DEADLINE_EXCEEDED':
     case 'OPERATION_TIMEOUT':

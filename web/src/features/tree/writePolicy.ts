@@ -12,6 +12,7 @@
  */
 import { isProtectedFromDelete, isUnderZookeeper, type ZnodeStat } from '@keeper/shared';
 import { toHexId } from '../../lib/zxid';
+import { writesPausedReason } from '../freshness/freshness';
 
 export type WriteAction = 'edit' | 'create' | 'delete' | 'import';
 
@@ -84,7 +85,7 @@ export function writePolicy(path: string, stat: ZnodeStat, live: { live: true } 
     gates.import = absent(EPHEMERAL.long);
   }
   if (!live.live) {
-    const reason = `Writes are paused: ${live.reason}.`;
+    const reason = writesPausedReason(live) ?? '';
     for (const action of Object.keys(gates) as WriteAction[]) {
       if (gates[action].state === 'offered') gates[action] = { state: 'paused', reason };
     }

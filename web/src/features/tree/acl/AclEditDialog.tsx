@@ -11,6 +11,7 @@ import { ACL_SCHEMES, type AclScheme } from '@keeper/shared';
 import { Dialog } from '../../../ui/Dialog';
 import { ApiError } from '../../../lib/api';
 import { writeErrorText } from '../writeErrors';
+import { useSeenAs } from '../../consoleSession/consoleSessionTopic';
 import { Close } from '../../../ui/icons';
 import { getAcl, setAcl, type AclAnswer } from '../ops/opsApi';
 import { checkRows, ID_PLACEHOLDER, lockoutReason, newRow, PERMISSIONS, rowsFrom, sameAcl, togglePerm, toInput, type AclRow } from './aclModel';
@@ -48,6 +49,7 @@ function AclEditor({ ensemble, path, initial, onClose }: { ensemble: string; pat
   /** The server's reason when the ACL would lock the console out; cleared by any edit. */
   const [lockout, setLockout] = useState<string | null>(null);
   const queryClient = useQueryClient();
+  const seenAs = useSeenAs(ensemble);
   const check = useMemo(() => checkRows(rows), [rows]);
   const unchanged = sameAcl(rows, base.acl);
   const valid = check.error === null && check.rowErrors.size === 0;
@@ -74,7 +76,7 @@ function AclEditor({ ensemble, path, initial, onClose }: { ensemble: string; pat
         } catch (readError) {
           setError(`${e.message}; reading the current ACL failed too: ${writeErrorText(readError, 'acl')}`);
         }
-      } else setError(e instanceof ApiError && e.code === 'INVALID_ACL' ? `ZooKeeper refused this ACL: ${e.message}` : writeErrorText(e, 'acl'));
+      } else setError(e instanceof ApiError && e.code === 'INVALID_ACL' ? `ZooKeeper refused this ACL: ${e.message}` : writeErrorText(e, 'acl', seenAs));
     } finally {
       setBusy(false);
     }

@@ -4,7 +4,7 @@
  */
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import type { AclEntryView } from '@keeper/shared';
+import { ACL_SCHEMES, type AclEntryView } from '@keeper/shared';
 import { errorText } from '../../../lib/api';
 import { useZnodeEntry } from '../znodeTopic';
 import { useIsAdmin } from '../../auth/me';
@@ -13,6 +13,8 @@ import { getAcl } from '../ops/opsApi';
 import { lazyNamed } from '../../../lib/lazyNamed';
 import { LazyPart, useOpenedOnce } from '../../../ui/LazyPart';
 import { PERMISSIONS, unknownSchemes } from './aclModel';
+import { useFreshness } from '../../freshness/useFreshness';
+import { writesPausedReason } from '../../freshness/freshness';
 import './acl.css';
 
 // Its code arrives when an admin first edits an ACL.
@@ -24,6 +26,8 @@ export function AclPanel({ ensemble, path }: { ensemble: string; path: string })
   const entry = useZnodeEntry(ensemble, path);
   const aversion = entry?.node.exists ? entry.node.stat.aversion : null;
   const admin = useIsAdmin();
+  // An ACL change is a write: paused, with the reason, while the session is not live (read-only included).
+  const paused = writesPausedReason(useFreshness(ensemble, entry?.epoch));
   const [editing, setEditing] = useState(false);
   const opened = useOpenedOnce(editing);
   const acl = useQuery({
@@ -45,12 +49,12 @@ export function AclPanel({ ensemble, path }: { ensemble: string; path: string })
         </span>
         <span className="acl__spacer" />
         {admin && acl.data && foreign.length > 0 && (
-          <span className="muted acl__note" title="This editor knows world, digest, ip and auth; edit this ACL with zkCli">
+          <span className="muted acl__note" title={`This editor knows ${ACL_SCHEMES.join(', ')}; edit this ACL with zkCli`}>
             {foreign.join(', ')}: edit with zkCli
           </span>
         )}
         {admin && acl.data && foreign.length === 0 && (
-          <button type="button" className="btn btn--small" onClick={() => setEditing(true)}>
+          <button type="button" className="btn btn--small" onClick={() => setEditing(true)} disabled={paused !== null} title={paused ?? undefined}>
             Edit ACL
           </button>
         )}

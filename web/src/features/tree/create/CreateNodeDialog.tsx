@@ -9,9 +9,9 @@ import type { CreateModeName } from '@keeper/shared';
 import { Dialog } from '../../../ui/Dialog';
 import { Field } from '../../../ui/Field';
 import { ApiError, errorText } from '../../../lib/api';
-import { writeErrorText } from '../writeErrors';
+import { noAuthWriteText, writeErrorText } from '../writeErrors';
 import { formatBytes } from '../../../lib/bytes';
-import { useSessionEntry } from '../../consoleSession/consoleSessionTopic';
+import { useSeenAs, useSessionEntry } from '../../consoleSession/consoleSessionTopic';
 import { createZnode, type WriteAnswer } from '../ops/opsApi';
 import { CodeEditor } from '../edit/CodeEditor';
 import { checkJson, prettyJson } from '../edit/jsonCheck';
@@ -34,6 +34,7 @@ export function CreateNodeDialog({ ensemble, parent, open, onClose }: { ensemble
 function CreateForm({ ensemble, parent, onClose }: { ensemble: string; parent: string; onClose: () => void }) {
   const navigate = useNavigate();
   const sessionId = useSessionEntry(ensemble)?.snapshot.sessionId ?? null;
+  const seenAs = useSeenAs(ensemble);
   const [name, setName] = useState('');
   const [touched, setTouched] = useState(false);
   const [format, setFormat] = useState<EditorFormat>('text');
@@ -64,7 +65,7 @@ function CreateForm({ ensemble, parent, onClose }: { ensemble: string; parent: s
         navigate(znodeUrl(ensemble, answer.path));
       }
     } catch (e) {
-      setError(createErrorText(e, nameCheck.path));
+      setError(createErrorText(e, nameCheck.path, seenAs));
     } finally {
       setBusy(false);
     }
@@ -240,7 +241,7 @@ function CreateForm({ ensemble, parent, onClose }: { ensemble: string; parent: s
   );
 }
 
-function createErrorText(e: unknown, path: string): string {
+function createErrorText(e: unknown, path: string, seenAs: string | null): string {
   if (!(e instanceof ApiError)) return errorText(e);
   switch (e.code) {
     case 'NODE_EXISTS':
@@ -248,10 +249,12 @@ function createErrorText(e: unknown, path: string): string {
     case 'NO_NODE':
       return 'The parent no longer exists: it was deleted meanwhile.';
     case 'NO_AUTH':
-      return `ZooKeeper refused: the parent's ACL does not let the console create children (${e.message}).`;
+      return seenAs
+        ? noAuthWriteText('the parent’s', 'create children', seenAs)
+        : `ZooKeeper refused: the parent's ACL does not let the console create children (${e.message}).`;
     case 'OUTCOME_UNKNOWN':
       return `${e.message}. Check whether the node exists before trying again.`;
     default:
-      return writeErrorText(e, 'create');
+      return writeErrorText(e, 'create', seenAs);
   }
 }

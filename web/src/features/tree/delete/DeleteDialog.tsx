@@ -10,6 +10,7 @@ import { parentPath, type JobSnapshot } from '@keeper/shared';
 import { Dialog } from '../../../ui/Dialog';
 import { ApiError, errorText } from '../../../lib/api';
 import { writeErrorText } from '../writeErrors';
+import { useSeenAs } from '../../consoleSession/consoleSessionTopic';
 import { Escaped } from '../ZnodeName';
 import { escapeHiddenChars } from '../../../lib/invisibleChars';
 import { useZnodeEntry } from '../znodeTopic';
@@ -54,6 +55,7 @@ function DeleteFlow({
   onJob: (id: string | null) => void;
 }) {
   const entry = useZnodeEntry(ensemble, path);
+  const seenAs = useSeenAs(ensemble);
   // The version the operator is looking at when the dialog opens: the delete is checked against it.
   const [version] = useState<number | null>(() => (entry?.node.exists ? entry.node.stat.version : null));
   const [step, setStep] = useState<Step>({ kind: 'counting' });
@@ -104,7 +106,7 @@ function DeleteFlow({
       setStep({ kind: 'counting' });
       setAttempt((a) => a + 1);
     } else {
-      setError(writeErrorText(e, 'delete'));
+      setError(writeErrorText(e, 'delete', seenAs));
     }
   };
 

@@ -57,11 +57,11 @@ beforeEach(() => {
 
 afterEach(() => vi.unstubAllGlobals());
 
-function open(value: string | Uint8Array, { version = 3, liveNode }: { version?: number; liveNode?: ZnodeState } = {}) {
+function open(value: string | Uint8Array, { version = 3, liveNode, seenAs }: { version?: number; liveNode?: ZnodeState; seenAs?: string } = {}) {
   const data = encoded(value);
   const onClose = vi.fn();
   const node: ZnodeState = liveNode ?? { exists: true, stat: stat(version, data.size), data };
-  render(<Editor ensemble="default" path={PATH} initial={{ version, data }} liveNode={node} onClose={onClose} />);
+  render(<Editor ensemble="default" path={PATH} initial={{ version, data }} liveNode={node} seenAs={seenAs ?? null} onClose={onClose} />);
   return { onClose };
 }
 
@@ -162,6 +162,17 @@ describe('saving', () => {
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('Not saved')).toBeInTheDocument();
     expect(alert).toHaveTextContent("ZooKeeper refused: the node's ACL does not let the console write it (not authorized).");
+  });
+
+  it('says who ZooKeeper sees Keeper as when its ACL refuses the save', async () => {
+    const user = userEvent.setup();
+    answer = () => Response.json({ error: { code: 'NO_AUTH', message: `NO_AUTH (-102) at ${PATH}` } }, { status: 403 });
+    open('abc', { seenAs: 'ZooKeeper sees Keeper as sasl:keeper, ip:127.0.0.1' });
+    await user.type(editor(), 'd');
+    await user.click(saveButton());
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'ZooKeeper refused (NO_AUTH): ZooKeeper sees Keeper as sasl:keeper, ip:127.0.0.1, and the node’s ACL does not let it write it.',
+    );
   });
 
   it('says so when the reply was lost but the write applied', async () => {

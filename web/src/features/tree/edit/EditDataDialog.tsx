@@ -9,7 +9,8 @@ import type { EncodedData, ZnodeState } from '@keeper/shared';
 import { Dialog } from '../../../ui/Dialog';
 import { useZnodeEntry } from '../znodeTopic';
 import { ApiError, errorText } from '../../../lib/api';
-import { writeErrorText } from '../writeErrors';
+import { noAuthWriteText, writeErrorText } from '../writeErrors';
+import { useSeenAs } from '../../consoleSession/consoleSessionTopic';
 import { formatBytes } from '../../../lib/bytes';
 import { readWholeValue, setZnodeData, staleVersionOf, type StaleVersion } from '../ops/opsApi';
 import { CodeEditor } from './CodeEditor';
@@ -36,6 +37,7 @@ export function EditDataDialog({ ensemble, path, open, onClose }: { ensemble: st
 /** Takes the value as it is when the dialog opens; a value longer than the live view carries is read in full first. */
 function EditSession({ ensemble, path, onClose }: { ensemble: string; path: string; onClose: () => void }) {
   const entry = useZnodeEntry(ensemble, path);
+  const seenAs = useSeenAs(ensemble);
   const [opened] = useState<Base | null>(() => (entry?.node.exists ? { version: entry.node.stat.version, data: entry.node.data } : null));
   const [full, setFull] = useState<Base | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -78,7 +80,7 @@ function EditSession({ ensemble, path, onClose }: { ensemble: string; path: stri
       </p>
     );
   }
-  return <Editor ensemble={ensemble} path={path} initial={full ?? opened} liveNode={entry?.node} onClose={onClose} />;
+  return <Editor ensemble={ensemble} path={path} initial={full ?? opened} liveNode={entry?.node} seenAs={seenAs} onClose={onClose} />;
 }
 
 type Conflict = { current: StaleVersion; source: 'save' | 'live' };
@@ -89,12 +91,15 @@ export function Editor({
   path,
   initial,
   liveNode,
+  seenAs = null,
   onClose,
 }: {
   ensemble: string;
   path: string;
   initial: Base;
   liveNode: ZnodeState | undefined;
+  /** "ZooKeeper sees Keeper as …" (whoAmI), for a NO_AUTH refusal; null when not known. */
+  seenAs?: string | null;
   onClose: () => void;
 }) {
   const [base, setBase] = useState<Base>(initial);
@@ -129,7 +134,7 @@ export function Editor({
     } catch (e) {
       const stale = staleVersionOf(e);
       if (stale) setConflict({ current: stale, source: 'save' });
-      else setError(saveErrorText(e));
+      else setError(saveErrorText(e, seenAs));
     } finally {
       setSaving(false);
     }
@@ -312,7 +317,7 @@ export function Editor({
   );
 }
 
-function saveErrorText(e: unknown): string {
+function saveErrorText(e: unknown, seenAs: string | null): string {
   if (e instanceof ApiError) {
     switch (e.code) {
       case 'OUTCOME_UNKNOWN':
@@ -320,7 +325,9 @@ function saveErrorText(e: unknown): string {
       case 'NO_NODE':
         return 'The node no longer exists: it was deleted after you opened it.';
       case 'NO_AUTH':
-        return `ZooKeeper refused: the node's ACL does not let the console write it (${e.message}).`;
+        return seenAs
+          ? noAuthWriteText('the node’s', 'write it', seenAs)
+          : `ZooKeeper refused: the node's ACL does not let the console write it (${e.message}).`;
       default:
         return writeErrorText(e, 'edit');
     }
