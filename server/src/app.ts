@@ -127,8 +127,9 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   const gateways = new Map([...ensembles].map((e) => [e.name, e.gateway]));
   const monitors = new Map([...ensembles].map((e) => [e.name, e.monitor]));
 
-  // Sign-ins survive a restart: the sessions are journalled in the state directory.
-  const sessions = await SessionStore.open(auth?.stateDir ?? null, { ttlMs: auth?.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS }, log);
+  // Sign-ins survive a restart: the sessions are journalled in the state directory, or with
+  // replicas kept in the home ensemble (replicas/sharedSessions.ts), the journal then not opened.
+  const sessions = await SessionStore.open(options.replicas ? null : (auth?.stateDir ?? null), { ttlMs: auth?.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS }, log);
   const access = new AccessControl(credentials, sessions, new ShareLinkStore(auth?.stateDir ?? null), auth?.allowedOrigins ?? []);
   const revoked = access.endRevoked();
   if (sessions.size > 0 || revoked > 0) log.info({ sessions: sessions.size, ended: revoked }, 'sign-in sessions kept from the previous run');
@@ -144,6 +145,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   const jobs = new JobRegistry();
   const home = options.replicas ? options.ensembles.find((e) => e.name === options.replicas?.stateEnsemble) : undefined;
   const replicas = options.replicas && home ? new Replicas(options.replicas, home, log, extras.gatewayDefaults) : null;
+  if (replicas && credentials) replicas.shareSessions(access);
   const startedAt = Date.now();
   for (const ensemble of ensembles) {
     // The Locks view remembers scans' finds and the holds it saw begin, keyed by the ensemble's identity.

@@ -17,7 +17,10 @@ import type { KeeperOptions } from '../src/config/types.js';
 import { Replicas } from '../src/replicas/replicas.js';
 import { ensembleConfigOf, PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { connectRaw, forceExpire, type RawClient } from './support/rawClient.js';
-import { call, type Who } from './support/http.js';
+import { call, cookieFrom, type Who } from './support/http.js';
+import { TestBrowser } from './support/wsClient.js';
+import { SessionStore } from '../src/auth/sessionStore.js';
+import { SharedSessions } from '../src/replicas/sharedSessions.js';
 import { testLogger } from './support/logger.js';
 import { waitFor } from './support/waitFor.js';
 
@@ -258,5 +261,125 @@ describe('GET /api/replicas refusals', () => {
     } finally {
       await alone.close();
     }
+  });
+});
+
+describe('sign-in sessions across replicas', () => {
+  async function signIn(keeper: RunningKeeper, token = ADMIN): Promise<{ cookie: string; csrf: string }> {
+    const res = await call(keeper.url, 'POST', '/api/login', {}, { token });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return { cookie: cookieFrom(res), csrf: res.body.csrfToken };
+  }
+  const me = (keeper: RunningKeeper, cookie: string) => call(keeper.url, 'GET', '/api/me', { cookie });
+  /** The home-ensemble reads a replica's state session makes while `work` runs. */
+  async function readsDuring(keeper: RunningKeeper, work: () => Promise<void>): Promise<number> {
+    let reads = 0;
+    const count = (op: string) => void (op === 'getData' && reads++);
+    keeper.replicas!.gateway.on('call', count);
+    try {
+      await work();
+    } finally {
+      keeper.replicas!.gateway.off('call', count);
+    }
+    return reads;
+  }
+
+  it('serves on B a browser signed in on A (HTTP and its socket), and ends it on B within 2 s of its sign-out on A', async () => {
+    const { cookie, csrf } = await signIn(a);
+    expect(cookie).toMatch(/^keeper_session=[\w-]+\.[\w-]{22}$/);
+    const onB = await me(b, cookie);
+    expect(onB.status).toBe(200);
+    expect(onB.body).toMatchObject({ name: 'admin-token', role: 'admin', csrfToken: csrf });
+    const browser = await TestBrowser.open(b.url, { headers: { cookie } });
+    try {
+      // Read once from the home ensemble, then held: the next requests cost B no read.
+      expect(await readsDuring(b, async () => void expect((await me(b, cookie)).status).toBe(200))).toBe(0);
+
+      expect((await call(a.url, 'POST', '/api/logout', { cookie, csrf })).status).toBe(204);
+      const outAt = Date.now();
+      await waitFor(() => browser.closeCode !== null, { what: "B closes the signed-out browser's socket", timeoutMs: 2_000, intervalMs: 20 });
+      const refused = await me(b, cookie);
+      expect(Date.now() - outAt).toBeLessThan(2_000);
+      expect(refused.status).toBe(401);
+      expect(refused.body.error.message).toMatch(/signed out/);
+    } finally {
+      browser.close();
+    }
+  });
+
+  it('refuses on B a session that expired on A, by the expiry stored with it', async () => {
+    const short = await start({ auth: { stateDir: stateDirs[0]!, adminToken: ADMIN, viewerToken: VIEWER, sessionTtlMs: 1_500 } });
+    try {
+      const { cookie } = await signIn(short);
+      expect((await me(b, cookie)).status).toBe(200);
+      await waitFor(async () => (await me(b, cookie)).status === 401, { what: 'B refuses the expired session', timeoutMs: 3_000, intervalMs: 50 });
+    } finally {
+      await short.close();
+    }
+  });
+
+  it('never looks up a cookie without a valid signature, and refuses a signed one the home ensemble does not hold', async () => {
+    const { cookie } = await signIn(a);
+    const random = cookie.slice('keeper_session='.length).split('.')[0]!;
+    const forged = [`keeper_session=${random}.${'A'.repeat(22)}`, `keeper_session=${random}`, `keeper_session=${random}.`];
+    for (const c of forged) {
+      const reads = await readsDuring(b, async () => void expect((await me(b, c)).status, c).toBe(401));
+      expect(reads, c).toBe(0);
+    }
+    // Signed with the cluster secret (as a replica of another home ensemble with the same secret would) but never stored: read, not found, refused.
+    const signer = new SharedSessions({
+      store: a.replicas!.store,
+      sessions: new SessionStore(60_000),
+      secret: SECRET,
+      onEnded: () => undefined,
+      log: testLogger,
+    });
+    const stray = `keeper_session=fresh${random}.${signer.sign(`fresh${random}`)}`;
+    expect(await readsDuring(b, async () => void expect((await me(b, stray)).status).toBe(401))).toBe(1);
+    // A socket is refused the same way.
+    await expect(TestBrowser.open(b.url, { headers: { cookie: forged[0]! } })).rejects.toThrow();
+  });
+
+  it('keeps at most maxSessions records: a full bucket loses its expired records first, then the oldest of its busiest name', async () => {
+    const shared = new SharedSessions({
+      store: a.replicas!.store,
+      sessions: new SessionStore(60_000),
+      secret: SECRET,
+      maxSessions: 512,
+      onEnded: () => undefined,
+      log: testLogger,
+    });
+    expect(shared.perBucket).toBe(2);
+    const bucket = a.replicas!.store.path('sessions', 'ee');
+    for (const name of await a.replicas!.store.children(bucket)) await a.replicas!.store.remove(`${bucket}/${name}`, -1);
+    const now = Date.now();
+    const session = (n: number, name: string, expiresAt: number) => ({
+      id: `ee${String(n).padStart(62, '0')}`,
+      hintId: 'f'.repeat(64),
+      name,
+      role: 'viewer' as const,
+      via: 'cookie' as const,
+      csrfToken: 'x',
+      createdAt: now + n,
+      expiresAt,
+    });
+    await shared.put(session(1, 'alice', now - 1));
+    await shared.put(session(2, 'bob', now + 60_000));
+    await shared.put(session(3, 'bob', now + 60_000));
+    expect((await a.replicas!.store.children(bucket)).sort()).toEqual([session(2, '', 0).id, session(3, '', 0).id]);
+    await shared.put(session(4, 'carol', now + 60_000));
+    expect((await a.replicas!.store.children(bucket)).sort()).toEqual([session(3, '', 0).id, session(4, '', 0).id]);
+    const ends = a.replicas!.store.path('session-ends');
+    const names = (await a.replicas!.store.children(ends)).sort();
+    const last = await a.replicas!.store.read(`${ends}/${names.at(-1)}`, z.object({ ids: z.array(z.string()), reason: z.string() }));
+    expect(last?.value).toMatchObject({ ids: [session(2, '', 0).id], reason: expect.stringMatching(/at most 512 sessions/) });
+    shared.close();
+  });
+
+  it('keeps a browser signed in across a restart of both replicas', async () => {
+    const { cookie } = await signIn(b);
+    await Promise.all([a.close(), b.close()]);
+    [a, b] = await Promise.all([start(), start()]);
+    for (const keeper of [a, b]) expect((await me(keeper, cookie)).status).toBe(200);
   });
 });

@@ -111,7 +111,8 @@ Prometheus metrics (GET /metrics, text format):
 
 Several replicas behind a load balancer (docs/replicas.md):
   config "replicas": { "stateEnsemble": "<a configured ensemble>", "root": "/keeper/replicas",
-                       "secretEnv": "KEEPER_CLUSTER_SECRET", "sharedPolling": false }
+                       "secretEnv": "KEEPER_CLUSTER_SECRET", "sharedPolling": false,
+                       "maxSessions": 10000 }
                                  shared state under root in that ensemble, readable by the
                                  replicas' identity only; each replica registers there
   KEEPER_CLUSTER_SECRET          the cluster secret (32+ characters, the same on every
@@ -306,7 +307,13 @@ function replicasOptions(env: Env, file: FileConfig | null): ReplicasOptions | u
     throw new ConfigError(
       `"replicas" needs the cluster secret in ${variable}, the same on every replica (at least ${MIN_CLUSTER_SECRET_LENGTH} characters; try: openssl rand -base64 48)`,
     );
-  return { stateEnsemble: r.stateEnsemble, root: r.root ?? REPLICAS_DEFAULTS.root, secret, sharedPolling: r.sharedPolling ?? false };
+  return {
+    stateEnsemble: r.stateEnsemble,
+    root: r.root ?? REPLICAS_DEFAULTS.root,
+    secret,
+    sharedPolling: r.sharedPolling ?? false,
+    ...(r.maxSessions !== undefined ? { maxSessions: r.maxSessions } : {}),
+  };
 }
 
 /** trustProxy, allowedHosts, audit rotation and rate limits: environment over the config file. */

@@ -253,6 +253,8 @@ export const fileConfigSchema = z.strictObject({
         .regex(/^[A-Z_][A-Z0-9_]{0,127}$/, 'must name an environment variable')
         .optional(),
       sharedPolling: z.boolean().optional(),
+      /** Sign-in sessions kept in the home ensemble (256 buckets of at most maxSessions / 256 each). */
+      maxSessions: z.number().int().min(256).max(100_000).optional(),
     })
     .optional(),
 });
@@ -281,7 +283,13 @@ export interface FileConfig {
   publicUrl?: string;
   rateLimits?: { apiPerMinute?: number; signInFailuresPerName?: number; signInFailuresPerAddress?: number };
   metrics?: { access: 'off' | 'loopback' | 'token'; tokenEnv?: string | undefined };
-  replicas?: { stateEnsemble: string; root?: string | undefined; secretEnv?: string | undefined; sharedPolling?: boolean | undefined };
+  replicas?: {
+    stateEnsemble: string;
+    root?: string | undefined;
+    secretEnv?: string | undefined;
+    sharedPolling?: boolean | undefined;
+    maxSessions?: number | undefined;
+  };
 }
 
 /** ensembles[1].auth[0].credential */

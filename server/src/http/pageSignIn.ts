@@ -104,6 +104,7 @@ export function pageSignIn(ctx: PageSignInContext): Router {
     }
     const link = found.link;
     const destination = safeLocalPath(link.path);
+    await access.prepare(req.headers).catch(() => undefined);
     const current = currentSession(req);
     if (current?.shareLinkId === link.id) return res.redirect(302, destination);
     if (current && !confirmed) {
@@ -158,6 +159,7 @@ export function pageSignIn(ctx: PageSignInContext): Router {
         messagePage('Sign-in link not valid', 'The token in this address is not valid for this console. Use the URL Keeper printed at start-up.'),
       );
     }
+    await access.prepare(req.headers).catch(() => undefined);
     const current = currentSession(req);
     const same = current !== null && current.via === 'cookie' && current.name === principal.name && current.role === principal.rights.role;
     // Already signed in as this token (a reload, a bookmark): nothing new to record.

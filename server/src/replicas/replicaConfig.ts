@@ -21,7 +21,11 @@ export interface ReplicasOptions {
   /** The cluster secret itself (read from the environment variable the config names). */
   secret: string;
   sharedPolling: boolean;
+  /** Sign-in sessions kept in the home ensemble; default DEFAULT_SHARED_SESSIONS. */
+  maxSessions?: number;
 }
+
+export const DEFAULT_SHARED_SESSIONS = 10_000;
 
 /** Why a root cannot hold the shared state, or null. `/keeper` holds every Keeper's identity marker and upgrade lock. */
 export function replicaRootProblem(root: string): string | null {

@@ -20,6 +20,8 @@ import { ReplicaRegistry } from './replicaRegistry.js';
 import { ReplicaStore } from './replicaStore.js';
 import { SharedShareLinks } from './sharedShareLinks.js';
 import type { ShareLinkStore } from '../auth/shareLinks.js';
+import type { AccessControl } from '../auth/accessControl.js';
+import { SharedSessions } from './sharedSessions.js';
 
 export const REPLICAS_NOTE = 'A replica killed without closing stays listed until ZooKeeper ends its session, at most its session timeout later.';
 
@@ -35,6 +37,7 @@ export class Replicas {
   readonly store: ReplicaStore;
   private registry: ReplicaRegistry | null = null;
   private sharedLinks: SharedShareLinks | null = null;
+  private sharedSessions: SharedSessions | null = null;
   /** Random per process: a restarted replica is a new one (its old znode goes with its old session). */
   readonly id = randomBytes(6).toString('hex');
 
@@ -67,6 +70,22 @@ export class Replicas {
     this.store = new ReplicaStore({ gateway: this.gateway, mutations, root: options.root, acl: replicaAcl(options.secret), log });
   }
 
+  /**
+   * Sign-in sessions live in the home ensemble from now on (before the server takes a sign-in):
+   * the access control's store becomes this replica's cache of them.
+   */
+  shareSessions(access: AccessControl): void {
+    this.sharedSessions = new SharedSessions({
+      store: this.store,
+      sessions: access.sessions,
+      secret: this.options.secret,
+      ...(this.options.maxSessions !== undefined ? { maxSessions: this.options.maxSessions } : {}),
+      onEnded: (id, reason) => access.endedElsewhere(id, reason),
+      log: this.log,
+    });
+    access.sessions.shareWith(this.sharedSessions);
+  }
+
   /** Opens the state session, registers this replica once it serves at `self.url`, and shares its share links. */
   start(self: ReplicaSelf, shared: { shareLinks: ShareLinkStore }): void {
     const name = `${hostname()}:${self.port}`;
@@ -79,6 +98,7 @@ export class Replicas {
     this.gateway.start();
     this.registry.start();
     void this.sharedLinks.start();
+    void this.sharedSessions?.start();
   }
 
   /** The registered session (hex) once this replica is listed; null before. */
@@ -99,6 +119,7 @@ export class Replicas {
   close(): void {
     this.registry?.close();
     this.sharedLinks?.close();
+    this.sharedSessions?.close();
     this.store.close();
     // Closing the session deletes this replica's znode at once: the others stop listing it.
     this.gateway.close();
