@@ -21,6 +21,8 @@ import { call, cookieFrom, type Who } from './support/http.js';
 import { TestBrowser } from './support/wsClient.js';
 import { SessionStore } from '../src/auth/sessionStore.js';
 import { SharedSessions } from '../src/replicas/sharedSessions.js';
+import { SharedShareLinks } from '../src/replicas/sharedShareLinks.js';
+import { ShareLinkStore } from '../src/auth/shareLinks.js';
 import { testLogger } from './support/logger.js';
 import { waitFor } from './support/waitFor.js';
 
@@ -232,6 +234,23 @@ describe('share links across replicas', () => {
     expect(await openOn(a, created.body.url)).toBeNull();
     const onAList = (await call(a.url, 'GET', '/api/share-links', admin)).body.links as { id: string; revokedAt?: number }[];
     expect(onAList.find((l) => l.id === created.body.id)?.revokedAt).toBe(revoked.body.revokedAt);
+  });
+});
+
+describe('a share link used on a replica before its watch brought the link in', () => {
+  it('is read from the home ensemble on the miss, and an unknown token still is not', async () => {
+    // A replica whose watch has not fired: a store that follows nothing, only looks up on a miss.
+    const links = new ShareLinkStore(null);
+    const shared = new SharedShareLinks(b.replicas!.store, links, testLogger);
+    links.setShared({ lookup: () => shared.lookup(), forgotten: () => undefined });
+    await raw.mkdirp('/shared/miss');
+    const created = await call(a.url, 'POST', '/api/share-links', admin, { path: '/ensembles/home/znodes/shared/miss', expiresInMinutes: 30 });
+    expect(created.status).toBe(201);
+    const token = new URL(created.body.url).pathname.split('/').at(-1)!;
+    expect(links.resolve(token)).toEqual({ ok: false, reason: 'unknown' });
+    expect(await links.resolveFresh(token)).toMatchObject({ ok: true, link: { id: created.body.id } });
+    expect(await links.resolveFresh('not-a-token')).toEqual({ ok: false, reason: 'unknown' });
+    shared.close();
   });
 });
 

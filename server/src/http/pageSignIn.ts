@@ -78,12 +78,14 @@ export function pageSignIn(ctx: PageSignInContext): Router {
     if (confirmed && !sameOriginPost(req, access)) return crossSitePost(res);
     const attempt = attemptOf(req, 'share', 'share');
     // A real link's token passes whatever others guessed from this address; only unknown ones count.
-    const found = access.shareLinks.resolve(String(req.params.token));
+    let found = access.shareLinks.resolve(String(req.params.token));
     const remoteAddress = req.ip ? { remoteAddress: req.ip } : {};
     if (!found.ok && found.reason === 'unknown') {
       const refused = guard.refusal(attempt);
       if (refused) return rateLimited(res, refused.retryAfterSeconds);
-      guard.limiter.fail(attempt.address, attempt.name);
+      // Replicas: made on another replica a moment ago? Looked for in the home ensemble (only past the limiter).
+      found = await access.shareLinks.resolveFresh(String(req.params.token)).catch(() => found);
+      if (!found.ok && found.reason === 'unknown') guard.limiter.fail(attempt.address, attempt.name);
     }
     if (!found.ok) {
       await audit.append({

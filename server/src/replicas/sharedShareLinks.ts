@@ -12,11 +12,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { backoffDelay, type Backoff, type ZnodeState } from '@keeper/shared';
-import { storedLinkSchema, type ShareLinkStore, type StoredLink } from '../auth/shareLinks.js';
+import { MAX_SHARE_LINKS, storedLinkSchema, type ShareLinkStore, type StoredLink } from '../auth/shareLinks.js';
 import type { ReplicaStore } from './replicaStore.js';
 
 /** Links watched at most (docs/replicas.md): each is one data watch on the state session. */
-export const MAX_SHARED_LINKS = 1_000;
+export const MAX_SHARED_LINKS = MAX_SHARE_LINKS;
 const RETRY: Backoff = { baseMs: 200, capMs: 5_000, jitter: [0.5, 1] };
 /** How long a write of a link may take, retries included, before the replica answers without it. */
 const PUBLISH_DEADLINE_MS = 15_000;
@@ -25,6 +25,8 @@ export class SharedShareLinks {
   private readonly watched = new Map<string, () => void>();
   private unwatchDir: (() => void) | null = null;
   private closed = false;
+  /** One look-up of unseen links at a time, joined by every request that misses meanwhile. */
+  private looking: Promise<void> | null = null;
 
   constructor(
     private readonly store: ReplicaStore,
@@ -39,6 +41,7 @@ export class SharedShareLinks {
   /** Publishes this replica's links and its changes from now on, and follows the others'. */
   async start(): Promise<void> {
     this.links.setPublisher((link) => this.publish(link));
+    this.links.setShared({ lookup: () => this.lookup(), forgotten: (id) => this.forgotten(id) });
     await this.untilDone('prepare the share-link directory', async () => {
       await this.store.ensureRoot();
       await this.store.createIfMissing(this.dir, {});
@@ -78,6 +81,34 @@ export class SharedShareLinks {
     );
   }
 
+  /**
+   * A token this replica does not know: the links in the home ensemble it has not read yet are
+   * read now (a link made on another replica moments ago, before the child watch fired). Only
+   * tokens past the sign-in limiter get here; concurrent misses share one listing.
+   */
+  lookup(): Promise<void> {
+    this.looking ??= (async () => {
+      try {
+        const names = await this.store.children(this.dir);
+        const known = new Set(this.links.storedLinks().map((l) => l.id));
+        for (const id of names.filter((n) => !known.has(n)).slice(0, MAX_SHARED_LINKS)) {
+          const stored = await this.store.read(this.store.path('share-links', id), storedLinkSchema).catch(() => null);
+          if (stored) this.links.absorb(stored.value);
+        }
+      } finally {
+        this.looking = null;
+      }
+    })();
+    return this.looking;
+  }
+
+  /** A link forgotten here (ended long ago, or to make room) goes from the home ensemble too; whoever deletes first. */
+  private forgotten(id: string): void {
+    this.store
+      .remove(this.store.path('share-links', id), -1)
+      .catch((error: unknown) => this.log.debug({ err: error, linkId: id }, 'share links: a forgotten link stays in the home ensemble for now'));
+  }
+
   private follow(names: readonly string[]): void {
     if (this.closed) return;
     const present = new Set(names);
@@ -85,6 +116,8 @@ export class SharedShareLinks {
       if (present.has(id)) continue;
       unwatch();
       this.watched.delete(id);
+      // Deleted by the replica that forgot it (ended): forgotten here too, never an active one.
+      this.links.forgetEnded(id);
     }
     for (const id of names) {
       if (this.watched.has(id)) continue;

@@ -468,7 +468,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     shareHolders: false,
     body: createShareLinkBodySchema,
     answers: { 201: json(createdShareLinkSchema) },
-    errors: [...WRITE_ERRORS, 'INVALID_SCOPE'],
+    errors: [...WRITE_ERRORS, 'INVALID_SCOPE', 'TOO_MANY_SHARE_LINKS'],
   },
   {
     method: 'get',
