@@ -69,6 +69,9 @@ export class SharedSessions implements SessionShare {
   private markReady: () => void = () => undefined;
   /** Look-ups wait for the first listing of the log, so no end made meanwhile is skipped. */
   private readonly ready = new Promise<void>((resolve) => (this.markReady = resolve));
+  private markPrepared: () => void = () => undefined;
+  /** Sign-ins wait for the directories (the first replica's first sign-in can come before they exist). */
+  private readonly prepared = new Promise<void>((resolve) => (this.markPrepared = resolve));
 
   constructor(private readonly options: SharedSessionsOptions) {
     this.perBucket = Math.ceil((options.maxSessions ?? DEFAULT_SHARED_SESSIONS) / SESSION_BUCKETS);
@@ -89,6 +92,7 @@ export class SharedSessions implements SessionShare {
       await this.store.createIfMissing(this.store.path('sessions'), {});
       await this.store.createIfMissing(this.endsDir, {});
     });
+    this.markPrepared();
     if (this.closed) return;
     this.unwatch = this.store.gateway.watches.watch(this.endsDir, {
       onNode: () => undefined,
@@ -106,6 +110,7 @@ export class SharedSessions implements SessionShare {
     this.closed = true;
     this.unwatch?.();
     this.markReady();
+    this.markPrepared();
   }
 
   sign(random: string): string {
@@ -121,6 +126,7 @@ export class SharedSessions implements SessionShare {
   }
 
   async put(session: Session): Promise<void> {
+    await Promise.race([this.prepared, sleep(READY_WAIT_MS, undefined, { ref: false })]);
     const bucket = this.bucketOf(session.id);
     if (!this.knownBuckets.has(bucket)) {
       await this.store.createIfMissing(bucket, {});
