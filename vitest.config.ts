@@ -26,6 +26,8 @@ const ALONE = [
   'server/test/hub.integration.test.ts',
   'server/test/locks.integration.test.ts',
   'server/test/upgradesLoad.integration.test.ts',
+  'server/test/replicas.integration.test.ts',
+  'server/test/replicasBehindNginx.integration.test.ts',
   'scripts/sandbox/drills.integration.test.ts',
   'scripts/sandbox/ensemble.integration.test.ts',
 ];
