@@ -8,15 +8,12 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { Logger } from 'pino';
 import type { KeeperOptions } from './config/types.js';
-import type { ZkGateway } from './zk/gateway.js';
 import { Ensembles } from './ensemble/ensembles.js';
 import { ensembleLookup } from './http/ensembleLookup.js';
 import { lockRoutes } from './http/lockRoutes.js';
 import { upgradeRoutes } from './http/upgradeRoutes.js';
 import type { SandboxRestart } from './upgrades/restarter.js';
 import type { UpgradeTimings } from '@keeper/shared';
-import { LockActions } from './locks/lockActions.js';
-import { LockScans } from './locks/lockScans.js';
 import { LockMemory } from './locks/lockMemory.js';
 import { ensembleStateDir } from './ensemble/ensembleIdentity.js';
 import { SocketHub } from './hub/socketHub.js';
@@ -28,7 +25,7 @@ import { openApiRoute } from './http/openApiRoute.js';
 import { staticWeb } from './http/staticWeb.js';
 import { createLogger } from './logger.js';
 import { installCrashGuards } from './crashGuards.js';
-import type { EnsembleMonitor, MonitorSettings } from './ensemble/ensembleMonitor.js';
+import type { MonitorSettings } from './ensemble/ensembleMonitor.js';
 import { ensembleRoutes } from './http/ensembleRoutes.js';
 import { AccessControl } from './auth/accessControl.js';
 import { Credentials } from './auth/credentials.js';
@@ -38,7 +35,8 @@ import { ShareLinkStore } from './auth/shareLinks.js';
 import { socketGate } from './auth/socketGate.js';
 import { CLOSE_ACCESS_ENDED } from '@keeper/shared';
 import { AuditLog } from './audit/auditLog.js';
-import { JobRegistry } from './ops/jobs.js';
+import { JobRegistry } from './admin/jobs.js';
+import { Admin } from './admin/admin.js';
 import { ZnodeOps } from './ops/znodeOps.js';
 import { authRoutes } from './http/authRoutes.js';
 import { pageSignIn } from './http/pageSignIn.js';
@@ -68,11 +66,9 @@ export const SERVER_VERSION = '0.1.0';
 export interface RunningKeeper {
   url: string;
   port: number;
+  /** Every configured ensemble with what Keeper runs against it (tests reach a gateway as ensembles.get(name).gateway). */
   ensembles: Ensembles;
-  gateways: ReadonlyMap<string, ZkGateway>;
   hub: SocketHub;
-  /** The ensemble view's poller and collectors, one set per ensemble. */
-  monitors: ReadonlyMap<string, EnsembleMonitor>;
   access: AccessControl;
   audit: AuditLog;
   jobs: JobRegistry;
@@ -111,11 +107,6 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   const credentials = auth ? new Credentials({ ...auth, ...(auth.oidc ? { oidcIssuer: auth.oidc.issuer } : {}) }) : null;
   if (credentials && !credentials.configured)
     throw new Error('authentication is on but no admin token, viewer token, user or single sign-on is configured: nobody could sign in');
-  const ensembles = Ensembles.fromConfig(options.ensembles, log, extras.gatewayDefaults, extras.ensembleDefaults ?? {});
-  // Views for tests and benches that reach into one part; adapters take `ensembles`.
-  const gateways = new Map([...ensembles].map((e) => [e.name, e.gateway]));
-  const monitors = new Map([...ensembles].map((e) => [e.name, e.monitor]));
-
   // Sign-ins survive a restart: the sessions are journalled in the state directory.
   const sessions = await SessionStore.open(auth?.stateDir ?? null, { ttlMs: auth?.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS }, log);
   const access = new AccessControl(credentials, sessions, new ShareLinkStore(auth?.stateDir ?? null), auth?.allowedOrigins ?? []);
@@ -131,6 +122,8 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
     auditLines ? (entry) => auditLines.info(entry, 'audit') : null,
   );
   const jobs = new JobRegistry();
+  const admin = new Admin({ audit, jobs, log });
+  const ensembles = Ensembles.fromConfig(options.ensembles, log, admin, extras.gatewayDefaults, extras.ensembleDefaults ?? {});
   for (const ensemble of ensembles) {
     // The Locks view remembers scans' finds and the holds it saw begin, keyed by the ensemble's identity.
     if (auth?.stateDir) {
@@ -147,7 +140,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
       ...(extras.upgradeTimings ? { timings: extras.upgradeTimings } : {}),
     });
   }
-  const ops = new ZnodeOps({ ensembles, audit, jobs, log, ...(extras.recursiveDelete ? { recursiveDelete: extras.recursiveDelete } : {}) });
+  const ops = new ZnodeOps({ admin, ...(extras.recursiveDelete ? { recursiveDelete: extras.recursiveDelete } : {}) });
   const limits: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits, ...extras.rateLimits };
   const guard = new SignInGuard(signInLimiter(limits), audit, log);
   const allowedHosts = allowedHostNames(options.host, auth?.allowedOrigins ?? [], options.allowedHosts ?? []);
@@ -204,10 +197,10 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   app.use('/api', authRoutes({ access, audit, guard, devices: DeviceCookies.open(auth?.stateDir ?? null) }));
   app.use('/api', shareLinkRoutes({ access, audit, socketsFor: (id) => hub.countWhere((identity) => identity.shareLinkId === id) }));
   app.use('/api', auditRoutes(audit));
-  app.use('/api', opsRoutes(ops, jobs, new WalkBudget(walkLimitsFromConfig(options.limits))));
+  app.use('/api', opsRoutes(ops, admin, new WalkBudget(walkLimitsFromConfig(options.limits))));
   app.use('/api/ensembles/:name', ensembleRoutes());
-  app.use('/api/ensembles/:name', lockRoutes(ops, new LockActions(ops, ensembles), new LockScans(ops, ensembles, jobs)));
-  app.use('/api/ensembles/:name', upgradeRoutes(ops));
+  app.use('/api/ensembles/:name', lockRoutes(admin));
+  app.use('/api/ensembles/:name', upgradeRoutes(admin));
   app.use('/api', openApiRoute(SERVER_VERSION));
   app.use('/api', apiRoutes({ ensembles, version: SERVER_VERSION, startedAt: Date.now() }));
   app.use('/api', jsonErrors);
@@ -238,9 +231,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
     url,
     port,
     ensembles,
-    gateways,
     hub,
-    monitors,
     access,
     audit,
     jobs,

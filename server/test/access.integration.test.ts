@@ -113,7 +113,7 @@ beforeAll(async () => {
     { op: 'create', path: `${ROOT}/guarded/target`, data: 'original' },
     { op: 'create', path: `${ROOT}/guarded/other`, data: 'other' },
   ]);
-  await waitFor(() => keeper.gateways.get('it')?.session.state === 'connected', { what: 'console connected' });
+  await waitFor(() => keeper.ensembles.get('it').gateway.session.state === 'connected', { what: 'console connected' });
 }, 120_000);
 
 afterAll(async () => {

@@ -24,7 +24,7 @@ beforeAll(async () => {
   for (const name of ['n10', 'n2', 'n1', 'b', 'a']) await other.create(`/api/kids/${name}`);
   await other.create('/api/json', '{"a":1}');
   await other.client.create('/api/bin', Buffer.from([0, 1, 2, 255]), 0 as never, () => undefined);
-  await waitFor(() => keeper.gateways.get('it')?.session.state === 'connected', { what: 'console connected' });
+  await waitFor(() => keeper.ensembles.get('it').gateway.session.state === 'connected', { what: 'console connected' });
 }, 90_000);
 
 afterAll(async () => {

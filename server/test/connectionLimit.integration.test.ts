@@ -77,7 +77,7 @@ describe('a member at maxClientCnxns on a real ensemble', () => {
       { logger: testLogger, ensembleDefaults: SETTINGS },
     );
     for (const name of ['mc', 'mca']) {
-      await waitFor(() => keeper.gateways.get(name)?.session.state === 'connected', { what: `${name} console connected`, timeoutMs: 30_000 });
+      await waitFor(() => keeper.ensembles.get(name).gateway.session.state === 'connected', { what: `${name} console connected`, timeoutMs: 30_000 });
       await waitFor(async () => (await members(keeper, name)).quorum.votersServing === 3, {
         what: `${name}: three serving`,
         timeoutMs: 30_000,

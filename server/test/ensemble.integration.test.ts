@@ -90,7 +90,7 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
   beforeAll(async () => {
     ensemble = await startTestEnsemble(PORT_OFFSETS.ensembleTest, { extraConfig: EXTRA_CONFIG });
     keeper = await startFor(ensemble, 'it');
-    await waitFor(() => keeper.gateways.get('it')?.session.state === 'connected', { what: 'console connected' });
+    await waitFor(() => keeper.ensembles.get('it').gateway.session.state === 'connected', { what: 'console connected' });
   }, 90_000);
 
   afterAll(async () => {
@@ -199,7 +199,7 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
   });
 
   it('costs the ensemble the same with 20 browsers as with 1', async () => {
-    const poller = keeper.monitors.get('it')!.poller;
+    const poller = keeper.ensembles.get('it').monitor.poller;
     const browsers = [await TestBrowser.open(keeper.url)];
     try {
       browsers[0]!.subscribe('ensembleHealth', 'it', {}, 'w0');
@@ -256,7 +256,7 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
     expect(session.flags[0]!.message).toContain('15 min');
     expect(session.expiresAt).toBeGreaterThan(Date.now() + 10 * 60_000);
     const consoleSession = body.sessions.filter((s) => s.isConsole);
-    expect(consoleSession.map((s) => s.sessionId)).toEqual([keeper.gateways.get('it')!.session.sessionId]);
+    expect(consoleSession.map((s) => s.sessionId)).toEqual([keeper.ensembles.get('it').gateway.session.sessionId]);
     expect(body.sessions.filter((s) => s.timeoutMs === 10_000 && s.flags.length === 0).length).toBeGreaterThanOrEqual(10);
 
     // The watch herd: ten sessions on one path, spread over the three members.
@@ -268,7 +268,7 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
   });
 
   it('shares one gathering between concurrent requests and rate-limits refreshes', async () => {
-    const monitor = keeper.monitors.get('it')!;
+    const monitor = keeper.ensembles.get('it').monitor;
     await new Promise((r) => setTimeout(r, SETTINGS.sessionsMinIntervalMs));
     const before = monitor.sessions.gatherings;
     const answers = await Promise.all(Array.from({ length: 10 }, () => get(keeper, '/api/ensembles/it/sessions?refresh=true')));

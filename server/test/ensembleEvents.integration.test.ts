@@ -195,7 +195,7 @@ describe('the ensemble view on a real ensemble: builds, the event timeline, a ki
 
   it("keeps the timeline across a Keeper restart, under the ensemble's identity, and says what it did not see", async () => {
     const before = await events();
-    const id = (await keeper!.gateways.get('it')!.getData(ENSEMBLE_ID_PATH)).data.toString();
+    const id = (await keeper!.ensembles.get('it').gateway.getData(ENSEMBLE_ID_PATH)).data.toString();
     await keeper!.close();
     keeper = null;
     expect(readdirSync(ensembleStateDir(stateDir, id))).toContain(EVENTS_FILE);

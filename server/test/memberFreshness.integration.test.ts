@@ -67,7 +67,7 @@ describe('member and session freshness on a real ensemble', () => {
       },
       { logger: testLogger, ensembleDefaults: SETTINGS },
     );
-    await waitFor(() => keeper.gateways.get('mf')?.session.state === 'connected', { what: 'console connected', timeoutMs: 30_000 });
+    await waitFor(() => keeper.ensembles.get('mf').gateway.session.state === 'connected', { what: 'console connected', timeoutMs: 30_000 });
     await waitFor(async () => (await members(keeper)).quorum.votersServing === 3, { what: 'three members serving', timeoutMs: 30_000, intervalMs: 500 });
   }, 120_000);
 
@@ -188,7 +188,7 @@ describe('member and session freshness on a real ensemble', () => {
   }, 120_000);
 
   it('gathers anew on a read once the sessions are a cadence old: ten readers at once cost one gathering', async () => {
-    const monitor = keeper.monitors.get('mf')!;
+    const monitor = keeper.ensembles.get('mf').monitor;
     const last = await sessions(keeper, false);
     await sleep(SETTINGS.sessionsCadenceMs + 500);
     const before = monitor.sessions.gatherings;

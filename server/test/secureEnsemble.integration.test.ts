@@ -65,7 +65,7 @@ beforeAll(async () => {
       ensembleDefaults: { pollIntervalMs: 1_000, maxBackoffMs: 2_000 },
     },
   );
-  gateway = keeper.gateways.get('it')!;
+  gateway = keeper.ensembles.get('it').gateway;
   other = await connectSecure(billingConfig());
   await other.mkdirp('/secure');
   await waitFor(() => gateway.session.state === 'connected' && identities().length > 0, { what: 'console connected with an identity', timeoutMs: 30_000 });

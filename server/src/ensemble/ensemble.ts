@@ -1,7 +1,8 @@
 /**
  * One configured ensemble and everything Keeper runs against it: the console's gateway (its one
- * ZooKeeper session) with the mutations that go through it, and the ensemble view's member poller
- * and sessions/watches collectors. Adapters (HTTP routes, the socket hub, admin operations) look
+ * ZooKeeper session) with the mutations that go through it, the ensemble view's member poller
+ * and sessions/watches collectors, the Locks view's tracker, scans and lock actions, the
+ * Upgrades view's runner. Adapters (HTTP routes, the socket hub, admin operations) look
  * an ensemble up once by name in `Ensembles` and use what it owns; later views add their parts
  * here, so starting and stopping stays one call each.
  */
@@ -16,6 +17,9 @@ import { saslFactory } from '../zk/sasl.js';
 import { TlsMaterial } from '../zk/tlsMaterial.js';
 import { createEnsembleMonitor, type EnsembleMonitor, type MonitorSettings } from './ensembleMonitor.js';
 import { LockTracker } from '../locks/lockTracker.js';
+import { LockActions } from '../locks/lockActions.js';
+import { LockScans } from '../locks/lockScans.js';
+import type { Admin } from '../admin/admin.js';
 import { WatchGatherer } from '../locks/watchGatherings.js';
 import { UpgradeRunner } from '../upgrades/upgradeRunner.js';
 import { EnsembleTimeline } from './eventTimeline.js';
@@ -38,6 +42,10 @@ export class Ensemble {
   readonly monitor: EnsembleMonitor;
   /** The Locks view: tracked lock directories and the watch gatherings behind their statuses. */
   readonly locks: LockTracker;
+  /** The Locks view's scans of this ensemble (one at a time), as admin jobs. */
+  readonly lockScans: LockScans;
+  /** What an admin may do to this ensemble's locks: delete a contender, clean leaked ones. */
+  readonly lockActions: LockActions;
   /** The ensemble's own id (`/keeper/ensemble-id`): what its durable state is keyed by, never its name. */
   readonly identity: EnsembleIdentity;
   /** The Upgrades view: the ensemble's rolling restart or upgrade (configured by startKeeper before start). */
@@ -49,6 +57,7 @@ export class Ensemble {
   constructor(
     readonly config: EnsembleConfig,
     log: Logger,
+    admin: Admin,
     gatewayDefaults: GatewayDefaults = {},
     monitorSettings: MonitorSettings = {},
   ) {
@@ -92,6 +101,8 @@ export class Ensemble {
         : null;
     });
     this.locks = new LockTracker({ ensemble: config.name, gateway: this.gateway, gatherer, ...(config.locks ? { config: config.locks } : {}), log });
+    this.lockScans = new LockScans(admin, this);
+    this.lockActions = new LockActions(admin, this);
     this.identity = new EnsembleIdentity(this.gateway, this.mutations, log.child({ ensemble: config.name }));
     this.upgrades = new UpgradeRunner(config, this.monitor.poller, this.gateway, this.mutations, this.identity, log);
     this.monitor.poller.addAlertSource(() => this.upgrades.alert());

@@ -45,7 +45,7 @@ import {
   type LocksResponse,
   type RecipeDefinition,
 } from '@keeper/shared';
-import { Semaphore } from '../ops/pool.js';
+import { Semaphore } from '../lib/pool.js';
 import type { ZkGateway } from '../zk/gateway.js';
 import { toZkError } from '../zk/errors.js';
 import type { WatchListener } from '../zk/watchRegistry.js';
