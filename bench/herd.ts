@@ -27,7 +27,7 @@ import { runBench, sleep, until, type Scope } from './support/lifecycle.js';
 import { memberPackets, type PacketCounts } from './support/memberCounters.js';
 import { SessionsViewer } from './support/sessionsView.js';
 import type { Ensemble } from '../server/src/ensemble/ensemble.js';
-import type { MemberCount } from '../server/src/ensemble/counters.js';
+import type { MemberCount } from '../server/src/members/counters.js';
 import { connectRaw } from '../server/test/support/rawClient.js';
 
 const CHILDREN = 5_000;

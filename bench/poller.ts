@@ -16,7 +16,7 @@ import { ENSEMBLE, PORT_OFFSETS, startBenchEnv, type BenchEnv } from './support/
 import { BenchBrowser } from './support/browser.js';
 import { runBench, sleep, until, type Scope } from './support/lifecycle.js';
 import { memberPackets } from './support/memberCounters.js';
-import type { MemberPoller } from '../server/src/ensemble/memberPoller.js';
+import type { MemberPoller } from '../server/src/members/memberPoller.js';
 
 const PHASE_MS = 30_000;
 const BROWSER_COUNTS = [1, 50] as const;

@@ -25,7 +25,7 @@ import { openApiRoute } from './http/openApiRoute.js';
 import { staticWeb } from './http/staticWeb.js';
 import { createLogger } from './logger.js';
 import { installCrashGuards } from './crashGuards.js';
-import type { MonitorSettings } from './ensemble/ensembleMonitor.js';
+import type { MonitorSettings } from './members/memberMonitor.js';
 import { ensembleRoutes } from './http/ensembleRoutes.js';
 import { AccessControl } from './auth/accessControl.js';
 import { Credentials } from './auth/credentials.js';

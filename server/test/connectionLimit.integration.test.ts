@@ -14,7 +14,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxClientCnxnsFromAdmin, membersResponseSchema, sessionsResponseSchema, sizingResponseSchema, type MembersResponse } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
-import { fourLetterWord } from '../src/ensemble/wire.js';
+import { fourLetterWord } from '../src/members/wire.js';
 import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { holdSessions, type HeldSessions } from '../../scripts/lib/kazoo/index.js';
 import { waitFor } from './support/waitFor.js';

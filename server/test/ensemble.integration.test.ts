@@ -10,11 +10,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { membersResponseSchema, sessionsResponseSchema, sizingResponseSchema, watchesResponseSchema, type MembersResponse } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
-import { MemberPoller } from '../src/ensemble/memberPoller.js';
-import { MemberTransport } from '../src/ensemble/transport.js';
-import { RequestCounters } from '../src/ensemble/counters.js';
-import { initialTargets } from '../src/ensemble/memberTargets.js';
-import type { MemberCount } from '../src/ensemble/counters.js';
+import { MemberPoller } from '../src/members/memberPoller.js';
+import { MemberTransport } from '../src/members/transport.js';
+import { RequestCounters } from '../src/members/counters.js';
+import { initialTargets } from '../src/members/memberTargets.js';
+import type { MemberCount } from '../src/members/counters.js';
 import { memberPorts } from '../../scripts/sandbox/index.js';
 import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { holdSessions, type HeldSessions } from '../../scripts/lib/kazoo/index.js';

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleSessionSnapshot } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
-import { fourLetterWord } from '../src/ensemble/wire.js';
+import { fourLetterWord } from '../src/members/wire.js';
 import { ensembleConfigOf, PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';

@@ -15,7 +15,7 @@ import { ZkGateway } from '../zk/gateway.js';
 import { ZkMutations } from '../zk/mutations.js';
 import { saslFactory } from '../zk/sasl.js';
 import { TlsMaterial } from '../zk/tlsMaterial.js';
-import { createEnsembleMonitor, type EnsembleMonitor, type MonitorSettings } from './ensembleMonitor.js';
+import { createMemberMonitor, type MemberMonitor, type MonitorSettings } from '../members/memberMonitor.js';
 import { LockTracker } from '../locks/lockTracker.js';
 import { LockActions } from '../locks/lockActions.js';
 import { LockScans } from '../locks/lockScans.js';
@@ -39,7 +39,7 @@ export class Ensemble {
   readonly gateway: ZkGateway;
   readonly mutations: ZkMutations;
   /** The ensemble view's poller, collectors and their request counters. */
-  readonly monitor: EnsembleMonitor;
+  readonly monitor: MemberMonitor;
   /** The Locks view: tracked lock directories and the watch gatherings behind their statuses. */
   readonly locks: LockTracker;
   /** The Locks view's scans of this ensemble (one at a time), as admin jobs. */
@@ -83,7 +83,7 @@ export class Ensemble {
       chroot: parsed.ok ? parsed.value.chroot : null,
       ...(config.juteMaxBuffer !== undefined ? { juteMaxBuffer: config.juteMaxBuffer } : {}),
     });
-    this.monitor = createEnsembleMonitor(config, this.gateway, monitorSettings, log, tls);
+    this.monitor = createMemberMonitor(config, this.gateway, monitorSettings, log, tls);
     const gatherer = new WatchGatherer({
       members: this.monitor.poller,
       transport: this.monitor.transport,
@@ -147,15 +147,15 @@ export class Ensemble {
     return onPort.length === 1 ? (onPort[0]?.id ?? null) : null;
   }
 
-  get poller(): EnsembleMonitor['poller'] {
+  get poller(): MemberMonitor['poller'] {
     return this.monitor.poller;
   }
 
-  get sessions(): EnsembleMonitor['sessions'] {
+  get sessions(): MemberMonitor['sessions'] {
     return this.monitor.sessions;
   }
 
-  get watches(): EnsembleMonitor['watches'] {
+  get watches(): MemberMonitor['watches'] {
     return this.monitor.watches;
   }
 

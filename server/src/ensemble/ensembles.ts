@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import type { EnsembleConfig } from '../config/types.js';
 import type { Admin } from '../admin/admin.js';
 import { Ensemble, type GatewayDefaults } from './ensemble.js';
-import type { MonitorSettings } from './ensembleMonitor.js';
+import type { MonitorSettings } from '../members/memberMonitor.js';
 
 export class UnknownEnsembleError extends Error {
   override readonly name = 'UnknownEnsembleError';
