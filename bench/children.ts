@@ -17,7 +17,7 @@
  *
  *   npx tsx bench/children.ts
  */
-import { diffChildrenInOrder, encodeZnodeData, smallestChildNames, sortChildNames, type ZnodeResponse } from '@keeper/shared';
+import { diffChildrenInOrder, encodeZnodeData, smallestChildNames, sortChildNames, type ZnodeAnswer } from '@keeper/shared';
 import { ENSEMBLE, PORT_OFFSETS, startBenchEnv } from './support/benchEnv.js';
 import { runBench, sleep, until, type Scope } from './support/lifecycle.js';
 import { openRaw, type RawZk } from './support/rawZk.js';
@@ -60,14 +60,14 @@ async function createChildren(scope: Scope, raw: RawZk): Promise<number> {
   return performance.now() - began;
 }
 
-async function firstPage(url: string, path = PATH): Promise<ZnodeResponse> {
+async function firstPage(url: string, path = PATH): Promise<ZnodeAnswer> {
   const res = await fetch(`${url}/api/ensembles/${ENSEMBLE}/znodes${path}?limit=${PAGE}`);
   if (!res.ok) throw new Error(`GET first page of ${path}: HTTP ${res.status}: ${await res.text()}`);
-  return (await res.json()) as ZnodeResponse;
+  return (await res.json()) as ZnodeAnswer;
 }
 
 /** What is wrong with a first page whose list holds item-0.. and, when given, the bump child `first`; null when right. */
-function checkPage(page: ZnodeResponse, first: string | null): string | null {
+function checkPage(page: ZnodeAnswer, first: string | null): string | null {
   const total = CHILDREN + (first ? 1 : 0);
   if (page.children.total !== total) return `total ${page.children.total}, expected ${total}`;
   const expected = first ? [first, ...Array.from({ length: PAGE - 1 }, (_, i) => childName(i))] : Array.from({ length: PAGE }, (_, i) => childName(i));
@@ -105,7 +105,7 @@ await runBench('children', { timeoutMs: 200_000 }, async (scope) => {
   const first = await timed(() => firstPage(keeper.url));
   const problem = checkPage(first.value, null);
   if (problem) notes.push(`the first page is wrong: ${problem}`);
-  const wrongPage = (what: string, page: ZnodeResponse, expectedFirst: string) => {
+  const wrongPage = (what: string, page: ZnodeAnswer, expectedFirst: string) => {
     const wrong = checkPage(page, expectedFirst);
     if (wrong && notes.length < 5) notes.push(`a ${what} page is wrong: ${wrong}`);
   };

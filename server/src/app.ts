@@ -167,7 +167,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   // Access that ends (revoked or expired share link, sign-out, expired session) closes its sockets at once.
   access.on('ended', (end, reason) => {
     hub.closeWhere(
-      (identity) => ('sessionId' in end ? identity.sessionId === end.sessionId : identity.shareLinkId === end.shareLinkId),
+      (identity) => ('signInId' in end ? identity.signInId === end.signInId : identity.shareLinkId === end.shareLinkId),
       CLOSE_ACCESS_ENDED,
       reason,
     );

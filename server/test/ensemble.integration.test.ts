@@ -8,7 +8,7 @@
  * and one whose member 3 only allows srvr and has no AdminServer (offset 25200).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { membersResponseSchema, sessionsResponseSchema, sizingResponseSchema, watchesResponseSchema, type MembersResponse } from '@keeper/shared';
+import { membersAnswerSchema, sessionsAnswerSchema, sizingAnswerSchema, watchesAnswerSchema, type MembersAnswer } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import { MemberPoller } from '../src/members/memberPoller.js';
 import { MemberTransport } from '../src/members/transport.js';
@@ -50,10 +50,10 @@ async function get(keeper: RunningKeeper, path: string): Promise<{ status: numbe
   return { status: res.status, body: await res.json() };
 }
 
-async function members(keeper: RunningKeeper, name: string): Promise<MembersResponse> {
+async function members(keeper: RunningKeeper, name: string): Promise<MembersAnswer> {
   const res = await get(keeper, `/api/ensembles/${name}/members`);
   expect(res.status).toBe(200);
-  return membersResponseSchema.parse(res.body);
+  return membersAnswerSchema.parse(res.body);
 }
 
 /** waitFor for checks that answer null until the value they wait for is there. */
@@ -61,7 +61,7 @@ async function until<T>(check: () => Promise<T | null | undefined>, opts: { what
   return (await waitFor(check, opts)) as T;
 }
 
-const roles = (body: MembersResponse) => Object.fromEntries(body.members.map((m) => [m.id, m.role]));
+const roles = (body: MembersAnswer) => Object.fromEntries(body.members.map((m) => [m.id, m.role]));
 
 /** Request counts per member over `rounds` whole poll rounds, sampled at publish time. */
 async function pollRequestsPerRound(poller: MemberPoller, rounds: number): Promise<Record<string, number>> {
@@ -184,7 +184,7 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
     const leaderId = await ensemble.leaderId();
     const res = await get(keeper, `/api/ensembles/it/sizing?down=${leaderId}&voters=5&observers=2`);
     expect(res.status).toBe(200);
-    const body = sizingResponseSchema.parse(res.body);
+    const body = sizingAnswerSchema.parse(res.body);
     expect(body.live).toMatchObject({ quorumSize: 2, tolerates: 1, canLoseNow: 1, survivesMaintenancePlusFailure: false });
     expect(body.whatIf).toMatchObject({ quorumHolds: true, canLoseAfter: 0 });
     expect(body.whatIf!.sentence).toContain('new leader');
@@ -237,7 +237,7 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
     const body = await until(
       async () => {
         const res = await get(keeper, '/api/ensembles/it/sessions?refresh=true');
-        const parsed = sessionsResponseSchema.parse(res.body);
+        const parsed = sessionsAnswerSchema.parse(res.body);
         return parsed.sessions.some((s) => s.sessionId === worker) && parsed.sessions.length >= 12 ? parsed : null;
       },
       { what: 'the kazoo sessions listed', timeoutMs: 20_000, intervalMs: 1_000 },
@@ -260,7 +260,7 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
     expect(body.sessions.filter((s) => s.timeoutMs === 10_000 && s.flags.length === 0).length).toBeGreaterThanOrEqual(10);
 
     // The watch herd: ten sessions on one path, spread over the three members.
-    const watches = watchesResponseSchema.parse((await get(keeper, '/api/ensembles/it/watches?byPath=true')).body);
+    const watches = watchesAnswerSchema.parse((await get(keeper, '/api/ensembles/it/watches?byPath=true')).body);
     expect(watches.costWarning).toContain('wchc and wchp may be expensive');
     expect(watches.summary.map((s) => s.error)).toEqual([null, null, null]);
     expect(watches.byPath!.paths[0]).toMatchObject({ path: '/it/locks/leader', watchers: 10 });
@@ -291,7 +291,7 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
     kazoo = null;
     const session = await until(
       async () => {
-        const body = sessionsResponseSchema.parse((await get(keeper, '/api/ensembles/it/sessions?refresh=true')).body);
+        const body = sessionsAnswerSchema.parse((await get(keeper, '/api/ensembles/it/sessions?refresh=true')).body);
         const s = body.sessions.find((x) => x.sessionId === worker);
         return s && s.connected === false ? s : null;
       },
@@ -371,7 +371,7 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
     expect(body.quorum).toMatchObject({ hasQuorum: false, votersServing: 0, canLoseNow: 0 });
     expect(body.alerts[0]).toMatchObject({ id: 'no-quorum', severity: 'critical' });
     // Sessions and watches say why they are incomplete instead of failing.
-    const sessions = sessionsResponseSchema.parse((await get(keeper, '/api/ensembles/it/sessions?refresh=true')).body);
+    const sessions = sessionsAnswerSchema.parse((await get(keeper, '/api/ensembles/it/sessions?refresh=true')).body);
     expect(sessions.gaps.length).toBeGreaterThan(0);
     await ensemble.startAll();
     await waitFor(async () => (await members(keeper, 'it')).quorum.votersServing === 3, { what: 'quorum back', timeoutMs: 30_000, intervalMs: 300 });
@@ -428,9 +428,9 @@ describe('a member whose 4lw whitelist allows srvr only and whose AdminServer is
     expect(whatIf.whatIf.sentence).toContain('observer: it does not vote');
     expect(whatIf.live.notes.join(' ')).toContain('1 observer adds read capacity');
 
-    const sessions = sessionsResponseSchema.parse((await get(keeper, '/api/ensembles/restricted/sessions')).body);
+    const sessions = sessionsAnswerSchema.parse((await get(keeper, '/api/ensembles/restricted/sessions')).body);
     expect(sessions.gaps.find((g) => g.member === address)?.reason).toContain('cons is not in 4lw.commands.whitelist');
-    const watches = watchesResponseSchema.parse((await get(keeper, '/api/ensembles/restricted/watches')).body);
+    const watches = watchesAnswerSchema.parse((await get(keeper, '/api/ensembles/restricted/watches')).body);
     expect(watches.summary.find((s) => s.member === address)?.error).toContain('wchs is not in 4lw.commands.whitelist');
   });
 });

@@ -5,7 +5,7 @@
  * console's own session) and /zookeeper/config (membership without 4lw). The aggregate that owns it is ensemble/ensemble.ts.
  */
 import type { Logger } from 'pino';
-import { SERVING_STATES, type HerdThresholds } from '@keeper/shared';
+import { SERVING_STATES, type RequestHerdThresholds } from '@keeper/shared';
 import type { EnsembleConfig } from '../config/types.js';
 import type { ZkGateway } from '../zk/gateway.js';
 import type { TlsMaterial } from '../zk/tlsMaterial.js';
@@ -25,7 +25,7 @@ export interface MonitorSettings {
   sessionsCadenceMs?: number;
   watchesByPathMinIntervalMs?: number;
   /** KEEPER_HERD_LATENCY_MS sets latencyMs; tests open that gate, since whether a herd raises latency depends on the machine. */
-  herdThresholds?: Partial<HerdThresholds>;
+  herdThresholds?: Partial<RequestHerdThresholds>;
 }
 
 export interface MemberMonitor {
