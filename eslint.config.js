@@ -13,11 +13,28 @@ import prettierOff from 'eslint-config-prettier/flat';
  * read the import as written (relative paths climb with ../), since ESLint does not resolve it.
  */
 const layer = (name, regex, why) => ({ regex, message: `Layer rule "${name}": ${why}` });
-const zkKnowsNoAdapters = layer(
-  'zk-knows-no-adapters',
-  '^(\\.\\./)+(http|hub|ops|auth)(/|$)',
-  'server/src/zk is the ZooKeeper core; it imports nothing from http, hub, ops or auth (they call it, not the reverse).',
+const zkImportsOnlyItself = layer(
+  'zk-imports-only-itself',
+  // Climbing out of zk/ is allowed for the logger alone; @keeper/shared and npm packages are not relative.
+  '^\\.\\./(?!logger\\.js$)',
+  'server/src/zk is the ZooKeeper core; it imports only itself, the logger and shared (everything else calls it, not the reverse).',
 );
+const domainKnowsNoAdapters = layer(
+  'domain-knows-no-adapters',
+  '^(\\.\\./)+(http|hub|topics)(/|$)',
+  'the domain folders (ensemble, members, locks, upgrades, ops, admin, audit) never import http, hub or topics: those adapters call the domain, not the reverse.',
+);
+const adminIsTheKernel = layer(
+  'admin-is-the-kernel',
+  '^(\\.\\./)+(ops|locks|upgrades|ensemble|members)(/|$)',
+  'server/src/admin is the kernel below ops, locks and upgrades (audited, the admin check, the caller, OpError, jobs); it imports none of them.',
+);
+const noOpsBelowOps = layer(
+  'locks-and-upgrades-import-no-ops',
+  '^(\\.\\./)+ops(/|$)',
+  'locks/ and upgrades/ sit beside ops/, not above it: what they share with it lives in admin/.',
+);
+const sharedImportsNoNode = layer('shared-imports-no-node', '^node:', 'shared/ runs in the browser too: it imports no node: module.');
 const socketImportsNoFeature = layer(
   'socket-imports-no-feature',
   '^(\\.\\./)+features(/|$)',
@@ -56,10 +73,19 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: { ...reactHooks.configs.recommended.rules },
   },
-  { files: ['server/src/zk/**'], rules: restrictImports(zkKnowsNoAdapters) },
+  { files: ['server/src/zk/**'], rules: restrictImports(zkImportsOnlyItself) },
+  {
+    files: ['server/src/{ensemble,members,ops,audit}/**'],
+    rules: restrictImports(domainKnowsNoAdapters),
+  },
+  { files: ['server/src/{locks,upgrades}/**'], rules: restrictImports(domainKnowsNoAdapters, noOpsBelowOps) },
+  { files: ['server/src/admin/**'], rules: restrictImports(domainKnowsNoAdapters, adminIsTheKernel) },
   { files: ['web/**'], rules: restrictImports(webNeverImportsServer) },
   { files: ['web/src/socket/**'], rules: restrictImports(webNeverImportsServer, socketImportsNoFeature) },
-  { files: ['shared/**'], rules: restrictImports(sharedImportsNeither) },
+  { files: ['shared/**'], rules: restrictImports(sharedImportsNeither, sharedImportsNoNode) },
+  // The exception: shared's own tests run under Node only (never bundled for the browser), and one
+  // runs a real restart command through node:child_process.
+  { files: ['shared/test/**'], rules: restrictImports(sharedImportsNeither) },
   {
     // Tests poke at untyped JSON bodies on purpose.
     files: ['**/test/**/*.ts', '**/*.test.ts', 'e2e/**/*.ts', 'bench/**/*.ts'],

@@ -17,7 +17,7 @@
  *
  *   npx tsx bench/children.ts
  */
-import { diffChildrenInOrder, encodeZnodeData, smallestChildNames, sortChildNames, type ZnodeResponse } from '@keeper/shared';
+import { diffChildrenInOrder, encodeZnodeData, smallestChildNames, sortChildNames, type ZnodeAnswer } from '@keeper/shared';
 import { ENSEMBLE, PORT_OFFSETS, startBenchEnv } from './support/benchEnv.js';
 import {
   bumpName,
@@ -69,7 +69,7 @@ await runBench('children', { timeoutMs: 200_000 }, async (scope) => {
   const first = await timed(() => firstPage(keeper.url));
   const problem = checkPage(first.value, CHILDREN, null);
   if (problem) notes.push(`the first page is wrong: ${problem}`);
-  const wrongPage = (what: string, page: ZnodeResponse, expectedFirst: string) => {
+  const wrongPage = (what: string, page: ZnodeAnswer, expectedFirst: string) => {
     const wrong = checkPage(page, CHILDREN, expectedFirst);
     if (wrong && notes.length < 5) notes.push(`a ${what} page is wrong: ${wrong}`);
   };

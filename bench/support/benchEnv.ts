@@ -56,8 +56,7 @@ export async function startBenchEnv(
     { logger: pino({ level: process.env.KEEPER_BENCH_LOG ?? 'silent' }), ...extras?.(ensemble) },
   );
   scope.defer('close keeper', () => keeper.close());
-  const gateway = keeper.gateways.get(ENSEMBLE);
-  if (!gateway) throw new Error('keeper has no gateway for the bench ensemble');
+  const { gateway } = keeper.ensembles.get(ENSEMBLE);
   await until(() => gateway.session.state === 'connected', 'keeper to connect', { timeoutMs: 30_000, signal: scope.signal });
   const keeperMember = gateway.session.member ?? ensemble.connectionString.split(',')[0]!;
   scope.log(`keeper serving on ${keeper.url}, session on member ${keeperMember}`);

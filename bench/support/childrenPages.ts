@@ -4,7 +4,7 @@
  * serialized answer of a getChildren until the list changes, so a read of a list just changed is
  * paired with a raw read of a list just changed: `bumper` changes the list by one child first.
  */
-import type { ZnodeResponse } from '@keeper/shared';
+import type { ZnodeAnswer } from '@keeper/shared';
 import { ENSEMBLE } from './benchEnv.js';
 import { sleep, type Scope } from './lifecycle.js';
 import type { RawZk } from './rawZk.js';
@@ -41,14 +41,14 @@ export async function createChildren(scope: Scope, raw: RawZk, path: string, cou
   return performance.now() - began;
 }
 
-export async function firstPage(url: string, path: string): Promise<ZnodeResponse> {
+export async function firstPage(url: string, path: string): Promise<ZnodeAnswer> {
   const res = await fetch(`${url}/api/ensembles/${ENSEMBLE}/znodes${path}?limit=${PAGE}`);
   if (!res.ok) throw new Error(`GET first page of ${path}: HTTP ${res.status}: ${await res.text()}`);
-  return (await res.json()) as ZnodeResponse;
+  return (await res.json()) as ZnodeAnswer;
 }
 
 /** What is wrong with a first page whose list holds item-0..item-(children-1) and, when given, the bump child `first`; null when right. */
-export function checkPage(page: ZnodeResponse, children: number, first: string | null): string | null {
+export function checkPage(page: ZnodeAnswer, children: number, first: string | null): string | null {
   const total = children + (first ? 1 : 0);
   if (page.children.total !== total) return `total ${page.children.total}, expected ${total}`;
   const expected = first ? [first, ...Array.from({ length: PAGE - 1 }, (_, i) => childName(i))] : Array.from({ length: PAGE }, (_, i) => childName(i));

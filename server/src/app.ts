@@ -8,15 +8,12 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { Logger } from 'pino';
 import type { KeeperOptions } from './config/types.js';
-import type { ZkGateway } from './zk/gateway.js';
 import { Ensembles } from './ensemble/ensembles.js';
 import { ensembleLookup } from './http/ensembleLookup.js';
 import { lockRoutes } from './http/lockRoutes.js';
 import { upgradeRoutes } from './http/upgradeRoutes.js';
 import type { SandboxRestart } from './upgrades/restarter.js';
 import type { UpgradeTimings } from '@keeper/shared';
-import { LockActions } from './locks/lockActions.js';
-import { LockScans } from './locks/lockScans.js';
 import { LockMemory } from './locks/lockMemory.js';
 import { ensembleStateDir } from './ensemble/ensembleIdentity.js';
 import { SocketHub } from './hub/socketHub.js';
@@ -28,7 +25,7 @@ import { openApiRoute } from './http/openApiRoute.js';
 import { staticWeb } from './http/staticWeb.js';
 import { createLogger } from './logger.js';
 import { installCrashGuards } from './crashGuards.js';
-import type { EnsembleMonitor, MonitorSettings } from './ensemble/ensembleMonitor.js';
+import type { MonitorSettings } from './members/memberMonitor.js';
 import { ensembleRoutes } from './http/ensembleRoutes.js';
 import { AccessControl } from './auth/accessControl.js';
 import { Credentials } from './auth/credentials.js';
@@ -38,7 +35,8 @@ import { ShareLinkStore } from './auth/shareLinks.js';
 import { socketGate } from './auth/socketGate.js';
 import { CLOSE_ACCESS_ENDED } from '@keeper/shared';
 import { AuditLog } from './audit/auditLog.js';
-import { JobRegistry } from './ops/jobs.js';
+import { JobRegistry } from './admin/jobs.js';
+import { Admin } from './admin/admin.js';
 import { ZnodeOps } from './ops/znodeOps.js';
 import { authRoutes } from './http/authRoutes.js';
 import { pageSignIn } from './http/pageSignIn.js';
@@ -71,11 +69,9 @@ export const SERVER_VERSION = '0.1.0';
 export interface RunningKeeper {
   url: string;
   port: number;
+  /** Every configured ensemble with what Keeper runs against it (tests reach a gateway as ensembles.get(name).gateway). */
   ensembles: Ensembles;
-  gateways: ReadonlyMap<string, ZkGateway>;
   hub: SocketHub;
-  /** The ensemble view's poller and collectors, one set per ensemble. */
-  monitors: ReadonlyMap<string, EnsembleMonitor>;
   access: AccessControl;
   audit: AuditLog;
   jobs: JobRegistry;
@@ -122,10 +118,6 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
       options.replicas,
       options.ensembles.map((e) => e.name),
     );
-  const ensembles = Ensembles.fromConfig(options.ensembles, log, extras.gatewayDefaults, extras.ensembleDefaults ?? {});
-  // Views for tests and benches that reach into one part; adapters take `ensembles`.
-  const gateways = new Map([...ensembles].map((e) => [e.name, e.gateway]));
-  const monitors = new Map([...ensembles].map((e) => [e.name, e.monitor]));
 
   // Sign-ins survive a restart: the sessions are journalled in the state directory, or with
   // replicas kept in the home ensemble (replicas/sharedSessions.ts), the journal then not opened.
@@ -147,6 +139,8 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   const replicas = options.replicas && home ? new Replicas(options.replicas, home, log, extras.gatewayDefaults) : null;
   if (replicas && credentials) replicas.shareSessions(access);
   const startedAt = Date.now();
+  const admin = new Admin({ audit, jobs, log });
+  const ensembles = Ensembles.fromConfig(options.ensembles, log, admin, extras.gatewayDefaults, extras.ensembleDefaults ?? {});
   for (const ensemble of ensembles) {
     // The Locks view remembers scans' finds and the holds it saw begin, keyed by the ensemble's identity.
     if (auth?.stateDir) {
@@ -163,7 +157,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
       ...(extras.upgradeTimings ? { timings: extras.upgradeTimings } : {}),
     });
   }
-  const ops = new ZnodeOps({ ensembles, audit, jobs, log, ...(extras.recursiveDelete ? { recursiveDelete: extras.recursiveDelete } : {}) });
+  const ops = new ZnodeOps({ admin, ...(extras.recursiveDelete ? { recursiveDelete: extras.recursiveDelete } : {}) });
   const limits: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits, ...extras.rateLimits };
   const guard = new SignInGuard(signInLimiter(limits), audit, log);
   const allowedHosts = allowedHostNames(options.host, auth?.allowedOrigins ?? [], options.allowedHosts ?? []);
@@ -190,7 +184,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   // Access that ends (revoked or expired share link, sign-out, expired session) closes its sockets at once.
   access.on('ended', (end, reason) => {
     hub.closeWhere(
-      (identity) => ('sessionId' in end ? identity.sessionId === end.sessionId : identity.shareLinkId === end.shareLinkId),
+      (identity) => ('signInId' in end ? identity.signInId === end.signInId : identity.shareLinkId === end.shareLinkId),
       CLOSE_ACCESS_ENDED,
       reason,
     );
@@ -220,10 +214,10 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   app.use('/api', authRoutes({ access, audit, guard, devices: DeviceCookies.open(auth?.stateDir ?? null) }));
   app.use('/api', shareLinkRoutes({ access, audit, socketsFor: (id) => hub.countWhere((identity) => identity.shareLinkId === id) }));
   app.use('/api', auditRoutes(audit));
-  app.use('/api', opsRoutes(ops, jobs, new WalkBudget(walkLimitsFromConfig(options.limits))));
+  app.use('/api', opsRoutes(ops, admin, new WalkBudget(walkLimitsFromConfig(options.limits))));
   app.use('/api/ensembles/:name', ensembleRoutes());
-  app.use('/api/ensembles/:name', lockRoutes(ops, new LockActions(ops, ensembles), new LockScans(ops, ensembles, jobs)));
-  app.use('/api/ensembles/:name', upgradeRoutes(ops));
+  app.use('/api/ensembles/:name', lockRoutes(admin));
+  app.use('/api/ensembles/:name', upgradeRoutes(admin));
   app.use('/api', replicaRoutes(replicas));
   app.use('/api', openApiRoute(SERVER_VERSION));
   app.use('/api', apiRoutes({ ensembles, version: SERVER_VERSION, startedAt }));
@@ -256,9 +250,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
     url,
     port,
     ensembles,
-    gateways,
     hub,
-    monitors,
     access,
     audit,
     jobs,

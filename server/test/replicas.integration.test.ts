@@ -99,7 +99,7 @@ describe('the replica registry', () => {
     const stat = await rawCall<zookeeper.Stat>((cb) => raw.client.exists(`${ROOT}/replicas/${idOf(b)}`, (e, s) => cb(e, s)));
     expect(bOnA.registeredAt).toBe(Number(stat.ctime.readBigInt64BE()));
     expect(bOnA.sessionId).toBe(b.replicas!.registeredSession);
-    expect(bOnA.sessionId).not.toBe(b.gateways.get('home')!.session.sessionId);
+    expect(bOnA.sessionId).not.toBe(b.ensembles.get('home')!.gateway.session.sessionId);
   });
 
   it('drops a replica whose state session expired and lists it again once it has registered on its new session', async () => {
@@ -120,7 +120,7 @@ describe('the replica registry', () => {
     expect(again.registeredAt).toBeGreaterThan(before.registeredAt);
     expect(again.sessionId).toBe(b.replicas!.registeredSession);
     // B's console session was not touched: only the state session expired.
-    expect(b.gateways.get('home')!.session.state).toBe('connected');
+    expect(b.ensembles.get('home')!.gateway.session.state).toBe('connected');
   });
 
   it('removes a replica that closes at once, on the other', async () => {

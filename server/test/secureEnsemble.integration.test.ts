@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import zookeeper from 'node-zookeeper-client';
-import { membersResponseSchema } from '@keeper/shared';
+import { membersAnswerSchema } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import type { EnsembleConfig } from '../src/config/types.js';
 import type { ZkGateway } from '../src/zk/gateway.js';
@@ -65,7 +65,7 @@ beforeAll(async () => {
       ensembleDefaults: { pollIntervalMs: 1_000, maxBackoffMs: 2_000 },
     },
   );
-  gateway = keeper.gateways.get('it')!;
+  gateway = keeper.ensembles.get('it').gateway;
   other = await connectSecure(billingConfig());
   await other.mkdirp('/secure');
   await waitFor(() => gateway.session.state === 'connected' && identities().length > 0, { what: 'console connected with an identity', timeoutMs: 30_000 });
@@ -101,12 +101,12 @@ describe('a TLS-only, SASL-required ensemble', () => {
     await waitFor(
       async () => {
         const res = await get('/api/ensembles/it/members');
-        const body = membersResponseSchema.parse(res.body);
+        const body = membersAnswerSchema.parse(res.body);
         return body.members.length === 3 && body.members.every((m) => ['leader', 'follower'].includes(m.role)) && body.members.some((m) => m.role === 'leader');
       },
       { what: 'three members with roles over TLS', timeoutMs: 20_000 },
     );
-    const body = membersResponseSchema.parse((await get('/api/ensembles/it/members')).body);
+    const body = membersAnswerSchema.parse((await get('/api/ensembles/it/members')).body);
     expect(body.quorum.votersServing).toBe(3);
   });
 

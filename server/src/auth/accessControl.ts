@@ -9,17 +9,17 @@ import type { Credentials } from './credentials.js';
 import { readCookie } from './cookies.js';
 import { rightsOfRole } from '@keeper/shared';
 import { OPEN_IDENTITY, type Identity } from './identity.js';
-import type { Session, SessionStore } from './sessionStore.js';
+import type { SignInSession, SessionStore } from './sessionStore.js';
 import type { ShareLinkStore } from './shareLinks.js';
 
 /** Which sockets to close: those of one session, or all bound to one share link. */
-export type AccessEnd = { sessionId: string } | { shareLinkId: string };
+export type AccessEnd = { signInId: string } | { shareLinkId: string };
 
 interface AccessEvents {
   ended: [end: AccessEnd, reason: string];
 }
 
-export type Identified = { identity: Identity; session: Session | null };
+export type Identified = { identity: Identity; session: SignInSession | null };
 export type IdentifyResult = { ok: true; value: Identified } | { ok: false; reason: string };
 
 const SWEEP_INTERVAL_MS = 1_000;
@@ -92,7 +92,7 @@ export class AccessControl extends EventEmitter<AccessEvents> {
       via: session.via,
       ...(session.groups !== undefined ? { groups: session.groups } : {}),
       ...(session.subject !== undefined ? { subject: session.subject } : {}),
-      sessionId: session.id,
+      signInId: session.id,
       ...(session.shareLinkId !== undefined ? { shareLinkId: session.shareLinkId } : {}),
       ...(shareScope !== undefined ? { shareScope } : {}),
     };
@@ -111,12 +111,12 @@ export class AccessControl extends EventEmitter<AccessEvents> {
   }
 
   /** Replicas: a session this replica held was ended by another one: its sockets close here too. */
-  endedElsewhere(sessionId: string, reason: string): void {
-    this.emit('ended', { sessionId }, reason);
+  endedElsewhere(signInId: string, reason: string): void {
+    this.emit('ended', { signInId }, reason);
   }
 
-  endSession(sessionId: string, reason: string): void {
-    if (this.sessions.delete(sessionId, reason)) this.emit('ended', { sessionId }, reason);
+  endSession(signInId: string, reason: string): void {
+    if (this.sessions.delete(signInId, reason)) this.emit('ended', { signInId }, reason);
   }
 
   /**
@@ -137,7 +137,7 @@ export class AccessControl extends EventEmitter<AccessEvents> {
   }
 
   sweep(): void {
-    for (const id of this.sessions.sweep()) this.emit('ended', { sessionId: id }, 'session expired');
+    for (const id of this.sessions.sweep()) this.emit('ended', { signInId: id }, 'session expired');
     this.shareLinks.sweep();
   }
 

@@ -18,10 +18,10 @@ import type { Logger } from 'pino';
 import { randomToken, sha256Hex } from './secrets.js';
 import { SessionJournal, type EndedSession, type JournalRecord, type StoredSession } from './sessionJournal.js';
 
-export type Session = StoredSession;
-export type SignInMethodUsed = NonNullable<Session['method']>;
+export type SignInSession = StoredSession;
+export type SignInMethodUsed = NonNullable<SignInSession['method']>;
 
-export type NewSession = Pick<Session, 'name' | 'role' | 'via'> & {
+export type NewSignInSession = Pick<SignInSession, 'name' | 'role' | 'via'> & {
   shareLinkId?: string;
   expiresAt?: number;
   method?: SignInMethodUsed;
@@ -31,8 +31,8 @@ export type NewSession = Pick<Session, 'name' | 'role' | 'via'> & {
 };
 
 /** A new session and the two cookie values that name it: given to the browser once, never kept. */
-export interface IssuedSession {
-  session: Session;
+export interface IssuedSignInSession {
+  session: SignInSession;
   cookie: string;
   hint: string;
 }
@@ -71,14 +71,14 @@ export interface SessionShare {
   sign(random: string): string;
   /** True when the cookie carries a valid signature: only those are looked up in the home ensemble. */
   signed(cookie: string): boolean;
-  put(session: Session): Promise<void>;
-  load(id: string): Promise<Session | null>;
+  put(session: SignInSession): Promise<void>;
+  load(id: string): Promise<SignInSession | null>;
   end(end: EndedSession): Promise<void>;
   forget(id: string): void;
 }
 
 export class SessionStore {
-  private readonly sessions = new Map<string, Session>();
+  private readonly sessions = new Map<string, SignInSession>();
   private readonly byHint = new Map<string, string>();
   private readonly perName = new Map<string, number>();
   private readonly ended = new Map<string, EndedSession>();
@@ -117,12 +117,12 @@ export class SessionStore {
     return store;
   }
 
-  create(spec: NewSession): IssuedSession {
+  create(spec: NewSignInSession): IssuedSignInSession {
     const at = this.now();
     const random = randomToken();
     const cookie = this.share ? `${random}.${this.share.sign(random)}` : random;
     const hint = randomToken(18);
-    const session: Session = {
+    const session: SignInSession = {
       id: cookieKey(cookie),
       hintId: cookieKey(hint),
       name: spec.name,
@@ -213,14 +213,14 @@ export class SessionStore {
   }
 
   /** The live session a signed-in hint cookie names, or null. */
-  byHintValue(hint: string | null | undefined): Session | null {
+  byHintValue(hint: string | null | undefined): SignInSession | null {
     if (!hint) return null;
     const id = this.byHint.get(cookieKey(hint));
     return id === undefined ? null : this.byId(id);
   }
 
   /** The live session for a cookie value, or null (unknown or expired: an expired one is dropped). */
-  get(cookieValue: string | null | undefined): Session | null {
+  get(cookieValue: string | null | undefined): SignInSession | null {
     if (!cookieValue) return null;
     return this.byId(cookieKey(cookieValue));
   }
@@ -233,7 +233,7 @@ export class SessionStore {
     return this.ended.get(id) ?? null;
   }
 
-  byId(id: string): Session | null {
+  byId(id: string): SignInSession | null {
     const session = this.sessions.get(id);
     if (!session) return null;
     if (session.expiresAt <= this.now()) {
@@ -244,7 +244,7 @@ export class SessionStore {
   }
 
   /** Ends a session and remembers why; null when there was none. */
-  delete(id: string, reason = 'ended'): Session | null {
+  delete(id: string, reason = 'ended'): SignInSession | null {
     const session = this.sessions.get(id) ?? null;
     if (session) this.drop(id, reason, this.now());
     return session;
@@ -280,7 +280,7 @@ export class SessionStore {
   }
 
   /** Every live session (for the start-up check that their credentials still hold). */
-  list(): Session[] {
+  list(): SignInSession[] {
     return [...this.sessions.values()];
   }
 
@@ -292,7 +292,7 @@ export class SessionStore {
     return this.journal?.close() ?? Promise.resolve();
   }
 
-  private put(session: Session): void {
+  private put(session: SignInSession): void {
     const previous = this.sessions.get(session.id);
     if (previous) this.unindex(previous);
     this.sessions.set(session.id, session);
@@ -301,7 +301,7 @@ export class SessionStore {
     this.ended.delete(session.id);
   }
 
-  private unindex(session: Session): void {
+  private unindex(session: SignInSession): void {
     this.sessions.delete(session.id);
     this.byHint.delete(session.hintId);
     const n = (this.perName.get(session.name) ?? 1) - 1;

@@ -26,7 +26,7 @@ export type UpgradeAuthorizer = (request: IncomingMessage) => UpgradeVerdict | P
  */
 export function personOf(identity: Identity, address: string): string {
   if (identity.via === 'open') return 'open';
-  if (identity.sessionId !== undefined) return `session:${identity.sessionId}`;
+  if (identity.signInId !== undefined) return `session:${identity.signInId}`;
   return `${identity.via}:${identity.role}:${identity.name}@${address}`;
 }
 

@@ -1,6 +1,6 @@
 /** The JSON API for scripts and alerting: the same nouns the UI shows. */
 import { Router } from 'express';
-import { checkPath, childrenPageQuerySchema, isLive, type HealthResponse } from '@keeper/shared';
+import { checkPath, childrenPageQuerySchema, isLive, type HealthAnswer } from '@keeper/shared';
 import type { Ensembles } from '../ensemble/ensembles.js';
 import { ensembleOf } from './ensembleLookup.js';
 import type { Identified } from '../auth/accessControl.js';
@@ -21,7 +21,7 @@ export function apiRoutes(ctx: ApiContext): Router {
 
   router.get('/health', (_req, res) => {
     const ensembles = [...ctx.ensembles].map((e) => ({ name: e.name, state: e.gateway.session.state }));
-    const body: HealthResponse = {
+    const body: HealthAnswer = {
       status: ensembles.every((e) => isLive(e.state)) ? 'ok' : 'degraded',
       version: ctx.version,
       uptimeSeconds: Math.round((Date.now() - ctx.startedAt) / 1000),

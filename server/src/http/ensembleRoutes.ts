@@ -17,10 +17,10 @@ import {
   sizingReport,
   watchesQuerySchema,
   whatIfDown,
-  type EnsembleEventsResponse,
+  type EnsembleEventsAnswer,
   type EnsembleHealth,
-  type MembersResponse,
-  type SizingResponse,
+  type MembersAnswer,
+  type SizingAnswer,
   type ZnodeStatAnswer,
 } from '@keeper/shared';
 import type { Ensemble } from '../ensemble/ensemble.js';
@@ -50,13 +50,13 @@ export function ensembleRoutes(): Router {
     const ensemble = ensembleOf(res);
     const health = await healthOf(ensemble, res);
     if (!health) return;
-    const body: MembersResponse = { ...health, members: health.members.map((m) => ({ ...m, role: m.state })) };
+    const body: MembersAnswer = { ...health, members: health.members.map((m) => ({ ...m, role: m.state })) };
     res.json(body);
   });
 
   router.get('/events', (req, res) => {
     const { name, timeline } = ensembleOf(res);
-    const body: EnsembleEventsResponse = {
+    const body: EnsembleEventsAnswer = {
       ensemble: name,
       events: timeline.list(),
       observed: EVENT_TIMES_OBSERVED,
@@ -112,7 +112,7 @@ export function ensembleRoutes(): Router {
     const health = await healthOf(ensemble, res);
     if (!health) return;
     const { quorum } = health;
-    let whatIf: SizingResponse['whatIf'] = null;
+    let whatIf: SizingAnswer['whatIf'] = null;
     if (query.data.down !== undefined) {
       const target = findMember(health.members, query.data.down);
       if (!target) {
@@ -122,7 +122,7 @@ export function ensembleRoutes(): Router {
       whatIf = whatIfDown(health.members, target);
     }
     const { voters, observers, votersDown } = query.data;
-    const body: SizingResponse = {
+    const body: SizingAnswer = {
       ensemble: health.ensemble,
       live: sizingReport({ voters: quorum.voters, observers: quorum.observers, votersDown: quorum.voters - quorum.votersServing }),
       whatIf,

@@ -13,11 +13,9 @@
 import { Router, type Request, type Response } from 'express';
 import { checkPath, lockCleanBodySchema, lockDeleteBodySchema, lockScanBodySchema, locksQuerySchema, type AuditAction, type LockScope } from '@keeper/shared';
 import type { Identified } from '../auth/accessControl.js';
-import type { LockActions } from '../locks/lockActions.js';
-import type { LockScans } from '../locks/lockScans.js';
 import { TooManyLocksError } from '../locks/lockTracker.js';
-import type { ZnodeOps } from '../ops/znodeOps.js';
-import { OpError } from '../ops/opError.js';
+import type { Admin } from '../admin/admin.js';
+import { OpError } from '../admin/opError.js';
 import { sendError, sendFailure } from './apiErrors.js';
 import { ensembleOf } from './ensembleLookup.js';
 import { jsonBody, parseOr400, wildcardPath } from './jsonBody.js';
@@ -33,7 +31,7 @@ function scopeOf(res: Response): LockScope | null {
   return (res.locals.identified as Identified | undefined)?.identity.shareScope ?? null;
 }
 
-export function lockRoutes(ops: ZnodeOps, actions: LockActions, scans: LockScans): Router {
+export function lockRoutes(admin: Admin): Router {
   const router = Router({ mergeParams: true });
   const name = (req: Request) => (req.params as { name: string }).name;
   const refused = (action: AuditAction) => (req: Request) => ({ action, ensemble: name(req) });
@@ -45,31 +43,31 @@ export function lockRoutes(ops: ZnodeOps, actions: LockActions, scans: LockScans
     res.type('application/json').send(ensembleOf(res).locks.listJson(query, scopeOf(res)));
   });
 
-  router.post('/locks/scan', adminOnly(ops, refused('lock.scan')), ...jsonBody(LOCK_BODY_LIMIT), async (req, res) => {
+  router.post('/locks/scan', adminOnly(admin, refused('lock.scan')), ...jsonBody(LOCK_BODY_LIMIT), async (req, res) => {
     const body = parseOr400(lockScanBodySchema, req.body, res);
     if (!body) return;
     try {
-      res.status(202).json({ job: await scans.start(caller(req, res), name(req), body.path) });
+      res.status(202).json({ job: await ensembleOf(res).lockScans.start(caller(req, res), body.path) });
     } catch (error) {
       sendFailure(res, error);
     }
   });
 
-  router.post('/locks/delete', adminOnly(ops, refused('lock.delete')), ...jsonBody(LOCK_BODY_LIMIT), async (req, res) => {
+  router.post('/locks/delete', adminOnly(admin, refused('lock.delete')), ...jsonBody(LOCK_BODY_LIMIT), async (req, res) => {
     const body = parseOr400(lockDeleteBodySchema, req.body, res);
     if (!body) return;
     try {
-      res.json(await actions.delete(caller(req, res), name(req), body));
+      res.json(await ensembleOf(res).lockActions.delete(caller(req, res), body));
     } catch (error) {
       sendFailure(res, error);
     }
   });
 
-  router.post('/locks/clean', adminOnly(ops, refused('lock.clean')), ...jsonBody(LOCK_CLEAN_BODY_LIMIT), async (req, res) => {
+  router.post('/locks/clean', adminOnly(admin, refused('lock.clean')), ...jsonBody(LOCK_CLEAN_BODY_LIMIT), async (req, res) => {
     const body = parseOr400(lockCleanBodySchema, req.body, res);
     if (!body) return;
     try {
-      res.json(await actions.clean(caller(req, res), name(req), body));
+      res.json(await ensembleOf(res).lockActions.clean(caller(req, res), body));
     } catch (error) {
       sendFailure(res, error);
     }

@@ -23,11 +23,11 @@ import {
   setDataBodySchema,
   type AuditAction,
 } from '@keeper/shared';
-import type { JobRegistry } from '../ops/jobs.js';
-import { OpError } from '../ops/opError.js';
+import type { Admin, AuditRecord } from '../admin/admin.js';
+import { OpError } from '../admin/opError.js';
 import { sendFailure } from './apiErrors.js';
+import { ensembleOf } from './ensembleLookup.js';
 import type { ZnodeOps } from '../ops/znodeOps.js';
-import type { AuditRecord } from '../ops/znodeOps.js';
 import { adminRefusal, canMutate, changeRefusal, type Identity } from '../auth/identity.js';
 import { jsonBody, parseOr400, wildcardPath } from './jsonBody.js';
 import { caller } from './requestIdentity.js';
@@ -50,7 +50,7 @@ const MAX_DISCARDED_BYTES = 1024 * 1024;
  * still arrives is dropped unread; past 1 MiB the connection is cut. (Closing at once would reset
  * the connection under a client still uploading, which may then never see the 403.)
  */
-function refusedUnless(ops: ZnodeOps, what: (req: Request) => AuditRecord, refusalOf: (identity: Identity, req: Request) => string | null): RequestHandler {
+function refusedUnless(admin: Admin, what: (req: Request) => AuditRecord, refusalOf: (identity: Identity, req: Request) => string | null): RequestHandler {
   return (req, res, next) => {
     const who = caller(req, res);
     const refusal = refusalOf(who.identity, req);
@@ -62,20 +62,20 @@ function refusedUnless(ops: ZnodeOps, what: (req: Request) => AuditRecord, refus
         if (discarded > MAX_DISCARDED_BYTES) req.socket.destroy();
       });
     });
-    void ops.refuse(who, what(req), refusal).finally(() => {
+    void admin.refuse(who, what(req), refusal).finally(() => {
       sendFailure(res, new OpError('FORBIDDEN', refusal));
     });
   };
 }
 
 /** Admins only (ACLs, locks, upgrades). */
-export function adminOnly(ops: ZnodeOps, what: (req: Request) => AuditRecord): RequestHandler {
-  return refusedUnless(ops, what, (identity) => (canMutate(identity) ? null : adminRefusal(identity)));
+export function adminOnly(admin: Admin, what: (req: Request) => AuditRecord): RequestHandler {
+  return refusedUnless(admin, what, (identity) => (canMutate(identity) ? null : adminRefusal(identity)));
 }
 
 /** A znode change: admins anywhere, writers within their granted subtrees of that ensemble (segment-exact). */
-export function znodeWriters(ops: ZnodeOps, what: (req: Request) => AuditRecord): RequestHandler {
-  return refusedUnless(ops, what, (identity, req) => changeRefusal(identity, (req.params as { name: string }).name, wildcardPath(req.params)));
+export function znodeWriters(admin: Admin, what: (req: Request) => AuditRecord): RequestHandler {
+  return refusedUnless(admin, what, (identity, req) => changeRefusal(identity, (req.params as { name: string }).name, wildcardPath(req.params)));
 }
 
 /** Aborted when the response closes before it was sent: a walk nobody waits for stops and frees its slot. */
@@ -87,28 +87,28 @@ function abandonedWhenGone(res: Response): AbortSignal {
   return gone.signal;
 }
 
-export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry, walks: WalkBudget = new WalkBudget()): Router {
+export function opsRoutes(ops: ZnodeOps, admin: Admin, walks: WalkBudget = new WalkBudget()): Router {
   const router = Router();
   const name = (params: unknown) => (params as { name: string }).name;
   const target =
     (action: AuditAction) =>
     (req: Request): AuditRecord => ({ action, ensemble: name(req.params), path: wildcardPath(req.params) });
 
-  router.post(both('znodes'), znodeWriters(ops, target('create')), ...jsonBody(ZNODE_BODY_LIMIT), async (req, res) => {
+  router.post(both('znodes'), znodeWriters(admin, target('create')), ...jsonBody(ZNODE_BODY_LIMIT), async (req, res) => {
     const body = parseOr400(createBodySchema, req.body ?? {}, res);
     if (!body) return;
     try {
-      res.status(201).json(await ops.create(caller(req, res), name(req.params), wildcardPath(req.params), body));
+      res.status(201).json(await ops.create(caller(req, res), ensembleOf(res), wildcardPath(req.params), body));
     } catch (error) {
       sendFailure(res, error);
     }
   });
 
-  router.put(both('znodes'), znodeWriters(ops, target('setData')), ...jsonBody(ZNODE_BODY_LIMIT), async (req, res) => {
+  router.put(both('znodes'), znodeWriters(admin, target('setData')), ...jsonBody(ZNODE_BODY_LIMIT), async (req, res) => {
     const body = parseOr400(setDataBodySchema, req.body, res);
     if (!body) return;
     try {
-      res.json(await ops.setData(caller(req, res), name(req.params), wildcardPath(req.params), body));
+      res.json(await ops.setData(caller(req, res), ensembleOf(res), wildcardPath(req.params), body));
     } catch (error) {
       sendFailure(res, error);
     }
@@ -116,17 +116,17 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry, walks: WalkBudget = 
 
   router.delete(
     both('znodes'),
-    znodeWriters(ops, (req) => target(req.query.recursive === 'true' ? 'deleteRecursive' : 'delete')(req)),
+    znodeWriters(admin, (req) => target(req.query.recursive === 'true' ? 'deleteRecursive' : 'delete')(req)),
     async (req, res) => {
       const q = parseOr400(deleteQuerySchema, req.query, res, 'INVALID_QUERY');
       if (!q) return;
       try {
         const who = caller(req, res);
         if (q.recursive === 'true') {
-          const job = await ops.startRecursiveDelete(who, name(req.params), wildcardPath(req.params), q.version);
+          const job = await ops.startRecursiveDelete(who, ensembleOf(res), wildcardPath(req.params), q.version);
           res.status(202).json({ job });
         } else {
-          res.json(await ops.delete(who, name(req.params), wildcardPath(req.params), q.version));
+          res.json(await ops.delete(who, ensembleOf(res), wildcardPath(req.params), q.version));
         }
       } catch (error) {
         sendFailure(res, error);
@@ -136,7 +136,7 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry, walks: WalkBudget = 
 
   router.get(both('subtree'), async (req, res) => {
     try {
-      res.json(await walks.run(caller(req, res).identity, () => ops.countSubtree(name(req.params), wildcardPath(req.params)), abandonedWhenGone(res)));
+      res.json(await walks.run(caller(req, res).identity, () => ops.countSubtree(ensembleOf(res), wildcardPath(req.params)), abandonedWhenGone(res)));
     } catch (error) {
       sendFailure(res, error);
     }
@@ -144,17 +144,17 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry, walks: WalkBudget = 
 
   router.get(both('acl'), async (req, res) => {
     try {
-      res.json(await ops.getAcl(name(req.params), wildcardPath(req.params)));
+      res.json(await ops.getAcl(ensembleOf(res), wildcardPath(req.params)));
     } catch (error) {
       sendFailure(res, error);
     }
   });
 
-  router.put(both('acl'), adminOnly(ops, target('setAcl')), ...jsonBody(ACL_BODY_LIMIT), async (req, res) => {
+  router.put(both('acl'), adminOnly(admin, target('setAcl')), ...jsonBody(ACL_BODY_LIMIT), async (req, res) => {
     const body = parseOr400(setAclBodySchema, req.body, res);
     if (!body) return;
     try {
-      res.json(await ops.setAcl(caller(req, res), name(req.params), wildcardPath(req.params), body));
+      res.json(await ops.setAcl(caller(req, res), ensembleOf(res), wildcardPath(req.params), body));
     } catch (error) {
       sendFailure(res, error);
     }
@@ -162,7 +162,7 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry, walks: WalkBudget = 
 
   router.get(both('export'), async (req, res) => {
     try {
-      const doc = await walks.run(caller(req, res).identity, () => ops.exportSubtree(name(req.params), wildcardPath(req.params)), abandonedWhenGone(res));
+      const doc = await walks.run(caller(req, res).identity, () => ops.exportSubtree(ensembleOf(res), wildcardPath(req.params)), abandonedWhenGone(res));
       res.setHeader('Content-Disposition', `attachment; filename="${doc.ensemble}-export.json"`);
       res.json(doc);
     } catch (error) {
@@ -172,7 +172,7 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry, walks: WalkBudget = 
 
   router.post(
     both('import'),
-    znodeWriters(ops, (req) => ({ ...target('import')(req), details: { dryRun: req.query.dryRun === 'true' } })),
+    znodeWriters(admin, (req) => ({ ...target('import')(req), details: { dryRun: req.query.dryRun === 'true' } })),
     ...jsonBody(IMPORT_BODY_LIMIT),
     async (req, res) => {
       const q = parseOr400(importQuerySchema, req.query, res, 'INVALID_QUERY');
@@ -182,8 +182,8 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry, walks: WalkBudget = 
       try {
         const overwrite = q.overwrite === 'true';
         if (q.dryRun === 'true')
-          res.json({ dryRun: true, overwrite, plan: await ops.planImport(caller(req, res), name(req.params), wildcardPath(req.params), doc, overwrite) });
-        else res.status(202).json({ job: await ops.startImport(caller(req, res), name(req.params), wildcardPath(req.params), doc, overwrite) });
+          res.json({ dryRun: true, overwrite, plan: await ops.planImport(caller(req, res), ensembleOf(res), wildcardPath(req.params), doc, overwrite) });
+        else res.status(202).json({ job: await ops.startImport(caller(req, res), ensembleOf(res), wildcardPath(req.params), doc, overwrite) });
       } catch (error) {
         sendFailure(res, error);
       }
@@ -191,11 +191,11 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry, walks: WalkBudget = 
   );
 
   router.get('/jobs', (_req, res) => {
-    res.json({ jobs: jobs.list() });
+    res.json({ jobs: admin.jobs.list() });
   });
 
   router.get('/jobs/:id', (req, res) => {
-    const job = jobs.get(req.params.id);
+    const job = admin.jobs.get(req.params.id);
     if (!job) return sendFailure(res, new OpError('UNKNOWN_JOB', `no job ${JSON.stringify(req.params.id)}`));
     res.json({ job });
   });
@@ -204,7 +204,7 @@ export function opsRoutes(ops: ZnodeOps, jobs: JobRegistry, walks: WalkBudget = 
     '/jobs/:id',
     // Admins cancel any job; a writer only one it started.
     refusedUnless(
-      ops,
+      admin,
       (req) => ({ action: 'cancelJob', details: { jobId: String(req.params.id).slice(0, 64) } }),
       (identity, req) => (canMutate(identity) || ops.startedBy(identity, String(req.params.id)) ? null : adminRefusal(identity)),
     ),

@@ -15,7 +15,7 @@ import type { AuditLog } from '../audit/auditLog.js';
 import { SIGNED_IN_HINT_COOKIE, readCookie } from '../auth/cookies.js';
 import { originAllowed } from '../auth/origin.js';
 import type { GrantedPrincipal } from '../auth/credentials.js';
-import type { Session } from '../auth/sessionStore.js';
+import type { SignInSession } from '../auth/sessionStore.js';
 import type { SignInAttempt, SignInGuard } from '../auth/signInAudit.js';
 import { startCookieSession } from './authRoutes.js';
 import { messagePage, switchIdentityPage } from './signInPages.js';
@@ -60,7 +60,7 @@ export function pageSignIn(ctx: PageSignInContext): Router {
    * The session this browser is signed in with: the Strict session cookie (same-site visits),
    * else the Lax hint cookie (what a navigation from another site carries).
    */
-  const currentSession = (req: Request): Session | null => {
+  const currentSession = (req: Request): SignInSession | null => {
     const session = access.sessions.get(readCookie(req.headers.cookie)) ?? access.sessions.byHintValue(readCookie(req.headers.cookie, SIGNED_IN_HINT_COOKIE));
     if (session?.shareLinkId !== undefined && !access.shareLinks.isActive(session.shareLinkId)) return null;
     return session;

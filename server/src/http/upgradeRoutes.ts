@@ -18,8 +18,8 @@ import {
   type AuditAction,
   type UpgradeWorkflow,
 } from '@keeper/shared';
-import type { ZnodeOps } from '../ops/znodeOps.js';
-import { OpError } from '../ops/opError.js';
+import type { Admin } from '../admin/admin.js';
+import { OpError } from '../admin/opError.js';
 import { sendFailure } from './apiErrors.js';
 import { ensembleOf } from './ensembleLookup.js';
 import { jsonBody, parseOr400 } from './jsonBody.js';
@@ -30,7 +30,7 @@ const UPGRADE_BODY_LIMIT = '16kb';
 
 const summary = (wf: UpgradeWorkflow) => ({ upgradeId: wf.id, state: wf.state, mode: wf.mode, targetVersion: wf.targetVersion });
 
-export function upgradeRoutes(ops: ZnodeOps): Router {
+export function upgradeRoutes(admin: Admin): Router {
   const router = Router({ mergeParams: true });
   const params = (req: Request) => req.params as { name: string; id?: string; action?: string; member?: string };
   const refused = (action: AuditAction) => (req: Request) => ({
@@ -48,14 +48,14 @@ export function upgradeRoutes(ops: ZnodeOps): Router {
     }
   });
 
-  router.post('/upgrades', adminOnly(ops, refused('upgrade.create')), ...jsonBody(UPGRADE_BODY_LIMIT), async (req, res) => {
+  router.post('/upgrades', adminOnly(admin, refused('upgrade.create')), ...jsonBody(UPGRADE_BODY_LIMIT), async (req, res) => {
     const body = parseOr400(upgradeCreateBodySchema, req.body ?? {}, res);
     if (!body) return;
     const ensemble = ensembleOf(res);
     const who = caller(req, res);
     try {
       const details = { mode: body.mode, targetVersion: body.targetVersion ?? null, start: body.start ?? false, method: ensemble.upgrades.method };
-      const wf = await ops.audited(who, { action: 'upgrade.create', ensemble: ensemble.name, details }, async (record) => {
+      const wf = await admin.audited(who, { action: 'upgrade.create', ensemble: ensemble.name, details }, async (record) => {
         const created = await ensemble.upgrades.create(who.identity.name, body);
         record.details = { ...details, ...summary(created) };
         return created;
@@ -75,7 +75,7 @@ export function upgradeRoutes(ops: ZnodeOps): Router {
     }
   });
 
-  router.post('/upgrades/:id/:action', adminOnly(ops, refused('upgrade.action')), ...jsonBody(UPGRADE_BODY_LIMIT), async (req, res) => {
+  router.post('/upgrades/:id/:action', adminOnly(admin, refused('upgrade.action')), ...jsonBody(UPGRADE_BODY_LIMIT), async (req, res) => {
     const action = upgradeActionSchema.safeParse(params(req).action);
     if (!action.success)
       return sendFailure(
@@ -89,7 +89,7 @@ export function upgradeRoutes(ops: ZnodeOps): Router {
     const id = String(params(req).id);
     try {
       const details = { upgradeId: id.slice(0, 64), action: action.data, ...(body.reason ? { reason: body.reason } : {}) };
-      const wf = await ops.audited(who, { action: 'upgrade.action', ensemble: ensemble.name, details }, () =>
+      const wf = await admin.audited(who, { action: 'upgrade.action', ensemble: ensemble.name, details }, () =>
         ensemble.upgrades.act(who.identity.name, id, action.data, body),
       );
       res.json(ensemble.upgrades.answer(wf, who.identity.role));
@@ -98,7 +98,7 @@ export function upgradeRoutes(ops: ZnodeOps): Router {
     }
   });
 
-  router.post('/upgrades/:id/steps/:member/:action', adminOnly(ops, refused('upgrade.step')), ...jsonBody(UPGRADE_BODY_LIMIT), async (req, res) => {
+  router.post('/upgrades/:id/steps/:member/:action', adminOnly(admin, refused('upgrade.step')), ...jsonBody(UPGRADE_BODY_LIMIT), async (req, res) => {
     const action = upgradeStepActionSchema.safeParse(params(req).action);
     if (!action.success)
       return sendFailure(
@@ -113,7 +113,7 @@ export function upgradeRoutes(ops: ZnodeOps): Router {
     const member = String(params(req).member);
     try {
       const details = { upgradeId: id.slice(0, 64), member: member.slice(0, 300), action: action.data };
-      const wf = await ops.audited(who, { action: 'upgrade.step', ensemble: ensemble.name, details }, () =>
+      const wf = await admin.audited(who, { action: 'upgrade.step', ensemble: ensemble.name, details }, () =>
         ensemble.upgrades.stepAct(who.identity.name, id, member, action.data, body.confirmation),
       );
       res.json(ensemble.upgrades.answer(wf, who.identity.role));

@@ -28,7 +28,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { backoffDelay, type Backoff } from '@keeper/shared';
 import { endedSessionSchema, storedSessionSchema, type EndedSession } from '../auth/sessionJournal.js';
-import type { Session, SessionShare, SessionStore } from '../auth/sessionStore.js';
+import type { SignInSession, SessionShare, SessionStore } from '../auth/sessionStore.js';
 import { toZkError } from '../zk/errors.js';
 import { DEFAULT_SHARED_SESSIONS } from './replicaConfig.js';
 import type { ReplicaStore } from './replicaStore.js';
@@ -125,7 +125,7 @@ export class SharedSessions implements SessionShare {
     return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
-  async put(session: Session): Promise<void> {
+  async put(session: SignInSession): Promise<void> {
     await Promise.race([this.prepared, sleep(READY_WAIT_MS, undefined, { ref: false })]);
     const bucket = this.bucketOf(session.id);
     if (!this.knownBuckets.has(bucket)) {
@@ -137,7 +137,7 @@ export class SharedSessions implements SessionShare {
     await this.store.create(`${bucket}/${session.id}`, session);
   }
 
-  async load(id: string): Promise<Session | null> {
+  async load(id: string): Promise<SignInSession | null> {
     // Bounded: the read below fails on its own deadline when the home ensemble is away.
     await Promise.race([this.ready, sleep(READY_WAIT_MS, undefined, { ref: false })]);
     return (await this.store.read(`${this.bucketOf(id)}/${id}`, storedSessionSchema))?.value ?? null;
@@ -161,7 +161,7 @@ export class SharedSessions implements SessionShare {
 
   /** A full bucket: its expired records go; still full, the oldest session of its most frequent name ends. */
   private async makeRoom(bucket: string, count: number): Promise<void> {
-    const records: { session: Session; version: number }[] = [];
+    const records: { session: SignInSession; version: number }[] = [];
     for (const name of await this.store.children(bucket)) {
       const stored = await this.store.read(`${bucket}/${name}`, storedSessionSchema).catch(() => null);
       if (stored) records.push({ session: stored.value, version: stored.stat.version });

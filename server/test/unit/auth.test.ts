@@ -115,7 +115,7 @@ describe('SessionStore', () => {
 describe('checkCsrf', () => {
   const store = new SessionStore(60_000);
   const { session } = store.create({ name: 'ann', role: 'admin', via: 'cookie' });
-  const cookieIdentity: Identity = { name: 'ann', role: 'admin', via: 'cookie', sessionId: session.id };
+  const cookieIdentity: Identity = { name: 'ann', role: 'admin', via: 'cookie', signInId: session.id };
 
   it('lets reads through and exempts bearer and open identities', () => {
     expect(checkCsrf('GET', cookieIdentity, session, undefined)).toEqual({ ok: true });

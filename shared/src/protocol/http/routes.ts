@@ -7,12 +7,12 @@
  * root is the route without it (`.../znodes`).
  */
 import type { z } from 'zod';
-import { ensemblesResponseSchema, healthSchema, znodeResponseSchema } from '../api.js';
-import { createdShareLinkSchema, createShareLinkBodySchema, loginBodySchema, meResponseSchema, shareLinkSchema, signInMethodsSchema } from '../access.js';
+import { ensemblesAnswerSchema, healthSchema, znodeAnswerSchema } from '../api.js';
+import { createdShareLinkSchema, createShareLinkBodySchema, loginBodySchema, meAnswerSchema, shareLinkSchema, signInMethodsSchema } from '../access.js';
 import { createBodySchema, exportDocumentSchema, setAclBodySchema, setDataBodySchema } from '../ops.js';
 import { ensembleSummarySchema } from '../schemas.js';
-import { membersResponseSchema, sessionsResponseSchema, sizingResponseSchema, watchesResponseSchema } from '../../ensemble/types.js';
-import { ensembleEventsResponseSchema } from '../../ensemble/events/schema.js';
+import { membersAnswerSchema, sessionsAnswerSchema, sizingAnswerSchema, watchesAnswerSchema } from '../../ensemble/types.js';
+import { ensembleEventsAnswerSchema } from '../../ensemble/events/schema.js';
 import {
   aclAnswerSchema,
   auditPageSchema,
@@ -44,7 +44,7 @@ import {
   lockScanBodySchema,
   locksQuerySchema,
 } from '../../locks/requests.js';
-import { lockResponseSchema, locksResponseSchema } from '../../locks/schemas.js';
+import { lockAnswerSchema, locksAnswerSchema } from '../../locks/schemas.js';
 import {
   upgradeActionBodySchema,
   upgradeAnswerSchema,
@@ -127,7 +127,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     access: 'public',
     shareHolders: true,
     body: loginBodySchema,
-    answers: { 200: json(meResponseSchema) },
+    answers: { 200: json(meAnswerSchema) },
     errors: ['AUTH_NOT_CONFIGURED', 'INVALID_CREDENTIALS', 'NO_ACCESS', 'MALFORMED_JSON', 'BODY_TOO_LARGE', 'INVALID_BODY', 'CSRF'],
   },
   {
@@ -145,7 +145,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     summary: 'Who is asking: name, role, how identified, the CSRF token for writes',
     access: 'signedIn',
     shareHolders: true,
-    answers: { 200: json(meResponseSchema) },
+    answers: { 200: json(meAnswerSchema) },
     errors: [],
   },
   {
@@ -164,7 +164,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     summary: "The configured ensembles and the console's session to each",
     access: 'signedIn',
     shareHolders: true,
-    answers: { 200: json(ensemblesResponseSchema) },
+    answers: { 200: json(ensemblesAnswerSchema) },
     errors: [],
   },
   {
@@ -183,7 +183,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     access: 'signedIn',
     shareHolders: true,
     query: childrenPageQuerySchema,
-    answers: { 200: json(znodeResponseSchema) },
+    answers: { 200: json(znodeAnswerSchema) },
     errors: [...ZNODE_READ_ERRORS, 'INVALID_QUERY'],
   },
   {
@@ -289,7 +289,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     summary: "The members' health and the quorum, from the member poller's last round",
     access: 'signedIn',
     shareHolders: true,
-    answers: { 200: json(membersResponseSchema) },
+    answers: { 200: json(membersAnswerSchema) },
     errors: MONITOR_ERRORS,
   },
   {
@@ -299,7 +299,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     access: 'signedIn',
     shareHolders: true,
     query: sessionsQuerySchema,
-    answers: { 200: json(sessionsResponseSchema) },
+    answers: { 200: json(sessionsAnswerSchema) },
     errors: [...MONITOR_ERRORS, 'GATHER_FAILED'],
   },
   {
@@ -309,7 +309,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     access: 'signedIn',
     shareHolders: true,
     query: watchesQuerySchema,
-    answers: { 200: json(watchesResponseSchema) },
+    answers: { 200: json(watchesAnswerSchema) },
     errors: [...MONITOR_ERRORS, 'GATHER_FAILED'],
   },
   {
@@ -319,7 +319,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
       "The ensemble's event timeline, oldest first: leaders lost and elected with epochs, members down and up, alerts raised and cleared, upgrade steps; times are the poller's observations (the last 24 h, bounded)",
     access: 'signedIn',
     shareHolders: true,
-    answers: { 200: json(ensembleEventsResponseSchema) },
+    answers: { 200: json(ensembleEventsAnswerSchema) },
     errors: ['UNKNOWN_ENSEMBLE'],
   },
   {
@@ -329,7 +329,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     access: 'signedIn',
     shareHolders: true,
     query: sizingQuerySchema,
-    answers: { 200: json(sizingResponseSchema) },
+    answers: { 200: json(sizingAnswerSchema) },
     errors: [...MONITOR_ERRORS, 'UNKNOWN_MEMBER'],
   },
   // The Locks view.
@@ -340,7 +340,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     access: 'signedIn',
     shareHolders: true,
     query: locksQuerySchema,
-    answers: { 200: json(locksResponseSchema) },
+    answers: { 200: json(locksAnswerSchema) },
     errors: [...MONITOR_ERRORS, 'INVALID_PATH'],
   },
   {
@@ -349,7 +349,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     summary: 'One lock directory: contenders in order with status, flags, chain and owner (watched from then on)',
     access: 'signedIn',
     shareHolders: true,
-    answers: { 200: json(lockResponseSchema) },
+    answers: { 200: json(lockAnswerSchema) },
     errors: [...ZNODE_READ_ERRORS, 'NOT_A_LOCK', 'TOO_MANY_LOCKS'],
   },
   {

@@ -9,7 +9,7 @@
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { meResponseSchema, signInMethodsSchema, type LoginBody } from '@keeper/shared';
+import { meAnswerSchema, signInMethodsSchema, type LoginBody } from '@keeper/shared';
 import { api, hasStatus } from '../../lib/api';
 import { ThemeToggle } from '../shell/ThemeToggle';
 import { Field } from '../../ui/Field';
@@ -43,7 +43,7 @@ export function LoginPage() {
   const [token, setToken] = useState('');
 
   const login = useMutation({
-    mutationFn: (body: LoginBody) => api('/api/login', { method: 'POST', body, schema: meResponseSchema }),
+    mutationFn: (body: LoginBody) => api('/api/login', { method: 'POST', body, schema: meAnswerSchema }),
     onSuccess: (signedIn) => {
       setSignedIn(queryClient, signedIn);
       navigate(next, { replace: true });

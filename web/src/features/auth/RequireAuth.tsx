@@ -7,7 +7,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
-import type { MeResponse } from '@keeper/shared';
+import type { MeAnswer } from '@keeper/shared';
 import { onUnauthenticated, errorText } from '../../lib/api';
 import { SocketProvider } from '../../socket/SocketProvider';
 import { useConnectionStatus } from '../../socket/hooks';
@@ -60,7 +60,7 @@ export function RequireAuth() {
   );
 }
 
-function AccessGuard({ me, children }: { me: MeResponse; children: ReactNode }) {
+function AccessGuard({ me, children }: { me: MeAnswer; children: ReactNode }) {
   const status = useConnectionStatus();
   const queryClient = useQueryClient();
   // The socket keeps failing to connect: a refused upgrade (403) looks like any other drop, so ask

@@ -4,14 +4,14 @@
  * same screens without them.
  */
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { mayWriteAt, mayWriteIn, meResponseSchema, rightsOfRole, type MeResponse, type Rights } from '@keeper/shared';
+import { mayWriteAt, mayWriteIn, meAnswerSchema, rightsOfRole, type MeAnswer, type Rights } from '@keeper/shared';
 import { api, ApiError, setCsrfToken } from '../../lib/api';
 
 export const meQueryKey = ['me'] as const;
 
-export async function fetchMe(): Promise<MeResponse | null> {
+export async function fetchMe(): Promise<MeAnswer | null> {
   try {
-    const me = await api('/api/me', { schema: meResponseSchema });
+    const me = await api('/api/me', { schema: meAnswerSchema });
     setCsrfToken(me.csrfToken);
     return me;
   } catch (error) {
@@ -33,7 +33,7 @@ export function useIsAdmin(): boolean {
 }
 
 /** What this person may do, as the server decides it (an older server's answer: from the role). */
-export function rightsOfMe(me: MeResponse | null | undefined): Rights | null {
+export function rightsOfMe(me: MeAnswer | null | undefined): Rights | null {
   if (!me) return null;
   if (me.via === 'share' || me.shareLink) return rightsOfRole('viewer');
   return me.rights ?? (me.role === 'admin' ? rightsOfRole('admin') : rightsOfRole('viewer'));
@@ -50,7 +50,7 @@ export function useMayWriteIn(ensemble: string): boolean {
 }
 
 /** After sign-in: the answer of POST /api/login is the same shape as GET /api/me. */
-export function setSignedIn(client: QueryClient, me: MeResponse): void {
+export function setSignedIn(client: QueryClient, me: MeAnswer): void {
   setCsrfToken(me.csrfToken);
   client.setQueryData(meQueryKey, me);
 }

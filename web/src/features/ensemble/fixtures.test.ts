@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ensembleHealthSchema, memberHistorySchema, sessionsResponseSchema, watchesResponseSchema } from '@keeper/shared';
+import { ensembleHealthSchema, memberHistorySchema, sessionsAnswerSchema, watchesAnswerSchema } from '@keeper/shared';
 import { healthy, history, oneDown, oneSyncing, sessions, watches } from './fixtures';
 
 // The views' tests build on these: they must be what the server may really send.
@@ -15,8 +15,8 @@ describe('fixtures match the wire contract', () => {
     expect(oneSyncing().alerts.map((a) => a.id)).toEqual(['followers-not-synced']);
   });
   it('sessions and watches', () => {
-    expect(sessionsResponseSchema.safeParse(sessions()).success).toBe(true);
-    expect(watchesResponseSchema.safeParse(watches(true)).success).toBe(true);
+    expect(sessionsAnswerSchema.safeParse(sessions()).success).toBe(true);
+    expect(watchesAnswerSchema.safeParse(watches(true)).success).toBe(true);
     const kinds = sessions().sessions.flatMap((s) => s.flags.map((f) => f.kind));
     expect(kinds).toEqual(expect.arrayContaining(['long-timeout', 'silent-near-timeout', 'no-connection']));
   });

@@ -14,8 +14,8 @@ import {
   type MemberHistory,
   type MemberMetrics,
   type MemberStatus,
-  type SessionsResponse,
-  type WatchesResponse,
+  type SessionsAnswer,
+  type WatchesAnswer,
 } from '@keeper/shared';
 
 export const T0 = Date.UTC(2026, 10, 22, 13, 2, 31);
@@ -165,7 +165,7 @@ function session(i: number, overrides: Partial<EnsembleSession> = {}): EnsembleS
   return { ...s, flags };
 }
 
-export function sessions(count = 40): SessionsResponse {
+export function sessions(count = 40): SessionsAnswer {
   const list: EnsembleSession[] = [];
   for (let i = 1; i <= count; i++) list.push(session(i));
   list.push(session(0, { isConsole: true, client: '127.0.0.1:41522', member: '127.0.0.1:2192', ephemerals: [] }));
@@ -196,7 +196,7 @@ export function sessions(count = 40): SessionsResponse {
   };
 }
 
-export function watches(withByPath: boolean): WatchesResponse {
+export function watches(withByPath: boolean): WatchesAnswer {
   const sessionsOn = (n: number) => Array.from({ length: n }, (_, i) => `0x${(0x100000a3b52c400n + BigInt(i + 1)).toString(16)}`);
   return {
     ensemble: 'default',

@@ -4,7 +4,7 @@
  * is counted, not listed: the page says how many it shows of how many.
  */
 import { Link } from 'react-router-dom';
-import type { LockResponse } from '@keeper/shared';
+import type { LockAnswer } from '@keeper/shared';
 import { formatCount } from '../../lib/bytes';
 import { formatAbsolute, formatClock } from '../../lib/time';
 import { Callout } from '../../ui/Callout';
@@ -72,7 +72,7 @@ export function LockDetail({
   );
 }
 
-function DetailBody({ ensemble, data, admin, live }: { ensemble: string; data: LockResponse; admin: boolean; live: boolean }) {
+function DetailBody({ ensemble, data, admin, live }: { ensemble: string; data: LockAnswer; admin: boolean; live: boolean }) {
   const { lock } = data;
   const chain = longestChain(lock);
   const listed = lock.contenders.length;

@@ -3,15 +3,15 @@
  * change its watches see and sends a whole snapshot, so an entry is simply the latest one, with
  * the socket epoch it came on (freshness) or the server's refusal in words.
  */
-import { LOCK_LIST_PAGE, type LockResponse, type LocksResponse, type TopicParams } from '@keeper/shared';
+import { LOCK_LIST_PAGE, type LockAnswer, type LocksAnswer, type TopicParams } from '@keeper/shared';
 import { useMemo } from 'react';
 import { useTopic, useTopicEntry } from '../../socket/hooks';
 import { RELEASED_EPOCH, registerTopic } from '../../socket/topicRegistry';
 
-export type LocksEntry = { kind: 'locks'; locks: LocksResponse; epoch: number } | { kind: 'refused'; message: string; epoch: number };
+export type LocksEntry = { kind: 'locks'; locks: LocksAnswer; epoch: number } | { kind: 'refused'; message: string; epoch: number };
 
 export type LockEntry =
-  | { kind: 'lock'; lock: LockResponse; epoch: number }
+  | { kind: 'lock'; lock: LockAnswer; epoch: number }
   /** The directory is absent or not a recognized lock (any more): said in words, with when. */
   | { kind: 'notLock'; path: string; message: string; at: number; epoch: number }
   | { kind: 'refused'; message: string; epoch: number };

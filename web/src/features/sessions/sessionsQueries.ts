@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { sessionsResponseSchema, type SessionsResponse } from '@keeper/shared';
+import { sessionsAnswerSchema, type SessionsAnswer } from '@keeper/shared';
 import { api, ApiError } from '../../lib/api';
 import { apiEnsembleUrl } from '../ensemble/urls';
 import { blockedUntil, refetchDelay } from './gatherSchedule';
@@ -17,7 +17,7 @@ export const sessionsKeys = {
 export function useSessions(ensemble: string) {
   return useQuery({
     queryKey: sessionsKeys.all(ensemble),
-    queryFn: ({ signal }) => api(apiEnsembleUrl(ensemble, 'sessions'), { schema: sessionsResponseSchema, signal }),
+    queryFn: ({ signal }) => api(apiEnsembleUrl(ensemble, 'sessions'), { schema: sessionsAnswerSchema, signal }),
     staleTime: (q) => (q.state.data ? refetchDelay(q.state.data.nextGatherInSeconds) : 0),
     refetchInterval: (q) => (q.state.data ? refetchDelay(q.state.data.nextGatherInSeconds) : false),
     // TanStack pauses the interval while the tab is hidden; coming back refetches only if stale.
@@ -31,8 +31,8 @@ export function useGatherNow(ensemble: string) {
   const client = useQueryClient();
   const [blocked, setBlocked] = useState<number | null>(null);
   const mutation = useMutation({
-    mutationFn: () => api(apiEnsembleUrl(ensemble, 'sessions', { refresh: true }), { schema: sessionsResponseSchema }),
-    onSuccess: (data: SessionsResponse) => {
+    mutationFn: () => api(apiEnsembleUrl(ensemble, 'sessions', { refresh: true }), { schema: sessionsAnswerSchema }),
+    onSuccess: (data: SessionsAnswer) => {
       // Asked inside the rate window, the server answers with its cached gathering and says when the next is allowed.
       client.setQueryData(sessionsKeys.all(ensemble), data);
       setBlocked(null);

@@ -5,11 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { RequestCounters } from '../../../src/ensemble/counters.js';
-import { SessionsCollector, type HeldList } from '../../../src/ensemble/sessionsCollector.js';
-import type { MemberTarget } from '../../../src/ensemble/memberTargets.js';
-import type { MemberTransport } from '../../../src/ensemble/transport.js';
-import type { WireResult } from '../../../src/ensemble/wire.js';
+import { RequestCounters } from '../../../src/members/counters.js';
+import { SessionsCollector, type HeldList } from '../../../src/members/sessionsCollector.js';
+import type { MemberTarget } from '../../../src/members/memberTargets.js';
+import type { MemberTransport } from '../../../src/members/transport.js';
+import type { WireResult } from '../../../src/members/wire.js';
 
 const member: MemberTarget = { host: '127.0.0.1', clientPort: 2181, adminPort: null, address: '127.0.0.1:2181', id: 1, configuredRole: 'participant' };
 const WORKERS = 20;

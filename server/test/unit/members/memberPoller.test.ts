@@ -7,10 +7,10 @@
 import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { MemberPoller } from '../../../src/ensemble/memberPoller.js';
-import { MemberTransport } from '../../../src/ensemble/transport.js';
-import { RequestCounters } from '../../../src/ensemble/counters.js';
-import type { MemberTarget } from '../../../src/ensemble/memberTargets.js';
+import { MemberPoller } from '../../../src/members/memberPoller.js';
+import { MemberTransport } from '../../../src/members/transport.js';
+import { RequestCounters } from '../../../src/members/counters.js';
+import type { MemberTarget } from '../../../src/members/memberTargets.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

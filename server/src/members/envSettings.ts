@@ -14,7 +14,7 @@
  *                                 rates, for a fast ensemble whose latency hardly moves
  *                                 (default 2; 0..10000)
  */
-import type { MonitorSettings } from './ensembleMonitor.js';
+import type { MonitorSettings } from './memberMonitor.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 

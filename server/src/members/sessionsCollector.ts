@@ -19,8 +19,8 @@ import {
   connectionsByClientHost,
   consFromConnections,
   herdAlert,
-  NO_HERD,
-  trackHerd,
+  NO_REQUEST_HERD,
+  trackRequestHerd,
   dumpFromAdmin,
   joinSessions,
   parseCons,
@@ -29,11 +29,11 @@ import {
   type CounterReading,
   type DumpInfo,
   type Alert,
-  type HerdMemory,
-  type HerdThresholds,
+  type RequestHerdMemory,
+  type RequestHerdThresholds,
   type KnownList,
   type MemberStatus,
-  type SessionsResponse,
+  type SessionsAnswer,
   type SilenceSighting,
   type WatchSighting,
 } from '@keeper/shared';
@@ -62,7 +62,7 @@ export interface SessionsCollectorOptions {
    * name the node a herd hammers without asking ZooKeeper anything.
    */
   heldLists?: () => readonly HeldList[];
-  herdThresholds?: Partial<HerdThresholds>;
+  herdThresholds?: Partial<RequestHerdThresholds>;
   log: Logger;
   now?: () => number;
 }
@@ -73,8 +73,8 @@ export interface HeldList {
   pzxid: string;
 }
 
-type Gap = SessionsResponse['gaps'][number];
-type Gathering = Omit<SessionsResponse, 'nextGatherInSeconds'>;
+type Gap = SessionsAnswer['gaps'][number];
+type Gathering = Omit<SessionsAnswer, 'nextGatherInSeconds'>;
 
 export const DEFAULT_SESSIONS_CADENCE_MS = 60_000;
 export const DEFAULT_SESSIONS_MIN_INTERVAL_MS = 10_000;
@@ -89,7 +89,7 @@ export class SessionsCollector {
   private readings = new Map<string, CounterReading>();
   private previousGatheredAt: number | null = null;
   private listVersions = new Map<string, string>();
-  private herdMemory: HerdMemory = NO_HERD;
+  private herdMemory: RequestHerdMemory = NO_REQUEST_HERD;
   private readonly watchSources: (() => WatchSighting | null)[] = [];
   /** Views that want gatherings without reading them (the ensemble view, for the herd alert). */
   private keepers = 0;
@@ -119,13 +119,13 @@ export class SessionsCollector {
   }
 
   /** The last gathering's sessions if no older than `maxAgeMs`, else null: never gathers (for metrics scrapes). */
-  recentSessions(maxAgeMs: number): readonly SessionsResponse['sessions'][number][] | null {
+  recentSessions(maxAgeMs: number): readonly SessionsAnswer['sessions'][number][] | null {
     const cached = this.gather.cached;
     return cached && this.now() - cached.at <= maxAgeMs ? cached.value.sessions : null;
   }
 
   /** The sessions: gathered now when asked to (`refresh`) or when the last gathering is older than the cadence, as the rate allows. */
-  async get(refresh: boolean): Promise<SessionsResponse> {
+  async get(refresh: boolean): Promise<SessionsAnswer> {
     const cached = this.gather.cached;
     const outdated = cached !== null && this.now() - cached.at >= this.cadenceMs;
     const { value, at } = await this.gather.get(refresh || outdated);
@@ -265,7 +265,7 @@ export class SessionsCollector {
     this.readings = joined.readings;
     const ratesOverSeconds = this.previousGatheredAt === null ? null : Math.round((now - this.previousGatheredAt) / 1000);
     this.previousGatheredAt = now;
-    const tracked = trackHerd(this.herdMemory, {
+    const tracked = trackRequestHerd(this.herdMemory, {
       now,
       sessions: joined.sessions,
       memberOutstanding: [...statuses.values()].filter((s) => SERVING_STATES.includes(s.state)).map((s) => s.metrics.outstanding),

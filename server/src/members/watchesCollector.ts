@@ -5,7 +5,7 @@
  * watch for wchp, which can hurt a busy ensemble.
  */
 import {
-  detectHerds,
+  detectWatchHerds,
   mergeWatchesByPath,
   normalizeSessionId,
   parseWchp,
@@ -14,7 +14,7 @@ import {
   WATCH_COST_WARNING,
   wchpFromAdmin,
   wchsFromAdmin,
-  type WatchesResponse,
+  type WatchesAnswer,
   type WatchSighting,
 } from '@keeper/shared';
 import { askMember } from './memberAsk.js';
@@ -34,8 +34,8 @@ export interface WatchesCollectorOptions {
   byPathMinIntervalMs?: number;
 }
 
-type Summary = WatchesResponse['summary'];
-type ByPath = NonNullable<WatchesResponse['byPath']>;
+type Summary = WatchesAnswer['summary'];
+type ByPath = NonNullable<WatchesAnswer['byPath']>;
 
 /** How many paths the answer lists (herds are computed over all of them). */
 export const TOP_PATHS = 100;
@@ -60,7 +60,7 @@ export class WatchesCollector {
     return { gatheredAt: cached.gatheredAt, complete: cached.gaps.length === 0, source: 'watches', paths: cached.paths };
   }
 
-  async get(byPath: boolean): Promise<WatchesResponse> {
+  async get(byPath: boolean): Promise<WatchesAnswer> {
     const [summary, paths] = await Promise.all([this.summary.get(true), byPath ? this.byPath.get(true) : Promise.resolve(this.byPath.cached)]);
     return {
       ensemble: this.options.ensemble,
@@ -120,7 +120,7 @@ export class WatchesCollector {
     return {
       gatheredAt: Date.now(),
       paths: paths.slice(0, TOP_PATHS).map((p) => ({ ...p, byConsole: consoleSessionId !== null && p.sessions.includes(consoleSessionId) })),
-      herds: detectHerds(paths, this.options.totalSessions()),
+      herds: detectWatchHerds(paths, this.options.totalSessions()),
       gaps,
       distinctPaths: paths.length,
       consoleSessionId,

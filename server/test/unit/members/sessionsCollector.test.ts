@@ -6,11 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { RequestCounters } from '../../../src/ensemble/counters.js';
-import { SessionsCollector } from '../../../src/ensemble/sessionsCollector.js';
-import type { MemberTarget } from '../../../src/ensemble/memberTargets.js';
-import type { MemberTransport } from '../../../src/ensemble/transport.js';
-import type { WireResult } from '../../../src/ensemble/wire.js';
+import { RequestCounters } from '../../../src/members/counters.js';
+import { SessionsCollector } from '../../../src/members/sessionsCollector.js';
+import type { MemberTarget } from '../../../src/members/memberTargets.js';
+import type { MemberTransport } from '../../../src/members/transport.js';
+import type { WireResult } from '../../../src/members/wire.js';
 
 const member: MemberTarget = { host: '127.0.0.1', clientPort: 2181, adminPort: null, address: '127.0.0.1:2181', id: 1, configuredRole: 'participant' };
 const CONS = ' /10.0.0.1:5000[1](queued=0,recved=1,sent=1,sid=0xabc,lop=PING,est=1,to=30000,lresp=1000,llat=0,minlat=0,avglat=0,maxlat=0)\n';

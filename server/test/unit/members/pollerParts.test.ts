@@ -1,12 +1,12 @@
 /** The poller's pure parts: back-off, history, member lists, counters. */
 import { describe, expect, it } from 'vitest';
 import type { HistoryPoint } from '@keeper/shared';
-import { DEFAULT_MEMBER_BACKOFF_MAX_MS, isDue, retryDelay } from '../../../src/ensemble/backoff.js';
-import { monitorSettingsFromEnv } from '../../../src/ensemble/envSettings.js';
-import { HistoryRing } from '../../../src/ensemble/historyRing.js';
-import { hostNames, initialTargets, mergeMembership } from '../../../src/ensemble/memberTargets.js';
-import { hostMatcher } from '../../../src/ensemble/hostAliases.js';
-import { RequestCounters } from '../../../src/ensemble/counters.js';
+import { DEFAULT_MEMBER_BACKOFF_MAX_MS, isDue, retryDelay } from '../../../src/members/backoff.js';
+import { monitorSettingsFromEnv } from '../../../src/members/envSettings.js';
+import { HistoryRing } from '../../../src/members/historyRing.js';
+import { hostNames, initialTargets, mergeMembership } from '../../../src/members/memberTargets.js';
+import { hostMatcher } from '../../../src/members/hostAliases.js';
+import { RequestCounters } from '../../../src/members/counters.js';
 
 describe('retryDelay', () => {
   const policy = { intervalMs: 5_000, maxDelayMs: 30_000 };

@@ -1,6 +1,6 @@
 /** Shared, rate-limited gatherings: one at a time, one per window. */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { RateLimitedGather } from '../../../src/ensemble/gatherCache.js';
+import { RateLimitedGather } from '../../../src/members/gatherCache.js';
 
 function deferred<T>() {
   let resolve!: (value: T) => void;

@@ -1,11 +1,11 @@
 /**
- * Everything the ensemble view needs for one ensemble, built once at start-up: the member
- * poller (the hub's HealthFeed), the sessions and watches collectors, one counted transport
- * they share. The console's gateway is only read: its session id (to mark the console's own
- * session) and /zookeeper/config (membership without 4lw).
+ * The member monitor: everything the ensemble view needs to watch one ensemble's members, built once
+ * at start-up: the member poller (the hub's HealthFeed), the sessions and watches collectors, one
+ * counted transport they share. The console's gateway is only read: its session id (to mark the
+ * console's own session) and /zookeeper/config (membership without 4lw). The aggregate that owns it is ensemble/ensemble.ts.
  */
 import type { Logger } from 'pino';
-import { SERVING_STATES, type HerdThresholds } from '@keeper/shared';
+import { SERVING_STATES, type RequestHerdThresholds } from '@keeper/shared';
 import type { EnsembleConfig } from '../config/types.js';
 import type { ZkGateway } from '../zk/gateway.js';
 import type { TlsMaterial } from '../zk/tlsMaterial.js';
@@ -25,10 +25,10 @@ export interface MonitorSettings {
   sessionsCadenceMs?: number;
   watchesByPathMinIntervalMs?: number;
   /** KEEPER_HERD_LATENCY_MS sets latencyMs; tests open that gate, since whether a herd raises latency depends on the machine. */
-  herdThresholds?: Partial<HerdThresholds>;
+  herdThresholds?: Partial<RequestHerdThresholds>;
 }
 
-export interface EnsembleMonitor {
+export interface MemberMonitor {
   poller: MemberPoller;
   sessions: SessionsCollector;
   watches: WatchesCollector;
@@ -40,13 +40,13 @@ export interface EnsembleMonitor {
 }
 
 /** `given` (tests, benches) wins over the environment (envSettings.ts), which wins over the defaults. */
-export function createEnsembleMonitor(
+export function createMemberMonitor(
   config: EnsembleConfig,
   gateway: ZkGateway | null,
   given: MonitorSettings,
   log: Logger,
   tls: TlsMaterial | null = null,
-): EnsembleMonitor {
+): MemberMonitor {
   const settings: MonitorSettings = { ...monitorSettingsFromEnv(process.env), ...given };
   const counters = new RequestCounters();
   const transport = new MemberTransport(counters, settings.callDeadlineMs ?? 2_000, tls);

@@ -8,11 +8,11 @@ import net from 'node:net';
 import http from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { classifyProbe, consFromConnections, parseCons } from '@keeper/shared';
-import { askMember } from '../../../src/ensemble/memberAsk.js';
-import { adminCommand, fourLetterWord, MAX_ANSWER_BYTES } from '../../../src/ensemble/wire.js';
-import { probeMember } from '../../../src/ensemble/memberProbe.js';
-import { MemberTransport } from '../../../src/ensemble/transport.js';
-import { RequestCounters } from '../../../src/ensemble/counters.js';
+import { askMember } from '../../../src/members/memberAsk.js';
+import { adminCommand, fourLetterWord, MAX_ANSWER_BYTES } from '../../../src/members/wire.js';
+import { probeMember } from '../../../src/members/memberProbe.js';
+import { MemberTransport } from '../../../src/members/transport.js';
+import { RequestCounters } from '../../../src/members/counters.js';
 import { readFileSync } from 'node:fs';
 
 /** A real AdminServer answer captured from the sandbox (shared's fixtures). */
