@@ -28,8 +28,8 @@ import {
   isNotServing,
   summarizeQuorum,
   creditRefusingMembers,
-  maxClientCnxnsFromAdmin,
-  maxClientCnxnsFromConf,
+  ownConfFromAdmin,
+  ownConfFromText,
   SERVING_STATES,
   type Alert,
   type EnsembleHealth,
@@ -88,6 +88,8 @@ interface Slot {
   closedAtOnce: boolean;
   /** From its `conf`, read now and then; null until read. */
   maxClientCnxns: number | null;
+  /** Its own serverId, from the same `conf`; null until read. */
+  ownId: number | null;
   /** zk_packets_received/sent at the previous answer, for packets per second. */
   packets: CounterReading | null;
 }
@@ -118,6 +120,8 @@ export class MemberPoller implements HealthFeed {
   private stopped = true;
   private membershipDueAt = 0;
   private limitsDueAt = 0;
+  /** The membership as last read (server ids, roles), for the ids members tell of themselves. */
+  private servers: ServerSpec[] = [];
   private firstRound: { promise: Promise<void>; resolve: () => void };
   /** Alerts other parts raise on the ensemble (a paused upgrade), shown with the poller's own. */
   private readonly alertSources: (() => Alert | null)[] = [];
@@ -380,27 +384,48 @@ export class MemberPoller implements HealthFeed {
       lastServingState: null,
       closedAtOnce: false,
       maxClientCnxns: null,
+      ownId: null,
       packets: null,
     });
   }
 
-  /** maxClientCnxns from each serving member's `conf` (or the AdminServer's `configuration`): a few words a minute. */
+  /** maxClientCnxns and its own server id from each serving member's `conf` (or the AdminServer's `configuration`): a few words a minute. */
   private async refreshLimits(): Promise<void> {
     const serving = [...this.slots.values()].filter((s) => s.status !== null && SERVING_STATES.includes(s.status.state) && !s.closedAtOnce);
     const spec = {
       word: 'conf',
-      fromText: maxClientCnxnsFromConf,
-      admin: { command: 'configuration', fromBody: maxClientCnxnsFromAdmin },
+      fromText: ownConfFromText,
+      admin: { command: 'configuration', fromBody: ownConfFromAdmin },
       purpose: 'membership' as const,
     };
     const answers = await Promise.all(serving.map(async (slot) => ({ slot, answer: await askMember(this.options.transport, slot.target, spec) })));
     let read = 0;
     for (const { slot, answer } of answers) {
-      if (!answer.ok || answer.value === null) continue;
-      slot.maxClientCnxns = answer.value;
+      if (!answer.ok) continue;
+      if (answer.value.serverId !== null) slot.ownId = answer.value.serverId;
+      if (answer.value.maxClientCnxns === null) continue;
+      slot.maxClientCnxns = answer.value.maxClientCnxns;
       read++;
     }
-    this.limitsDueAt = Date.now() + (read > 0 ? this.membershipIntervalMs : this.intervalMs * 2);
+    this.applyOwnIds();
+    // A member whose id is still unknown (down at the last ask) is asked again soon, not in a minute.
+    const idsKnown = [...this.slots.values()].every((s) => s.target.id !== null);
+    this.limitsDueAt = Date.now() + (read > 0 && idsKnown ? this.membershipIntervalMs : this.intervalMs * 2);
+  }
+
+  /**
+   * Ids for the targets the membership could not match by client address: a TLS-only member's
+   * `server.N` line names no client port, so its own `conf` (serverId) says which N it is; its
+   * participant/observer role then comes from that line.
+   */
+  private applyOwnIds(): void {
+    for (const slot of this.slots.values()) {
+      if (slot.target.id !== null || slot.ownId === null) continue;
+      const id = slot.ownId;
+      if ([...this.slots.values()].some((s) => s.target.id === id)) continue;
+      const server = this.servers.find((s) => s.id === id);
+      slot.target = { ...slot.target, id, configuredRole: server?.role ?? slot.target.configuredRole };
+    }
   }
 
   /** Server ids and roles from /zookeeper/config (the console's session) or `conf` (4lw). */
@@ -411,6 +436,7 @@ export class MemberPoller implements HealthFeed {
       return;
     }
     this.membershipDueAt = Date.now() + this.membershipIntervalMs;
+    this.servers = servers;
     const targets = this.targets();
     let merged = mergeMembership(targets, servers);
     // A server that matched no target by name may be one under another name: ask DNS only then.
@@ -420,6 +446,7 @@ export class MemberPoller implements HealthFeed {
       if (slot) slot.target = target;
       else this.addSlot(target);
     }
+    this.applyOwnIds();
   }
 
   private async membershipFromSession(): Promise<ServerSpec[] | null> {
