@@ -90,6 +90,8 @@ interface Slot {
   maxClientCnxns: number | null;
   /** Its own serverId, from the same `conf`; null until read. */
   ownId: number | null;
+  /** Times its `conf` was asked; after ID_ASKS, asked again for its id only at the minute's refresh. */
+  confAsks: number;
   /** zk_packets_received/sent at the previous answer, for packets per second. */
   packets: CounterReading | null;
 }
@@ -100,6 +102,8 @@ const ADMIN_RECHECK_MS = 5 * 60_000;
 /** The briskest cadence anyone may ask for. */
 const BRISK_FLOOR_MS = 1_000;
 const MEMBERSHIP_ATTEMPTS = 2;
+/** `conf` asks between refreshes for a member whose id is unknown (its own serverId). */
+const ID_ASKS = 3;
 
 export class MemberPoller implements HealthFeed {
   readonly ensemble: string;
@@ -236,6 +240,7 @@ export class MemberPoller implements HealthFeed {
       // After the probes, so `conf` (when /zookeeper/config is unreadable) goes to a member known to serve.
       if (started >= this.membershipDueAt) await this.refreshMembership();
       if (started >= this.limitsDueAt) await this.refreshLimits();
+      else await this.learnMissingIds();
       this.publish(started);
     } catch (error) {
       this.options.log.warn({ ensemble: this.ensemble, err: error }, 'member poll round failed');
@@ -385,13 +390,29 @@ export class MemberPoller implements HealthFeed {
       closedAtOnce: false,
       maxClientCnxns: null,
       ownId: null,
+      confAsks: 0,
       packets: null,
     });
   }
 
   /** maxClientCnxns and its own server id from each serving member's `conf` (or the AdminServer's `configuration`): a few words a minute. */
   private async refreshLimits(): Promise<void> {
-    const serving = [...this.slots.values()].filter((s) => s.status !== null && SERVING_STATES.includes(s.status.state) && !s.closedAtOnce);
+    const read = await this.askConf(this.servingSlots());
+    this.limitsDueAt = Date.now() + (read > 0 ? this.membershipIntervalMs : this.intervalMs * 2);
+  }
+
+  /** Between refreshes, `conf` only to a serving member whose id is still unknown (one that was down at the last ask), a few times at most. */
+  private async learnMissingIds(): Promise<void> {
+    const missing = this.servingSlots().filter((s) => s.target.id === null && s.confAsks < ID_ASKS);
+    if (missing.length > 0) await this.askConf(missing);
+  }
+
+  private servingSlots(): Slot[] {
+    return [...this.slots.values()].filter((s) => s.status !== null && SERVING_STATES.includes(s.status.state) && !s.closedAtOnce);
+  }
+
+  /** Asks each slot's `conf`; answers how many told their maxClientCnxns. */
+  private async askConf(serving: Slot[]): Promise<number> {
     const spec = {
       word: 'conf',
       fromText: ownConfFromText,
@@ -401,6 +422,7 @@ export class MemberPoller implements HealthFeed {
     const answers = await Promise.all(serving.map(async (slot) => ({ slot, answer: await askMember(this.options.transport, slot.target, spec) })));
     let read = 0;
     for (const { slot, answer } of answers) {
+      slot.confAsks++;
       if (!answer.ok) continue;
       if (answer.value.serverId !== null) slot.ownId = answer.value.serverId;
       if (answer.value.maxClientCnxns === null) continue;
@@ -408,9 +430,7 @@ export class MemberPoller implements HealthFeed {
       read++;
     }
     this.applyOwnIds();
-    // A member whose id is still unknown (down at the last ask) is asked again soon, not in a minute.
-    const idsKnown = [...this.slots.values()].every((s) => s.target.id !== null);
-    this.limitsDueAt = Date.now() + (read > 0 && idsKnown ? this.membershipIntervalMs : this.intervalMs * 2);
+    return read;
   }
 
   /**
