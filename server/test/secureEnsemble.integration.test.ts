@@ -275,8 +275,15 @@ describe('an upgrade of a secured ensemble', () => {
       const upgraderGateway = upgrader.gateways.get('it')!;
       // Each member's server id comes from its own `conf` over TLS (its server line names no client port).
       const polled = () => upgrader.ensembles.get('it').poller.current();
+      // After the faults above, a member thawed from SIGSTOP can still say "leader" for a moment beside the new one: wait for one leader.
+      const settled = () =>
+        polled()!
+          .members.map((m) => m.state)
+          .sort()
+          .join() === 'follower,follower,leader';
       await waitFor(
-        () => polled()?.quorum.votersServing === 3 && polled()!.members.every((m) => m.id !== null) && upgraderGateway.session.state === 'connected',
+        () =>
+          polled()?.quorum.votersServing === 3 && settled() && polled()!.members.every((m) => m.id !== null) && upgraderGateway.session.state === 'connected',
         {
           what: 'three voters serving over TLS, each with its id, and the console connected',
           timeoutMs: 30_000,
