@@ -28,8 +28,8 @@ import {
   isNotServing,
   summarizeQuorum,
   creditRefusingMembers,
-  maxClientCnxnsFromAdmin,
-  maxClientCnxnsFromConf,
+  ownConfFromAdmin,
+  ownConfFromText,
   SERVING_STATES,
   type Alert,
   type EnsembleHealth,
@@ -88,6 +88,10 @@ interface Slot {
   closedAtOnce: boolean;
   /** From its `conf`, read now and then; null until read. */
   maxClientCnxns: number | null;
+  /** Its own serverId, from the same `conf`; null until read. */
+  ownId: number | null;
+  /** Times its `conf` was asked; after ID_ASKS, asked again for its id only at the minute's refresh. */
+  confAsks: number;
   /** zk_packets_received/sent at the previous answer, for packets per second. */
   packets: CounterReading | null;
 }
@@ -98,6 +102,8 @@ const ADMIN_RECHECK_MS = 5 * 60_000;
 /** The briskest cadence anyone may ask for. */
 const BRISK_FLOOR_MS = 1_000;
 const MEMBERSHIP_ATTEMPTS = 2;
+/** `conf` asks between refreshes for a member whose id is unknown (its own serverId). */
+const ID_ASKS = 3;
 
 export class MemberPoller implements HealthFeed {
   readonly ensemble: string;
@@ -118,6 +124,8 @@ export class MemberPoller implements HealthFeed {
   private stopped = true;
   private membershipDueAt = 0;
   private limitsDueAt = 0;
+  /** The membership as last read (server ids, roles), for the ids members tell of themselves. */
+  private servers: ServerSpec[] = [];
   private firstRound: { promise: Promise<void>; resolve: () => void };
   /** Alerts other parts raise on the ensemble (a paused upgrade), shown with the poller's own. */
   private readonly alertSources: (() => Alert | null)[] = [];
@@ -232,6 +240,7 @@ export class MemberPoller implements HealthFeed {
       // After the probes, so `conf` (when /zookeeper/config is unreadable) goes to a member known to serve.
       if (started >= this.membershipDueAt) await this.refreshMembership();
       if (started >= this.limitsDueAt) await this.refreshLimits();
+      else await this.learnMissingIds();
       this.publish(started);
     } catch (error) {
       this.options.log.warn({ ensemble: this.ensemble, err: error }, 'member poll round failed');
@@ -380,27 +389,63 @@ export class MemberPoller implements HealthFeed {
       lastServingState: null,
       closedAtOnce: false,
       maxClientCnxns: null,
+      ownId: null,
+      confAsks: 0,
       packets: null,
     });
   }
 
-  /** maxClientCnxns from each serving member's `conf` (or the AdminServer's `configuration`): a few words a minute. */
+  /** maxClientCnxns and its own server id from each serving member's `conf` (or the AdminServer's `configuration`): a few words a minute. */
   private async refreshLimits(): Promise<void> {
-    const serving = [...this.slots.values()].filter((s) => s.status !== null && SERVING_STATES.includes(s.status.state) && !s.closedAtOnce);
+    const read = await this.askConf(this.servingSlots());
+    this.limitsDueAt = Date.now() + (read > 0 ? this.membershipIntervalMs : this.intervalMs * 2);
+  }
+
+  /** Between refreshes, `conf` only to a serving member whose id is still unknown (one that was down at the last ask), a few times at most. */
+  private async learnMissingIds(): Promise<void> {
+    const missing = this.servingSlots().filter((s) => s.target.id === null && s.confAsks < ID_ASKS);
+    if (missing.length > 0) await this.askConf(missing);
+  }
+
+  private servingSlots(): Slot[] {
+    return [...this.slots.values()].filter((s) => s.status !== null && SERVING_STATES.includes(s.status.state) && !s.closedAtOnce);
+  }
+
+  /** Asks each slot's `conf`; answers how many told their maxClientCnxns. */
+  private async askConf(serving: Slot[]): Promise<number> {
     const spec = {
       word: 'conf',
-      fromText: maxClientCnxnsFromConf,
-      admin: { command: 'configuration', fromBody: maxClientCnxnsFromAdmin },
+      fromText: ownConfFromText,
+      admin: { command: 'configuration', fromBody: ownConfFromAdmin },
       purpose: 'membership' as const,
     };
     const answers = await Promise.all(serving.map(async (slot) => ({ slot, answer: await askMember(this.options.transport, slot.target, spec) })));
     let read = 0;
     for (const { slot, answer } of answers) {
-      if (!answer.ok || answer.value === null) continue;
-      slot.maxClientCnxns = answer.value;
+      slot.confAsks++;
+      if (!answer.ok) continue;
+      if (answer.value.serverId !== null) slot.ownId = answer.value.serverId;
+      if (answer.value.maxClientCnxns === null) continue;
+      slot.maxClientCnxns = answer.value.maxClientCnxns;
       read++;
     }
-    this.limitsDueAt = Date.now() + (read > 0 ? this.membershipIntervalMs : this.intervalMs * 2);
+    this.applyOwnIds();
+    return read;
+  }
+
+  /**
+   * Ids for the targets the membership could not match by client address: a TLS-only member's
+   * `server.N` line names no client port, so its own `conf` (serverId) says which N it is; its
+   * participant/observer role then comes from that line.
+   */
+  private applyOwnIds(): void {
+    for (const slot of this.slots.values()) {
+      if (slot.target.id !== null || slot.ownId === null) continue;
+      const id = slot.ownId;
+      if ([...this.slots.values()].some((s) => s.target.id === id)) continue;
+      const server = this.servers.find((s) => s.id === id);
+      slot.target = { ...slot.target, id, configuredRole: server?.role ?? slot.target.configuredRole };
+    }
   }
 
   /** Server ids and roles from /zookeeper/config (the console's session) or `conf` (4lw). */
@@ -411,6 +456,7 @@ export class MemberPoller implements HealthFeed {
       return;
     }
     this.membershipDueAt = Date.now() + this.membershipIntervalMs;
+    this.servers = servers;
     const targets = this.targets();
     let merged = mergeMembership(targets, servers);
     // A server that matched no target by name may be one under another name: ask DNS only then.
@@ -420,6 +466,7 @@ export class MemberPoller implements HealthFeed {
       if (slot) slot.target = target;
       else this.addSlot(target);
     }
+    this.applyOwnIds();
   }
 
   private async membershipFromSession(): Promise<ServerSpec[] | null> {
