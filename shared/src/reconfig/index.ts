@@ -6,3 +6,4 @@
  */
 export * from './dynamicConfig.js';
 export * from './plan.js';
+export * from './rights.js';
