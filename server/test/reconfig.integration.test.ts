@@ -9,7 +9,9 @@
  *     acknowledged write lost, no session expired (the writer's and the console's);
  *   - a version changed by another client (kazoo's reconfig) refuses the next step: BAD_VERSION,
  *     said in words, nothing changed;
- *   - a session without the super user is refused NO_AUTH, with the right that is missing.
+ *   - a session without the super user is refused NO_AUTH, with the right that is missing;
+ *   - the preflight on what is left: the super user's right, the members agreeing on the version,
+ *     every voter serving and synced, and a member to add that was never started, said as such.
  * One ensemble for the file: the tests run in order on what the first one leaves.
  */
 import { execFile } from 'node:child_process';
@@ -20,6 +22,12 @@ import { fourLetterWord, parseSrvrMode, type SandboxEnsemble } from '../../scrip
 import { longestGapAcross, missingWrites, startLoadWriter, type LoadReport, type RunningLoadWriter } from '../../scripts/lib/kazoo/index.js';
 import { PYTHON } from '../../scripts/lib/kazoo/process.js';
 import { CONFIG_PATH, executeReconfigStep, type ReconfigStepOutcome } from '../src/reconfig/executor.js';
+import { gatherReconfigPreflight } from '../src/reconfig/preflight.js';
+import { MemberPoller } from '../src/ensemble/memberPoller.js';
+import { MemberTransport } from '../src/ensemble/transport.js';
+import { RequestCounters } from '../src/ensemble/counters.js';
+import { initialTargets } from '../src/ensemble/memberTargets.js';
+import { ZkMutations } from '../src/zk/mutations.js';
 import { ZkGateway } from '../src/zk/gateway.js';
 import { testLogger } from './support/logger.js';
 import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
@@ -247,6 +255,46 @@ describe('resizing under a kazoo write load', () => {
       expect((await readConfig()).version).toBe(config.version);
     } finally {
       plain.close();
+    }
+  }, 60_000);
+
+  it('preflights on the real ensemble: passes what holds, and names a member to add that is not running', async () => {
+    const config = await readConfig();
+    const poller = new MemberPoller({
+      ensemble: 'it',
+      targets: initialTargets({ connectionString: hostsOf(config.members.map((m) => m.id)) }),
+      transport: new MemberTransport(new RequestCounters(), 2_000),
+      intervalMs: 500,
+      readClusterConfig: async () => (await gateway.getData(CONFIG_PATH)).data.toString('utf8'),
+      log: testLogger,
+    });
+    poller.start();
+    try {
+      const health = await waitFor(
+        () => {
+          const h = poller.current();
+          return h && h.quorum.hasQuorum && h.members.length === 3 && h.members.every((m) => m.state === 'leader' || m.state === 'follower') ? h : null;
+        },
+        { what: 'the poller sees the 3 voters serving', timeoutMs: 20_000 },
+      );
+      // Member 1 was removed and stopped by the sandbox: as a member to add, it is not there.
+      const stopped = ensemble.member(1);
+      const result = await gatherReconfigPreflight({ gateway, mutations: new ZkMutations(gateway), health, lockHolder: async () => null }, [
+        { id: 1, host: stopped.host, clientPort: stopped.clientPort },
+      ]);
+      const byId = new Map(result.checks.map((c) => [c.id, c]));
+      expect(byId.get('dynamic-config')).toMatchObject({ ok: true, saw: expect.stringContaining(`version ${config.version}`) });
+      expect(byId.get('reconfig-right')).toMatchObject({ ok: true, saw: "ZooKeeper reports Keeper's session as its super user (whoAmI: super)" });
+      expect(byId.get('voters-serving')).toMatchObject({ ok: true, saw: '3 of 3 voters serving' });
+      expect(byId.get('synced-followers')?.ok).toBe(true);
+      expect(byId.get('no-workflow')?.ok).toBe(true);
+      expect(byId.get('joiner-1')).toMatchObject({
+        ok: false,
+        saw: `member 1 (127.0.0.1:${stopped.clientPort}) does not answer srvr as a serving learner: start it with the current configuration plus itself`,
+      });
+      for (const c of result.checks) console.log(`preflight ${c.id}: ${c.ok ? 'ok' : 'NO'}: ${c.saw}`);
+    } finally {
+      poller.stop();
     }
   }, 60_000);
 });

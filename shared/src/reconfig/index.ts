@@ -7,3 +7,4 @@
 export * from './dynamicConfig.js';
 export * from './plan.js';
 export * from './rights.js';
+export * from './preflight.js';
