@@ -297,4 +297,30 @@ describe('resizing under a kazoo write load', () => {
       poller.stop();
     }
   }, 60_000);
+
+  it('verifies a step whose reply was lost by reading /zookeeper/config, and a resend is safe under its condition', async () => {
+    const before = await readConfig();
+    const member = before.members.at(-1)!;
+    const step = { joining: `server.${member.id}=${member.value}`, leaving: null, fromConfig: before.version! };
+    // A deadline shorter than the reconfig's round trip: the reply (if the request went out) is dropped, as on CONNECTION_LOSS.
+    const lost = await executeReconfigStep(gateway, step, { deadlineMs: 15 });
+    const after = await readConfig();
+    console.log(
+      `a reconfig with a 15 ms deadline: ${lost.kind}${lost.kind === 'applied' ? ` (after loss: ${lost.afterLoss})` : ''}; version ${before.version} -> ${after.version}`,
+    );
+    if (lost.kind === 'applied') {
+      expect(lost.afterLoss).toBe(true);
+      expect(lost.version).toBe(after.version);
+      expect(after.version).not.toBe(before.version);
+      // Resent with the same condition: refused on the version, never applied twice.
+      const again = await executeReconfigStep(gateway, step);
+      expect(again).toMatchObject({ kind: 'refused', code: 'BAD_VERSION' });
+    } else {
+      expect(lost.kind).toBe('notApplied');
+      expect(after.version).toBe(before.version);
+      const again = await executeReconfigStep(gateway, step);
+      expect(again).toMatchObject({ kind: 'applied', afterLoss: false });
+    }
+    expect((await readConfig()).members.map((m) => [m.id, m.role])).toEqual(before.members.map((m) => [m.id, m.role]));
+  }, 60_000);
 });
