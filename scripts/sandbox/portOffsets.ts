@@ -98,6 +98,9 @@ export const PORT_OFFSETS = {
   locksBench: 16_800,
   upgradesBench: 16_900,
   scaleBench: 17_000,
+  /** bench/secure.ts: a TLS-only, SASL-required ensemble, and the plain one it is compared with in the same run. */
+  secureBench: 17_100,
+  secureBenchPlain: 17_200,
 } as const;
 
 /** The pool's offsets: as many ensembles at once as integration files run at once, plus one starting beside them. */
@@ -117,6 +120,8 @@ export const KEEPER_PORTS = {
   e2eOidc: 18_185,
   /** `npm start -- --secure` run by e2e/secureEnsemble.spec.ts (its sandbox at readOnlyTest's offset: Playwright runs after the integration files). */
   e2eSecure: 18_186,
+  /** A second Keeper of that spec, on the same sandbox with rejectUnauthorized: false (the header's warning). */
+  e2eSecureUnverified: 18_187,
 } as const;
 
 /** The OpenID Connect provider the e2e sign-in specs start (npm oidc-provider, on loopback). */
