@@ -22,7 +22,7 @@ const zkImportsOnlyItself = layer(
 const domainKnowsNoAdapters = layer(
   'domain-knows-no-adapters',
   '^(\\.\\./)+(http|hub|topics)(/|$)',
-  'the domain folders (ensemble, members, locks, upgrades, ops, admin, audit) never import http, hub or topics: those adapters call the domain, not the reverse.',
+  'the domain folders (ensemble, members, locks, upgrades, reconfig, replicas, ops, admin, audit) never import http, hub or topics: those adapters call the domain, not the reverse.',
 );
 const adminIsTheKernel = layer(
   'admin-is-the-kernel',
@@ -75,10 +75,10 @@ export default tseslint.config(
   },
   { files: ['server/src/zk/**'], rules: restrictImports(zkImportsOnlyItself) },
   {
-    files: ['server/src/{ensemble,members,ops,audit}/**'],
+    files: ['server/src/{ensemble,members,ops,audit,replicas}/**'],
     rules: restrictImports(domainKnowsNoAdapters),
   },
-  { files: ['server/src/{locks,upgrades}/**'], rules: restrictImports(domainKnowsNoAdapters, noOpsBelowOps) },
+  { files: ['server/src/{locks,upgrades,reconfig}/**'], rules: restrictImports(domainKnowsNoAdapters, noOpsBelowOps) },
   { files: ['server/src/admin/**'], rules: restrictImports(domainKnowsNoAdapters, adminIsTheKernel) },
   { files: ['web/**'], rules: restrictImports(webNeverImportsServer) },
   { files: ['web/src/socket/**'], rules: restrictImports(webNeverImportsServer, socketImportsNoFeature) },

@@ -76,6 +76,13 @@ export const PORT_OFFSETS = {
   packageTest: 12_020,
   /** SASL GSSAPI against a real MIT KDC (kerberos.integration.test.ts). */
   kerberosTest: 12_980,
+  /** Resizing (issue 24): a reconfig-enabled sandbox grown and shrunk (scripts/sandbox/reconfig.integration.test.ts). */
+  sandboxReconfigTest: 12_140,
+  /** 3 → 5 → 3 voters under kazoo writers, through Keeper's reconfig executor (server/test/reconfig.integration.test.ts). */
+  reconfigTest: 12_160,
+  /** Kept for the resize workflow's tests (a concurrent change, a member that never connects). */
+  reconfigWorkflowTest: 12_180,
+  reconfigSpareTest: 12_200,
   /**
    * The shared ensembles lent to integration files (server/test/support/ensemblePool.ts).
    * (10_400, 10_600 and 10_700 would share ports with fanoutBench, childrenBench and pollerBench.)
