@@ -12,7 +12,7 @@ import { onUnauthenticated, errorText } from '../../lib/api';
 import { SocketProvider } from '../../socket/SocketProvider';
 import { useConnectionStatus } from '../../socket/hooks';
 import { AccessEnded } from './AccessEnded';
-import { fetchMe, meQueryKey, setSignedOut, useMe } from './me';
+import { fetchMe, meQueryKey, setSignedOut, useMe } from '../../app/me';
 import { loginUrl } from './identity';
 import { Callout } from '../../ui/Callout';
 import './auth.css';

@@ -12,12 +12,12 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { shortName, type LockReport } from '@keeper/shared';
-import type { Freshness } from '../freshness/freshness';
+import type { Freshness } from '../../app/freshness/freshness';
 import { A, B, bigLock, C, JOB, jobLock, lockResponse, NOW, P0, persistentLock } from './fixtures';
 import { HOLDER_CONSEQUENCE } from './DeleteContenderDialog';
 import { LockDetail } from './LockDetail';
 import type { LockEntry } from './locksTopics';
-import { withDialogs } from './testDialogs';
+import { withDialogs } from '../../testSupport/dialogs';
 
 withDialogs();
 

@@ -1,5 +1,5 @@
-import { useIsAdmin } from '../auth/me';
-import { useFreshness } from '../freshness/useFreshness';
+import { useIsAdmin } from '../../app/me';
+import { useFreshness } from '../../app/freshness/useFreshness';
 import { LockDetail } from './LockDetail';
 import { useLockEntry } from './locksTopics';
 

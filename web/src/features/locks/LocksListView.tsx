@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { useIsAdmin } from '../auth/me';
-import { useFreshness } from '../freshness/useFreshness';
+import { useIsAdmin } from '../../app/me';
+import { useFreshness } from '../../app/freshness/useFreshness';
 import { LocksList } from './LocksList';
 import { FIRST_PAGE, useLocksEntry, type LocksEntry, type LocksPage } from './locksTopics';
 

@@ -7,8 +7,8 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { sessionsResponseSchema, type SessionsResponse } from '@keeper/shared';
 import { api, ApiError } from '../../lib/api';
-import { apiEnsembleUrl } from '../ensemble/urls';
-import { blockedUntil, refetchDelay } from './gatherSchedule';
+import { apiEnsembleUrl } from '../../app/urls/ensembleUrls';
+import { blockedUntil, refetchDelay } from '../../lib/gatherSchedule';
 
 export const sessionsKeys = {
   all: (ensemble: string) => ['ensembles', ensemble, 'sessions'] as const,

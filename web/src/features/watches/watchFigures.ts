@@ -1,6 +1,6 @@
 /** Totals and listing of the watches view, pure for tests. */
 import type { WatchesResponse } from '@keeper/shared';
-import { count } from '../ensemble/format';
+import { count } from '../../ui/format';
 import type { ByPath } from './watchesQueries';
 
 type SummaryRow = WatchesResponse['summary'][number];

@@ -8,8 +8,8 @@ import { useState } from 'react';
 import { skipToken, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { watchesResponseSchema, type WatchesResponse } from '@keeper/shared';
 import { api, ApiError } from '../../lib/api';
-import { apiEnsembleUrl } from '../ensemble/urls';
-import { blockedUntil } from '../sessions/gatherSchedule';
+import { apiEnsembleUrl } from '../../app/urls/ensembleUrls';
+import { blockedUntil } from '../../lib/gatherSchedule';
 
 export type ByPath = NonNullable<WatchesResponse['byPath']>;
 

@@ -3,7 +3,7 @@
  * them, so long work never disappears from view until the operator dismisses its report.
  */
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { createStore } from '../../../lib/store';
+import { createStore } from '../../lib/store';
 
 const docked = createStore<readonly string[]>([]);
 

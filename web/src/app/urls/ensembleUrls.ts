@@ -3,7 +3,7 @@
  * ':' is legal inside a path segment, and a link pasted in an incident channel should say which
  * member it is about.
  */
-import { ensembleUrl } from '../tree/urls';
+import { ensembleUrl } from './treeUrls';
 
 /** Percent-encodes a path segment but keeps ':' (host:port, IPv6 brackets stay encoded). */
 export function readableSegment(value: string): string {

@@ -4,8 +4,8 @@
  */
 import type { ReactNode } from 'react';
 import { NavLink } from 'react-router-dom';
-import { ViewHeader } from '../ensemble/ViewHeader';
-import { useMe } from '../auth/me';
+import { ViewHeader } from './ViewHeader';
+import { useMe } from './me';
 import './admin.css';
 
 export function AdminArea({ title, meta, aside, children }: { title: string; meta?: ReactNode; aside?: ReactNode; children: ReactNode }) {

@@ -1,4 +1,4 @@
-import { ensembleUrl } from '../tree/urls';
+import { ensembleUrl } from './treeUrls';
 
 export function sessionsUrl(ensemble: string): string {
   return `${ensembleUrl(ensemble)}/sessions`;

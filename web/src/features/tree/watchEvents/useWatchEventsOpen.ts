@@ -3,7 +3,7 @@
  * closed (open, it would take a quarter of the screen from the znode), elsewhere open. The
  * header's toggle (and `w`) opens it on either.
  */
-import { usePersistentFlag } from '../../lib/usePersistentFlag';
+import { usePersistentFlag } from '../../../lib/usePersistentFlag';
 
 /** The width below which the explorer is laid out for a phone (tree.css uses the same). */
 export const PHONE_QUERY = '(max-width: 760px)';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseZnodeLocation, znodeUrl } from './urls';
+import { parseZnodeLocation, znodeUrl } from './treeUrls';
 
 describe('znode urls', () => {
   it('round-trips awkward names', () => {

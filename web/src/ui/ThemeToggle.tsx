@@ -1,5 +1,5 @@
-import { useTheme } from '../../theme/useTheme';
-import { Moon, Sun } from '../../ui/icons';
+import { useTheme } from '../theme/useTheme';
+import { Moon, Sun } from './icons';
 
 /** `labelled`: with the theme it switches to in words (the phone's navigation drawer, where the top bar has no room for it). */
 export function ThemeToggle({ className = 'btn btn--icon', labelled = false }: { className?: string; labelled?: boolean }) {

@@ -2,8 +2,8 @@
  * The live log of watch events: a tap on the `znode` topic appends every watch event the page's
  * subscriptions receive, one append per server batch.
  */
-import { createStore, type Store } from '../../lib/store';
-import { tapTopic } from '../../socket/topicRegistry';
+import { createStore, type Store } from '../../../lib/store';
+import { tapTopic } from '../../../socket/topicRegistry';
 import { appendWatchEvents, type WatchEventRecord } from './watchEventLog';
 
 export interface WatchEventStore extends Store<readonly WatchEventRecord[]> {

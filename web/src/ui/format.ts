@@ -1,5 +1,5 @@
 /** Figures as operators read them on a member card; null (not reported) is always an em dash, never 0. */
-import { formatBytes, formatCount } from '../../lib/bytes';
+import { formatBytes, formatCount } from '../lib/bytes';
 
 export const NONE = '—';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ensembleHealthSchema, memberHistorySchema, sessionsResponseSchema, watchesResponseSchema } from '@keeper/shared';
-import { healthy, history, oneDown, oneSyncing, sessions, watches } from './fixtures';
+import { healthy, history, oneDown, oneSyncing, sessions, watches } from './ensembleFixtures';
 
 // The views' tests build on these: they must be what the server may really send.
 describe('fixtures match the wire contract', () => {

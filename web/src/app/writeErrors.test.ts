@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../lib/api';
+import { ApiError } from '../lib/api';
 import { writeErrorText } from './writeErrors';
 
 const api = (status: number, code: string, message: string) => new ApiError(status, code, message);

@@ -1,9 +1,9 @@
 /** Hidden jobs, bottom right: progress, Cancel, and the outcome until dismissed. Admins only. */
 import { useState } from 'react';
 import type { JobSnapshot } from '@keeper/shared';
-import { ApiError, errorText } from '../../../lib/api';
-import { Close } from '../../../ui/icons';
-import { useIsAdmin } from '../../auth/me';
+import { ApiError, errorText } from '../../lib/api';
+import { Close } from '../../ui/icons';
+import { useIsAdmin } from '../me';
 import { cancelJob, useJob } from './jobs';
 import { jobReport, percent } from './jobView';
 import { undockJob, useDockedJobs } from './jobsDock';

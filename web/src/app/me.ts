@@ -5,7 +5,7 @@
  */
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { mayWriteAt, mayWriteIn, meResponseSchema, rightsOfRole, type MeResponse, type Rights } from '@keeper/shared';
-import { api, ApiError, setCsrfToken } from '../../lib/api';
+import { api, ApiError, setCsrfToken } from '../lib/api';
 
 export const meQueryKey = ['me'] as const;
 

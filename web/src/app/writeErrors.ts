@@ -3,7 +3,7 @@
  * own words ("version: Too small: expected number to be >=0") or a bare code. Used by every
  * write dialog of the tree for whatever its own cases do not cover.
  */
-import { ApiError, errorText } from '../../lib/api';
+import { ApiError, errorText } from '../lib/api';
 
 export type WriteKind = 'create' | 'edit' | 'delete' | 'import' | 'acl';
 

@@ -1,9 +1,9 @@
 /** How a job reads to an operator: progress numbers, speed, time left, and the final report. */
 import type { JobSnapshot } from '@keeper/shared';
-import { formatCount } from '../../../lib/bytes';
-import { formatDuration } from '../../../lib/time';
+import { formatCount } from '../../lib/bytes';
+import { formatDuration } from '../../lib/time';
 
-import type { Tone } from '../../../ui/tone';
+import type { Tone } from '../../ui/tone';
 
 export type { Tone };
 

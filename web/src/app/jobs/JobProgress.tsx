@@ -5,16 +5,16 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { JobSnapshot } from '@keeper/shared';
-import { ApiError, errorText } from '../../../lib/api';
-import { formatCount } from '../../../lib/bytes';
-import { formatDuration } from '../../../lib/time';
-import { useNow } from '../../../lib/useNow';
-import { CopyButton } from '../../../ui/CopyButton';
-import { RelativeTime } from '../../../ui/RelativeTime';
+import { ApiError, errorText } from '../../lib/api';
+import { formatCount } from '../../lib/bytes';
+import { formatDuration } from '../../lib/time';
+import { useNow } from '../../lib/useNow';
+import { CopyButton } from '../../ui/CopyButton';
+import { RelativeTime } from '../../ui/RelativeTime';
 import { cancelJob, jobQueryKey, useJob } from './jobs';
 import { jobReport, pace, percent, type PaceBaseline } from './jobView';
-import '../../../ui/forms.css';
-import '../../../ui/callout.css';
+import '../../ui/forms.css';
+import '../../ui/callout.css';
 import './jobs.css';
 
 export function JobProgress({ jobId }: { jobId: string }) {

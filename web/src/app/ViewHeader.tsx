@@ -3,8 +3,8 @@
  * view's title, a few words of context, and on the right whether what follows is live.
  */
 import type { ReactNode } from 'react';
-import { AsOf } from '../freshness/AsOf';
-import type { Freshness } from '../freshness/freshness';
+import { AsOf } from './freshness/AsOf';
+import type { Freshness } from './freshness/freshness';
 import './view.css';
 
 export function ViewHeader({

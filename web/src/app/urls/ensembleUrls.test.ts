@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { apiEnsembleUrl, memberUrl, membersUrl } from './urls';
-import { sessionUrl } from '../sessions/urls';
+import { apiEnsembleUrl, memberUrl, membersUrl } from './ensembleUrls';
+import { sessionUrl } from './sessionUrls';
 
 describe('ensemble urls', () => {
   it('keeps member addresses readable', () => {

@@ -5,10 +5,10 @@
  */
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { jobAnswerSchema, type JobSnapshot } from '@keeper/shared';
-import { api } from '../../../lib/api';
-import { useConnectionStatus, useTopic } from '../../../socket/hooks';
-import { registerTopic, tapTopic } from '../../../socket/topicRegistry';
-import { useIsAdmin } from '../../auth/me';
+import { api } from '../../lib/api';
+import { useConnectionStatus, useTopic } from '../../socket/hooks';
+import { registerTopic, tapTopic } from '../../socket/topicRegistry';
+import { useIsAdmin } from '../me';
 
 export const jobQueryKey = (id: string) => ['jobs', id] as const;
 
