@@ -17,7 +17,7 @@ import type { Freshness } from '../../app/freshness/freshness';
 import { A, B, bigLock, C, JOB, jobLock, lockResponse, NOW, P0, persistentLock } from './fixtures';
 import { HOLDER_CONSEQUENCE } from './DeleteContenderDialog';
 import { LockDetail } from './LockDetail';
-import type { LockEntry } from './locksTopics';
+import type { LockEntry } from './locksTopic';
 import { withDialogs } from '../../testSupport/dialogs';
 
 withDialogs();

@@ -14,7 +14,7 @@ import type { Freshness } from '../../app/freshness/freshness';
 import { ContendersTable } from './ContendersTable';
 import { HerdList, LeakCheckLine } from './LockContext';
 import { longestChain } from './lockWords';
-import type { LockEntry } from './locksTopics';
+import type { LockEntry } from './locksTopic';
 import { locksUrl } from './urls';
 import '../../ui/table.css';
 import '../../ui/sectionTitle.css';

@@ -14,7 +14,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Freshness } from '../../app/freshness/freshness';
 import { BIG, JOB, locksResponse, NOW, PERSIST } from './fixtures';
 import { LocksList } from './LocksList';
-import type { LocksEntry } from './locksTopics';
+import type { LocksEntry } from './locksTopic';
 import { withDialogs } from '../../testSupport/dialogs';
 
 withDialogs();

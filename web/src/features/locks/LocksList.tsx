@@ -14,7 +14,7 @@ import { LockAdminTools } from './LockAdminTools';
 import { LockContext } from './LockContext';
 import { filterLocks } from './filterLocks';
 import { LocksTable } from './LocksTable';
-import { FIRST_PAGE, type LocksEntry, type LocksPage } from './locksTopics';
+import { FIRST_PAGE, type LocksEntry, type LocksPage } from './locksTopic';
 import '../../ui/table.css';
 import '../../ui/sectionTitle.css';
 import './locks.css';

@@ -18,7 +18,7 @@ import { HerdNotice } from './HerdNotice';
 import { HostGroups } from './HostGroups';
 import { groupByHost } from './rates';
 import { SessionsTable } from './SessionsTable';
-import { useGatherNow, useSessions } from './sessionsQueries';
+import { useGatherNow, useSessions } from './sessionsApi';
 import { DEFAULT_SORT, filterSessions, nextSort, sameSessionId, sortSessions, SORT_KEYS, type Sort, type SortKey } from './sessionTable';
 import { COLUMNS } from './columns';
 import { sessionsUrl, sessionUrl } from '../../app/urls/sessionUrls';

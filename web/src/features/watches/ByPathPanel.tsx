@@ -17,7 +17,7 @@ import { count, plural } from '../../ui/format';
 import { sessionUrl } from '../../app/urls/sessionUrls';
 import { znodeUrl } from '../../app/urls/treeUrls';
 import { consoleFirst, topPaths, watchedByConsole } from './watchFigures';
-import type { ByPath } from './watchesQueries';
+import type { ByPath } from './watchesApi';
 
 const ROWS_SHOWN = 200;
 const SESSIONS_SHOWN = 3;

@@ -12,7 +12,7 @@ import { Refresh } from '../../ui/icons';
 import { ViewHeader } from '../../app/ViewHeader';
 import { ByPathPanel } from './ByPathPanel';
 import { distinctPaths, headline, totals } from './watchFigures';
-import { useByPathResult, useRunByPath, useWatches } from './watchesQueries';
+import { useByPathResult, useRunByPath, useWatches } from './watchesApi';
 import { WatchSummary } from './WatchSummary';
 import '../../ui/callout.css';
 import '../../ui/table.css';

@@ -1,7 +1,7 @@
 /** Totals and listing of the watches view, pure for tests. */
 import type { WatchesResponse } from '@keeper/shared';
 import { count } from '../../ui/format';
-import type { ByPath } from './watchesQueries';
+import type { ByPath } from './watchesApi';
 
 type SummaryRow = WatchesResponse['summary'][number];
 
