@@ -62,6 +62,9 @@ import { clientAddress, type TrustFn } from './http/clientAddress.js';
 import { hostCheck, lastErrorHandler, malformedUrls } from './http/requestHygiene.js';
 import { KeeperMetrics } from './metrics/keeperMetrics.js';
 import { metricsRoute } from './http/metricsRoute.js';
+import { Replicas } from './replicas/replicas.js';
+import { checkReplicasOptions } from './replicas/replicaConfig.js';
+import { replicaRoutes } from './http/replicaRoutes.js';
 
 export const SERVER_VERSION = '0.1.0';
 
@@ -78,6 +81,8 @@ export interface RunningKeeper {
   jobs: JobRegistry;
   ops: ZnodeOps;
   metrics: KeeperMetrics;
+  /** This Keeper as one of several replicas; null without `"replicas"` in the config. */
+  replicas: Replicas | null;
   close(): Promise<void>;
 }
 
@@ -111,13 +116,20 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   const credentials = auth ? new Credentials({ ...auth, ...(auth.oidc ? { oidcIssuer: auth.oidc.issuer } : {}) }) : null;
   if (credentials && !credentials.configured)
     throw new Error('authentication is on but no admin token, viewer token, user or single sign-on is configured: nobody could sign in');
+  // Refused before anything connects: a home ensemble not configured, a root Keeper may not use, a short secret.
+  if (options.replicas)
+    checkReplicasOptions(
+      options.replicas,
+      options.ensembles.map((e) => e.name),
+    );
   const ensembles = Ensembles.fromConfig(options.ensembles, log, extras.gatewayDefaults, extras.ensembleDefaults ?? {});
   // Views for tests and benches that reach into one part; adapters take `ensembles`.
   const gateways = new Map([...ensembles].map((e) => [e.name, e.gateway]));
   const monitors = new Map([...ensembles].map((e) => [e.name, e.monitor]));
 
-  // Sign-ins survive a restart: the sessions are journalled in the state directory.
-  const sessions = await SessionStore.open(auth?.stateDir ?? null, { ttlMs: auth?.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS }, log);
+  // Sign-ins survive a restart: the sessions are journalled in the state directory, or with
+  // replicas kept in the home ensemble (replicas/sharedSessions.ts), the journal then not opened.
+  const sessions = await SessionStore.open(options.replicas ? null : (auth?.stateDir ?? null), { ttlMs: auth?.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS }, log);
   const access = new AccessControl(credentials, sessions, new ShareLinkStore(auth?.stateDir ?? null), auth?.allowedOrigins ?? []);
   const revoked = access.endRevoked();
   if (sessions.size > 0 || revoked > 0) log.info({ sessions: sessions.size, ended: revoked }, 'sign-in sessions kept from the previous run');
@@ -131,6 +143,10 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
     auditLines ? (entry) => auditLines.info(entry, 'audit') : null,
   );
   const jobs = new JobRegistry();
+  const home = options.replicas ? options.ensembles.find((e) => e.name === options.replicas?.stateEnsemble) : undefined;
+  const replicas = options.replicas && home ? new Replicas(options.replicas, home, log, extras.gatewayDefaults) : null;
+  if (replicas && credentials) replicas.shareSessions(access);
+  const startedAt = Date.now();
   for (const ensemble of ensembles) {
     // The Locks view remembers scans' finds and the holds it saw begin, keyed by the ensemble's identity.
     if (auth?.stateDir) {
@@ -208,8 +224,9 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   app.use('/api/ensembles/:name', ensembleRoutes());
   app.use('/api/ensembles/:name', lockRoutes(ops, new LockActions(ops, ensembles), new LockScans(ops, ensembles, jobs)));
   app.use('/api/ensembles/:name', upgradeRoutes(ops));
+  app.use('/api', replicaRoutes(replicas));
   app.use('/api', openApiRoute(SERVER_VERSION));
-  app.use('/api', apiRoutes({ ensembles, version: SERVER_VERSION, startedAt: Date.now() }));
+  app.use('/api', apiRoutes({ ensembles, version: SERVER_VERSION, startedAt }));
   app.use('/api', jsonErrors);
   app.use('/api', lastErrorHandler(log));
   if (options.webDist) app.use(staticWeb(options.webDist));
@@ -232,6 +249,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const url = `http://${host}:${port}`;
   log.info({ url, ensembles: ensembles.names }, 'keeper is serving');
+  replicas?.start({ url, port, version: SERVER_VERSION, startedAt }, { shareLinks: access.shareLinks });
 
   let closing: Promise<void> | null = null;
   return {
@@ -246,9 +264,11 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
     jobs,
     ops,
     metrics,
+    replicas,
     close() {
       closing ??= (async () => {
         access.close();
+        replicas?.close();
         await jobs.close();
         hub.close();
         ensembles.close();

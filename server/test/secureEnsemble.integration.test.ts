@@ -131,6 +131,32 @@ describe('a TLS-only, SASL-required ensemble', () => {
     await expect(other.get('/secure/keeper-only')).rejects.toMatchObject({ name: 'NO_AUTH' });
   });
 
+  it('shows the sessions on every member (cons over TLS) and a lock directory with its contenders, as on the sandbox', async () => {
+    // Two kazoo-named contenders of another client's lock: the holder and one waiter.
+    await other.mkdirp('/secure/locks/job');
+    for (const id of ['a', 'b']) await other.create(`/secure/locks/job/${id.repeat(32)}__lock__`, '', zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL);
+    const lock = await waitFor(
+      async () => {
+        const res = await get('/api/ensembles/it/locks/secure/locks/job');
+        return res.status === 200 && res.body.lock.contenders.length === 2 ? res.body.lock : null;
+      },
+      { what: 'the lock directory with its two contenders', timeoutMs: 20_000, intervalMs: 300 },
+    );
+    expect(lock.contenders.map((c: { holding: boolean }) => c.holding)).toEqual([true, false]);
+    // Keeper's session and the other client's, gathered from every member over TLS (no gap).
+    await get('/api/ensembles/it/sessions?refresh=true');
+    const sessions = await waitFor(
+      async () => {
+        const res = await get('/api/ensembles/it/sessions');
+        return res.status === 200 && res.body.gatheredAt !== null && res.body.sessions.length >= 2 ? res.body : null;
+      },
+      { what: 'the sessions gathered', timeoutMs: 20_000, intervalMs: 300 },
+    );
+    expect(sessions.gaps).toEqual([]);
+    const tlsPorts = ensemble.members.map((m) => `:${m.clientPort}`);
+    expect(sessions.sessions.every((x: { member: string }) => tlsPorts.some((p) => x.member.endsWith(p)))).toBe(true);
+  });
+
   it('shows a write by a third-party client (zkCli over TLS and SASL) live', async () => {
     const listener = new RecordingListener();
     await other.create('/secure/from-zkcli', 'before');

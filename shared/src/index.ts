@@ -25,3 +25,4 @@ export * from './protocol/http/routes.js';
 export * from './protocol/http/openapi.js';
 export * from './locks/index.js';
 export * from './upgrades/index.js';
+export * from './replicas.js';

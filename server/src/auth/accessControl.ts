@@ -50,6 +50,15 @@ export class AccessControl extends EventEmitter<AccessEvents> {
     return this.credentials === null;
   }
 
+  /**
+   * Replicas: brings the cookie's session from the home ensemble when this replica does not hold
+   * it yet, so identify() (synchronous) finds it. Throws when the home ensemble cannot say.
+   */
+  async prepare(headers: IncomingHttpHeaders): Promise<void> {
+    if (this.credentials === null || headers.authorization !== undefined) return;
+    await this.sessions.fetch(readCookie(headers.cookie));
+  }
+
   identify(headers: IncomingHttpHeaders): IdentifyResult {
     if (this.credentials === null) return { ok: true, value: { identity: OPEN_IDENTITY, session: null } };
     const auth = headers.authorization;
@@ -99,6 +108,11 @@ export class AccessControl extends EventEmitter<AccessEvents> {
     if (end) return `your sign-in ended at ${new Date(end.at).toISOString()}: ${end.reason}; sign in again`;
     if (cookie) return 'this browser’s sign-in is not known to Keeper (its state directory was reset, or it was made on another Keeper); sign in again';
     return 'sign in first (POST /api/login, or open the sign-in URL Keeper printed)';
+  }
+
+  /** Replicas: a session this replica held was ended by another one: its sockets close here too. */
+  endedElsewhere(sessionId: string, reason: string): void {
+    this.emit('ended', { sessionId }, reason);
   }
 
   endSession(sessionId: string, reason: string): void {

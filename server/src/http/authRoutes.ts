@@ -149,12 +149,13 @@ export function authRoutes(ctx: AuthRouteContext): Router {
     res.json(meOf(access, { identity: identityOfPrincipal(principal), session }));
   });
 
-  router.get('/sign-in-methods', (req, res) => {
+  router.get('/sign-in-methods', async (req, res) => {
     const methods: SignInMethods = {
       ...(access.credentials?.methods ?? { password: false, token: false }),
       ...(access.oidcName ? { oidc: { name: access.oidcName, url: OIDC_LOGIN_PATH } } : {}),
     };
     // A browser whose session ended is told why on the sign-in page (its cookie names the ended session).
+    await access.prepare(req.headers).catch(() => undefined);
     const cookie = readCookie(req.headers.cookie);
     const end = access.sessions.get(cookie) ? null : access.sessions.endOf(cookie);
     res.setHeader('Cache-Control', 'no-store');

@@ -2,6 +2,7 @@
 import { Router } from 'express';
 import { createShareLinkBodySchema, scopeForNewLink, type ShareLinkView } from '@keeper/shared';
 import type { AccessControl } from '../auth/accessControl.js';
+import { TooManyShareLinksError, type ShareLinkStore } from '../auth/shareLinks.js';
 import type { AuditLog } from '../audit/auditLog.js';
 import { actorOf } from '../auth/identity.js';
 import { sendError } from './apiErrors.js';
@@ -26,7 +27,16 @@ export function shareLinkRoutes(ctx: ShareLinkRouteContext): Router {
     if (!scoped.ok) return sendError(res, 'INVALID_SCOPE', scoped.message);
     const identity = identityOf(res);
     const { scope: _choice, ...spec } = body;
-    const { link, token } = ctx.access.shareLinks.create({ ...spec, scope: scoped.scope, createdBy: identity.name });
+    let created: ReturnType<ShareLinkStore['create']>;
+    try {
+      created = ctx.access.shareLinks.create({ ...spec, scope: scoped.scope, createdBy: identity.name });
+    } catch (error) {
+      if (error instanceof TooManyShareLinksError) return sendError(res, 'TOO_MANY_SHARE_LINKS', error.message);
+      throw error;
+    }
+    const { link, token } = created;
+    // With replicas, the link is in the home ensemble before its URL is given: any replica honours it.
+    await ctx.access.shareLinks.published(link.id);
     await ctx.audit.append({
       action: 'shareLink.create',
       outcome: 'ok',
@@ -47,6 +57,8 @@ export function shareLinkRoutes(ctx: ShareLinkRouteContext): Router {
   router.delete('/share-links/:id', requireAdmin, async (req, res) => {
     const link = ctx.access.shareLinks.revoke(req.params.id as string);
     if (!link) return sendError(res, 'UNKNOWN_SHARE_LINK', `no share link ${JSON.stringify(req.params.id)}`);
+    // With replicas, "revoked" is said once every replica can see it (they end its sessions on the watch).
+    await ctx.access.shareLinks.published(link.id);
     await ctx.audit.append({
       action: 'shareLink.revoke',
       outcome: 'ok',

@@ -52,6 +52,7 @@ import {
   upgradeListAnswerSchema,
   upgradeStepActionBodySchema,
 } from '../../upgrades/requests.js';
+import { replicasAnswerSchema } from '../../replicas.js';
 
 /** A successful answer: JSON of a schema, raw bytes, or nothing (204). */
 export type RouteAnswer = { json: z.ZodType } | { bytes: string } | { empty: true } | { openApi: true };
@@ -467,7 +468,7 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     shareHolders: false,
     body: createShareLinkBodySchema,
     answers: { 201: json(createdShareLinkSchema) },
-    errors: [...WRITE_ERRORS, 'INVALID_SCOPE'],
+    errors: [...WRITE_ERRORS, 'INVALID_SCOPE', 'TOO_MANY_SHARE_LINKS'],
   },
   {
     method: 'get',
@@ -496,5 +497,15 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     query: auditQuerySchema,
     answers: { 200: json(auditPageSchema) },
     errors: ['FORBIDDEN', 'INVALID_QUERY'],
+  },
+  // Replicas (docs/replicas.md).
+  {
+    method: 'get',
+    path: '/api/replicas',
+    summary: 'The Keeper replicas registered in the home ensemble (empty and enabled: false without "replicas")',
+    access: 'admin',
+    shareHolders: false,
+    answers: { 200: json(replicasAnswerSchema) },
+    errors: ['FORBIDDEN', 'NOT_READY', ...ZOOKEEPER_ERRORS],
   },
 ];
