@@ -1,7 +1,7 @@
 /** Totals and listing of the watches view, pure for tests. */
 import type { WatchesAnswer } from '@keeper/shared';
-import { count } from '../ensemble/format';
-import type { ByPath } from './watchesQueries';
+import { count } from '../../ui/format';
+import type { ByPath } from './watchesApi';
 
 type SummaryRow = WatchesAnswer['summary'][number];
 
