@@ -12,6 +12,7 @@ import { Ensembles } from './ensemble/ensembles.js';
 import { ensembleLookup } from './http/ensembleLookup.js';
 import { lockRoutes } from './http/lockRoutes.js';
 import { upgradeRoutes } from './http/upgradeRoutes.js';
+import { reconfigRoutes } from './http/reconfigRoutes.js';
 import type { SandboxRestart } from './upgrades/restarter.js';
 import type { UpgradeTimings } from '@keeper/shared';
 import { LockMemory } from './locks/lockMemory.js';
@@ -156,6 +157,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
       ...(extras.restartMember ? { restartMember: extras.restartMember } : {}),
       ...(extras.upgradeTimings ? { timings: extras.upgradeTimings } : {}),
     });
+    ensemble.reconfig.configure({ stateDir: auth?.stateDir ?? null, audit: (entry) => audit.append(entry) });
   }
   const ops = new ZnodeOps({ admin, ...(extras.recursiveDelete ? { recursiveDelete: extras.recursiveDelete } : {}) });
   const limits: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits, ...extras.rateLimits };
@@ -218,6 +220,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   app.use('/api/ensembles/:name', ensembleRoutes());
   app.use('/api/ensembles/:name', lockRoutes(admin));
   app.use('/api/ensembles/:name', upgradeRoutes(admin));
+  app.use('/api/ensembles/:name', reconfigRoutes(admin));
   app.use('/api', replicaRoutes(replicas));
   app.use('/api', openApiRoute(SERVER_VERSION));
   app.use('/api', apiRoutes({ ensembles, version: SERVER_VERSION, startedAt }));

@@ -99,6 +99,8 @@ const ensemble = z.strictObject({
   /** The Upgrades view's restart command (placeholders checked here, not at the first restart). */
   restartCommand: restartCommandSchema.optional(),
   restartCommandTimeoutSeconds: z.number().int().positive().max(3600).optional(),
+  /** Resizing: the super user's (or a /zookeeper/config writer's) digest credential, for the resize's own session only. */
+  reconfigAuth: z.strictObject({ scheme: z.literal('digest'), credential: z.string().regex(/^[^:]+:.*$/, 'must be "user:password"') }).optional(),
 });
 
 const count = (max: number) => z.number().int().min(1).max(max);

@@ -40,6 +40,12 @@ export interface EnsembleConfig {
   restartCommand?: RestartCommandConfig;
   /** How long restartCommand may run before the step is called failed and the upgrade pauses (default 120). */
   restartCommandTimeoutSeconds?: number;
+  /**
+   * Resizing (docs/reconfig.md): the digest credential ("super:<password>") of ZooKeeper's super
+   * user, or of an identity with write on /zookeeper/config. Used only by the session a resize
+   * opens while it runs; Keeper's everyday session never holds it. Absent: that session uses `auth`.
+   */
+  reconfigAuth?: { scheme: 'digest'; credential: string };
 }
 
 export interface AuthUserConfig {

@@ -22,6 +22,7 @@ import { LockScans } from '../locks/lockScans.js';
 import type { Admin } from '../admin/admin.js';
 import { WatchGatherer } from '../locks/watchGatherings.js';
 import { UpgradeRunner } from '../upgrades/upgradeRunner.js';
+import { ReconfigRunner } from '../reconfig/reconfigRunner.js';
 import { EnsembleTimeline } from './eventTimeline.js';
 import { EnsembleIdentity } from './ensembleIdentity.js';
 
@@ -50,6 +51,8 @@ export class Ensemble {
   readonly identity: EnsembleIdentity;
   /** The Upgrades view: the ensemble's rolling restart or upgrade (configured by startKeeper before start). */
   readonly upgrades: UpgradeRunner;
+  /** Resizing: the ensemble's dynamic reconfiguration workflow (configured by startKeeper before start). */
+  readonly reconfig: ReconfigRunner;
   /** What changed, as the poller observed it, and the upgrade's steps (configured by startKeeper before start). */
   readonly timeline: EnsembleTimeline;
   private readonly stops: (() => void)[] = [];
@@ -106,6 +109,15 @@ export class Ensemble {
     this.identity = new EnsembleIdentity(this.gateway, this.mutations, log.child({ ensemble: config.name }));
     this.upgrades = new UpgradeRunner(config, this.monitor.poller, this.gateway, this.mutations, this.identity, log);
     this.monitor.poller.addAlertSource(() => this.upgrades.alert());
+    this.reconfig = new ReconfigRunner(config, this.monitor.poller, this.gateway, this.mutations, this.identity, log);
+    // One workflow at a time on an ensemble: an upgrade and a resize refuse each other (and share the lock across Keepers).
+    this.reconfig.blockWhile(() => {
+      const wf = this.upgrades.current();
+      return wf && !['done', 'doneWithExceptions', 'failed', 'aborted'].includes(wf.state)
+        ? `upgrade ${wf.id} of ${this.name} is ${wf.state}: an upgrade and a resize never run together`
+        : null;
+    });
+    this.upgrades.blockWhile(() => this.reconfig.inProgress());
     this.timeline = new EnsembleTimeline({ ensemble: config.name, identity: this.identity, log });
     this.stops.push(this.monitor.poller.subscribe((health) => this.timeline.observe(health)));
     // The upgrade's steps, from each change its runner commits (no change to the runner itself). A
@@ -169,6 +181,7 @@ export class Ensemble {
     this.monitor.start();
     this.locks.start();
     this.upgrades.start();
+    this.reconfig.start();
     this.timeline.start();
   }
 
@@ -177,6 +190,7 @@ export class Ensemble {
     this.timeline.close();
     this.identity.close();
     this.upgrades.close();
+    this.reconfig.close();
     this.locks.close();
     this.monitor.close();
     this.gateway.close();

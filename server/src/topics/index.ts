@@ -7,6 +7,7 @@ import { jobsProducer } from './jobsProducer.js';
 import { lockProducer } from './lockProducer.js';
 import { locksProducer } from './locksProducer.js';
 import { upgradeProducer } from './upgradeProducer.js';
+import { reconfigProducer } from './reconfigProducer.js';
 import type { TopicProducers } from './topicProducer.js';
 import { znodeProducer } from './znodeProducer.js';
 
@@ -23,6 +24,7 @@ export function topicProducers(deps: ProducerDeps): TopicProducers {
     locks: locksProducer,
     lock: lockProducer,
     upgrade: upgradeProducer,
+    reconfig: reconfigProducer,
     ensembleEvents: ensembleEventsProducer,
   };
 }

@@ -148,6 +148,8 @@ export class UpgradeRunner {
   private stops: (() => void)[] = [];
   /** After close, a restart still finishing must not write over what the next Keeper process resumes from. */
   private closed = false;
+  /** What else holds the ensemble (a resize): an upgrade is refused while it is in progress. */
+  private otherWorkflow: () => string | null = () => null;
 
   constructor(
     private readonly config: EnsembleConfig,
@@ -169,6 +171,11 @@ export class UpgradeRunner {
       : settings.restartMember
         ? sandboxRestarter(this.config.name, settings.restartMember)
         : manualRestarter;
+  }
+
+  /** The resize runner's "in progress" sentence, or null: the two never run together in this process. */
+  blockWhile(other: () => string | null): void {
+    this.otherWorkflow = other;
   }
 
   get method(): Restarter['method'] {
@@ -583,6 +590,8 @@ export class UpgradeRunner {
   private assertNoneInProgress(): void {
     const wf = this.wf;
     if (this.creating) throw new OpError('UPGRADE_IN_PROGRESS', `an upgrade of ${this.config.name} is being created right now`);
+    const other = this.otherWorkflow();
+    if (other !== null) throw new OpError('UPGRADE_IN_PROGRESS', other);
     if (wf && !finished(wf)) {
       throw new OpError(
         'UPGRADE_IN_PROGRESS',

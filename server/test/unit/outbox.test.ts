@@ -149,6 +149,8 @@ function label(e: ServerEvent): string {
       return `lock ${e.ensemble} ${e.params.path} ${e.event.kind}`;
     case 'upgrade':
       return `upgrade ${e.ensemble} ${e.event.upgrade?.state ?? 'none'}`;
+    case 'reconfig':
+      return `reconfig ${e.ensemble} ${e.event.reconfig?.state ?? 'none'}`;
     case 'ensembleEvents':
       return `events ${e.ensemble} ${e.event.mode} ${e.event.events.length}`;
   }

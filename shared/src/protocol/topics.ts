@@ -19,6 +19,7 @@ import { jobSnapshotSchema } from './ops.js';
 import { LOCK_LIST_PAGE_MAX, lockAnswerSchema, locksAnswerSchema } from '../locks/schemas.js';
 import { lockFilterSchema } from '../locks/requests.js';
 import { upgradeAnswerSchema } from '../upgrades/requests.js';
+import { reconfigWorkflowSchema } from '../reconfig/workflow.js';
 import { encodedDataSchema, statSchema } from './znodeSchemas.js';
 
 /** What a subscription reaches, for a share link's scope: a znode subtree, the ensemble views, or only the ensemble itself. */
@@ -213,6 +214,16 @@ export const upgradeTopic = declareTopic({
   reach: () => ({ kind: 'ensembleViews' }),
 });
 
+/** The ensemble's resize: the workflow running, paused or last finished, after every change (each step sent, verified, each action). Viewers follow it; admins act over HTTP. */
+export const reconfigTopic = declareTopic({
+  name: 'reconfig',
+  params: noParams,
+  event: z.object({ kind: z.literal('reconfig'), reconfig: reconfigWorkflowSchema.nullable(), at: z.number() }),
+  coalesceKey: () => 'reconfig',
+  role: 'viewer',
+  reach: () => ({ kind: 'ensembleViews' }),
+});
+
 /** The ensemble's event timeline (leaders lost and elected, members down and up, alerts, upgrade steps): the kept events on subscribe, then each new one. */
 export const ensembleEventsTopic = declareTopic({
   name: 'ensembleEvents',
@@ -232,6 +243,7 @@ export const TOPICS = {
   locks: locksTopic,
   lock: lockTopic,
   upgrade: upgradeTopic,
+  reconfig: reconfigTopic,
   ensembleEvents: ensembleEventsTopic,
 } as const;
 
@@ -258,6 +270,7 @@ export const topicMessageSchema = z.discriminatedUnion('topic', [
   envelope(locksTopic),
   envelope(lockTopic),
   envelope(upgradeTopic),
+  envelope(reconfigTopic),
   envelope(ensembleEventsTopic),
 ]);
 export type TopicMessage = z.infer<typeof topicMessageSchema>;

@@ -8,3 +8,4 @@ export * from './dynamicConfig.js';
 export * from './plan.js';
 export * from './rights.js';
 export * from './preflight.js';
+export * from './workflow.js';

@@ -150,6 +150,7 @@ export function standIns() {
     locks: standIn('locks'),
     lock: standIn('lock'),
     upgrade: standIn('upgrade'),
+    reconfig: standIn('reconfig'),
     ensembleEvents: standIn('ensembleEvents'),
   };
   const producers: TopicProducers = {
@@ -160,6 +161,7 @@ export function standIns() {
     locks: topics.locks.producer,
     lock: topics.lock.producer,
     upgrade: topics.upgrade.producer,
+    reconfig: topics.reconfig.producer,
     ensembleEvents: topics.ensembleEvents.producer,
   };
   return { ...topics, producers };

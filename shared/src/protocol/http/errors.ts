@@ -70,6 +70,9 @@ export const API_ERROR_STATUS = {
   /** The workflow or step cannot take this action now (the message says why: state, gates, a missing confirmation). */
   UPGRADE_REFUSED: 409,
   UNKNOWN_UPGRADE: 404,
+  /** A resize the planner refuses, or an action its workflow cannot take now (the message says why). */
+  RECONFIG_REFUSED: 409,
+  UNKNOWN_RECONFIG: 404,
   TOO_MANY_NODES: 413,
   BODY_TOO_LARGE: 413,
   HOST_NOT_ALLOWED: 421,

@@ -53,6 +53,7 @@ import {
   upgradeStepActionBodySchema,
 } from '../../upgrades/requests.js';
 import { replicasAnswerSchema } from '../../replicas.js';
+import { reconfigActionBodySchema, reconfigCreateBodySchema, reconfigListAnswerSchema, reconfigWorkflowSchema } from '../../reconfig/workflow.js';
 
 /** A successful answer: JSON of a schema, raw bytes, or nothing (204). */
 export type RouteAnswer = { json: z.ZodType } | { bytes: string } | { empty: true } | { openApi: true };
@@ -431,6 +432,46 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     body: upgradeStepActionBodySchema,
     answers: { 200: json(upgradeAnswerSchema) },
     errors: [...WRITE_ERRORS, ...MONITOR_ERRORS, 'UNKNOWN_UPGRADE', 'UNKNOWN_MEMBER', 'UPGRADE_REFUSED'],
+  },
+  // Resizing (issue 24).
+  {
+    method: 'get',
+    path: '/api/ensembles/{name}/reconfig',
+    summary: "The ensemble's resizes (dynamic reconfigurations), newest first (the current one live on the `reconfig` topic)",
+    access: 'signedIn',
+    shareHolders: true,
+    answers: { 200: json(reconfigListAnswerSchema) },
+    errors: MONITOR_ERRORS,
+  },
+  {
+    method: 'post',
+    path: '/api/ensembles/{name}/reconfig',
+    summary:
+      'Plan a resize (add server.N= lines, remove ids, change roles): the steps in a safe order, the size before and after, the preflight; start=true starts it (with the typed phrase when the plan names a risk)',
+    access: 'admin',
+    shareHolders: false,
+    body: reconfigCreateBodySchema,
+    answers: { 201: json(reconfigWorkflowSchema) },
+    errors: [...WRITE_ERRORS, ...MONITOR_ERRORS, 'UPGRADE_IN_PROGRESS', 'RECONFIG_REFUSED'],
+  },
+  {
+    method: 'get',
+    path: '/api/ensembles/{name}/reconfig/{id}',
+    summary: 'One resize: every step with the version it was sent under and made, and what the check after it saw',
+    access: 'signedIn',
+    shareHolders: true,
+    answers: { 200: json(reconfigWorkflowSchema) },
+    errors: [...MONITOR_ERRORS, 'UNKNOWN_RECONFIG'],
+  },
+  {
+    method: 'post',
+    path: '/api/ensembles/{name}/reconfig/{id}/{action}',
+    summary: 'start, pause, resume or abort the resize (a step already sent finishes and is verified first)',
+    access: 'admin',
+    shareHolders: false,
+    body: reconfigActionBodySchema,
+    answers: { 200: json(reconfigWorkflowSchema) },
+    errors: [...WRITE_ERRORS, ...MONITOR_ERRORS, 'UNKNOWN_RECONFIG', 'RECONFIG_REFUSED', 'UPGRADE_IN_PROGRESS'],
   },
   // Jobs, share links, audit.
   {

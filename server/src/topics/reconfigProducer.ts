@@ -1,0 +1,19 @@
+/**
+ * The `reconfig` topic: the ensemble's current (or last) resize, pushed after every change the
+ * runner commits (a step sent, applied, verified; an action). One runner feeds every browser.
+ * Nothing is sent before the state is read: "no resize" would be said before it was known.
+ */
+import type { TopicProducer } from './topicProducer.js';
+
+export const reconfigProducer: TopicProducer<'reconfig'> = {
+  topic: 'reconfig',
+  open({ ensemble, emit }) {
+    const { reconfig } = ensemble;
+    const send = () => {
+      if (!reconfig.ready) return;
+      emit({ kind: 'reconfig', reconfig: reconfig.current(), at: Date.now() });
+    };
+    send();
+    return reconfig.onChange(send);
+  },
+};

@@ -1,0 +1,123 @@
+/**
+ * The resize workflow (issue 24 items 2 and 4, docs/reconfig.md): its durable form, the API's
+ * bodies and answers, for the routes table, the `reconfig` topic and the state files.
+ *   POST /api/ensembles/<name>/reconfig                         reconfigCreateBodySchema -> reconfigWorkflowSchema (201)
+ *   GET  /api/ensembles/<name>/reconfig                         reconfigListAnswerSchema
+ *   GET  /api/ensembles/<name>/reconfig/<id>                    reconfigWorkflowSchema
+ *   POST /api/ensembles/<name>/reconfig/<id>/{start|pause|resume|abort}   reconfigActionBodySchema
+ * Nothing in it is secret (the super user's credential stays in the server's configuration), so
+ * viewers read the same workflow admins do.
+ */
+import { z } from 'zod';
+
+const text = (max: number) => z.string().trim().max(max);
+
+/** Bounds of one request: more members than any ensemble has, lines longer than any address. */
+export const RECONFIG_MAX_MEMBERS = 32;
+
+export const reconfigCreateBodySchema = z.strictObject({
+  /** `server.N=host:quorumPort:electionPort[:role];[clientHost:]clientPort` lines. */
+  add: z.array(text(300).min(1)).max(RECONFIG_MAX_MEMBERS).optional(),
+  /** Member ids ("3"). */
+  remove: z
+    .array(
+      z
+        .string()
+        .trim()
+        .regex(/^\d{1,10}$/, 'a member id'),
+    )
+    .max(RECONFIG_MAX_MEMBERS)
+    .optional(),
+  /** Member id -> its new role. */
+  roles: z
+    .record(z.string().regex(/^\d{1,10}$/, 'a member id'), z.enum(['participant', 'observer']))
+    .refine((r) => Object.keys(r).length <= RECONFIG_MAX_MEMBERS, `at most ${RECONFIG_MAX_MEMBERS} role changes`)
+    .optional(),
+  /** Start at once when the preflight passes; otherwise it stays `planned`. */
+  start: z.boolean().optional(),
+  /** The plan's phrase, when it names a risk. */
+  confirmation: text(200).optional(),
+});
+export type ReconfigCreateBody = z.infer<typeof reconfigCreateBodySchema>;
+
+export const RECONFIG_ACTIONS = ['start', 'pause', 'resume', 'abort'] as const;
+export const reconfigActionSchema = z.enum(RECONFIG_ACTIONS);
+export type ReconfigAction = z.infer<typeof reconfigActionSchema>;
+
+export const reconfigActionBodySchema = z.strictObject({
+  /** For `start`: the plan's phrase when it names a risk. */
+  confirmation: text(200).optional(),
+  /** For `pause` and `abort`: said in the workflow and the audit trail. */
+  reason: text(500).optional(),
+});
+export type ReconfigActionBody = z.infer<typeof reconfigActionBodySchema>;
+
+export const RECONFIG_STATES = ['planned', 'running', 'paused', 'done', 'failed', 'aborted'] as const;
+export const reconfigStateSchema = z.enum(RECONFIG_STATES);
+export type ReconfigState = z.infer<typeof reconfigStateSchema>;
+
+const checkSchema = z.object({ id: z.string(), ok: z.boolean(), saw: z.string(), at: z.number() });
+
+/**
+ * pending: not sent; sending: written before the request goes out (a Keeper restart reads
+ * /zookeeper/config before anything); verifying: applied, the members being checked; done; failed.
+ */
+export const reconfigStepStateSchema = z.enum(['pending', 'sending', 'verifying', 'done', 'failed']);
+
+export const reconfigStepSchema = z.object({
+  index: z.number().int(),
+  kind: z.enum(['add', 'promote', 'demote', 'remove']),
+  memberId: z.number().int(),
+  joining: z.string().nullable(),
+  leaving: z.string().nullable(),
+  zkCli: z.string(),
+  leader: z.boolean(),
+  sentence: z.string(),
+  state: reconfigStepStateSchema,
+  /** The version the step was sent under (the one verified after the step before). */
+  fromConfig: z.string().nullable(),
+  /** The version the step made, as read back. */
+  version: z.string().nullable(),
+  sentAt: z.number().nullable(),
+  doneAt: z.number().nullable(),
+  /** How many times it was sent (a resend follows only a reply lost with the version unchanged). */
+  attempts: z.number().int(),
+  /** What the check after it saw: /zookeeper/config, the roles, the synced followers, the quorum sentence. */
+  checks: z.array(checkSchema),
+  reason: z.string().nullable(),
+});
+export type ReconfigStep = z.infer<typeof reconfigStepSchema>;
+
+export const reconfigWorkflowSchema = z.object({
+  id: z.string(),
+  ensemble: z.string(),
+  state: reconfigStateSchema,
+  reason: z.string().nullable(),
+  createdAt: z.number(),
+  createdBy: z.string().nullable(),
+  updatedAt: z.number(),
+  finishedAt: z.number().nullable(),
+  change: z.object({
+    add: z.array(z.string()),
+    remove: z.array(z.string()),
+    roles: z.record(z.string(), z.string()),
+  }),
+  /** The version read at planning: the first step's condition. */
+  fromConfig: z.string(),
+  /** The version Keeper last verified: the next step's condition. */
+  verifiedVersion: z.string(),
+  sizeSentence: z.string(),
+  risks: z.array(z.object({ id: z.string(), sentence: z.string() })),
+  confirmationPhrase: z.string().nullable(),
+  confirmedBy: z.string().nullable(),
+  preflight: z.array(checkSchema),
+  steps: z.array(reconfigStepSchema),
+  /** The Keeper session that runs it (a restarted Keeper waits for its predecessor's lock to go). */
+  keeperSession: z.string().nullable(),
+});
+export type ReconfigWorkflow = z.infer<typeof reconfigWorkflowSchema>;
+
+export const reconfigListAnswerSchema = z.object({ ensemble: z.string(), reconfigs: z.array(reconfigWorkflowSchema) });
+export type ReconfigListAnswer = z.infer<typeof reconfigListAnswerSchema>;
+
+export const isReconfigFinished = (wf: Pick<ReconfigWorkflow, 'state'>): boolean => wf.state === 'done' || wf.state === 'failed' || wf.state === 'aborted';
