@@ -15,9 +15,25 @@
  * One ensemble for the file: the tests run in order on what the first one leaves.
  */
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseDynamicConfig, parseMntr, planReconfig, quorumSize, type DynamicConfig, type ReconfigPlan } from '@keeper/shared';
+import {
+  parseDynamicConfig,
+  parseMntr,
+  planReconfig,
+  quorumSize,
+  reconfigListAnswerSchema,
+  reconfigWorkflowSchema,
+  type DynamicConfig,
+  type ReconfigPlan,
+  type ReconfigWorkflow,
+} from '@keeper/shared';
+import { startKeeper, type RunningKeeper } from '../src/app.js';
+import { reconfigsDir } from '../src/reconfig/reconfigStore.js';
+import { call, type Who } from './support/http.js';
 import { fourLetterWord, parseSrvrMode, type SandboxEnsemble } from '../../scripts/sandbox/index.js';
 import { longestGapAcross, missingWrites, startLoadWriter, type LoadReport, type RunningLoadWriter } from '../../scripts/lib/kazoo/index.js';
 import { PYTHON } from '../../scripts/lib/kazoo/process.js';
@@ -82,6 +98,22 @@ async function leaderId(): Promise<number> {
   const config = await readConfig();
   for (const m of config.members) if ((await srvrMode(m.clientPort!)) === 'leader') return m.id;
   throw new Error('no leader');
+}
+
+/** Another client's reconfig (kazoo, as the super user): `joining` re-added, so a new version with the same membership. Its new configuration's text. */
+async function kazooReconfig(ids: number[], joining: string): Promise<string> {
+  const script = [
+    'import sys',
+    'from kazoo.client import KazooClient',
+    'zk = KazooClient(hosts=sys.argv[1], timeout=10.0)',
+    'zk.start(timeout=15)',
+    "zk.add_auth('digest', sys.argv[2])",
+    'data, stat = zk.reconfig(joining=sys.argv[3], leaving=None, new_members=None)',
+    'print(data.decode())',
+    'zk.stop()',
+  ].join('\n');
+  const { stdout } = await promisify(execFile)(PYTHON, ['-c', script, hostsOf(ids), `super:${SUPER_PASSWORD}`, joining], { timeout: 30_000 });
+  return stdout;
 }
 
 /** Runs a plan's steps in order, each conditioned on the version verified after the one before. */
@@ -202,20 +234,9 @@ describe('resizing under a kazoo write load', () => {
     if (!planned.ok) throw new Error(planned.refusals.join('; '));
     // Another client re-adds a member with its own line: a real reconfig, a new version, the same membership.
     const same = before.members[0]!;
-    const script = [
-      'import sys',
-      'from kazoo.client import KazooClient',
-      'zk = KazooClient(hosts=sys.argv[1], timeout=10.0)',
-      'zk.start(timeout=15)',
-      "zk.add_auth('digest', sys.argv[2])",
-      'data, stat = zk.reconfig(joining=sys.argv[3], leaving=None, new_members=None)',
-      'print(data.decode())',
-      'zk.stop()',
-    ].join('\n');
-    const { stdout } = await promisify(execFile)(
-      PYTHON,
-      ['-c', script, hostsOf(before.members.map((m) => m.id)), `super:${SUPER_PASSWORD}`, `server.${same.id}=${same.value}`],
-      { timeout: 30_000 },
+    const stdout = await kazooReconfig(
+      before.members.map((m) => m.id),
+      `server.${same.id}=${same.value}`,
     );
     const theirs = parseDynamicConfig(stdout);
     expect(theirs.version).not.toBe(before.version);
@@ -322,5 +343,209 @@ describe('resizing under a kazoo write load', () => {
       expect(again).toMatchObject({ kind: 'applied', afterLoss: false });
     }
     expect((await readConfig()).members.map((m) => [m.id, m.role])).toEqual(before.members.map((m) => [m.id, m.role]));
+  }, 60_000);
+});
+
+/**
+ * The workflow through Keeper's API (items 2 and 4), on what the tests above leave (3 voters): a
+ * Keeper with a state directory, an admin and a viewer token, and the super user's credential as
+ * reconfigAuth (its own session, only while a resize runs).
+ */
+describe('the resize workflow through the API', () => {
+  const ADMIN = 'admin-token-for-the-resize-tests-0123456789';
+  const VIEWER = 'viewer-token-for-the-resize-tests-0123456789';
+  const admin: Who = { token: ADMIN };
+  const viewer: Who = { token: VIEWER };
+  let stateDir: string;
+  let keeper: RunningKeeper | null = null;
+
+  async function startResizeKeeper(ids: number[]): Promise<RunningKeeper> {
+    const started = await startKeeper(
+      {
+        host: '127.0.0.1',
+        port: 0,
+        ensembles: [{ name: 'it', connectionString: hostsOf(ids), reconfigAuth: { scheme: 'digest', credential: `super:${SUPER_PASSWORD}` } }],
+        auth: { stateDir, adminToken: ADMIN, viewerToken: VIEWER },
+      },
+      { logger: testLogger, ensembleDefaults: { pollIntervalMs: 1_000, sessionsMinIntervalMs: 3_000 }, rateLimits: { api: 100_000 } },
+    );
+    await waitFor(() => started.ensembles.get('it').reconfig.ready && started.ensembles.get('it').poller.current()?.quorum.hasQuorum === true, {
+      what: "Keeper's resizes read and the members polled",
+      timeoutMs: 30_000,
+    });
+    return started;
+  }
+
+  const api = (method: string, path: string, who: Who = admin, body?: unknown, raw = false) =>
+    call(keeper!.url, method, `/api/ensembles/it/reconfig${path}`, who, body, { raw });
+  const getWorkflow = async (id: string): Promise<ReconfigWorkflow> => {
+    const res = await api('GET', `/${id}`, viewer);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return reconfigWorkflowSchema.parse(res.body);
+  };
+  const waitState = (id: string, states: string[], timeoutMs = 90_000) =>
+    waitFor(
+      async () => {
+        const wf = await getWorkflow(id);
+        return states.includes(wf.state) ? wf : null;
+      },
+      { what: `resize ${id} ${states.join(' or ')}`, timeoutMs, intervalMs: 250 },
+    );
+  /** Every check after a step passed: /zookeeper/config, roles, synced followers, the quorum sentence. */
+  const expectVerified = (wf: ReconfigWorkflow) => {
+    let from = wf.fromConfig;
+    for (const step of wf.steps) {
+      expect(step.state, `${step.sentence}: ${step.reason}`).toBe('done');
+      expect(step.fromConfig, `step ${step.index} conditioned on the version verified before it`).toBe(from);
+      expect(step.checks.map((c) => c.id)).toEqual(['config', 'roles', 'synced-followers', 'quorum']);
+      for (const c of step.checks) expect(c.ok, `${c.id}: ${c.saw}`).toBe(true);
+      console.log(`step ${step.index} ${step.zkCli} -v ${step.fromConfig} -> ${step.version}: ${step.checks.map((c) => c.saw).join(' | ')}`);
+      from = step.version!;
+    }
+    expect(wf.verifiedVersion).toBe(from);
+  };
+
+  beforeAll(() => {
+    stateDir = mkdtempSync(join(tmpdir(), 'keeper-resize-'));
+  });
+
+  afterAll(async () => {
+    await keeper?.close();
+    rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  it('grows 3 → 5 through POST …/reconfig under a kazoo writer, Keeper stopped after step 1 and a new one finishing it: every step verified, no write lost', async () => {
+    const start = await readConfig();
+    const ids = start.members.map((m) => m.id);
+    expect(ids).toHaveLength(3);
+    keeper = await startResizeKeeper(ids);
+    writer = await startLoadWriter({ hosts: hostsOf([...ids, 6, 7]), root: '/load/resize-api', sessionTimeoutMs: WRITER_SESSION_TIMEOUT_MS });
+    await waitFor(() => writer!.acks.length >= 20, { what: 'the writer acknowledged', timeoutMs: 20_000 });
+    const [six, seven] = await Promise.all([ensemble.addMember(6), ensemble.addMember(7)]);
+
+    // Keeper is stopped the moment step 1 is verified: step 2 is then not sent, or sent with its state on disk.
+    const first = keeper;
+    let stoppedAt: ReconfigWorkflow | null = null;
+    first.ensembles.get('it').reconfig.onChange((wf) => {
+      if (stoppedAt === null && wf?.steps[0]?.state === 'done') {
+        stoppedAt = wf;
+        void first.close();
+      }
+    });
+    const created = await api('POST', '', admin, { add: [seven.line, six.line], start: true });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const wf = reconfigWorkflowSchema.parse(created.body);
+    expect(wf.state).toBe('running');
+    expect(wf.sizeSentence).toBe('3 voters tolerate 1 failure → 5 voters tolerate 2 failures');
+    expect(wf.steps.map((s) => s.zkCli)).toEqual([`reconfig -add ${six.line}`, `reconfig -add ${seven.line}`]);
+    expect(wf.preflight.filter((c) => !c.ok)).toEqual([]);
+    await waitFor(() => stoppedAt, { what: 'step 1 verified and Keeper stopped', timeoutMs: 60_000 });
+    await first.close();
+    const onDisk = reconfigWorkflowSchema.parse(
+      JSON.parse(readFileSync(join(reconfigsDir(stateDir, first.ensembles.get('it').identity.current()!), `${wf.id}.json`), 'utf8')),
+    );
+    expect(onDisk.state).toBe('running');
+    expect(onDisk.steps.map((s) => s.state)).toEqual(['done', expect.stringMatching(/^(pending|sending)$/)]);
+    console.log(`stopped with step 2 ${onDisk.steps[1]!.state}; verified version ${onDisk.verifiedVersion}`);
+
+    // A new Keeper process on the same state directory resumes it: /zookeeper/config read first, then step 2.
+    keeper = await startResizeKeeper(ids);
+    const done = await waitState(wf.id, ['done', 'failed', 'paused']);
+    expect(done.state, done.reason ?? '').toBe('done');
+    expectVerified(done);
+    const final = await readConfig();
+    expect(final.version).toBe(done.verifiedVersion);
+    expect(final.members.map((m) => [m.id, m.role])).toEqual([...ids, 6, 7].map((id) => [id, 'participant']));
+
+    const report: LoadReport = await writer.stop();
+    writer = null;
+    const missing = await missingWrites(hostsOf([...ids, 6, 7]), [report]);
+    for (const [root, lost] of missing) expect(lost, `${root}: acknowledged but missing`).toEqual([]);
+    expect(report.expired, JSON.stringify(report.states)).toBe(false);
+    console.log(`${report.acks.length} writes acknowledged; longest gap ${longestGapAcross([report], wf.createdAt, done.finishedAt!)} ms`);
+
+    // Audited: the operator's create, Keeper's steps and the end.
+    const audit = await call(keeper.url, 'GET', '/api/audit?limit=1000', admin);
+    const actions = (audit.body.entries as { action: string; details?: { state?: string } }[]).filter((e) => e.action.startsWith('reconfig.'));
+    expect(actions.map((e) => e.action)).toEqual(expect.arrayContaining(['reconfig.create', 'reconfig.step', 'reconfig.action']));
+    expect(actions.some((e) => e.action === 'reconfig.action' && e.details?.state === 'done')).toBe(true);
+  }, 240_000);
+
+  it('stops when another client (kazoo) reconfigures between planning and the step: failed, saying so, nothing changed', async () => {
+    const before = await readConfig();
+    const last = before.members.at(-1)!;
+    const planned = await api('POST', '', admin, { roles: { [String(last.id)]: 'observer' } });
+    expect(planned.status, JSON.stringify(planned.body)).toBe(201);
+    const wf = reconfigWorkflowSchema.parse(planned.body);
+    expect(wf.state).toBe('planned');
+    expect(wf.fromConfig).toBe(before.version);
+
+    const theirs = parseDynamicConfig(
+      await kazooReconfig(
+        before.members.map((m) => m.id),
+        `server.${before.members[0]!.id}=${before.members[0]!.value}`,
+      ),
+    );
+    expect(theirs.version).not.toBe(before.version);
+
+    const started = await api('POST', `/${wf.id}/start`, admin, {});
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    const failed = await waitState(wf.id, ['failed', 'done', 'paused']);
+    expect(failed.state).toBe('failed');
+    expect(failed.reason).toBe(
+      `step 1: the configuration changed since Keeper read version ${before.version}: someone else reconfigured the ensemble; nothing further was changed`,
+    );
+    expect(failed.steps[0]!.state).toBe('failed');
+    const after = await readConfig();
+    expect(after.version).toBe(theirs.version);
+    expect(after.members.map((m) => [m.id, m.role])).toEqual(before.members.map((m) => [m.id, m.role]));
+  }, 90_000);
+
+  it('refuses a viewer (403), no identity (401), another origin (403), a malformed body (400) and a refused plan (409), changing nothing', async () => {
+    const before = await readConfig();
+    const listed = async () => reconfigListAnswerSchema.parse((await api('GET', '', viewer)).body).reconfigs.map((r) => `${r.id}:${r.state}`);
+    const history = await listed();
+    const some = { remove: [String(before.members.at(-1)!.id)], start: true };
+    const expectError = (res: { status: number; body: any }, status: number, code: string) => {
+      expect(res.status, JSON.stringify(res.body)).toBe(status);
+      expect(res.body?.error?.code).toBe(code);
+    };
+
+    expectError(await api('POST', '', viewer, some), 403, 'FORBIDDEN');
+    expectError(await api('POST', '', {}, some), 401, 'UNAUTHENTICATED');
+    expectError(await api('GET', '', {}), 401, 'UNAUTHENTICATED');
+    expectError(await api('POST', '', { ...admin, origin: 'https://evil.example' }, some), 403, 'CSRF');
+    expectError(await api('POST', '', admin, '{"add":', true), 400, 'MALFORMED_JSON');
+    expectError(await api('POST', '', admin, { add: 'server.9=x' }), 400, 'INVALID_BODY');
+    expectError(await api('POST', '', admin, { remove: ['one'] }), 400, 'INVALID_BODY');
+    expectError(await api('POST', '', admin, { remove: ['2'], newMembers: 'server.1=…' }), 400, 'INVALID_BODY');
+    expectError(await api('POST', '', admin, { add: Array.from({ length: 100 }, (_, i) => `server.${i}=127.0.0.1:1:2;3`) }), 400, 'INVALID_BODY');
+    expectError(await api('POST', '', admin, { add: ['server.1=127.0.0.1:1:2;3'.padEnd(70 * 1024, ' ')] }, false), 413, 'BODY_TOO_LARGE');
+
+    const unknown = await api('POST', '', admin, { remove: ['42'] });
+    expectError(unknown, 409, 'RECONFIG_REFUSED');
+    expect(unknown.body.error.message).toBe('the resize is refused: member 42 is not in the configuration: nothing to remove');
+    const again = await api('POST', '', admin, { add: [`server.${before.members[0]!.id}=${before.members[0]!.value}`] });
+    expectError(again, 409, 'RECONFIG_REFUSED');
+    expect(again.body.error.message).toContain('is already in the configuration');
+    expect(await listed()).toEqual(history);
+
+    // A plan naming a risk does not start without its phrase; a viewer cannot act on it; the admin aborts it.
+    const voters = before.members.filter((m) => m.role === 'participant').map((m) => String(m.id));
+    const risky = await api('POST', '', admin, { remove: voters.slice(0, voters.length - 2), start: true });
+    expectError(risky, 409, 'RECONFIG_REFUSED');
+    expect(risky.body.error.message).toMatch(/is planned but did not start: .*which tolerate no failure.* Type "leave 2 voters[^"]*" as the confirmation/);
+    const planned = (await listed())[0]!.split(':');
+    expect(planned[1]).toBe('planned');
+    expectError(await api('POST', `/${planned[0]}/start`, viewer, { confirmation: 'leave 2 voters' }), 403, 'FORBIDDEN');
+    expectError(await api('POST', `/${planned[0]}/explode`, admin, {}), 404, 'NOT_FOUND');
+    expectError(await api('GET', '/not-an-id', viewer), 404, 'UNKNOWN_RECONFIG');
+    const aborted = await api('POST', `/${planned[0]}/abort`, admin, { reason: 'attack test' });
+    expect(aborted.status, JSON.stringify(aborted.body)).toBe(200);
+    expect(aborted.body.state).toBe('aborted');
+
+    const after = await readConfig();
+    expect(after.version).toBe(before.version);
+    expect(after.members.map((m) => [m.id, m.role])).toEqual(before.members.map((m) => [m.id, m.role]));
   }, 60_000);
 });

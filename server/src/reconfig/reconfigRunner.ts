@@ -394,9 +394,17 @@ export class ReconfigRunner {
       this.updateStep(id, step.index, { checks: verified.checks, reason: verified.reason });
       return this.pause(`step ${step.index} was applied (version ${version}) but not verified: ${verified.reason}`);
     }
-    const done = this.updateStep(id, step.index, { state: 'done', doneAt: Date.now(), checks: verified.checks, reason: null });
-    this.commit({ ...this.wf!, verifiedVersion: version });
-    this.audit(done, 'ok', null);
+    // The step done and the version the next one is conditioned on, in one write: a stop between them cannot part them.
+    const wf = this.wf!;
+    const steps = wf.steps.map((s) =>
+      s.index === step.index ? { ...s, state: 'done' as const, doneAt: Date.now(), checks: verified.checks, reason: null } : s,
+    );
+    this.commit({ ...wf, steps, verifiedVersion: version });
+    this.audit(
+      steps.find((s) => s.index === step.index)!,
+      'ok',
+      null,
+    );
   }
 
   /**
