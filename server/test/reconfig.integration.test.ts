@@ -34,6 +34,7 @@ import {
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import { reconfigsDir } from '../src/reconfig/reconfigStore.js';
 import { call, type Who } from './support/http.js';
+import { TestBrowser } from './support/wsClient.js';
 import { fourLetterWord, parseSrvrMode, type SandboxEnsemble } from '../../scripts/sandbox/index.js';
 import { longestGapAcross, missingWrites, startLoadWriter, type LoadReport, type RunningLoadWriter } from '../../scripts/lib/kazoo/index.js';
 import { PYTHON } from '../../scripts/lib/kazoo/process.js';
@@ -432,6 +433,9 @@ describe('the resize workflow through the API', () => {
         void first.close();
       }
     });
+    // A viewer follows it live on the `reconfig` topic.
+    const watching = await TestBrowser.open(first.url, { headers: { authorization: `Bearer ${VIEWER}` } });
+    await watching.subscribed('reconfig', 'it', {});
     const created = await api('POST', '', admin, { add: [seven.line, six.line], start: true });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const wf = reconfigWorkflowSchema.parse(created.body);
@@ -441,6 +445,10 @@ describe('the resize workflow through the API', () => {
     expect(wf.preflight.filter((c) => !c.ok)).toEqual([]);
     await waitFor(() => stoppedAt, { what: 'step 1 verified and Keeper stopped', timeoutMs: 60_000 });
     await first.close();
+    const seen = watching.topicEvents('reconfig', 'it').map((e) => e.event.reconfig);
+    watching.close();
+    // Live while it ran (Keeper stopped the instant step 1 was verified: that last push may not have left it).
+    expect(seen.some((r) => r?.id === wf.id && r.state === 'running' && r.steps[0]!.state === 'sending')).toBe(true);
     const onDisk = reconfigWorkflowSchema.parse(
       JSON.parse(readFileSync(join(reconfigsDir(stateDir, first.ensembles.get('it').identity.current()!), `${wf.id}.json`), 'utf8')),
     );
@@ -450,7 +458,13 @@ describe('the resize workflow through the API', () => {
 
     // A new Keeper process on the same state directory resumes it: /zookeeper/config read first, then step 2.
     keeper = await startResizeKeeper(ids);
+    const follower = await TestBrowser.open(keeper.url, { headers: { authorization: `Bearer ${VIEWER}` } });
+    await follower.subscribed('reconfig', 'it', {});
     const done = await waitState(wf.id, ['done', 'failed', 'paused']);
+    await waitFor(() => follower.topicEvents('reconfig', 'it').some((e) => e.event.reconfig?.id === wf.id && e.event.reconfig.state === 'done'), {
+      what: 'the viewer sees the resize done',
+    });
+    follower.close();
     expect(done.state, done.reason ?? '').toBe('done');
     expectVerified(done);
     const final = await readConfig();
