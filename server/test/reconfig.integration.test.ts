@@ -35,7 +35,7 @@ import { startKeeper, type RunningKeeper } from '../src/app.js';
 import { reconfigsDir } from '../src/reconfig/reconfigStore.js';
 import { call, type Who } from './support/http.js';
 import { TestBrowser } from './support/wsClient.js';
-import { fourLetterWord, parseSrvrMode, type SandboxEnsemble } from '../../scripts/sandbox/index.js';
+import { fourLetterWord, parseSrvrMode, sandboxServerLine, type SandboxEnsemble } from '../../scripts/sandbox/index.js';
 import { longestGapAcross, missingWrites, startLoadWriter, type LoadReport, type RunningLoadWriter } from '../../scripts/lib/kazoo/index.js';
 import { PYTHON } from '../../scripts/lib/kazoo/process.js';
 import { CONFIG_PATH, executeReconfigStep, type ReconfigStepOutcome } from '../src/reconfig/executor.js';
@@ -515,7 +515,7 @@ describe('the resize workflow through the API', () => {
     expect(after.members.map((m) => [m.id, m.role])).toEqual(before.members.map((m) => [m.id, m.role]));
   }, 90_000);
 
-  it('refuses a viewer (403), no identity (401), another origin (403), a malformed body (400) and a refused plan (409), changing nothing', async () => {
+  it('refuses a viewer (403), no identity (401), another origin (403), a malformed body (400), a refused plan (409), a second workflow, and a start whose preflight fails, changing nothing', async () => {
     const before = await readConfig();
     const listed = async () => reconfigListAnswerSchema.parse((await api('GET', '', viewer)).body).reconfigs.map((r) => `${r.id}:${r.state}`);
     const history = await listed();
@@ -552,11 +552,27 @@ describe('the resize workflow through the API', () => {
     const planned = (await listed())[0]!.split(':');
     expect(planned[1]).toBe('planned');
     expectError(await api('POST', `/${planned[0]}/start`, viewer, { confirmation: 'leave 2 voters' }), 403, 'FORBIDDEN');
+    // One workflow per ensemble: a second resize, and an upgrade, are refused while this one is planned.
+    const second = await api('POST', '', admin, { remove: [voters[0]!] });
+    expectError(second, 409, 'UPGRADE_IN_PROGRESS');
+    expect(second.body.error.message).toBe(`resize ${planned[0]} of it is planned: finish or abort it first`);
+    const upgrade = await call(keeper!.url, 'POST', '/api/ensembles/it/upgrades', admin, { mode: 'rolling' });
+    expectError(upgrade, 409, 'UPGRADE_IN_PROGRESS');
+    expect(upgrade.body.error.message).toBe(`resize ${planned[0]} of it is planned: finish or abort it first`);
     expectError(await api('POST', `/${planned[0]}/explode`, admin, {}), 404, 'NOT_FOUND');
     expectError(await api('GET', '/not-an-id', viewer), 404, 'UNKNOWN_RECONFIG');
     const aborted = await api('POST', `/${planned[0]}/abort`, admin, { reason: 'attack test' });
     expect(aborted.status, JSON.stringify(aborted.body)).toBe(200);
     expect(aborted.body.state).toBe('aborted');
+
+    // A member to add that was never started: the preflight refuses the start, naming it; nothing is sent.
+    const never = sandboxServerLine(8, PORT_OFFSETS.reconfigTest);
+    const absent = await api('POST', '', admin, { add: [never], start: true });
+    expectError(absent, 409, 'RECONFIG_REFUSED');
+    expect(absent.body.error.message).toContain('the preflight does not pass: member 8 (127.0.0.1:');
+    expect(absent.body.error.message).toContain('does not answer srvr as a serving learner');
+    const absentId = (await listed())[0]!.split(':')[0]!;
+    expect((await api('POST', `/${absentId}/abort`, admin, {})).status).toBe(200);
 
     const after = await readConfig();
     expect(after.version).toBe(before.version);
