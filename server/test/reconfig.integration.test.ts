@@ -406,6 +406,11 @@ describe('the resize workflow through the API', () => {
     expect(wf.verifiedVersion).toBe(from);
   };
 
+  const expectError = (res: { status: number; body: any }, status: number, code: string) => {
+    expect(res.status, JSON.stringify(res.body)).toBe(status);
+    expect(res.body?.error?.code).toBe(code);
+  };
+
   beforeAll(() => {
     stateDir = mkdtempSync(join(tmpdir(), 'keeper-resize-'));
   });
@@ -515,15 +520,44 @@ describe('the resize workflow through the API', () => {
     expect(after.members.map((m) => [m.id, m.role])).toEqual(before.members.map((m) => [m.id, m.role]));
   }, 90_000);
 
+  it('pauses after the step in flight, and resumes to the end: 5 → 3 by removing the two members it added', async () => {
+    const before = await readConfig();
+    expect(before.members.map((m) => m.id)).toContain(7);
+    const created = await api('POST', '', admin, { remove: ['6', '7'], start: true });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const id = reconfigWorkflowSchema.parse(created.body).id;
+    const paused = await api('POST', `/${id}/pause`, admin, { reason: 'look first' });
+    expect(paused.status, JSON.stringify(paused.body)).toBe(200);
+    expect(paused.body.state).toBe('paused');
+    // The step already sent finishes and is verified; nothing after it is sent while paused.
+    const settled = await waitFor(
+      async () => {
+        const wf = await getWorkflow(id);
+        return wf.steps.every((s) => s.state === 'done' || s.state === 'pending') ? wf : null;
+      },
+      { what: 'the step in flight verified', timeoutMs: 60_000, intervalMs: 250 },
+    );
+    expect(settled.state).toBe('paused');
+    expect(settled.reason).toBe('paused by admin-token: look first; a step already sent finishes and is verified');
+    expect(settled.steps.at(-1)!.state).toBe('pending');
+    expect((await readConfig()).version).toBe(settled.verifiedVersion);
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect((await getWorkflow(id)).steps.at(-1)!.state).toBe('pending');
+
+    expectError(await api('POST', `/${id}/resume`, viewer, {}), 403, 'FORBIDDEN');
+    const resumed = await api('POST', `/${id}/resume`, admin, {});
+    expect(resumed.status, JSON.stringify(resumed.body)).toBe(200);
+    const done = await waitState(id, ['done', 'failed', 'paused']);
+    expect(done.state, done.reason ?? '').toBe('done');
+    expectVerified(done);
+    expect((await readConfig()).members.map((m) => m.id)).toEqual(before.members.map((m) => m.id).filter((m) => m !== 6 && m !== 7));
+  }, 90_000);
+
   it('refuses a viewer (403), no identity (401), another origin (403), a malformed body (400), a refused plan (409), a second workflow, and a start whose preflight fails, changing nothing', async () => {
     const before = await readConfig();
     const listed = async () => reconfigListAnswerSchema.parse((await api('GET', '', viewer)).body).reconfigs.map((r) => `${r.id}:${r.state}`);
     const history = await listed();
     const some = { remove: [String(before.members.at(-1)!.id)], start: true };
-    const expectError = (res: { status: number; body: any }, status: number, code: string) => {
-      expect(res.status, JSON.stringify(res.body)).toBe(status);
-      expect(res.body?.error?.code).toBe(code);
-    };
 
     expectError(await api('POST', '', viewer, some), 403, 'FORBIDDEN');
     expectError(await api('POST', '', {}, some), 401, 'UNAUTHENTICATED');
