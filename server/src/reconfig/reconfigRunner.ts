@@ -578,11 +578,15 @@ export class ReconfigRunner {
           const m = parseDynamicConfig(s.joining!).members[0]!;
           return { id: m.id, host: m.clientHost ?? m.host, clientPort: m.clientPort ?? 0 };
         });
+      // The poller keeps a member a resize removed (as a voter, down once the sandbox or the operator stops it) until
+      // Keeper restarts: the preflight judges the members /zookeeper/config names, not those.
+      const configured = new Set(parseDynamicConfig((await gateway.getData(CONFIG_PATH)).data.toString('utf8')).members.map((m) => m.id));
+      const current = { ...health, members: health.members.filter((m) => m.id === null || configured.has(m.id)) };
       const result = await gatherReconfigPreflight(
         {
           gateway,
           mutations: new ZkMutations(gateway),
-          health,
+          health: current,
           lockHolder: async () => {
             const owner = await this.lock.owner();
             const mine = this.gateway.session.sessionId;
