@@ -4,7 +4,7 @@
  * The server decides when to gather (cons + dump on the members); the reads themselves are cheap.
  */
 import type { SessionsAnswer } from '@keeper/shared';
-import { refetchDelay } from '../../web/src/lib/gatherSchedule.js';
+import { refetchDelay } from '../../web/src/features/sessions/gatherSchedule.js';
 import { sleep } from './lifecycle.js';
 
 export class SessionsViewer {

@@ -8,7 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { MeAnswer } from '@keeper/shared';
 import { Brand } from './RequireAuth';
 import { accessEndedWords, loginUrl } from './identity';
-import { setSignedOut } from '../../app/me';
+import { setSignedOut } from './me';
 
 export function AccessEnded({ me, reason }: { me: MeAnswer; reason: string | null }) {
   const words = accessEndedWords(me, reason);

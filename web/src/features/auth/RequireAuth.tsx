@@ -12,7 +12,7 @@ import { onUnauthenticated, errorText } from '../../lib/api';
 import { SocketProvider } from '../../socket/SocketProvider';
 import { useConnectionStatus } from '../../socket/hooks';
 import { AccessEnded } from './AccessEnded';
-import { fetchMe, meQueryKey, setSignedOut, useMe } from '../../app/me';
+import { fetchMe, meQueryKey, setSignedOut, useMe } from './me';
 import { loginUrl } from './identity';
 import { Callout } from '../../ui/Callout';
 import './auth.css';
@@ -22,7 +22,7 @@ export function RequireAuth() {
   const location = useLocation();
   const queryClient = useQueryClient();
 
-  // Any 401 from the API: the sign-in session is gone; forget what it saw and ask who is there.
+  // Any 401 from the API: the session is gone; forget what it saw and ask who is there.
   useEffect(() => onUnauthenticated(() => setSignedOut(queryClient)), [queryClient]);
 
   if (me === null) return <Navigate to={loginUrl(location.pathname + location.search)} replace />;

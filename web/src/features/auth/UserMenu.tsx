@@ -9,9 +9,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { api, errorText, noContent } from '../../lib/api';
 import { useNow } from '../../lib/useNow';
 import { formatAbsolute, formatDuration } from '../../lib/time';
-import { SignOutIcon } from './icons';
+import { SignOutIcon } from '../audit/icons';
 import { canSignOut, identityLabel, rightsWords } from './identity';
-import { setSignedOut, useMe } from '../../app/me';
+import { setSignedOut, useMe } from './me';
 import './userMenu.css';
 
 export function UserMenu() {

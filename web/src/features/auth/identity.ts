@@ -71,7 +71,7 @@ export function rightsWords(me: MeAnswer): RightsWords {
   };
 }
 
-/** Only a sign-in session that a sign-out can end: bearer tokens and the open mode have nothing to end. */
+/** Only a session that a sign-out can end: bearer tokens and the open mode have nothing to end. */
 export function canSignOut(me: MeAnswer): boolean {
   return me.via === 'cookie' || me.via === 'share';
 }

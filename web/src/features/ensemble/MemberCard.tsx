@@ -12,12 +12,12 @@ import { toHexId, zxidParts } from '../../lib/zxid';
 import { useNow } from '../../lib/useNow';
 import { CopyButton } from '../../ui/CopyButton';
 import { RelativeTime } from '../../ui/RelativeTime';
-import { Crown } from '../../ui/icons';
+import { Crown } from './icons';
 import { MemberCharts } from './MemberCharts';
 import { MemberChecked } from './MemberChecked';
 import { MemberFigures } from './MemberFigures';
 import { describeMember, isServingState, outageText } from './memberState';
-import { memberUrl, membersUrl } from '../../app/urls/ensembleUrls';
+import { memberUrl, membersUrl } from './urls';
 
 export const MemberCard = memo(function MemberCard({
   ensemble,

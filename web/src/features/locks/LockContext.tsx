@@ -7,7 +7,7 @@ import type { LastScan, LeakCheck, LockHerd, LocksAnswer } from '@keeper/shared'
 import { formatCount } from '../../lib/bytes';
 import { Callout } from '../../ui/Callout';
 import { RelativeTime } from '../../ui/RelativeTime';
-import { plural } from '../../ui/format';
+import { plural } from '../ensemble/format';
 import { lockUrl } from './urls';
 import '../../ui/callout.css';
 

@@ -1,7 +1,7 @@
-import { useIsAdmin } from '../../app/me';
-import { useFreshness } from '../../app/freshness/useFreshness';
+import { useIsAdmin } from '../auth/me';
+import { useFreshness } from '../freshness/useFreshness';
 import { LockDetail } from './LockDetail';
-import { useLockEntry } from './locksTopic';
+import { useLockEntry } from './locksTopics';
 
 /** One lock's data: the `lock` topic while mounted (the server watches the directory for as long as someone looks). */
 export function LockDetailView({ ensemble, path }: { ensemble: string; path: string }) {

@@ -14,7 +14,7 @@ import {
   type LockDeleteAnswer,
 } from '@keeper/shared';
 import { api } from '../../lib/api';
-import { apiEnsembleUrl } from '../../app/urls/ensembleUrls';
+import { apiEnsembleUrl } from '../ensemble/urls';
 
 export async function startLockScan(ensemble: string, path: string): Promise<JobSnapshot> {
   return (await api(apiEnsembleUrl(ensemble, 'locks/scan'), { method: 'POST', body: { path }, schema: jobAnswerSchema })).job;

@@ -9,8 +9,8 @@ import { formatAbsolute } from '../../lib/time';
 import { useNow } from '../../lib/useNow';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { errorText } from '../../lib/api';
-import { Refresh } from '../../ui/icons';
-import { allowedAt, DEFAULT_CADENCE_S, isOutdated } from '../../lib/gatherSchedule';
+import { Refresh } from '../ensemble/icons';
+import { allowedAt, DEFAULT_CADENCE_S, isOutdated } from './gatherSchedule';
 
 export interface GatherControl {
   gather: () => void;

@@ -5,10 +5,10 @@ import type { EnsembleSession } from '@keeper/shared';
 import { formatAbsolute, formatClock } from '../../lib/time';
 import { toHexId } from '../../lib/zxid';
 import { CopyButton } from '../../ui/CopyButton';
-import { count, duration, latencyTriple } from '../../ui/format';
-import { znodeUrl } from '../../app/urls/treeUrls';
+import { count, duration, latencyTriple } from '../ensemble/format';
+import { znodeUrl } from '../tree/urls';
 import { FLAG_LABEL } from './flags';
-import { sessionUrl } from '../../app/urls/sessionUrls';
+import { sessionUrl } from './urls';
 
 const EPHEMERALS_SHOWN = 100;
 

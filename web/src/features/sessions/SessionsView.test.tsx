@@ -12,7 +12,7 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { SessionsAnswer } from '@keeper/shared';
 import { withLayout } from '../../testSupport/layout';
-import { sessions, T0 } from '../../testSupport/ensembleFixtures';
+import { sessions, T0 } from '../ensemble/fixtures';
 import { SessionsView } from './SessionsView';
 
 withLayout({ viewportHeight: 600, rowHeight: 30 });

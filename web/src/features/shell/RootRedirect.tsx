@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router-dom';
 import { useEnsembles } from '../../socket/useEnsembles';
-import { znodeUrl } from '../../app/urls/treeUrls';
+import { znodeUrl } from '../tree/urls';
 
 /** `/` opens the first configured ensemble's root znode. */
 export function RootRedirect() {

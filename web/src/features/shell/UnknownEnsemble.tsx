@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { useEnsembles } from '../../socket/useEnsembles';
-import { ensembleUrl } from '../../app/urls/treeUrls';
+import { ensembleUrl } from '../tree/urls';
 
 export function UnknownEnsemble({ name }: { name: string }) {
   const { data: ensembles = [] } = useEnsembles();

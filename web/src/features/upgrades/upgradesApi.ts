@@ -19,7 +19,7 @@ import {
   type UpgradeStepAction,
 } from '@keeper/shared';
 import { api } from '../../lib/api';
-import { apiEnsembleUrl } from '../../app/urls/ensembleUrls';
+import { apiEnsembleUrl } from '../ensemble/urls';
 
 export const upgradesQueryKey = (ensemble: string) => ['ensembles', ensemble, 'upgrades'] as const;
 

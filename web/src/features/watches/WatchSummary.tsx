@@ -1,8 +1,8 @@
 /** wchs per member: connections with watches, watched paths, watches; members that could not answer say why. */
 import { Link } from 'react-router-dom';
 import type { WatchesAnswer } from '@keeper/shared';
-import { count } from '../../ui/format';
-import { memberUrl } from '../../app/urls/ensembleUrls';
+import { count } from '../ensemble/format';
+import { memberUrl } from '../ensemble/urls';
 import { totals } from './watchFigures';
 
 export function WatchSummary({

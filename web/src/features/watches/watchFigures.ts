@@ -1,7 +1,7 @@
 /** Totals and listing of the watches view, pure for tests. */
 import type { WatchesAnswer } from '@keeper/shared';
-import { count } from '../../ui/format';
-import type { ByPath } from './watchesApi';
+import { count } from '../ensemble/format';
+import type { ByPath } from './watchesQueries';
 
 type SummaryRow = WatchesAnswer['summary'][number];
 

@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { typedMatches } from '../../../ui/TypedConfirm';
-import { confirmWord, countWords } from './deleteModel';
-
-const confirmMatches = (path: string, typed: string) => typedMatches(confirmWord(path), typed);
+import { confirmMatches, countWords } from './deleteModel';
 
 describe('delete rules', () => {
   it('confirms with the node’s own name', () => {
