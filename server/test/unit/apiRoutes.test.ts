@@ -5,15 +5,47 @@
  * (a viewer's malformed body to an admin route is 403, not 400; no identity is 401; another
  * site's page is refused), while an admin's same request reaches the parsers.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, expressPathOf, urlOf, type HttpRoute } from '@keeper/shared';
 import { allApiRoutes, type ApiDependencies } from '../../src/http/allApiRoutes.js';
 import { startKeeper, type RunningKeeper } from '../../src/app.js';
 import { call, type Who } from '../support/http.js';
 import { testLogger } from '../support/logger.js';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+/** The table itself: the only source that spells a path under /api. */
+const TABLE = new Set(['shared/src/protocol/http/routes.ts', 'shared/src/protocol/http/routeTable.ts']);
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sources(path);
+    return /\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name) ? [path] : [];
+  });
+}
+
+describe('the route table', () => {
+  it('is the only place in the code that spells an /api path (tests call it from outside, like scripts)', () => {
+    const found: string[] = [];
+    for (const dir of ['web/src', 'server/src', 'shared/src']) {
+      for (const file of sources(join(repo, dir))) {
+        const name = relative(repo, file);
+        if (TABLE.has(name)) continue;
+        readFileSync(file, 'utf8')
+          .split('\n')
+          .forEach((line, i) => {
+            // A string or template literal starting with /api (comments may mention paths).
+            if (/['"`]\/api(\/|['"`?])/.test(line)) found.push(`${name}:${i + 1}: ${line.trim()}`);
+          });
+      }
+    }
+    expect(found).toEqual([]);
+  });
+});
 
 describe('the registered routes', () => {
   it('are the route table, each once', () => {
@@ -29,6 +61,7 @@ describe('the registered routes', () => {
     expect(expressPathOf(ROUTES.znode)).toBe('/api/ensembles/:name/znodes{/*path}');
     expect(expressPathOf(ROUTES.upgradeStepAction)).toBe('/api/ensembles/:name/upgrades/:id/steps/:member/:action');
     expect(urlOf(ROUTES.znode, { name: 'a b', path: '/' })).toBe('/api/ensembles/a%20b/znodes');
+    expect(urlOf(ROUTES.watches, { name: 'a/b' }, { byPath: 'true', x: undefined })).toBe('/api/ensembles/a%2Fb/watches?byPath=true');
     expect(urlOf(ROUTES.znodeDelete, { name: 'x', path: '/app/c%d' }, { version: 3, recursive: undefined })).toBe(
       '/api/ensembles/x/znodes/app/c%25d?version=3',
     );

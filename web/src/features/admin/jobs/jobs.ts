@@ -4,8 +4,8 @@
  * shows the job, and read over HTTP when the socket cannot deliver.
  */
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { jobAnswerSchema, type JobSnapshot } from '@keeper/shared';
-import { api } from '../../../lib/api';
+import { ROUTES, type JobSnapshot } from '@keeper/shared';
+import { call } from '../../../lib/api';
 import { useConnectionStatus, useTopic } from '../../../socket/hooks';
 import { registerTopic, tapTopic } from '../../../socket/topicRegistry';
 import { useIsAdmin } from '../../auth/me';
@@ -27,11 +27,11 @@ tapTopic('jobs', (_ensemble, _params, event, { client }) => client.setQueryData(
 const NO_PARAMS = {};
 
 export async function getJob(id: string): Promise<JobSnapshot> {
-  return (await api(`/api/jobs/${encodeURIComponent(id)}`, { schema: jobAnswerSchema })).job;
+  return (await call(ROUTES.job, { params: { id } })).job;
 }
 
 export async function cancelJob(id: string): Promise<JobSnapshot> {
-  return (await api(`/api/jobs/${encodeURIComponent(id)}`, { method: 'DELETE', schema: jobAnswerSchema })).job;
+  return (await call(ROUTES.jobCancel, { params: { id } })).job;
 }
 
 /** The first snapshot (from the 202 that started it), unless the socket already brought a newer one. */
