@@ -11,6 +11,7 @@
  *   npx vitest run --project unit       (npm run test:unit)
  *   npx vitest run --project 'integration*'
  */
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const INTEGRATION = '**/*.integration.test.ts';
@@ -25,9 +26,15 @@ const ALONE = [
   'server/test/hub.integration.test.ts',
   'server/test/locks.integration.test.ts',
   'server/test/upgradesLoad.integration.test.ts',
+  'server/test/replicas.integration.test.ts',
+  'server/test/replicasBehindNginx.integration.test.ts',
   'scripts/sandbox/drills.integration.test.ts',
   'scripts/sandbox/ensemble.integration.test.ts',
 ];
+/** Unit files are CPU-bound: one per core (KEEPER_UNIT_WORKERS overrides, for measuring). */
+const UNIT_WORKERS = Number(process.env.KEEPER_UNIT_WORKERS ?? availableParallelism());
+/** Integration files at a time (KEEPER_INTEGRATION_WORKERS overrides, for measuring; the pool has offsets for up to 3 and a spare). */
+const INTEGRATION_WORKERS = Number(process.env.KEEPER_INTEGRATION_WORKERS ?? 2);
 /** JVM start-up, elections and session timeouts are seconds each. */
 const SLOW = { testTimeout: 120_000, hookTimeout: 120_000 };
 
@@ -54,6 +61,9 @@ export default defineConfig({
           // A guard against hangs, not a budget: at load 20 on 2 cores, 24 sound tests (100,000-name
           // sorts, jsdom renders) outran vitest's default 5 s. Speed is measured in bench/.
           testTimeout: 30_000,
+          // vitest's default is one worker fewer than the cores: one on the 2-core machine npm test
+          // targets, leaving a core idle through ~170 files of imports and pure logic.
+          maxWorkers: UNIT_WORKERS,
           sequence: { groupOrder: 0 },
         },
       },
@@ -62,7 +72,7 @@ export default defineConfig({
           name: 'integration',
           include: [INTEGRATION],
           exclude: [...IGNORED, ...ALONE],
-          maxWorkers: 2,
+          maxWorkers: INTEGRATION_WORKERS,
           globalSetup: ['server/test/support/ensemblePoolSetup.ts'],
           ...SLOW,
           sequence: { groupOrder: 1 },

@@ -17,64 +17,33 @@
  *
  *   npx tsx bench/children.ts
  */
-import { diffChildrenInOrder, encodeZnodeData, smallestChildNames, sortChildNames, type ZnodeResponse } from '@keeper/shared';
+import { diffChildrenInOrder, encodeZnodeData, smallestChildNames, sortChildNames, type ZnodeAnswer } from '@keeper/shared';
 import { ENSEMBLE, PORT_OFFSETS, startBenchEnv } from './support/benchEnv.js';
-import { runBench, sleep, until, type Scope } from './support/lifecycle.js';
-import { openRaw, type RawZk } from './support/rawZk.js';
+import {
+  bumpName,
+  bumper,
+  checkPage,
+  CHUNK,
+  createChildren,
+  firstPage as firstPageOf,
+  PAGE,
+  pairer,
+  PARALLEL_COMMITS,
+  PAUSE_MS,
+} from './support/childrenPages.js';
+import { runBench, sleep, until } from './support/lifecycle.js';
+import { openRaw } from './support/rawZk.js';
 import { median, ms, timed } from './support/stats.js';
 
 const CHILDREN = 100_000;
-const CHUNK = 1_000;
-const PARALLEL_COMMITS = 4;
 /** Iterations run first and thrown away: the JIT and the heap settle (the first ones are 3-5x slower). */
 const WARMUP = 5;
 const ITERATIONS = 15;
-const PAGE = 1_000;
-/**
- * Every timed call comes after the same pause: the first read on a connection that has been
- * idle is slower (GC, TCP slow start after idle), and each side should pay that alike.
- */
-const PAUSE_MS = 50;
 const PATH = '/big';
 /** Enough other znodes to push /big out of Keeper's page cache (it remembers 16). */
 const OTHERS = Array.from({ length: 16 }, (_, i) => `/other-${i}`);
 
-const childName = (i: number) => `item-${i}`;
-/** Sorts before every item-N, so each change shows on the first page. */
-const bumpName = (i: number) => `bump-${i}`;
-
-async function createChildren(scope: Scope, raw: RawZk): Promise<number> {
-  await raw.create(PATH, 'a znode with many children');
-  const began = performance.now();
-  let next = 0;
-  const worker = async () => {
-    while (next < CHILDREN && !scope.signal.aborted) {
-      const from = next;
-      next = Math.min(CHILDREN, next + CHUNK);
-      const paths: string[] = [];
-      for (let i = from; i < next; i++) paths.push(`${PATH}/${childName(i)}`);
-      await raw.createMany(paths);
-    }
-  };
-  await Promise.all(Array.from({ length: PARALLEL_COMMITS }, worker));
-  return performance.now() - began;
-}
-
-async function firstPage(url: string, path = PATH): Promise<ZnodeResponse> {
-  const res = await fetch(`${url}/api/ensembles/${ENSEMBLE}/znodes${path}?limit=${PAGE}`);
-  if (!res.ok) throw new Error(`GET first page of ${path}: HTTP ${res.status}: ${await res.text()}`);
-  return (await res.json()) as ZnodeResponse;
-}
-
-/** What is wrong with a first page whose list holds item-0.. and, when given, the bump child `first`; null when right. */
-function checkPage(page: ZnodeResponse, first: string | null): string | null {
-  const total = CHILDREN + (first ? 1 : 0);
-  if (page.children.total !== total) return `total ${page.children.total}, expected ${total}`;
-  const expected = first ? [first, ...Array.from({ length: PAGE - 1 }, (_, i) => childName(i))] : Array.from({ length: PAGE }, (_, i) => childName(i));
-  if (page.children.names.length !== PAGE) return `${page.children.names.length} names, expected ${PAGE}`;
-  const wrong = page.children.names.findIndex((n, i) => n !== expected[i]);
-  return wrong === -1 ? null : `name ${wrong} is ${page.children.names[wrong]}, expected ${expected[wrong]}`;
-}
+const firstPage = (url: string, path = PATH) => firstPageOf(url, path);
 
 await runBench('children', { timeoutMs: 200_000 }, async (scope) => {
   const env = await startBenchEnv(scope, PORT_OFFSETS.childrenBench);
@@ -83,30 +52,25 @@ await runBench('children', { timeoutMs: 200_000 }, async (scope) => {
   const reader = await openRaw(scope, env.keeperMember, 'reader');
 
   scope.log(`creating ${CHILDREN} children of ${PATH} in multis of ${CHUNK}`);
-  const createMs = await createChildren(scope, writer);
+  const createMs = await createChildren(scope, writer, PATH, CHILDREN);
   for (const other of OTHERS) await writer.create(other);
   scope.log(`created in ${(createMs / 1000).toFixed(1)} s`);
   const rawCount = (await reader.getChildren(PATH)).length;
   if (rawCount !== CHILDREN) throw new Error(`${PATH} has ${rawCount} children, expected ${CHILDREN}`);
 
   // Each change creates the next bump child and deletes the previous one: a new list, one child apart.
-  let bumps = 0;
-  const bump = async (): Promise<string> => {
-    const name = bumpName(bumps++);
-    await writer.create(`${PATH}/${name}`);
-    if (bumps > 1) await writer.remove(`${PATH}/${bumpName(bumps - 2)}`);
-    return name;
-  };
+  const changes = bumper(writer, PATH);
+  const bump = () => changes.bump();
   const forget = async () => {
     for (const other of OTHERS) await firstPage(keeper.url, other);
   };
 
   const notes: string[] = [];
   const first = await timed(() => firstPage(keeper.url));
-  const problem = checkPage(first.value, null);
+  const problem = checkPage(first.value, CHILDREN, null);
   if (problem) notes.push(`the first page is wrong: ${problem}`);
-  const wrongPage = (what: string, page: ZnodeResponse, expectedFirst: string) => {
-    const wrong = checkPage(page, expectedFirst);
+  const wrongPage = (what: string, page: ZnodeAnswer, expectedFirst: string) => {
+    const wrong = checkPage(page, CHILDREN, expectedFirst);
     if (wrong && notes.length < 5) notes.push(`a ${what} page is wrong: ${wrong}`);
   };
 
@@ -116,24 +80,7 @@ await runBench('children', { timeoutMs: 200_000 }, async (scope) => {
   // first and second, and each iteration gives the ratio of the pair. Other work on the machine
   // then weighs on both sides of a ratio alike.
   const pause = () => sleep(PAUSE_MS, scope.signal);
-  /** A side of a pair: what to do untimed first (change the list), then the timed read. */
-  interface Side<T> {
-    before?: () => Promise<unknown>;
-    read: () => Promise<T>;
-  }
-  const run = async <T>(side: Side<T>) => {
-    await side.before?.();
-    await pause();
-    return timed(side.read);
-  };
-  const pair = async <A, B>(i: number, raw: Side<A>, keeper: Side<B>): Promise<[{ value: A; ms: number }, { value: B; ms: number }]> => {
-    if (i % 2 === 0) {
-      const r = await run(raw);
-      return [r, await run(keeper)];
-    }
-    const k = await run(keeper);
-    return [await run(raw), k];
-  };
+  const pair = pairer(scope);
   const samples = {
     rawCold: [] as number[],
     rawWarm: [] as number[],
@@ -162,7 +109,7 @@ await runBench('children', { timeoutMs: 200_000 }, async (scope) => {
       { before: () => reader.getChildren(PATH), read: () => reader.getChildren(PATH) },
       { before: () => firstPage(keeper.url), read: () => firstPage(keeper.url) },
     );
-    wrongPage('warm', warm.value, bumpName(bumps - 1));
+    wrongPage('warm', warm.value, bumpName(changes.bumps - 1));
     if (keep) {
       samples.rawCold.push(rawCold.ms);
       samples.rawWarm.push(rawWarm.ms);
@@ -207,7 +154,7 @@ await runBench('children', { timeoutMs: 200_000 }, async (scope) => {
     const keep = i >= WARMUP;
     const name = await bump();
     // The registry re-reads the list on the watch events (the create's and the delete's), before any request comes.
-    const gone = bumpName(bumps - 2);
+    const gone = bumpName(changes.bumps - 2);
     const settled = () => {
       const held = gateway.heldZnode(PATH);
       return held !== null && held.children.includes(name) && !held.children.includes(gone);

@@ -22,12 +22,12 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ENSEMBLE, PORT_OFFSETS, startBenchEnv, type BenchEnv } from './support/benchEnv.js';
 import { BenchBrowser } from './support/browser.js';
-import { KazooHerd, type HerdCounts } from './support/herdWorkers.js';
+import { KazooRequestHerd, type RequestHerdCounts } from './support/herdWorkers.js';
 import { runBench, sleep, until, type Scope } from './support/lifecycle.js';
 import { memberPackets, type PacketCounts } from './support/memberCounters.js';
 import { SessionsViewer } from './support/sessionsView.js';
 import type { Ensemble } from '../server/src/ensemble/ensemble.js';
-import type { MemberCount } from '../server/src/ensemble/counters.js';
+import type { MemberCount } from '../server/src/members/counters.js';
 import { connectRaw } from '../server/test/support/rawClient.js';
 
 const CHILDREN = 5_000;
@@ -54,7 +54,7 @@ interface Snapshot {
   consoleProbes: number;
   consoleMember: string | null;
   packets: Map<string, PacketCounts>;
-  herd: HerdCounts | null;
+  herd: RequestHerdCounts | null;
 }
 
 interface WindowResult {
@@ -151,7 +151,7 @@ async function srvrOverhead(env: BenchEnv): Promise<Map<string, number>> {
 }
 
 /** Every counter at one instant: the herd paused, so the members' counts stand still but for Keeper's own. */
-async function snapshot(env: BenchEnv, ensemble: Ensemble, herd: KazooHerd | null): Promise<Snapshot> {
+async function snapshot(env: BenchEnv, ensemble: Ensemble, herd: KazooRequestHerd | null): Promise<Snapshot> {
   // Called right after a poll round's publish: windows run from the start of one round to the start of
   // another, so their length does not depend on how long the members took to answer (the herd slows them).
   const at = ensemble.poller.current()?.polledAt;
@@ -177,7 +177,7 @@ async function measureWindow(
   scope: Scope,
   env: BenchEnv,
   label: WindowResult['label'],
-  herd: KazooHerd | null,
+  herd: KazooRequestHerd | null,
   overhead: ReadonlyMap<string, number>,
   viewers: readonly SessionsViewer[],
 ): Promise<WindowResult> {
@@ -297,7 +297,7 @@ await runBench('herd', { timeoutMs: 600_000 }, async (scope) => {
 
   const members = env.ensemble.members.map((m) => `${m.host}:${m.clientPort}`);
   scope.log(`herd: ${WORKERS} kazoo workers in ${PROCESSES} processes, getChildren of ${CHILDREN} children in a loop`);
-  const herd = await KazooHerd.start(scope, { members, workers: WORKERS, processes: PROCESSES, path: PATH, sessionTimeoutS: WORKER_SESSION_TIMEOUT_S });
+  const herd = await KazooRequestHerd.start(scope, { members, workers: WORKERS, processes: PROCESSES, path: PATH, sessionTimeoutS: WORKER_SESSION_TIMEOUT_S });
   await herd.resume();
   await sleep(HERD_WARMUP_MS, scope.signal);
   const during = await measureWindow(scope, env, 'herd', herd, overhead, viewers);

@@ -16,7 +16,7 @@ import { ENSEMBLE, PORT_OFFSETS, startBenchEnv, type BenchEnv } from './support/
 import { BenchBrowser } from './support/browser.js';
 import { runBench, sleep, until, type Scope } from './support/lifecycle.js';
 import { memberPackets } from './support/memberCounters.js';
-import type { MemberPoller } from '../server/src/ensemble/memberPoller.js';
+import type { MemberPoller } from '../server/src/members/memberPoller.js';
 
 const PHASE_MS = 30_000;
 const BROWSER_COUNTS = [1, 50] as const;
@@ -55,9 +55,7 @@ function nextRound(poller: MemberPoller, scope: Scope): Promise<void> {
 }
 
 async function runPhase(scope: Scope, env: BenchEnv, count: number, overhead: ReadonlyMap<string, number>): Promise<PhaseResult> {
-  const monitor = env.keeper.monitors.get(ENSEMBLE);
-  if (!monitor) throw new Error('keeper has no member poller for the bench ensemble');
-  const { poller } = monitor;
+  const { poller } = env.keeper.ensembles.get(ENSEMBLE);
   scope.log(`${count} browser(s): connecting and watching the ensemble`);
   const browsers: BenchBrowser[] = [];
   for (let i = 0; i < count; i++) {
@@ -121,8 +119,7 @@ function describePhase(p: PhaseResult): string[] {
 
 await runBench('poller', { timeoutMs: 180_000 }, async (scope) => {
   const env = await startBenchEnv(scope, PORT_OFFSETS.pollerBench);
-  const poller = env.keeper.monitors.get(ENSEMBLE)?.poller;
-  if (!poller) throw new Error('keeper has no member poller for the bench ensemble');
+  const { poller } = env.keeper.ensembles.get(ENSEMBLE);
   await until(() => poller.rounds >= 2, 'two poll rounds', { timeoutMs: 30_000, signal: scope.signal });
   const overhead = await srvrOverhead(env);
 

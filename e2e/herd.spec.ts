@@ -7,7 +7,7 @@
  * link to the sessions, and its timeline says when it was raised (issue 22 item 15).
  */
 import { expect, test, type Page } from '@playwright/test';
-import { holdSessions, kazoo, startHerd, type HeldSessions, type RunningHerd } from '../scripts/lib/kazoo/index.js';
+import { holdSessions, kazoo, startRequestHerd, type HeldSessions, type RunningRequestHerd } from '../scripts/lib/kazoo/index.js';
 import { E2E_HOSTS, testRoot } from './support/ensemble.js';
 import { EnsemblePage, signIn } from './support/ensemblePage.js';
 import { docsShot, settle } from './support/screenshots.js';
@@ -34,7 +34,7 @@ test('sessions: a request herd is named with its hosts, rate and fix, the busies
   const taskList = `${root}/tasks/shard-00`;
   await kazoo(E2E_HOSTS, [{ op: 'grow', path: `${root}/tasks`, shards: 1, perShard: TASKS }]);
   let idle: HeldSessions | null = null;
-  let herd: RunningHerd | null = null;
+  let herd: RunningRequestHerd | null = null;
   try {
     idle = await holdSessions([0, 1, 2].map(() => ({ hosts: E2E_HOSTS, timeout: 30 })));
     await signIn(page);
@@ -43,7 +43,7 @@ test('sessions: a request herd is named with its hosts, rate and fix, the busies
     await tree.open('default', taskList);
     // A tenth of a second between calls (up to 10 req/s a worker, 300 together): a herd by any rule, and
     // the browser under test still gets the CPU of a 2-core machine that the unpaced loop took from it.
-    herd = await startHerd({ hosts: E2E_HOSTS, path: taskList, workers: WORKERS, pauseS: 0.1 });
+    herd = await startRequestHerd({ hosts: E2E_HOSTS, path: taskList, workers: WORKERS, pauseS: 0.1 });
 
     const view = new EnsemblePage(page);
     await view.useTheme('dark');

@@ -10,7 +10,7 @@
  * themes, at 1,400 px and at a phone's width go to the test's output (or docs/ with
  * KEEPER_DOCS_SCREENSHOTS=1).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { shortName } from '@keeper/shared';
 import { anonymousContext } from './support/accessPage.js';
 import {
@@ -23,42 +23,10 @@ import {
 } from '../scripts/lib/locks/index.js';
 import { E2E_HOSTS, testRoot } from './support/ensemble.js';
 import { EnsemblePage, signIn } from './support/ensemblePage.js';
+import { LocksPage } from './support/locksPage.js';
 import { docsShot, settle } from './support/screenshots.js';
 
 test.use({ viewport: { width: 1440, height: 900 } });
-
-const locksTable = (page: Page) => page.getByRole('table', { name: 'Locks' });
-const lockRow = (page: Page, path: string) =>
-  locksTable(page)
-    .getByRole('row')
-    .filter({ has: page.getByRole('link', { name: path, exact: true }) });
-const contenders = (page: Page) => page.getByRole('table', { name: 'Contenders' });
-const holderName = (page: Page) => contenders(page).locator('tr.contender[data-status="holder"] .contender__name');
-
-/** Cells of a contender row that the sticky Delete column lies over, as "row: column" (none is the goal). */
-async function coveredByDelete(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const heads = Array.from(document.querySelectorAll('table[aria-label="Contenders"] thead th')).map((th) => th.textContent?.trim() ?? '');
-    const covered: string[] = [];
-    for (const row of Array.from(document.querySelectorAll('table[aria-label="Contenders"] tr.contender'))) {
-      const sticky = row.querySelector('td.contender__actions:not(:empty)');
-      if (!sticky) continue;
-      const s = sticky.getBoundingClientRect();
-      Array.from(row.children).forEach((cell, i) => {
-        if (cell === sticky) return;
-        const c = cell.getBoundingClientRect();
-        if (c.right > s.left + 1 && c.left < s.right - 1) covered.push(`${row.querySelector('.contender__name')?.textContent}: ${heads[i]}`);
-      });
-    }
-    return covered;
-  });
-}
-
-/** The page never scrolls sideways: wide tables scroll inside their own box. */
-async function expectNoPageOverflow(page: Page): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-}
 
 test('locks: a scan finds them, a release moves the holder live, and a leaked node is cleaned by an admin', async ({ page }, info) => {
   test.setTimeout(300_000);
@@ -75,45 +43,39 @@ test('locks: a scan finds them, a release moves the holder live, and a leaked no
     queue = await kazooLockScenario({ hosts: E2E_HOSTS, path: plain, waiters: 2 });
     stuck = await kazooPersistentNodeScenario({ hosts: E2E_HOSTS, path: persist });
 
+    const locks = new LocksPage(page);
     await new EnsemblePage(page).useTheme('dark');
     await signIn(page);
-    await page.goto('/ensembles/default/locks');
-    await expect(page.getByRole('navigation', { name: 'default views' }).getByRole('link', { name: 'Locks' })).toHaveClass(/is-active/);
+    await locks.openList();
+    await expect(locks.navLink).toHaveClass(/is-active/);
 
     // The admin scans the test's subtree; the jobs dock shows the scan, and what it finds appears.
-    await page.getByRole('button', { name: 'Scan for locks…' }).click();
-    const scan = page.getByRole('dialog', { name: 'Scan for locks' });
-    await scan.getByRole('textbox').fill(root);
-    await scan.getByRole('button', { name: 'Start the scan' }).click();
-    await expect(page.getByRole('complementary', { name: 'Running jobs' })).toContainText('Scanning for locks under');
-    for (const path of [job, plain, persist]) await expect(lockRow(page, path)).toBeVisible({ timeout: 60_000 });
-    await expect(lockRow(page, persist).locator('[data-status]')).toHaveText('persistent');
+    await locks.scan(root);
+    await expect(locks.runningJobs).toContainText('Scanning for locks under');
+    for (const path of [job, plain, persist]) await expect(locks.lockRow(path)).toBeVisible({ timeout: 60_000 });
+    await expect(locks.lockRow(persist).locator('[data-status]')).toHaveText('persistent');
     // `leaked` needs the owner unwatched across its session timeout, in two gatherings at least: never said from one.
-    await expect(lockRow(page, job).locator('[data-status]')).toHaveText('leaked', { timeout: 90_000 });
+    await expect(locks.lockRow(job).locator('[data-status]')).toHaveText('leaked', { timeout: 90_000 });
     await settle(page);
     await page.screenshot({ path: docsShot('locks-list-dark.png', (n) => info.outputPath(n)), fullPage: true });
 
     // Enter on a row opens the lock; a release moves the holder on screen at once.
-    await lockRow(page, plain).focus();
+    await locks.lockRow(plain).focus();
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(new RegExp(`/ensembles/default/locks${plain}$`));
-    await expect(holderName(page)).toHaveAttribute('title', queue.holder.name);
+    await expect(locks.holderName).toHaveAttribute('title', queue.holder.name);
     // Its holder was created before its waiters and nothing was deleted since: held since its ctime, whenever Keeper began watching.
-    const holderTime = contenders(page).locator('tr.contender[data-status="holder"] .contender__time');
-    await expect(holderTime).toHaveAttribute('title', /^Held since it was created at \d\d:\d\d:\d\d: nothing before it was deleted since\.$/);
-    await expect(contenders(page).locator('tr.contender[data-status="waiting"] .contender__time').first()).toHaveAttribute(
-      'title',
-      /^Waiting since it was created at/,
-    );
+    await expect(locks.holderTime).toHaveAttribute('title', /^Held since it was created at \d\d:\d\d:\d\d: nothing before it was deleted since\.$/);
+    await expect(locks.contender('waiting').locator('.contender__time').first()).toHaveAttribute('title', /^Waiting since it was created at/);
     // The owner's last response is said as of the gathering that read it.
-    await expect(contenders(page).locator('tr.contender').first().locator('.contender__lresp')).toHaveText(/^(< 1 s|[\d.]+ s) before \d\d:\d\d:\d\d$/);
+    await expect(locks.contenders.locator('tr.contender').first().locator('.contender__lresp')).toHaveText(/^(< 1 s|[\d.]+ s) before \d\d:\d\d:\d\d$/);
     const next = await queue.releaseHolder();
-    await expect(holderName(page)).toHaveAttribute('title', next.name, { timeout: 1_000 });
-    await expect(holderTime).toHaveAttribute('title', /when Keeper saw the node before it go\.$/);
+    await expect(locks.holderName).toHaveAttribute('title', next.name, { timeout: 1_000 });
+    await expect(locks.holderTime).toHaveAttribute('title', /when Keeper saw the node before it go\.$/);
 
     // The #732 lock: the leaked node says what it does to the lock, its waiter's chain runs through it.
-    await page.goto(`/ensembles/default/locks${job}`);
-    const leakedRow = contenders(page).locator('tr.contender[data-status="leaked"]');
+    await locks.openLock(job);
+    const leakedRow = locks.leakedRow;
     await expect(leakedRow.locator('.contender__name')).toHaveAttribute('title', leak.leaked.name);
     await expect(page.getByText(/When the holder releases, this leaked node becomes the holder and the lock deadlocks/)).toBeVisible();
     await expect(page.getByLabel('Wait chain')).toContainText('(leaked) waits for');
@@ -128,12 +90,12 @@ test('locks: a scan finds them, a release moves the holder live, and a leaked no
     // At 1,400 px the sticky Delete column lies over no other column.
     await page.setViewportSize({ width: 1400, height: 900 });
     await settle(page);
-    expect(await coveredByDelete(page)).toEqual([]);
+    expect(await locks.coveredByDelete()).toEqual([]);
     await page.screenshot({ path: docsShot('lock-detail-1400.png', (n) => info.outputPath(n)), fullPage: true });
     await page.setViewportSize({ width: 1440, height: 900 });
     // Deleting the holder asks for its name, after saying what it does; cancelled here.
-    await contenders(page)
-      .locator('tr.contender[data-status="holder"]')
+    await locks
+      .contender('holder')
       .getByRole('button', { name: /^Delete / })
       .click();
     const holderDelete = page.getByRole('dialog', { name: 'Delete the holder' });
@@ -150,12 +112,12 @@ test('locks: a scan finds them, a release moves the holder live, and a leaked no
     await page.screenshot({ path: docsShot('lock-detail-light.png', (n) => info.outputPath(n)), fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await settle(page);
-    await expectNoPageOverflow(page);
+    await locks.expectNoPageOverflow();
     await page.screenshot({ path: docsShot('lock-detail-phone.png', (n) => info.outputPath(n)), fullPage: true });
-    await page.goto('/ensembles/default/locks');
-    await expect(lockRow(page, job)).toBeVisible();
+    await locks.openList();
+    await expect(locks.lockRow(job)).toBeVisible();
     await settle(page);
-    await expectNoPageOverflow(page);
+    await locks.expectNoPageOverflow();
     await page.screenshot({ path: docsShot('locks-list-phone.png', (n) => info.outputPath(n)), fullPage: true });
     await page.setViewportSize({ width: 1400, height: 900 });
     await settle(page);
@@ -173,11 +135,12 @@ test('locks: a scan finds them, a release moves the holder live, and a leaked no
       const holder = await context.newPage();
       await holder.goto(((await created.json()) as { url: string }).url);
       await expect(holder).toHaveURL(new RegExp(`/ensembles/default/locks${job}$`));
-      await expect(contenders(holder).locator('tr.contender[data-status="leaked"] .contender__name')).toHaveAttribute('title', leak.leaked.name);
+      const shared = new LocksPage(holder);
+      await expect(shared.leakedRow.locator('.contender__name')).toHaveAttribute('title', leak.leaked.name);
       await expect(holder.getByText('Owner sessions and client and member addresses are hidden')).toBeVisible();
       const body = (await holder.locator('body').textContent()) ?? '';
       for (const id of leak.sessionIds) expect(body).not.toContain(id);
-      await expect(contenders(holder).locator('tr.contender').first()).toContainText('hidden');
+      await expect(shared.contenders.locator('tr.contender').first()).toContainText('hidden');
       await settle(holder);
       await holder.screenshot({ path: info.outputPath('lock-detail-share-link-dark.png'), fullPage: true });
     } finally {
@@ -185,9 +148,7 @@ test('locks: a scan finds them, a release moves the holder live, and a leaked no
     }
 
     // Clean leaked: a dry run lists the node, then the admin confirms and it is gone.
-    await page.getByRole('button', { name: 'Clean leaked…' }).click();
-    const clean = page.getByRole('dialog', { name: 'Clean leaked contenders' });
-    await clean.getByRole('textbox').fill(root);
+    const clean = await locks.openClean(root);
     await clean.getByRole('button', { name: 'Dry run' }).click();
     await expect(clean.getByRole('list', { name: 'Leaked contenders' })).toHaveText(leak.leaked.path);
     // The clean deletes what this dry run listed, re-gathering the watches right before.
@@ -195,7 +156,7 @@ test('locks: a scan finds them, a release moves the holder live, and a leaked no
     await clean.getByRole('button', { name: 'Delete 1 leaked node' }).click();
     await expect(clean.getByText('1 node deleted')).toBeVisible();
     await clean.getByRole('button', { name: 'Done' }).click();
-    await expect(lockRow(page, job).locator('[data-status]')).toHaveText('waiting');
+    await expect(locks.lockRow(job).locator('[data-status]')).toHaveText('waiting');
   } finally {
     await Promise.all([leak?.stop(), queue?.stop(), stuck?.stop()]);
   }

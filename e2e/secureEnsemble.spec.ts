@@ -10,7 +10,7 @@
  * The sandbox takes readOnlyTest's port offset: scripts/test.sh runs Playwright after the
  * integration files, never beside them, and only this spec uses it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
@@ -18,11 +18,13 @@ import { E2E_ADMIN_TOKEN } from '../playwright.config.js';
 import { launchKeeper, type KeeperProcess } from '../scripts/lib/keeperProcess.js';
 import { KEEPER_PORTS, PORT_OFFSETS } from '../scripts/sandbox/portOffsets.js';
 import { runDrill } from '../scripts/sandbox/controlClient.js';
+import { memberPorts } from '../scripts/sandbox/ports.js';
 import { useTheme } from './support/accessPage.js';
-import { settle } from './support/screenshots.js';
+import { DOCS_SCREENSHOTS, docsShot, settle } from './support/screenshots.js';
 import { TreePage } from './support/treePage.js';
 
 const KEEPER_URL = `http://127.0.0.1:${KEEPER_PORTS.e2eSecure}`;
+const UNVERIFIED_URL = `http://127.0.0.1:${KEEPER_PORTS.e2eSecureUnverified}`;
 const ROOT = '/secure-e2e';
 const MINE = `${ROOT}/keeper-only`;
 const BILLING = `${ROOT}/billing-only`;
@@ -99,9 +101,21 @@ test.afterAll(async () => {
 
 const chip = (page: Page) => page.getByRole('note', { name: /^Connection: TLS/ });
 
+/** To docs/ with KEEPER_DOCS_SCREENSHOTS=1 (the README shows them), else the test's output folder. */
 async function shot(page: Page, name: string, outputPath: (name: string) => string): Promise<void> {
   await settle(page);
-  await page.screenshot({ path: outputPath(name) });
+  await page.screenshot({ path: docsShot(name, outputPath) });
+}
+
+/** What the page draws for a disabled control: it must read as disabled at a glance, in either theme. */
+async function looksDisabled(control: ReturnType<Page['getByRole']>): Promise<void> {
+  await expect(control).toBeDisabled();
+  const style = await control.evaluate((e) => {
+    const s = getComputedStyle(e);
+    return { opacity: Number(s.opacity), cursor: s.cursor };
+  });
+  expect(style.opacity).toBeLessThanOrEqual(0.45);
+  expect(style.cursor).toBe('not-allowed');
 }
 
 test('the header says TLS and who ZooKeeper sees Keeper as; a node only sasl:keeper may read is browsed and edited', async ({ page }, info) => {
@@ -188,12 +202,81 @@ test('two members frozen: read-only, the tree still browses, write controls say 
     await expect(edit).toBeDisabled();
     await expect(edit).toHaveAttribute('title', reason);
     for (const name of ['Create child', 'Delete', 'Import']) await expect(page.getByRole('button', { name, exact: true })).toHaveAttribute('title', reason);
-    await expect(page.getByRole('button', { name: 'Edit ACL', exact: true })).toBeDisabled();
+    const editAcl = page.getByRole('button', { name: 'Edit ACL', exact: true });
+    await expect(editAcl).toHaveAttribute('title', reason);
+    await looksDisabled(editAcl);
+    await looksDisabled(edit);
     await expect(page.getByRole('group', { name: 'Znode actions' }).getByRole('note')).toHaveText('read-only: writes paused');
+    // The toolbar's reasons leave the path little room: they give way first, so the path shows
+    // whole (or each ancestor at least its "…") and the node's own name is never cut.
+    const breadcrumb = page.getByRole('navigation', { name: 'Breadcrumb' });
+    expect(await breadcrumb.evaluate((e) => e.scrollWidth <= e.clientWidth + 1)).toBe(true);
+    const crumbs = await breadcrumb
+      .locator('li:not(.breadcrumb__sep):not(.breadcrumb__fold)')
+      .evaluateAll((items) => items.map((e) => ({ text: e.textContent ?? '', whole: e.scrollWidth <= e.clientWidth + 1, width: e.clientWidth })));
+    expect(crumbs.map((c) => c.text)).toEqual(['/', 'secure-e2e', 'keeper-only']);
+    for (const c of crumbs) expect(c.whole || c.width >= 10, `${c.text} shows whole or with room for "…" (${c.width} px)`).toBe(true);
     await shot(page, 'secure-read-only-dark.png', (n) => info.outputPath(n));
+    if (DOCS_SCREENSHOTS) {
+      // The same page in the light theme, for its picture (the theme lives on <html data-theme>).
+      await page.evaluate(() => (document.documentElement.dataset.theme = 'light'));
+      await expect(tree.sessionBadge).toHaveAccessibleName('Console session: readOnly', { timeout: 30_000 });
+      await looksDisabled(editAcl);
+      await shot(page, 'secure-read-only-light.png', (n) => info.outputPath(n));
+    }
   } finally {
     for (const id of others) await runDrill(sandboxDir, 'thaw', id, { timeoutMs: 20_000 });
   }
   await expect(tree.sessionBadge).toHaveAccessibleName('Console session: connected', { timeout: 60_000 });
   await expect(edit).toBeEnabled();
+});
+
+test('with rejectUnauthorized: false the header warns in amber, on a desktop and on a phone', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  // A second Keeper on the same sandbox, configured as an operator who skips the server check would.
+  const sandboxDir = join(stateDir, 'sandbox');
+  const tlsDir = join(sandboxDir, 'tls');
+  const members = [1, 2, 3].map((id) => memberPorts(id, PORT_OFFSETS.readOnlyTest));
+  const configFile = join(stateDir, 'unverified.json');
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      ensembles: [
+        {
+          name: 'default',
+          connectionString: members.map((m) => `127.0.0.1:${m.clientPort}`).join(','),
+          members: members.map((m) => ({ host: '127.0.0.1', clientPort: m.clientPort, adminPort: m.adminPort })),
+          tls: { ca: join(tlsDir, 'sandbox-ca.pem'), cert: join(tlsDir, 'keeper.pem'), key: join(tlsDir, 'keeper.key'), rejectUnauthorized: false },
+          sasl: { mechanism: 'DIGEST-MD5', username: 'keeper', passwordFile: join(sandboxDir, 'sasl-keeper.password') },
+        },
+      ],
+    }),
+  );
+  const unverified = await launchKeeper(
+    ['--config', configFile, '--data-dir', join(stateDir, 'server-unverified'), '--port', String(KEEPER_PORTS.e2eSecureUnverified)],
+    { KEEPER_ADMIN_TOKEN: E2E_ADMIN_TOKEN },
+    { timeoutMs: 60_000 },
+  );
+  try {
+    await expect.poll(() => unverified.stdout() + unverified.stderr()).toMatch(/rejectUnauthorized/);
+    const warnChip = page.getByRole('note', { name: /^Connection: TLS, server certificate NOT checked.*Warning: TLS without verification/ });
+    const tree = new TreePage(page);
+
+    await useTheme(page, 'light');
+    await page.goto(`${UNVERIFIED_URL}/ensembles/default/znodes${MINE}`);
+    await expect(tree.sessionBadge).toHaveAccessibleName('Console session: connected', { timeout: 30_000 });
+    await expect(warnChip).toHaveText('TLS unverified · sasl:keeper · x509:CN=keeper', { timeout: 20_000 });
+    await shot(page, 'secure-unverified-light.png', (n) => info.outputPath(n));
+
+    // On a phone the warning stays (a lock in amber, the words in its name) and the state word is whole.
+    await page.setViewportSize(PHONE);
+    await expect(warnChip).toBeVisible();
+    const clipped = await tree.sessionBadge.locator('.session-badge__headline').evaluate((e) => e.scrollWidth > e.clientWidth + 1);
+    expect(clipped).toBe(false);
+    const header = await page.locator('header').first().boundingBox();
+    expect(header?.width ?? 0).toBeLessThanOrEqual(PHONE.width);
+    await shot(page, 'secure-unverified-phone.png', (n) => info.outputPath(n));
+  } finally {
+    await unverified.stop('SIGTERM');
+  }
 });

@@ -5,10 +5,11 @@
  * restart 2, ...) ask the launcher that owns the state dir (this `start` or `npm start`) to
  * act, so the members it restarts are still its own and its Ctrl-C stops them.
  */
+import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { defaultStateDir } from '../server/src/config/cli.js';
 import { SandboxEnsemble } from './sandbox/index.js';
-import { runDrill } from './sandbox/controlClient.js';
+import { runAdd, runDrill } from './sandbox/controlClient.js';
 import { onOrphaned } from './lib/parentWatch.js';
 import { isAlive } from './sandbox/procfs.js';
 import { readOwner, sandboxJvms } from './sandbox/stateLock.js';
@@ -28,6 +29,10 @@ Fault drills on one member, run by the launcher (\`npm start\` or \`sandbox -- s
   stop <id>          SIGTERM: a clean shutdown (SIGKILL after 5 s)
   start <id>         start a killed or stopped member (thaws a frozen one); waits until it serves
   restart <id>       stop, then start; waits until it serves again (a new pid)
+Resizing (the sandbox runs with reconfigEnabled=true and a super user, password in <state-dir>/super.password):
+  add <id>           start member <id> as a learner ready to be added: its zoo.cfg and dynamic config
+                     list the current members plus itself; prints the line for \`reconfig -add\`
+                     (--observer: as an observer). Members a reconfig removes are stopped by the sandbox.
 Options:
   --port-offset <n>   added to every port (default 0: clients on 2191..)
   --state-dir <dir>   default ${defaultStateDir(process.env)}
@@ -48,6 +53,7 @@ const { values, positionals } = (() => {
         'state-dir': { type: 'string', default: defaultStateDir(process.env) },
         size: { type: 'string', default: '3' },
         timeout: { type: 'string', default: '60' },
+        observer: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -68,7 +74,7 @@ async function start(): Promise<void> {
   const t0 = Date.now();
   const log = (line: string) => console.log(`[sandbox +${((Date.now() - t0) / 1000).toFixed(1)}s] ${line}`);
   log(`starting ${size} members, state in ${stateDir}`);
-  const ensemble = await SandboxEnsemble.start({ stateDir, portOffset, size, log });
+  const ensemble = await SandboxEnsemble.start({ stateDir, portOffset, size, log, reconfig: { superPassword: randomBytes(18).toString('base64url') } });
   console.log(`\nZooKeeper sandbox serving: ${ensemble.connectionString}`);
   for (const m of ensemble.members) {
     console.log(`  member ${m.id}: pid ${m.pid}, client ${m.clientPort}, admin http://127.0.0.1:${m.adminPort}/commands, log ${stateDir}/member-${m.id}.log`);
@@ -121,13 +127,22 @@ async function drill(op: DrillOp, idText: string): Promise<void> {
   console.log(outcome.message);
 }
 
+async function add(idText: string): Promise<void> {
+  const id = Number(idText);
+  if (!Number.isInteger(id) || id < 1) fail(`expected a member number after "add", got "${idText}"`);
+  const outcome = await runAdd(stateDir, id, { role: values.observer ? 'observer' : 'participant', timeoutMs: Math.round(timeoutS * 1000) });
+  console.log(outcome.message);
+}
+
 const [command, member] = positionals;
 const isDrill = (c: string | undefined): c is DrillOp => (DRILL_OPS as readonly string[]).includes(c ?? '');
 if (values.help) console.log(USAGE);
+else if (positionals.length === 2 && command === 'add') await add(member!).catch((err: Error) => fail(err.message));
 else if (positionals.length === 2 && isDrill(command)) await drill(command, member!).catch((err: Error) => fail(err.message));
 else if (positionals.length !== 1) fail(`expected a command (and a member for a drill)\n${USAGE}`);
 else if (command === 'start') await start().catch((err: Error) => fail(err.message));
 else if (command === 'stop') await stop();
 else if (command === 'status') await status();
+else if (command === 'add') fail('"add" needs a member number, e.g. npm run sandbox -- add 4');
 else if (isDrill(command)) fail(`"${command}" needs a member number, e.g. npm run sandbox -- ${command} 2`);
 else fail(`unknown command "${command}"\n${USAGE}`);

@@ -145,7 +145,8 @@ async function main(): Promise<void> {
         portOffset: plan.sandbox.portOffset,
         log: (line) => console.log(`[sandbox] ${line}`),
         ...(startOn ? { startOn } : {}),
-        ...(plan.sandbox.secure ? secureSandboxOptions() : {}),
+        // Dynamic reconfiguration (issue 24): reconfigEnabled, a dynamic config file, a super user (a new password each start).
+        ...(plan.sandbox.secure ? secureSandboxOptions() : { reconfig: { superPassword: randomBytes(18).toString('base64url') } }),
       });
     } catch (err) {
       die(`could not start the sandbox: ${(err as Error).message}`, 1);

@@ -14,7 +14,7 @@ import type { Scope } from './lifecycle.js';
 
 const HERD_PY = fileURLToPath(new URL('./herd.py', import.meta.url));
 
-export interface HerdCounts {
+export interface RequestHerdCounts {
   /** member host:port -> getChildren answered since the start. */
   requests: Map<string, number>;
   /** Seconds the answered getChildren took, all workers together (over `requests`: their mean latency). */
@@ -24,7 +24,7 @@ export interface HerdCounts {
   lastError: string;
 }
 
-export interface KazooHerdPlan {
+export interface KazooRequestHerdPlan {
   members: readonly string[];
   workers: number;
   processes: number;
@@ -33,7 +33,7 @@ export interface KazooHerdPlan {
 }
 
 /** One herd.py process: its stdout lines are answers to the commands written to its stdin, in order. */
-class HerdProcess {
+class RequestHerdProcess {
   private readonly waiting: { prefix: string; resolve: (rest: string) => void; reject: (error: Error) => void }[] = [];
   private stderr = '';
 
@@ -69,16 +69,16 @@ class HerdProcess {
   }
 }
 
-export class KazooHerd {
+export class KazooRequestHerd {
   private constructor(
-    private readonly processes: HerdProcess[],
+    private readonly processes: RequestHerdProcess[],
     /** Session ids, as ZooKeeper prints them. */
     readonly sessionIds: string[],
   ) {}
 
   /** Opens every session (the loops wait for resume()); the processes are killed by the scope's cleanup at the latest. */
-  static async start(scope: Scope, plan: KazooHerdPlan): Promise<KazooHerd> {
-    const processes: HerdProcess[] = [];
+  static async start(scope: Scope, plan: KazooRequestHerdPlan): Promise<KazooRequestHerd> {
+    const processes: RequestHerdProcess[] = [];
     for (let p = 0; p < plan.processes; p++) {
       const workers = Math.floor(plan.workers / plan.processes) + (p < plan.workers % plan.processes ? 1 : 0);
       // Rotated so that every member gets its share whatever the split.
@@ -87,10 +87,10 @@ export class KazooHerd {
       // stdin stays an open pipe: closing it (or this process dying) ends the sessions.
       const child = spawn(PYTHON, [HERD_PY, JSON.stringify(config)], { stdio: ['pipe', 'pipe', 'pipe'] });
       scope.defer(`stop herd process ${p}`, () => killHard(child));
-      processes.push(new HerdProcess(child));
+      processes.push(new RequestHerdProcess(child));
     }
     const ids = await Promise.all(processes.map((p) => p.expect('ready ', 120_000)));
-    return new KazooHerd(
+    return new KazooRequestHerd(
       processes,
       ids.flatMap((line) => JSON.parse(line) as string[]),
     );
@@ -101,9 +101,9 @@ export class KazooHerd {
   }
 
   /** Every worker done with its request in flight and waiting; the counts since the start. */
-  async pause(): Promise<HerdCounts> {
+  async pause(): Promise<RequestHerdCounts> {
     const answers = await Promise.all(this.processes.map((p) => p.expect('paused ', 60_000, 'pause')));
-    const counts: HerdCounts = { requests: new Map(), waitedSeconds: 0, errors: 0, lastError: '' };
+    const counts: RequestHerdCounts = { requests: new Map(), waitedSeconds: 0, errors: 0, lastError: '' };
     for (const answer of answers) {
       const one = JSON.parse(answer) as { requests: Record<string, number>; waitedS: number; errors: number; lastError: string };
       for (const [member, n] of Object.entries(one.requests)) counts.requests.set(member, (counts.requests.get(member) ?? 0) + n);

@@ -1,10 +1,14 @@
 /**
  * The raw baseline: a plain node-zookeeper-client session (the test helper's connect),
  * with the few calls the benches make, promisified, and a count of the requests it sends
- * so its share can be taken out of the ensemble's own counters.
+ * so its share can be taken out of the ensemble's own counters. On a secure ensemble it is
+ * node-zookeeper-client with the project's own TLS and SASL extension (server/src/zk, through
+ * the secured tests' client), which is what a raw client there needs: no Keeper in between.
  */
 import zookeeper from 'node-zookeeper-client';
+import type { KeeperSecureSettings } from '../../scripts/sandbox/index.js';
 import { connectRaw } from '../../server/test/support/rawClient.js';
+import { connectSecure } from '../../server/test/support/secureClient.js';
 import type { Scope } from './lifecycle.js';
 
 export interface RawZk {
@@ -25,9 +29,14 @@ function call<T>(run: (cb: (error: Error | zookeeper.Exception | null, value?: T
   return new Promise((resolve, reject) => run((error, value) => (error ? reject(error) : resolve(value as T))));
 }
 
-/** Connects to `connectionString` (a single host:port pins the session to that member). */
-export async function openRaw(scope: Scope, connectionString: string, what: string): Promise<RawZk> {
-  const raw = await connectRaw(connectionString, { sessionTimeout: 30_000 });
+/**
+ * Connects to `connectionString` (a single host:port pins the session to that member), over
+ * TLS and SASL when `security` is given (the bench env's own: Keeper's files and login).
+ */
+export async function openRaw(scope: Scope, connectionString: string, what: string, security: KeeperSecureSettings | null = null): Promise<RawZk> {
+  const raw = security
+    ? await connectSecure({ connectionString, ...security }, { sessionTimeoutMs: 30_000 })
+    : await connectRaw(connectionString, { sessionTimeout: 30_000 });
   scope.defer(`close raw ${what}`, () => raw.close());
   const { client } = raw;
   let requests = 0;

@@ -3,8 +3,8 @@
  * web's own refetchDelay (just after the server's gathering turns a cadence old), until closed.
  * The server decides when to gather (cons + dump on the members); the reads themselves are cheap.
  */
-import type { SessionsResponse } from '@keeper/shared';
-import { refetchDelay } from '../../web/src/features/sessions/gatherSchedule.js';
+import type { SessionsAnswer } from '@keeper/shared';
+import { refetchDelay } from '../../web/src/lib/gatherSchedule.js';
 import { sleep } from './lifecycle.js';
 
 export class SessionsViewer {
@@ -36,7 +36,7 @@ export class SessionsViewer {
         const text = await res.text();
         this.reads++;
         if (!res.ok) throw new Error(`HTTP ${res.status}: ${text.slice(0, 200)}`);
-        const answer = JSON.parse(text) as SessionsResponse;
+        const answer = JSON.parse(text) as SessionsAnswer;
         this.sessions = answer.sessions.length;
         this.bytes = text.length;
         const { herd } = answer as { herd?: unknown };

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { controlSocketPath, type ControlReply, type ControlRequest } from './controlProtocol.js';
 import { RESTART_TIMEOUT_MS } from './ensemble.js';
-import type { DrillOp, DrillOutcome, SandboxMember } from './types.js';
+import type { AddOutcome, DrillOp, DrillOutcome, SandboxMember } from './types.js';
 
 /** No launcher answers on this state dir: nothing to drill. */
 export class NoLauncherError extends Error {
@@ -54,6 +54,15 @@ export async function runDrill(stateDir: string, op: DrillOp, id: number, opts: 
   if (!reply.ok) throw new Error(reply.error);
   if (!reply.outcome) throw new Error(`the sandbox launcher answered "${op}" without an outcome`);
   return reply.outcome;
+}
+
+/** Asks the launcher to start member `id` as a learner ready to be added (`npm run sandbox -- add <id>`). */
+export async function runAdd(stateDir: string, id: number, opts: { role?: 'participant' | 'observer'; timeoutMs?: number } = {}): Promise<AddOutcome> {
+  const budget = opts.timeoutMs ?? RESTART_TIMEOUT_MS;
+  const reply = await sendControl(stateDir, { op: 'add', id, ...(opts.role ? { role: opts.role } : {}), timeoutMs: budget }, budget + 10_000);
+  if (!reply.ok) throw new Error(reply.error);
+  if (!reply.added) throw new Error('the sandbox launcher answered "add" without an outcome');
+  return reply.added;
 }
 
 /** The launcher's view of its members, or null when no launcher answers. */

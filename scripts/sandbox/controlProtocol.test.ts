@@ -22,6 +22,16 @@ describe('parseRequest', () => {
   });
 });
 
+describe('parseRequest: add (issue 24)', () => {
+  it('reads add with its member, role and timeout, and refuses a role elsewhere', () => {
+    expect(parseRequest('{"op":"add","id":4}')).toEqual({ op: 'add', id: 4 });
+    expect(parseRequest('{"op":"add","id":5,"role":"observer","timeoutMs":30000}')).toEqual({ op: 'add', id: 5, role: 'observer', timeoutMs: 30_000 });
+    expect(parseRequest('{"op":"add","id":5,"role":"leader"}')).toEqual({ error: 'role must be participant or observer' });
+    expect(parseRequest('{"op":"kill","id":5,"role":"observer"}')).toEqual({ error: 'role applies to add only, not kill' });
+    expect(parseRequest('{"op":"add"}')).toEqual({ error: 'id must be a member number (1, 2, ...)' });
+  });
+});
+
 describe('controlSocketPath', () => {
   it('lives in the state dir', () => {
     expect(controlSocketPath('/tmp/s')).toBe('/tmp/s/control.sock');

@@ -8,11 +8,16 @@
  * with mode 0600: only the user running the sandbox can drive it.
  */
 import path from 'node:path';
-import { DRILL_OPS, type DrillOp, type DrillOutcome, type SandboxMember } from './types.js';
+import { DRILL_OPS, type AddOutcome, type DrillOp, type DrillOutcome, type SandboxMember } from './types.js';
 
-export type ControlRequest = { op: 'status' } | { op: DrillOp; id: number; timeoutMs?: number };
+export type ControlRequest =
+  | { op: 'status' }
+  | { op: DrillOp; id: number; timeoutMs?: number }
+  /** Start a new member as a learner, ready for `reconfig -add` (issue 24). */
+  | { op: 'add'; id: number; role?: 'participant' | 'observer'; timeoutMs?: number };
 
-export type ControlReply = { ok: true; launcherPid: number; members: SandboxMember[]; outcome?: DrillOutcome } | { ok: false; error: string };
+export type ControlReply =
+  { ok: true; launcherPid: number; members: SandboxMember[]; outcome?: DrillOutcome; added?: AddOutcome } | { ok: false; error: string };
 
 /** A request line longer than this is refused unread: nothing legitimate comes close. */
 export const MAX_REQUEST_BYTES = 1024;
@@ -32,14 +37,20 @@ export function parseRequest(line: string): ControlRequest | { error: string } {
     return { error: 'the request is not JSON' };
   }
   if (typeof value !== 'object' || value === null) return { error: 'the request is not an object' };
-  const { op, id, timeoutMs } = value as Record<string, unknown>;
+  const { op, id, timeoutMs, role } = value as Record<string, unknown>;
   if (op === 'status') return { op };
-  if (typeof op !== 'string' || !(DRILL_OPS as readonly string[]).includes(op)) {
-    return { error: `unknown op ${JSON.stringify(op)}; expected status or one of ${DRILL_OPS.join(', ')}` };
+  if (typeof op !== 'string' || !(op === 'add' || (DRILL_OPS as readonly string[]).includes(op))) {
+    return { error: `unknown op ${JSON.stringify(op)}; expected status, add or one of ${DRILL_OPS.join(', ')}` };
   }
   if (typeof id !== 'number' || !Number.isInteger(id) || id < 1) return { error: 'id must be a member number (1, 2, ...)' };
   if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 1000 || timeoutMs > 600_000)) {
     return { error: 'timeoutMs must be an integer from 1000 to 600000' };
   }
-  return { op: op as DrillOp, id, ...(timeoutMs === undefined ? {} : { timeoutMs }) };
+  const timeout = timeoutMs === undefined ? {} : { timeoutMs };
+  if (op === 'add') {
+    if (role !== undefined && role !== 'participant' && role !== 'observer') return { error: 'role must be participant or observer' };
+    return { op, id, ...(role === undefined ? {} : { role }), ...timeout };
+  }
+  if (role !== undefined) return { error: `role applies to add only, not ${op}` };
+  return { op: op as DrillOp, id, ...timeout };
 }

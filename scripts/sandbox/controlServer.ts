@@ -2,11 +2,12 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import { controlSocketPath, MAX_REQUEST_BYTES, MAX_SOCKET_PATH, parseRequest, type ControlReply } from './controlProtocol.js';
-import type { DrillOp, DrillOutcome, SandboxMember } from './types.js';
+import type { AddOutcome, DrillOp, DrillOutcome, SandboxMember } from './types.js';
 
 /** What the socket drives: SandboxEnsemble, named by shape so this file does not import it. */
 export interface DrillTarget {
   drill(op: DrillOp, id: number, opts?: { timeoutMs?: number }): Promise<DrillOutcome>;
+  addMember(id: number, opts?: { role?: 'participant' | 'observer'; timeoutMs?: number }): Promise<AddOutcome>;
   snapshot(): SandboxMember[];
 }
 
@@ -82,11 +83,17 @@ function handle(socket: net.Socket, target: DrillTarget): void {
     // A drill may take a minute (restart); the client waits for it with its own deadline.
     socket.setTimeout(0);
     // Through then(): even a synchronous throw becomes an answer, never an uncaught exception.
+    const answer = (extra: { outcome?: DrillOutcome; added?: AddOutcome }) =>
+      reply({ ok: true, launcherPid: process.pid, members: target.snapshot(), ...extra });
     Promise.resolve()
-      .then(() => (request.op === 'status' ? undefined : target.drill(request.op, request.id, { timeoutMs: request.timeoutMs })))
-      .then(
-        (outcome) => reply({ ok: true, launcherPid: process.pid, members: target.snapshot(), ...(outcome ? { outcome } : {}) }),
-        (err: Error) => reply({ ok: false, error: err.message }),
-      );
+      .then(async () => {
+        if (request.op === 'status') return answer({});
+        if (request.op === 'add') {
+          const opts = { ...(request.role ? { role: request.role } : {}), ...(request.timeoutMs ? { timeoutMs: request.timeoutMs } : {}) };
+          return answer({ added: await target.addMember(request.id, opts) });
+        }
+        return answer({ outcome: await target.drill(request.op, request.id, { timeoutMs: request.timeoutMs }) });
+      })
+      .catch((err: Error) => reply({ ok: false, error: err.message }));
   });
 }

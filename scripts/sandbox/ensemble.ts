@@ -3,6 +3,7 @@
  * integration tests and the e2e setup. Members are separate JVMs that the tests stop,
  * kill, pause and restart to reproduce the failures Keeper has to show.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { findJava, findZooKeeperClasspath, MISSING_ZOOKEEPER, withNettyTls } from './classpath.js';
@@ -12,9 +13,10 @@ import { olderBuildClasspath, type OlderBuild } from './olderBuild.js';
 import { allPorts, assertPortsFree, MAX_SIZE, maxPortOffset, memberPorts, type MemberPorts } from './ports.js';
 import { memberMode, pollUntil } from './probe.js';
 import { acquire, release } from './stateLock.js';
-import type { DrillOp, DrillOutcome, MemberBuild, MemberRestarter, SandboxMember, SandboxOptions } from './types.js';
+import { fourLetterWord } from './fourLetterWord.js';
+import type { AddOutcome, DrillOp, DrillOutcome, MemberBuild, MemberRestarter, SandboxMember, SandboxOptions } from './types.js';
 import { serveControl, type ControlServer } from './controlServer.js';
-import { renderZooCfg } from './zooCfg.js';
+import { renderDynamicConfig, renderZooCfg, sandboxServerLine } from './zooCfg.js';
 
 interface Resolved {
   size: number;
@@ -28,6 +30,7 @@ interface Resolved {
   startOn: OlderBuild | null;
   security: SandboxSecurity | null;
   readOnlyMode: boolean;
+  reconfig: { superPassword: string } | null;
 }
 
 /** The classpath of each build this sandbox can run. */
@@ -73,7 +76,27 @@ function resolveOptions(o: SandboxOptions): Resolved {
     startOn: o.startOn ?? null,
     security: null,
     readOnlyMode: o.readOnlyMode ?? false,
+    reconfig: o.reconfig ?? null,
   };
+}
+
+/** ZooKeeper's superDigest for user `super` (DigestAuthenticationProvider: base64 of SHA-1 of "super:<password>"). */
+export function superDigest(password: string): string {
+  return `super:${createHash('sha1').update(`super:${password}`).digest('base64')}`;
+}
+
+/** How often a reconfig-enabled sandbox looks for members a reconfig removed (to stop them). */
+const REMOVED_CHECK_MS = 2_000;
+
+/** The server lines and version of a `conf` answer (a quorum member prints its dynamic config there). */
+function confMembership(conf: string): { version: bigint; ids: Set<number>; lines: string[] } | null {
+  const lines = conf
+    .split(/\r?\n/)
+    .filter((l) => /^server\.\d+=/.test(l.trim()))
+    .map((l) => l.trim());
+  const version = /^version=([0-9a-f]+)$/im.exec(conf)?.[1];
+  if (lines.length === 0 || version === undefined) return null;
+  return { version: BigInt(`0x${version}`), ids: new Set(lines.map((l) => Number(/^server\.(\d+)=/.exec(l)![1]))), lines };
 }
 
 function tail(file: string, lines = 15): string {
@@ -95,6 +118,10 @@ export class SandboxEnsemble implements MemberRestarter {
   /** The tail of each member's queue: one operation at a time per member, whoever asks. */
   private readonly queues = new Map<number, Promise<unknown>>();
   private control: ControlServer | null = null;
+  /** Members seen in the dynamic configuration: one missing from it later was removed by a reconfig. */
+  private readonly seenInConfig = new Set<number>();
+  private removedTimer: NodeJS.Timeout | null = null;
+  private checkingRemoved = false;
 
   private constructor(
     private readonly cfg: Resolved,
@@ -103,30 +130,7 @@ export class SandboxEnsemble implements MemberRestarter {
   ) {
     this.stateDir = cfg.stateDir;
     this.security = cfg.security;
-    for (let id = 1; id <= cfg.size; id++) {
-      const ports = memberPorts(id, cfg.portOffset);
-      const dir = path.join(cfg.stateDir, `member-${id}`);
-      const info: SandboxMember = {
-        id,
-        host: '127.0.0.1',
-        clientPort: ports.clientPort,
-        adminPort: ports.adminPort,
-        pid: null,
-        state: 'stopped',
-        since: Date.now(),
-        lastExit: null,
-        build: cfg.startOn ? 'older' : 'installed',
-      };
-      this.slots.set(id, {
-        info,
-        ports,
-        dir,
-        configPath: path.join(dir, 'zoo.cfg'),
-        logPath: path.join(cfg.stateDir, `member-${id}.log`),
-        proc: null,
-        stopping: false,
-      });
-    }
+    for (let id = 1; id <= cfg.size; id++) this.slots.set(id, this.newSlot(id, cfg.startOn ? 'older' : 'installed'));
     this.members = [...this.slots.values()].map((s) => s.info);
     this.connectionString = this.members.map((m) => `${m.host}:${m.clientPort}`).join(',');
   }
@@ -134,6 +138,8 @@ export class SandboxEnsemble implements MemberRestarter {
   /** Launches every member; resolves once all answer srvr with a Mode and one leads. */
   static async start(opts: SandboxOptions): Promise<SandboxEnsemble> {
     const cfg = resolveOptions(opts);
+    if (cfg.reconfig && opts.secure)
+      throw new Error('sandbox: reconfig and secure cannot be combined yet (a TLS-only member has no plain client part in its server line)');
     const found = findZooKeeperClasspath();
     if (found === null) throw new Error(MISSING_ZOOKEEPER);
     const installed = opts.secure ? withNettyTls(found) : found;
@@ -145,6 +151,7 @@ export class SandboxEnsemble implements MemberRestarter {
     try {
       cfg.security = opts.secure ? prepareSecurity(cfg.stateDir, opts.secure) : null;
       writeSecureMarker(cfg.stateDir, cfg.security);
+      writeSuperPassword(cfg.stateDir, cfg.reconfig);
     } catch (err) {
       release(cfg.stateDir);
       throw err;
@@ -163,6 +170,7 @@ export class SandboxEnsemble implements MemberRestarter {
       // Drills from another terminal (npm run sandbox -- kill 2) reach this launcher here, so
       // members it restarts stay its children: tracked, and stopped by close() and Ctrl-C.
       ensemble.control = await serveControl(ensemble, cfg.stateDir, cfg.log);
+      if (cfg.reconfig) ensemble.watchForRemovedMembers();
       const on = cfg.startOn ? ` on the older build (${cfg.startOn.label}, "${cfg.startOn.version}")` : '';
       cfg.log(`${cfg.size} members serving on ${ensemble.connectionString}${on}, leader ${leader}, in ${Date.now() - began} ms`);
       return ensemble;
@@ -277,6 +285,42 @@ export class SandboxEnsemble implements MemberRestarter {
     });
   }
 
+  /**
+   * Starts member `id` as a learner ready to be added by a reconfig (issue 24): its dynamic config
+   * lists the ensemble's current members (read from a serving member's `conf`) plus itself with
+   * `role`. It syncs with the leader and waits there, answering srvr, until `reconfig -add <line>`.
+   */
+  async addMember(id: number, opts: { role?: 'participant' | 'observer'; timeoutMs?: number } = {}): Promise<AddOutcome> {
+    this.assertOpen();
+    if (!this.cfg.reconfig) throw new Error('sandbox: members can be added only to a sandbox started with reconfig (npm start does)');
+    intIn('member id', id, 1, MAX_SIZE);
+    const existing = this.slots.get(id);
+    if (existing?.proc) throw new Error(`sandbox: member ${id} is already running (pid ${existing.info.pid})`);
+    const began = Date.now();
+    const role = opts.role ?? 'participant';
+    return this.exclusive(id, async () => {
+      const current = await this.currentMembership();
+      if (current === null) throw new Error('sandbox: no running member answered conf with a dynamic configuration: is the ensemble serving?');
+      if (current.ids.has(id)) throw new Error(`sandbox: member ${id} is already in the ensemble's configuration (version ${current.version.toString(16)})`);
+      const line = sandboxServerLine(id, this.cfg.portOffset, role);
+      const slot = this.slots.get(id) ?? this.newSlot(id, 'installed');
+      if (!this.slots.has(id)) {
+        this.slots.set(id, slot);
+        this.members.push(slot.info);
+      }
+      this.writeConfig(slot, [...current.lines, line]);
+      fs.writeFileSync(slot.logPath, '');
+      await assertPortsFree(allPorts(slot.ports));
+      this.launch(slot);
+      const mode = await this.waitServing(slot, opts.timeoutMs ?? this.servingTimeoutMs);
+      const message =
+        `member ${id} started as a learner (pid ${slot.info.pid}, srvr says ${mode}) with the ensemble's configuration version ` +
+        `${current.version.toString(16)} plus itself; add it with: reconfig -add ${line}`;
+      this.cfg.log(message);
+      return { member: { ...slot.info }, line, mode, message, tookMs: Date.now() - began };
+    });
+  }
+
   /** Copies of every member's process state, for status reports. */
   snapshot(): SandboxMember[] {
     return this.members.map((m) => ({ ...m }));
@@ -344,6 +388,8 @@ export class SandboxEnsemble implements MemberRestarter {
       // No drill may start a member once closing began (launch() checks), and none arrives.
       const control = this.control;
       this.control = null;
+      if (this.removedTimer) clearInterval(this.removedTimer);
+      this.removedTimer = null;
       await Promise.all([this.stopAll(), control?.close()]);
       release(this.cfg.stateDir);
       this.cfg.log('sandbox stopped');
@@ -355,6 +401,68 @@ export class SandboxEnsemble implements MemberRestarter {
 
   private get servingTimeoutMs(): number {
     return this.security ? SECURE_SERVING_TIMEOUT_MS : SERVING_TIMEOUT_MS;
+  }
+
+  private newSlot(id: number, build: MemberBuild): Slot {
+    const ports = memberPorts(id, this.cfg.portOffset);
+    const dir = path.join(this.cfg.stateDir, `member-${id}`);
+    const info: SandboxMember = {
+      id,
+      host: '127.0.0.1',
+      clientPort: ports.clientPort,
+      adminPort: ports.adminPort,
+      pid: null,
+      state: 'stopped',
+      since: Date.now(),
+      lastExit: null,
+      build,
+    };
+    return { info, ports, dir, configPath: path.join(dir, 'zoo.cfg'), logPath: path.join(this.cfg.stateDir, `member-${id}.log`), proc: null, stopping: false };
+  }
+
+  /** The newest dynamic configuration any running member reports in `conf` (a lagging or removed one may show an older one). */
+  private async currentMembership(): Promise<{ version: bigint; ids: Set<number>; lines: string[] } | null> {
+    const running = [...this.slots.values()].filter((s) => s.info.state === 'running');
+    const answers = await Promise.all(
+      running.map((s) =>
+        fourLetterWord(s.info.host, s.ports.clientPort, 'conf', 1_500).then(
+          (conf) => confMembership(conf),
+          () => null,
+        ),
+      ),
+    );
+    let newest: { version: bigint; ids: Set<number>; lines: string[] } | null = null;
+    for (const answer of answers) if (answer && (newest === null || answer.version > newest.version)) newest = answer;
+    return newest;
+  }
+
+  /**
+   * A member a reconfig removed keeps running on its own, outside the ensemble: the sandbox stops
+   * it (issue 24: "removed members are stopped by the sandbox"). Only a member once seen in the
+   * configuration counts as removed; one started by addMember waits there until it is added.
+   */
+  private watchForRemovedMembers(): void {
+    const check = async () => {
+      if (this.checkingRemoved || this.closing) return;
+      this.checkingRemoved = true;
+      try {
+        const current = await this.currentMembership();
+        if (current === null) return;
+        for (const id of current.ids) this.seenInConfig.add(id);
+        for (const slot of this.slots.values()) {
+          const id = slot.info.id;
+          if (!this.seenInConfig.has(id) || current.ids.has(id) || slot.proc === null) continue;
+          this.seenInConfig.delete(id);
+          this.cfg.log(`member ${id} was removed from the ensemble (configuration version ${current.version.toString(16)}): stopping it`);
+          await this.exclusive(id, () => this.halt(slot, 'SIGTERM'));
+        }
+      } finally {
+        this.checkingRemoved = false;
+      }
+    };
+    this.removedTimer = setInterval(() => void check().catch(() => undefined), REMOVED_CHECK_MS);
+    this.removedTimer.unref();
+    void check().catch(() => undefined);
   }
 
   private slot(id: number): Slot {
@@ -385,7 +493,8 @@ export class SandboxEnsemble implements MemberRestarter {
     return servingTimeoutMs === null ? null : this.waitServing(slot, servingTimeoutMs);
   }
 
-  private writeConfig(slot: Slot): void {
+  /** `dynamicLines`: a joiner's membership (addMember); by default the sandbox's own members, all voters. */
+  private writeConfig(slot: Slot, dynamicLines?: readonly string[]): void {
     const id = slot.info.id;
     const dataDir = path.join(slot.dir, 'data');
     fs.mkdirSync(dataDir, { recursive: true });
@@ -393,6 +502,11 @@ export class SandboxEnsemble implements MemberRestarter {
     // reconfigEnabled makes ZooKeeper rewrite zoo.cfg and add these next to it.
     for (const f of fs.readdirSync(slot.dir)) {
       if (f === 'zoo.cfg.bak' || f.startsWith('zoo.cfg.dynamic')) fs.rmSync(path.join(slot.dir, f), { force: true });
+    }
+    const dynamicFile = path.join(slot.dir, 'zoo.cfg.dynamic');
+    if (this.cfg.reconfig) {
+      const lines = dynamicLines ?? Array.from({ length: this.cfg.size }, (_, i) => sandboxServerLine(i + 1, this.cfg.portOffset));
+      fs.writeFileSync(dynamicFile, renderDynamicConfig(lines));
     }
     const text = renderZooCfg({
       id,
@@ -402,6 +516,7 @@ export class SandboxEnsemble implements MemberRestarter {
       tickTime: this.cfg.tickTime,
       overrides: [this.cfg.extraConfig, this.cfg.memberConfig(id)],
       readOnlyMode: this.cfg.readOnlyMode,
+      ...(this.cfg.reconfig ? { dynamic: { file: dynamicFile, superDigest: superDigest(this.cfg.reconfig.superPassword) } } : {}),
       ...(this.security
         ? {
             tls: {
@@ -498,6 +613,15 @@ export class SandboxEnsemble implements MemberRestarter {
       `last lines of ${culprit.logPath}:\n${tail(culprit.logPath)}`
     );
   }
+}
+
+/** `<stateDir>/super.password` (mode 0600): ZooKeeper's super user's password for a reconfig-enabled sandbox (zkCli: addauth digest super:<it>). */
+export const SUPER_PASSWORD_FILE = 'super.password';
+
+function writeSuperPassword(stateDir: string, reconfig: { superPassword: string } | null): void {
+  const file = path.join(stateDir, SUPER_PASSWORD_FILE);
+  if (!reconfig) return fs.rmSync(file, { force: true });
+  fs.writeFileSync(file, `${reconfig.superPassword}\n`, { mode: 0o600 });
 }
 
 /** `<stateDir>/secure.json` tells `npm run sandbox -- status` to ask its members over TLS. */

@@ -1,9 +1,20 @@
 /** The sandbox ensemble launcher: a real ZooKeeper ensemble on loopback for dev and tests. */
-export { SandboxEnsemble } from './ensemble.js';
+export { SandboxEnsemble, superDigest, SUPER_PASSWORD_FILE } from './ensemble.js';
+export { sandboxServerLine } from './zooCfg.js';
 export { fourLetterWord, parseSrvrMode } from './fourLetterWord.js';
 export { findZooKeeperClasspath } from './classpath.js';
 export { memberPorts, PortInUseError } from './ports.js';
-export type { DrillOp, DrillOutcome, MemberBuild, MemberProcessState, MemberRestarter, SandboxMember, SandboxOptions, SandboxSecureOptions } from './types.js';
+export type {
+  AddOutcome,
+  DrillOp,
+  DrillOutcome,
+  MemberBuild,
+  MemberProcessState,
+  MemberRestarter,
+  SandboxMember,
+  SandboxOptions,
+  SandboxSecureOptions,
+} from './types.js';
 export { cachedOlderBuild, fallbackSentence, fetchOlderBuild, OLDER_BUILD, type OlderBuild, type OlderBuildFetch } from './olderBuild.js';
 export { installedBuildVersion } from './buildVersion.js';
 export { DRILL_OPS } from './types.js';

@@ -76,6 +76,13 @@ export const PORT_OFFSETS = {
   packageTest: 12_020,
   /** SASL GSSAPI against a real MIT KDC (kerberos.integration.test.ts). */
   kerberosTest: 12_980,
+  /** Resizing (issue 24): a reconfig-enabled sandbox grown and shrunk (scripts/sandbox/reconfig.integration.test.ts). */
+  sandboxReconfigTest: 12_140,
+  /** 3 → 5 → 3 voters under kazoo writers, through Keeper's reconfig executor (server/test/reconfig.integration.test.ts). */
+  reconfigTest: 12_160,
+  /** Kept for the resize workflow's tests (a concurrent change, a member that never connects). */
+  reconfigWorkflowTest: 12_180,
+  reconfigSpareTest: 12_200,
   /**
    * The shared ensembles lent to integration files (server/test/support/ensemblePool.ts).
    * (10_400, 10_600 and 10_700 would share ports with fanoutBench, childrenBench and pollerBench.)
@@ -83,6 +90,10 @@ export const PORT_OFFSETS = {
   sharedPoolA: 12_040,
   sharedPoolB: 12_060,
   sharedPoolC: 12_080,
+  sharedPoolD: 12_220,
+  /** Two Keeper replicas on one home ensemble (server/test/replicas.integration.test.ts), and two behind nginx (replicasBehindNginx). */
+  replicasTest: 12_100,
+  replicaSharingTest: 12_120,
   fanoutBench: 16_300,
   latencyBench: 16_400,
   childrenBench: 16_500,
@@ -91,10 +102,13 @@ export const PORT_OFFSETS = {
   locksBench: 16_800,
   upgradesBench: 16_900,
   scaleBench: 17_000,
+  /** bench/secure.ts: a TLS-only, SASL-required ensemble, and the plain one it is compared with in the same run. */
+  secureBench: 17_100,
+  secureBenchPlain: 17_200,
 } as const;
 
 /** The pool's offsets: as many ensembles at once as integration files run at once, plus one starting beside them. */
-export const POOL_PORT_OFFSETS = [PORT_OFFSETS.sharedPoolA, PORT_OFFSETS.sharedPoolB, PORT_OFFSETS.sharedPoolC] as const;
+export const POOL_PORT_OFFSETS = [PORT_OFFSETS.sharedPoolA, PORT_OFFSETS.sharedPoolB, PORT_OFFSETS.sharedPoolC, PORT_OFFSETS.sharedPoolD] as const;
 
 /** Single ports the project listens on beside the layouts: Keeper for `npm start` and for e2e. */
 export const KEEPER_PORTS = {
@@ -105,11 +119,15 @@ export const KEEPER_PORTS = {
   prometheusTest: 17_390,
   /** nginx terminating TLS in front of Keeper (server/test/reverseProxy.integration.test.ts). */
   nginxTest: 17_391,
+  /** nginx in front of two Keeper replicas (server/test/replicasBehindNginx.integration.test.ts). */
+  replicasNginxTest: 17_392,
   /** e2e specs that run a Keeper of their own against their lane's sandbox (restarted, or signed in through OIDC). */
   e2eRestart: 18_184,
   e2eOidc: 18_185,
   /** `npm start -- --secure` run by e2e/secureEnsemble.spec.ts (its sandbox at readOnlyTest's offset: Playwright runs after the integration files). */
   e2eSecure: 18_186,
+  /** A second Keeper of that spec, on the same sandbox with rejectUnauthorized: false (the header's warning). */
+  e2eSecureUnverified: 18_187,
 } as const;
 
 /** The OpenID Connect provider the e2e sign-in specs start (npm oidc-provider, on loopback). */

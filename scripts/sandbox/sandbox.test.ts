@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { findZooKeeperClasspath } from './classpath.js';
 import { parseSrvrMode } from './fourLetterWord.js';
 import { maxPortOffset, memberPorts } from './ports.js';
-import { renderZooCfg } from './zooCfg.js';
+import { renderDynamicConfig, renderZooCfg, sandboxServerLine } from './zooCfg.js';
+import { superDigest } from './ensemble.js';
 
 describe('memberPorts', () => {
   it('follows 2190+N, 2880+N, 3880+N, 8090+N plus the offset', () => {
@@ -15,6 +16,25 @@ describe('memberPorts', () => {
   });
   it('keeps the highest port within 65535', () => {
     expect(memberPorts(3, maxPortOffset(3)).adminPort).toBe(65535);
+  });
+});
+
+describe('renderZooCfg with dynamic reconfiguration (issue 24)', () => {
+  const base = { size: 3, portOffset: 0, dataDir: '/s/member-2/data', tickTime: 2000, overrides: [] };
+  it('moves the server lines to the dynamic file and enables reconfig with a super user', () => {
+    const digest = superDigest('pw');
+    const cfg = renderZooCfg({ ...base, id: 2, dynamic: { file: '/s/member-2/zoo.cfg.dynamic', superDigest: digest } });
+    expect(cfg).toContain('\nreconfigEnabled=true\n');
+    expect(cfg).toContain('\ndynamicConfigFile=/s/member-2/zoo.cfg.dynamic\n');
+    expect(cfg).toContain(`\nDigestAuthenticationProvider.superDigest=${digest}\n`);
+    expect(cfg).not.toMatch(/^server\./m);
+    // ZooKeeper's own form, computed apart: echo -n super:pw | openssl dgst -sha1 -binary | base64.
+    expect(digest).toBe('super:0bX78nEegDzJM3ju0iLBEJdWzjg=');
+  });
+  it('writes the server lines of the dynamic file', () => {
+    expect(sandboxServerLine(4, 100, 'observer')).toBe('server.4=127.0.0.1:2984:3984:observer;127.0.0.1:2294');
+    expect(renderDynamicConfig([sandboxServerLine(1, 0)])).toBe('server.1=127.0.0.1:2881:3881:participant;127.0.0.1:2191\n');
+    expect(() => renderDynamicConfig(['version=1'])).toThrow('invalid dynamic config line');
   });
 });
 

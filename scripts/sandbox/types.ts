@@ -39,6 +39,23 @@ export interface SandboxOptions {
   secure?: SandboxSecureOptions;
   /** readonlymode.enabled: a member that lost quorum keeps serving read-only clients. */
   readOnlyMode?: boolean;
+  /**
+   * Dynamic reconfiguration (issue 24): reconfigEnabled=true, the members in a dynamic config
+   * file, and ZooKeeper's super user `super` with this password (what a reconfig needs). The
+   * sandbox can then grow (addMember) and stops the members a reconfig removed. Not with `secure`.
+   */
+  reconfig?: { superPassword: string };
+}
+
+/** What `npm run sandbox -- add <id>` did: a member started as a learner, ready to be added with `line`. */
+export interface AddOutcome {
+  member: SandboxMember;
+  /** The server line to add it with (`reconfig -add <line>`). */
+  line: string;
+  /** The mode srvr reported once it answered (a joiner waits as a follower or observer without voting). */
+  mode: string;
+  message: string;
+  tookMs: number;
 }
 
 export interface SandboxSecureOptions {

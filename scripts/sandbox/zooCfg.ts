@@ -19,6 +19,24 @@ export interface ZooCfgParams {
   readOnlyMode?: boolean;
   /** TLS only: the client port becomes secureClientPort (Netty), with these stores. */
   tls?: { keystore: string; truststore: string; password: string; clientAuth: 'need' | 'want' | 'none' };
+  /**
+   * Dynamic reconfiguration (issue 24): the server lines go to this file instead of zoo.cfg,
+   * with reconfigEnabled=true and this super user (`superDigest`, ZooKeeper's
+   * DigestAuthenticationProvider form `super:<base64 sha1("super:<password>")>`).
+   */
+  dynamic?: { file: string; superDigest: string };
+}
+
+/** The server line of sandbox member `id` (its quorum, election and, unless TLS-only, client ports). */
+export function sandboxServerLine(id: number, portOffset: number, role: 'participant' | 'observer' = 'participant', tls = false): string {
+  const q = memberPorts(id, portOffset);
+  return `server.${id}=127.0.0.1:${q.peerPort}:${q.electionPort}:${role}${tls ? '' : `;127.0.0.1:${q.clientPort}`}`;
+}
+
+/** A dynamic configuration file: the server lines, nothing else (ZooKeeper adds the version to the file's name). */
+export function renderDynamicConfig(lines: readonly string[]): string {
+  for (const line of lines) if (!/^server\.\d+=[^\r\n]+$/.test(line)) throw new Error(`invalid dynamic config line ${JSON.stringify(line)}`);
+  return `${lines.join('\n')}\n`;
 }
 
 export function zooCfgEntries(p: ZooCfgParams): Map<string, string> {
@@ -44,10 +62,18 @@ export function zooCfgEntries(p: ZooCfgParams): Map<string, string> {
     ['autopurge.snapRetainCount', '3'],
     ['autopurge.purgeInterval', '1'],
   ]);
-  for (let n = 1; n <= p.size; n++) {
-    const q = memberPorts(n, p.portOffset);
-    // A server line's client part opens a plain client port: a TLS-only member has none.
-    entries.set(`server.${n}`, `127.0.0.1:${q.peerPort}:${q.electionPort}:participant${p.tls ? '' : `;127.0.0.1:${q.clientPort}`}`);
+  if (p.dynamic) {
+    // The members are in the dynamic file (renderDynamicConfig); ZooKeeper rewrites both on a reconfig.
+    entries.set('reconfigEnabled', 'true');
+    entries.set('dynamicConfigFile', p.dynamic.file);
+    // ZooKeeper makes an unknown key a `zookeeper.` system property (as ensembleReset.ts does).
+    entries.set('DigestAuthenticationProvider.superDigest', p.dynamic.superDigest);
+  } else {
+    for (let n = 1; n <= p.size; n++) {
+      // A server line's client part opens a plain client port: a TLS-only member has none.
+      const [key, value] = sandboxServerLine(n, p.portOffset, 'participant', Boolean(p.tls)).split(/=(.*)/s);
+      entries.set(key!, value!);
+    }
   }
   if (p.readOnlyMode) {
     entries.set('localSessionsEnabled', 'true');

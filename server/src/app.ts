@@ -8,13 +8,10 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import type { Logger } from 'pino';
 import type { KeeperOptions } from './config/types.js';
-import type { ZkGateway } from './zk/gateway.js';
 import { Ensembles } from './ensemble/ensembles.js';
 import { ensembleLookup } from './http/ensembleLookup.js';
 import type { SandboxRestart } from './upgrades/restarter.js';
 import type { UpgradeTimings } from '@keeper/shared';
-import { LockActions } from './locks/lockActions.js';
-import { LockScans } from './locks/lockScans.js';
 import { LockMemory } from './locks/lockMemory.js';
 import { ensembleStateDir } from './ensemble/ensembleIdentity.js';
 import { SocketHub } from './hub/socketHub.js';
@@ -24,7 +21,7 @@ import { topicProducers } from './topics/index.js';
 import { staticWeb } from './http/staticWeb.js';
 import { createLogger } from './logger.js';
 import { installCrashGuards } from './crashGuards.js';
-import type { EnsembleMonitor, MonitorSettings } from './ensemble/ensembleMonitor.js';
+import type { MonitorSettings } from './members/memberMonitor.js';
 import { AccessControl } from './auth/accessControl.js';
 import { Credentials } from './auth/credentials.js';
 import { isLoopbackHost } from './auth/origin.js';
@@ -33,7 +30,8 @@ import { ShareLinkStore } from './auth/shareLinks.js';
 import { socketGate } from './auth/socketGate.js';
 import { API_PREFIX, CLOSE_ACCESS_ENDED, ENSEMBLE_ROUTES_PREFIX } from '@keeper/shared';
 import { AuditLog } from './audit/auditLog.js';
-import { JobRegistry } from './ops/jobs.js';
+import { JobRegistry } from './admin/jobs.js';
+import { Admin } from './admin/admin.js';
 import { ZnodeOps } from './ops/znodeOps.js';
 import { pageSignIn } from './http/pageSignIn.js';
 import { requireIdentity } from './http/requestIdentity.js';
@@ -55,22 +53,24 @@ import { clientAddress, type TrustFn } from './http/clientAddress.js';
 import { hostCheck, lastErrorHandler, malformedUrls } from './http/requestHygiene.js';
 import { KeeperMetrics } from './metrics/keeperMetrics.js';
 import { metricsRoute } from './http/metricsRoute.js';
+import { Replicas } from './replicas/replicas.js';
+import { checkReplicasOptions } from './replicas/replicaConfig.js';
 
 export const SERVER_VERSION = '0.1.0';
 
 export interface RunningKeeper {
   url: string;
   port: number;
+  /** Every configured ensemble with what Keeper runs against it (tests reach a gateway as ensembles.get(name).gateway). */
   ensembles: Ensembles;
-  gateways: ReadonlyMap<string, ZkGateway>;
   hub: SocketHub;
-  /** The ensemble view's poller and collectors, one set per ensemble. */
-  monitors: ReadonlyMap<string, EnsembleMonitor>;
   access: AccessControl;
   audit: AuditLog;
   jobs: JobRegistry;
   ops: ZnodeOps;
   metrics: KeeperMetrics;
+  /** This Keeper as one of several replicas; null without `"replicas"` in the config. */
+  replicas: Replicas | null;
   close(): Promise<void>;
 }
 
@@ -104,13 +104,16 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   const credentials = auth ? new Credentials({ ...auth, ...(auth.oidc ? { oidcIssuer: auth.oidc.issuer } : {}) }) : null;
   if (credentials && !credentials.configured)
     throw new Error('authentication is on but no admin token, viewer token, user or single sign-on is configured: nobody could sign in');
-  const ensembles = Ensembles.fromConfig(options.ensembles, log, extras.gatewayDefaults, extras.ensembleDefaults ?? {});
-  // Views for tests and benches that reach into one part; adapters take `ensembles`.
-  const gateways = new Map([...ensembles].map((e) => [e.name, e.gateway]));
-  const monitors = new Map([...ensembles].map((e) => [e.name, e.monitor]));
+  // Refused before anything connects: a home ensemble not configured, a root Keeper may not use, a short secret.
+  if (options.replicas)
+    checkReplicasOptions(
+      options.replicas,
+      options.ensembles.map((e) => e.name),
+    );
 
-  // Sign-ins survive a restart: the sessions are journalled in the state directory.
-  const sessions = await SessionStore.open(auth?.stateDir ?? null, { ttlMs: auth?.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS }, log);
+  // Sign-ins survive a restart: the sessions are journalled in the state directory, or with
+  // replicas kept in the home ensemble (replicas/sharedSessions.ts), the journal then not opened.
+  const sessions = await SessionStore.open(options.replicas ? null : (auth?.stateDir ?? null), { ttlMs: auth?.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS }, log);
   const access = new AccessControl(credentials, sessions, new ShareLinkStore(auth?.stateDir ?? null), auth?.allowedOrigins ?? []);
   const revoked = access.endRevoked();
   if (sessions.size > 0 || revoked > 0) log.info({ sessions: sessions.size, ended: revoked }, 'sign-in sessions kept from the previous run');
@@ -124,6 +127,12 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
     auditLines ? (entry) => auditLines.info(entry, 'audit') : null,
   );
   const jobs = new JobRegistry();
+  const home = options.replicas ? options.ensembles.find((e) => e.name === options.replicas?.stateEnsemble) : undefined;
+  const replicas = options.replicas && home ? new Replicas(options.replicas, home, log, extras.gatewayDefaults) : null;
+  if (replicas && credentials) replicas.shareSessions(access);
+  const startedAt = Date.now();
+  const admin = new Admin({ audit, jobs, log });
+  const ensembles = Ensembles.fromConfig(options.ensembles, log, admin, extras.gatewayDefaults, extras.ensembleDefaults ?? {});
   for (const ensemble of ensembles) {
     // The Locks view remembers scans' finds and the holds it saw begin, keyed by the ensemble's identity.
     if (auth?.stateDir) {
@@ -140,7 +149,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
       ...(extras.upgradeTimings ? { timings: extras.upgradeTimings } : {}),
     });
   }
-  const ops = new ZnodeOps({ ensembles, audit, jobs, log, ...(extras.recursiveDelete ? { recursiveDelete: extras.recursiveDelete } : {}) });
+  const ops = new ZnodeOps({ admin, ...(extras.recursiveDelete ? { recursiveDelete: extras.recursiveDelete } : {}) });
   const limits: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits, ...extras.rateLimits };
   const guard = new SignInGuard(signInLimiter(limits), audit, log);
   const allowedHosts = allowedHostNames(options.host, auth?.allowedOrigins ?? [], options.allowedHosts ?? []);
@@ -167,7 +176,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   // Access that ends (revoked or expired share link, sign-out, expired session) closes its sockets at once.
   access.on('ended', (end, reason) => {
     hub.closeWhere(
-      (identity) => ('sessionId' in end ? identity.sessionId === end.sessionId : identity.shareLinkId === end.shareLinkId),
+      (identity) => ('signInId' in end ? identity.signInId === end.signInId : identity.shareLinkId === end.shareLinkId),
       CLOSE_ACCESS_ENDED,
       reason,
     );
@@ -202,13 +211,12 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
     devices: DeviceCookies.open(auth?.stateDir ?? null),
     ensembles,
     ops,
-    jobs,
+    admin,
     walks: new WalkBudget(walkLimitsFromConfig(options.limits)),
-    lockActions: new LockActions(ops, ensembles),
-    lockScans: new LockScans(ops, ensembles, jobs),
+    replicas,
     socketsFor: (id) => hub.countWhere((identity) => identity.shareLinkId === id),
     version: SERVER_VERSION,
-    startedAt: Date.now(),
+    startedAt,
   });
   app.use(api.router);
   app.use(API_PREFIX, unknownApiRoute);
@@ -234,23 +242,24 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   const url = `http://${host}:${port}`;
   log.info({ url, ensembles: ensembles.names }, 'keeper is serving');
+  replicas?.start({ url, port, version: SERVER_VERSION, startedAt }, { shareLinks: access.shareLinks });
 
   let closing: Promise<void> | null = null;
   return {
     url,
     port,
     ensembles,
-    gateways,
     hub,
-    monitors,
     access,
     audit,
     jobs,
     ops,
     metrics,
+    replicas,
     close() {
       closing ??= (async () => {
         access.close();
+        replicas?.close();
         await jobs.close();
         hub.close();
         ensembles.close();

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import bcrypt from 'bcryptjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLOSE_ACCESS_ENDED, meResponseSchema, type AuditEntry } from '@keeper/shared';
+import { CLOSE_ACCESS_ENDED, meAnswerSchema, type AuditEntry } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import type { KeeperOptions } from '../src/config/types.js';
 import { readAuditFile } from '../src/audit/auditLog.js';
@@ -113,7 +113,7 @@ beforeAll(async () => {
     { op: 'create', path: `${ROOT}/guarded/target`, data: 'original' },
     { op: 'create', path: `${ROOT}/guarded/other`, data: 'other' },
   ]);
-  await waitFor(() => keeper.gateways.get('it')?.session.state === 'connected', { what: 'console connected' });
+  await waitFor(() => keeper.ensembles.get('it').gateway.session.state === 'connected', { what: 'console connected' });
 }, 120_000);
 
 afterAll(async () => {
@@ -136,7 +136,7 @@ describe('identity', () => {
 
   it('knows bearer, password and URL-token identities', async () => {
     const rights = (role: 'admin' | 'viewer') => ({ role, write: [], grantedBy: [] });
-    expect(meResponseSchema.parse((await api('GET', '/api/me', admin)).body)).toEqual({
+    expect(meAnswerSchema.parse((await api('GET', '/api/me', admin)).body)).toEqual({
       name: 'admin-token',
       role: 'admin',
       via: 'bearer',

@@ -63,7 +63,7 @@ beforeAll(async () => {
     },
   );
   await kazoo(ensemble.connectionString, [{ op: 'create', path: `${ROOT}/ready`, data: 'x' }]);
-  await waitFor(() => keeper.gateways.get('it')?.session.state === 'connected', { what: 'console connected' });
+  await waitFor(() => keeper.ensembles.get('it').gateway.session.state === 'connected', { what: 'console connected' });
 }, 120_000);
 
 afterAll(async () => {
@@ -153,7 +153,7 @@ describe('writes from another site', () => {
       { logger: testLogger },
     );
     try {
-      await waitFor(() => openKeeper.gateways.get('it')?.session.state === 'connected', { what: 'open console connected' });
+      await waitFor(() => openKeeper.ensembles.get('it').gateway.session.state === 'connected', { what: 'open console connected' });
       // What a page elsewhere can send without a preflight: a text/plain POST.
       const forged = await call(openKeeper.url, 'POST', `/api/ensembles/it/znodes${ROOT}/forged`, { origin: 'http://attacker.example' }, 'x', {
         raw: true,
@@ -209,7 +209,7 @@ describe('refused writes are rate limited', () => {
 
 describe('the audit trail matches what happened', () => {
   it('records writes, refusals and an import (start and end) with who, where and outcome', async () => {
-    await waitFor(() => keeper.gateways.get('it')?.session.state === 'connected', { what: 'console connected again' });
+    await waitFor(() => keeper.ensembles.get('it').gateway.session.state === 'connected', { what: 'console connected again' });
     const created = await api('POST', `/api/ensembles/it/znodes${ROOT}/by-api`, admin, { data: 'hi' });
     expect(created.status).toBe(201);
     const stale = await api('PUT', `/api/ensembles/it/znodes${ROOT}/by-api`, admin, { data: 'stale', version: 7 });

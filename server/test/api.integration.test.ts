@@ -1,6 +1,6 @@
 /** The JSON API against a real ensemble: shapes, paging, and clear errors. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { healthSchema, znodeResponseSchema } from '@keeper/shared';
+import { healthSchema, znodeAnswerSchema } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import { leaseSharedEnsemble, type SharedEnsemble } from './support/sharedEnsemble.js';
 import { connectRaw, type RawClient } from './support/rawClient.js';
@@ -24,7 +24,7 @@ beforeAll(async () => {
   for (const name of ['n10', 'n2', 'n1', 'b', 'a']) await other.create(`/api/kids/${name}`);
   await other.create('/api/json', '{"a":1}');
   await other.client.create('/api/bin', Buffer.from([0, 1, 2, 255]), 0 as never, () => undefined);
-  await waitFor(() => keeper.gateways.get('it')?.session.state === 'connected', { what: 'console connected' });
+  await waitFor(() => keeper.ensembles.get('it').gateway.session.state === 'connected', { what: 'console connected' });
 }, 90_000);
 
 afterAll(async () => {
@@ -46,7 +46,7 @@ describe('GET /api', () => {
   it('gives a znode with stat, decoded data and a sorted page of children', async () => {
     const res = await get('/api/ensembles/it/znodes/api/kids?offset=1&limit=3');
     expect(res.status).toBe(200);
-    const body = znodeResponseSchema.parse(res.body);
+    const body = znodeAnswerSchema.parse(res.body);
     expect(body.path).toBe('/api/kids');
     expect(body.stat.numChildren).toBe(5);
     expect(body.children).toEqual({ total: 5, offset: 1, limit: 3, names: ['b', 'n1', 'n2'] });

@@ -12,9 +12,9 @@
  *  - released, the member is plainly serving again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maxClientCnxnsFromAdmin, membersResponseSchema, sessionsResponseSchema, sizingResponseSchema, type MembersResponse } from '@keeper/shared';
+import { maxClientCnxnsFromAdmin, membersAnswerSchema, sessionsAnswerSchema, sizingAnswerSchema, type MembersAnswer } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
-import { fourLetterWord } from '../src/ensemble/wire.js';
+import { fourLetterWord } from '../src/members/wire.js';
 import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { holdSessions, type HeldSessions } from '../../scripts/lib/kazoo/index.js';
 import { waitFor } from './support/waitFor.js';
@@ -36,8 +36,8 @@ async function getJson(keeper: RunningKeeper, path: string): Promise<unknown> {
   return res.json();
 }
 
-const members = async (keeper: RunningKeeper, name: string): Promise<MembersResponse> =>
-  membersResponseSchema.parse(await getJson(keeper, `/api/ensembles/${name}/members`));
+const members = async (keeper: RunningKeeper, name: string): Promise<MembersAnswer> =>
+  membersAnswerSchema.parse(await getJson(keeper, `/api/ensembles/${name}/members`));
 
 /** Three tries a little apart, all closed at once: the member is at its cap for 127.0.0.1 (a poll's passing connection cannot fake that). */
 async function closesAtOnce(host: string, port: number): Promise<boolean> {
@@ -77,7 +77,7 @@ describe('a member at maxClientCnxns on a real ensemble', () => {
       { logger: testLogger, ensembleDefaults: SETTINGS },
     );
     for (const name of ['mc', 'mca']) {
-      await waitFor(() => keeper.gateways.get(name)?.session.state === 'connected', { what: `${name} console connected`, timeoutMs: 30_000 });
+      await waitFor(() => keeper.ensembles.get(name).gateway.session.state === 'connected', { what: `${name} console connected`, timeoutMs: 30_000 });
       await waitFor(async () => (await members(keeper, name)).quorum.votersServing === 3, {
         what: `${name}: three serving`,
         timeoutMs: 30_000,
@@ -118,7 +118,7 @@ describe('a member at maxClientCnxns on a real ensemble', () => {
     const filledAt = Date.now();
 
     // The window while it is full: every answer, not only the last.
-    const seen: MembersResponse[] = [];
+    const seen: MembersAnswer[] = [];
     while (Date.now() - filledAt < 10_000) {
       seen.push(await members(keeper, 'mc'));
       await sleep(250);
@@ -141,11 +141,11 @@ describe('a member at maxClientCnxns on a real ensemble', () => {
     expect(last.alerts.find((a) => a.id === `refuses-keeper:${target.address}`)?.title).toContain(SENTENCE);
 
     // The what-if counts it as serving: the other follower may go down and the quorum holds.
-    const sizing = sizingResponseSchema.parse(await getJson(keeper, `/api/ensembles/mc/sizing?down=${other}`));
+    const sizing = sizingAnswerSchema.parse(await getJson(keeper, `/api/ensembles/mc/sizing?down=${other}`));
     expect(sizing.whatIf).toMatchObject({ quorumHolds: true, canLoseAfter: 0 });
 
     // With AdminServers, the sessions on it are read through them, and their count per host raises the alert.
-    const sessions = sessionsResponseSchema.parse(await getJson(keeper, '/api/ensembles/mca/sessions?refresh=true'));
+    const sessions = sessionsAnswerSchema.parse(await getJson(keeper, '/api/ensembles/mca/sessions?refresh=true'));
     expect(sessions.gaps.filter((g) => g.member === target.address)).toEqual([]);
     expect(sessions.sessions.filter((s) => s.member === target.address).length).toBeGreaterThanOrEqual(Math.ceil(MAX_CNXNS * 0.8));
     const alert = await waitFor(async () => (await members(keeper, 'mca')).alerts.find((a) => a.id === `cnxn-limit:${target.address}:127.0.0.1`), {

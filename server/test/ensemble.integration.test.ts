@@ -8,13 +8,13 @@
  * and one whose member 3 only allows srvr and has no AdminServer (offset 25200).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { membersResponseSchema, sessionsResponseSchema, sizingResponseSchema, watchesResponseSchema, type MembersResponse } from '@keeper/shared';
+import { membersAnswerSchema, sessionsAnswerSchema, sizingAnswerSchema, watchesAnswerSchema, type MembersAnswer } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
-import { MemberPoller } from '../src/ensemble/memberPoller.js';
-import { MemberTransport } from '../src/ensemble/transport.js';
-import { RequestCounters } from '../src/ensemble/counters.js';
-import { initialTargets } from '../src/ensemble/memberTargets.js';
-import type { MemberCount } from '../src/ensemble/counters.js';
+import { MemberPoller } from '../src/members/memberPoller.js';
+import { MemberTransport } from '../src/members/transport.js';
+import { RequestCounters } from '../src/members/counters.js';
+import { initialTargets } from '../src/members/memberTargets.js';
+import type { MemberCount } from '../src/members/counters.js';
 import { memberPorts } from '../../scripts/sandbox/index.js';
 import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { holdSessions, type HeldSessions } from '../../scripts/lib/kazoo/index.js';
@@ -50,10 +50,10 @@ async function get(keeper: RunningKeeper, path: string): Promise<{ status: numbe
   return { status: res.status, body: await res.json() };
 }
 
-async function members(keeper: RunningKeeper, name: string): Promise<MembersResponse> {
+async function members(keeper: RunningKeeper, name: string): Promise<MembersAnswer> {
   const res = await get(keeper, `/api/ensembles/${name}/members`);
   expect(res.status).toBe(200);
-  return membersResponseSchema.parse(res.body);
+  return membersAnswerSchema.parse(res.body);
 }
 
 /** waitFor for checks that answer null until the value they wait for is there. */
@@ -61,7 +61,7 @@ async function until<T>(check: () => Promise<T | null | undefined>, opts: { what
   return (await waitFor(check, opts)) as T;
 }
 
-const roles = (body: MembersResponse) => Object.fromEntries(body.members.map((m) => [m.id, m.role]));
+const roles = (body: MembersAnswer) => Object.fromEntries(body.members.map((m) => [m.id, m.role]));
 
 /** Request counts per member over `rounds` whole poll rounds, sampled at publish time. */
 async function pollRequestsPerRound(poller: MemberPoller, rounds: number): Promise<Record<string, number>> {
@@ -90,7 +90,7 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
   beforeAll(async () => {
     ensemble = await startTestEnsemble(PORT_OFFSETS.ensembleTest, { extraConfig: EXTRA_CONFIG });
     keeper = await startFor(ensemble, 'it');
-    await waitFor(() => keeper.gateways.get('it')?.session.state === 'connected', { what: 'console connected' });
+    await waitFor(() => keeper.ensembles.get('it').gateway.session.state === 'connected', { what: 'console connected' });
   }, 90_000);
 
   afterAll(async () => {
@@ -184,7 +184,7 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
     const leaderId = await ensemble.leaderId();
     const res = await get(keeper, `/api/ensembles/it/sizing?down=${leaderId}&voters=5&observers=2`);
     expect(res.status).toBe(200);
-    const body = sizingResponseSchema.parse(res.body);
+    const body = sizingAnswerSchema.parse(res.body);
     expect(body.live).toMatchObject({ quorumSize: 2, tolerates: 1, canLoseNow: 1, survivesMaintenancePlusFailure: false });
     expect(body.whatIf).toMatchObject({ quorumHolds: true, canLoseAfter: 0 });
     expect(body.whatIf!.sentence).toContain('new leader');
@@ -199,7 +199,7 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
   });
 
   it('costs the ensemble the same with 20 browsers as with 1', async () => {
-    const poller = keeper.monitors.get('it')!.poller;
+    const poller = keeper.ensembles.get('it').monitor.poller;
     const browsers = [await TestBrowser.open(keeper.url)];
     try {
       browsers[0]!.subscribe('ensembleHealth', 'it', {}, 'w0');
@@ -237,7 +237,7 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
     const body = await until(
       async () => {
         const res = await get(keeper, '/api/ensembles/it/sessions?refresh=true');
-        const parsed = sessionsResponseSchema.parse(res.body);
+        const parsed = sessionsAnswerSchema.parse(res.body);
         return parsed.sessions.some((s) => s.sessionId === worker) && parsed.sessions.length >= 12 ? parsed : null;
       },
       { what: 'the kazoo sessions listed', timeoutMs: 20_000, intervalMs: 1_000 },
@@ -256,11 +256,11 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
     expect(session.flags[0]!.message).toContain('15 min');
     expect(session.expiresAt).toBeGreaterThan(Date.now() + 10 * 60_000);
     const consoleSession = body.sessions.filter((s) => s.isConsole);
-    expect(consoleSession.map((s) => s.sessionId)).toEqual([keeper.gateways.get('it')!.session.sessionId]);
+    expect(consoleSession.map((s) => s.sessionId)).toEqual([keeper.ensembles.get('it').gateway.session.sessionId]);
     expect(body.sessions.filter((s) => s.timeoutMs === 10_000 && s.flags.length === 0).length).toBeGreaterThanOrEqual(10);
 
     // The watch herd: ten sessions on one path, spread over the three members.
-    const watches = watchesResponseSchema.parse((await get(keeper, '/api/ensembles/it/watches?byPath=true')).body);
+    const watches = watchesAnswerSchema.parse((await get(keeper, '/api/ensembles/it/watches?byPath=true')).body);
     expect(watches.costWarning).toContain('wchc and wchp may be expensive');
     expect(watches.summary.map((s) => s.error)).toEqual([null, null, null]);
     expect(watches.byPath!.paths[0]).toMatchObject({ path: '/it/locks/leader', watchers: 10 });
@@ -268,7 +268,7 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
   });
 
   it('shares one gathering between concurrent requests and rate-limits refreshes', async () => {
-    const monitor = keeper.monitors.get('it')!;
+    const monitor = keeper.ensembles.get('it').monitor;
     await new Promise((r) => setTimeout(r, SETTINGS.sessionsMinIntervalMs));
     const before = monitor.sessions.gatherings;
     const answers = await Promise.all(Array.from({ length: 10 }, () => get(keeper, '/api/ensembles/it/sessions?refresh=true')));
@@ -291,7 +291,7 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
     kazoo = null;
     const session = await until(
       async () => {
-        const body = sessionsResponseSchema.parse((await get(keeper, '/api/ensembles/it/sessions?refresh=true')).body);
+        const body = sessionsAnswerSchema.parse((await get(keeper, '/api/ensembles/it/sessions?refresh=true')).body);
         const s = body.sessions.find((x) => x.sessionId === worker);
         return s && s.connected === false ? s : null;
       },
@@ -371,7 +371,7 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
     expect(body.quorum).toMatchObject({ hasQuorum: false, votersServing: 0, canLoseNow: 0 });
     expect(body.alerts[0]).toMatchObject({ id: 'no-quorum', severity: 'critical' });
     // Sessions and watches say why they are incomplete instead of failing.
-    const sessions = sessionsResponseSchema.parse((await get(keeper, '/api/ensembles/it/sessions?refresh=true')).body);
+    const sessions = sessionsAnswerSchema.parse((await get(keeper, '/api/ensembles/it/sessions?refresh=true')).body);
     expect(sessions.gaps.length).toBeGreaterThan(0);
     await ensemble.startAll();
     await waitFor(async () => (await members(keeper, 'it')).quorum.votersServing === 3, { what: 'quorum back', timeoutMs: 30_000, intervalMs: 300 });
@@ -428,9 +428,9 @@ describe('a member whose 4lw whitelist allows srvr only and whose AdminServer is
     expect(whatIf.whatIf.sentence).toContain('observer: it does not vote');
     expect(whatIf.live.notes.join(' ')).toContain('1 observer adds read capacity');
 
-    const sessions = sessionsResponseSchema.parse((await get(keeper, '/api/ensembles/restricted/sessions')).body);
+    const sessions = sessionsAnswerSchema.parse((await get(keeper, '/api/ensembles/restricted/sessions')).body);
     expect(sessions.gaps.find((g) => g.member === address)?.reason).toContain('cons is not in 4lw.commands.whitelist');
-    const watches = watchesResponseSchema.parse((await get(keeper, '/api/ensembles/restricted/watches')).body);
+    const watches = watchesAnswerSchema.parse((await get(keeper, '/api/ensembles/restricted/watches')).body);
     expect(watches.summary.find((s) => s.member === address)?.error).toContain('wchs is not in 4lw.commands.whitelist');
   });
 });

@@ -13,7 +13,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { ensembleEventsResponseSchema, membersResponseSchema, type EnsembleEvent, type MembersResponse } from '@keeper/shared';
+import { ensembleEventsAnswerSchema, membersAnswerSchema, type EnsembleEvent, type MembersAnswer } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import { ENSEMBLE_ID_PATH, ensembleStateDir } from '../src/ensemble/ensembleIdentity.js';
 import { EVENTS_FILE } from '../src/ensemble/eventTimeline.js';
@@ -51,16 +51,16 @@ describe('the ensemble view on a real ensemble: builds, the event timeline, a ki
       { logger: testLogger, ensembleDefaults: { pollIntervalMs: 1_000, maxBackoffMs: 2_000 }, rateLimits: { api: 100_000 } },
     );
 
-  async function members(): Promise<MembersResponse> {
+  async function members(): Promise<MembersAnswer> {
     const res = await call(keeper!.url, 'GET', '/api/ensembles/it/members', admin);
     expect(res.status).toBe(200);
-    return membersResponseSchema.parse(res.body);
+    return membersAnswerSchema.parse(res.body);
   }
 
   async function events(): Promise<EnsembleEvent[]> {
     const res = await call(keeper!.url, 'GET', '/api/ensembles/it/events', admin);
     expect(res.status).toBe(200);
-    return ensembleEventsResponseSchema.parse(res.body).events;
+    return ensembleEventsAnswerSchema.parse(res.body).events;
   }
 
   async function srvrVersion(id: number): Promise<string> {
@@ -195,7 +195,7 @@ describe('the ensemble view on a real ensemble: builds, the event timeline, a ki
 
   it("keeps the timeline across a Keeper restart, under the ensemble's identity, and says what it did not see", async () => {
     const before = await events();
-    const id = (await keeper!.gateways.get('it')!.getData(ENSEMBLE_ID_PATH)).data.toString();
+    const id = (await keeper!.ensembles.get('it').gateway.getData(ENSEMBLE_ID_PATH)).data.toString();
     await keeper!.close();
     keeper = null;
     expect(readdirSync(ensembleStateDir(stateDir, id))).toContain(EVENTS_FILE);

@@ -10,10 +10,10 @@
  * off for fewer than 3 gatherings; and drop it after 3.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { membersResponseSchema, sessionsResponseSchema, watchesResponseSchema, type SessionsResponse } from '@keeper/shared';
+import { membersAnswerSchema, sessionsAnswerSchema, watchesAnswerSchema, type SessionsAnswer } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import { ensembleConfigOf, PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
-import { holdSessions, kazoo, startHerd, type HeldSessions, type RunningHerd } from '../../scripts/lib/kazoo/index.js';
+import { holdSessions, kazoo, startRequestHerd, type HeldSessions, type RunningRequestHerd } from '../../scripts/lib/kazoo/index.js';
 import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
@@ -45,7 +45,7 @@ describe('request-rate herd (seed 000)', () => {
   let ensemble: Ensemble;
   let keeper: RunningKeeper;
   let idle: HeldSessions | null = null;
-  let herd: RunningHerd | null = null;
+  let herd: RunningRequestHerd | null = null;
   let browser: TestBrowser | null = null;
 
   beforeAll(async () => {
@@ -69,14 +69,14 @@ describe('request-rate herd (seed 000)', () => {
     await ensemble?.dispose();
   });
 
-  async function sessions(): Promise<SessionsResponse> {
+  async function sessions(): Promise<SessionsAnswer> {
     const res = await fetch(`${keeper.url}/api/ensembles/it/sessions?refresh=true`);
     expect(res.status).toBe(200);
-    return sessionsResponseSchema.parse(await res.json());
+    return sessionsAnswerSchema.parse(await res.json());
   }
 
   /** A gathering newer than `after` (the collector shares one gathering per 3 s). */
-  async function gatheringAfter(after: number, check: (s: SessionsResponse) => boolean = () => true): Promise<SessionsResponse> {
+  async function gatheringAfter(after: number, check: (s: SessionsAnswer) => boolean = () => true): Promise<SessionsAnswer> {
     let seen = 0;
     return (await waitFor(
       async () => {
@@ -88,11 +88,11 @@ describe('request-rate herd (seed 000)', () => {
         return s.gatheredAt !== null && s.gatheredAt > after && check(s) ? s : null;
       },
       { what: 'a new sessions gathering', timeoutMs: 40_000, intervalMs: 1_000 },
-    )) as SessionsResponse;
+    )) as SessionsAnswer;
   }
 
   /** What the herd detection saw, printed so a run that misses the herd says why. */
-  function describeGathering(s: SessionsResponse): string {
+  function describeGathering(s: SessionsAnswer): string {
     const rates = s.sessions.map((x) => x.requestsPerSecond ?? 0).filter((r) => r > 0);
     const latencies = s.sessions.flatMap((x) => (x.latencyAvg === null ? [] : [x.latencyAvg]));
     const slow = s.sessions.filter((x) => (x.latencyMax ?? 0) >= 50).length;
@@ -114,12 +114,12 @@ describe('request-rate herd (seed 000)', () => {
     expect(before.sessions.every((s) => s.requestsPerSecond === null)).toBe(true);
     expect(before.herd ?? null).toBeNull();
 
-    herd = await startHerd({ hosts: ensemble.connectionString, path: TASK_LIST, workers: WORKERS, pauseS: PAUSE_S, watchPath: QUEUE_HEAD });
+    herd = await startRequestHerd({ hosts: ensemble.connectionString, path: TASK_LIST, workers: WORKERS, pauseS: PAUSE_S, watchPath: QUEUE_HEAD });
     const started = Date.now();
     const workerIds = new Set(herd.ids);
     const idleIds = new Set(idle.ids);
     // Someone opens the Watches view: the wchp it gathers is what the herd's sentence may cite.
-    const watches = watchesResponseSchema.parse(await (await fetch(`${keeper.url}/api/ensembles/it/watches?byPath=true`)).json());
+    const watches = watchesAnswerSchema.parse(await (await fetch(`${keeper.url}/api/ensembles/it/watches?byPath=true`)).json());
     expect(watches.byPath?.herds.map((h) => h.path)).toContain(QUEUE_HEAD);
 
     // The first gathering with the workers connected is their first reading (no rate yet); the next has one.
@@ -160,7 +160,7 @@ describe('request-rate herd (seed 000)', () => {
     // The poller adds it to the ensemble's alerts at its next round (a second here).
     const members = (await waitFor(
       async () => {
-        const body = membersResponseSchema.parse(await (await fetch(`${keeper.url}/api/ensembles/it/members`)).json());
+        const body = membersAnswerSchema.parse(await (await fetch(`${keeper.url}/api/ensembles/it/members`)).json());
         return body.alerts.some((a) => a.id === 'request-herd') ? body : null;
       },
       { what: 'the herd among the ensemble alerts', timeoutMs: 5_000, intervalMs: 250 },

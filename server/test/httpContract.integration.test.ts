@@ -161,6 +161,7 @@ describe('live answers match the document', () => {
     await live('get', '/api/jobs', '/api/jobs', viewer);
     await live('get', '/api/share-links', '/api/share-links', admin);
     await live('get', '/api/audit', '/api/audit?limit=5', admin);
+    await live('get', '/api/replicas', '/api/replicas', admin);
   });
 
   it('locks: the list, one lock, a scan job, a dry-run clean, a delete, and NOT_A_LOCK', async () => {

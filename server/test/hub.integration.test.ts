@@ -28,7 +28,7 @@ beforeAll(async () => {
   keeper = await startKeeper({ host: '127.0.0.1', port: 0, ensembles: [{ name: 'it', connectionString: ensemble.connectionString }] }, { logger: testLogger });
   other = await connectRaw(ensemble.connectionString);
   await other.mkdirp('/hub');
-  await waitFor(() => keeper.gateways.get('it')?.session.state === 'connected', { what: 'console connected' });
+  await waitFor(() => keeper.ensembles.get('it').gateway.session.state === 'connected', { what: 'console connected' });
 }, 90_000);
 
 afterAll(async () => {
@@ -166,7 +166,7 @@ describe('subscriptions', () => {
     const first = await browser();
     first.subscribe('znode', 'it', { path: '/hub/shared' });
     await waitFor(() => first.lastZnode('it', '/hub/shared'), { what: 'first browser state' });
-    const gateway = keeper.gateways.get('it')!;
+    const gateway = keeper.ensembles.get('it').gateway;
     const readsAfterFirst = gateway.watches.reads;
     const others = await Promise.all(Array.from({ length: 20 }, () => browser()));
     for (const b of others) b.subscribe('znode', 'it', { path: '/hub/shared' });
@@ -199,7 +199,7 @@ describe('subscriptions', () => {
     const leftHad = left.topicEvents('consoleSession').length;
     const never = await browser();
 
-    const gateway = keeper.gateways.get('it')!;
+    const gateway = keeper.ensembles.get('it').gateway;
     const member = Number(gateway.session.member?.split(':')[1]);
     const id = ensemble.members.find((m) => m.clientPort === member)!.id;
     await ensemble.killMember(id);

@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConsoleSessionSnapshot } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
-import { fourLetterWord } from '../src/ensemble/wire.js';
+import { fourLetterWord } from '../src/members/wire.js';
 import { ensembleConfigOf, PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';
@@ -40,7 +40,7 @@ beforeAll(async () => {
     { host: '127.0.0.1', port: 0, ensembles: [ensembleConfigOf(ensemble)] },
     { logger: testLogger, ensembleDefaults: { pollIntervalMs: 1_000 } },
   );
-  await waitFor(() => keeper.gateways.get('it')?.session.state === 'connected', { what: 'console connected', timeoutMs: 30_000 });
+  await waitFor(() => keeper.ensembles.get('it').gateway.session.state === 'connected', { what: 'console connected', timeoutMs: 30_000 });
   browser = await TestBrowser.open(keeper.url);
   await browser.subscribed('consoleSession', 'it', {});
   await browser.subscribed('ensembleHealth', 'it', {});
@@ -64,7 +64,7 @@ afterAll(async () => {
 
 describe("a 3 s stall of Keeper's own event loop", () => {
   it('is not reported as an unconfirmed member or an unreachable one, and a 4lw asked just before it is answered', async () => {
-    const gateway = keeper.gateways.get('it')!;
+    const gateway = keeper.ensembles.get('it').gateway;
     const published: ConsoleSessionSnapshot[] = [];
     gateway.on('session', (s) => published.push(s));
     const eventsBefore = browser.events.length;
@@ -89,7 +89,7 @@ describe("a 3 s stall of Keeper's own event loop", () => {
 
   it('still says unconfirmed when the member itself stops answering', async () => {
     // The other side of the rule: a member that is really silent is named within 3 s, stall or not.
-    const gateway = keeper.gateways.get('it')!;
+    const gateway = keeper.ensembles.get('it').gateway;
     const port = Number(gateway.session.member?.split(':')[1]);
     const frozen = ensemble.members.find((m) => m.clientPort === port)!;
     const published: { at: number; state: string }[] = [];

@@ -57,7 +57,7 @@ beforeAll(async () => {
       ensembleDefaults: { pollIntervalMs: 1_000, maxBackoffMs: 2_000 },
     },
   );
-  gateway = keeper.gateways.get('krb')!;
+  gateway = keeper.ensembles.get('krb').gateway;
 }, 180_000);
 
 afterAll(async () => {
@@ -100,7 +100,7 @@ describe('SASL GSSAPI with a real KDC', () => {
   });
 
   it('says a wrong service host plainly, in the KDC’s words, and leaves the other ensemble connected', async () => {
-    const wrong = keeper.gateways.get('wronghost')!;
+    const wrong = keeper.ensembles.get('wronghost').gateway;
     await waitFor(() => wrong.session.connection?.problem !== null && wrong.session.connection?.problem !== undefined, {
       what: 'the SASL problem said',
       timeoutMs: 30_000,

@@ -191,7 +191,7 @@ beforeAll(async () => {
     },
     { logger: testLogger, rateLimits: { api: 100_000 } },
   );
-  gateway = keeper.gateways.get('it') as ZkGateway;
+  gateway = keeper.ensembles.get('it').gateway;
   other = await connectRaw(ensemble.connectionString);
   await other.mkdirp(ROOT);
   await waitFor(() => gateway.session.state === 'connected', { what: 'console connected' });

@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lockResponseSchema, locksResponseSchema, type Contender, type ContenderStatus, type LockReport, type LocksResponse } from '@keeper/shared';
+import { lockAnswerSchema, locksAnswerSchema, type Contender, type ContenderStatus, type LockReport, type LocksAnswer } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import { ensembleConfigOf, PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import {
@@ -32,7 +32,7 @@ import {
   kazooLockScenario,
   kazooPersistentNodeScenario,
   kazooReadWriteScenario,
-  kazooWatchHerdScenario,
+  kazooLockHerdScenario,
   type CuratorParticipant,
   type CuratorScenario,
   type KazooContender,
@@ -41,7 +41,7 @@ import {
   type KazooLockScenario,
   type KazooPersistentScenario,
   type KazooReadWriteScenario,
-  type WatchHerdScenario,
+  type LockHerdScenario,
 } from '../../scripts/lib/locks/index.js';
 import { fourLetterWord } from '../../scripts/sandbox/fourLetterWord.js';
 import { waitFor } from './support/waitFor.js';
@@ -87,14 +87,14 @@ interface Rule {
  * too, so nothing read between a node's creation and its rule escapes.
  */
 class LocksObserver {
-  readonly answers: { at: number; body: LocksResponse }[] = [];
+  readonly answers: { at: number; body: LocksAnswer }[] = [];
   readonly violations: string[] = [];
   readonly errors: string[] = [];
   private readonly rules = new Map<string, Rule>();
   private running = true;
   private readonly loop: Promise<void>;
 
-  constructor(private readonly read: () => Promise<LocksResponse>) {
+  constructor(private readonly read: () => Promise<LocksAnswer>) {
     this.loop = this.run();
   }
 
@@ -123,7 +123,7 @@ class LocksObserver {
     for (const { at, body } of this.answers) for (const lock of body.locks) for (const c of lock.contenders) if (c.path === path) this.check(at, c, rule);
   }
 
-  get latest(): LocksResponse | undefined {
+  get latest(): LocksAnswer | undefined {
     return this.answers.at(-1)?.body;
   }
 
@@ -132,12 +132,12 @@ class LocksObserver {
   }
 
   /** When an answer first satisfied `check`, or null. */
-  firstAt(check: (body: LocksResponse) => boolean): number | null {
+  firstAt(check: (body: LocksAnswer) => boolean): number | null {
     return this.answers.find((a) => check(a.body))?.at ?? null;
   }
 
   /** Waits for an answer read from now on that satisfies `check`. */
-  until<T>(check: (body: LocksResponse) => T | null | undefined | false, what: string, timeoutMs = 20_000): Promise<Exclude<T, false | null | undefined>> {
+  until<T>(check: (body: LocksAnswer) => T | null | undefined | false, what: string, timeoutMs = 20_000): Promise<Exclude<T, false | null | undefined>> {
     const from = this.answers.length;
     return waitFor(
       () => {
@@ -155,7 +155,7 @@ class LocksObserver {
   }
 }
 
-const contenderIn = (body: LocksResponse | undefined, dir: string, path: string) =>
+const contenderIn = (body: LocksAnswer | undefined, dir: string, path: string) =>
   body?.locks.find((l) => l.path === dir)?.contenders.find((c) => c.path === path);
 const statusesOf = (lock: LockReport | undefined) => lock?.contenders.map((c) => c.status) ?? [];
 const namesOf = (lock: LockReport | undefined) => lock?.contenders.map((c) => c.name) ?? [];
@@ -190,7 +190,7 @@ describe('the Locks API on locks made by real kazoo and Curator clients', () => 
     observer = new LocksObserver(async () => {
       const res = await fetch(`${keeper.url}/api/ensembles/it/locks?path=${ROOT}`, { headers: { authorization: `Bearer ${VIEWER}` } });
       if (res.status !== 200) throw new Error(`GET /locks answered ${res.status}: ${await res.text()}`);
-      return locksResponseSchema.parse(await res.json());
+      return locksAnswerSchema.parse(await res.json());
     });
   }, 180_000);
 
@@ -207,7 +207,7 @@ describe('the Locks API on locks made by real kazoo and Curator clients', () => 
   const detail = async (dir: string) => {
     const res = await fetch(`${keeper.url}/api/ensembles/it/locks${dir}`, { headers: { authorization: `Bearer ${VIEWER}` } });
     expect(res.status, dir).toBe(200);
-    return lockResponseSchema.parse(await res.json()).lock;
+    return lockAnswerSchema.parse(await res.json()).lock;
   };
   /** A scenario's processes close their sessions one by one: a waiter may hold for a moment meanwhile, never be called leaked. */
   const stopping = async (scenario: { stop(): Promise<void> }, waiters: readonly { path: string }[]) => {
@@ -226,7 +226,7 @@ describe('the Locks API on locks made by real kazoo and Curator clients', () => 
     let frozen15: KazooFrozenHolderScenario;
     let frozen60: KazooFrozenHolderScenario;
     let queue: KazooLockScenario;
-    let herd: WatchHerdScenario;
+    let herd: LockHerdScenario;
     let rw: KazooReadWriteScenario;
     /** WriteLock, ReadLock, ReadLock, WriteLock, one after the other. */
     let writerFirst: KazooContender[];
@@ -244,7 +244,7 @@ describe('the Locks API on locks made by real kazoo and Curator clients', () => 
         kazooFrozenHolderScenario({ hosts, path: DIRS.frozen60, holderTimeoutS: 60 }).then(keep),
         kazooLockScenario({ hosts, path: DIRS.queue, waiters: 0 })
           .then(keep)
-          .then(async (q) => [q, keep(await kazooWatchHerdScenario({ hosts, path: q.holder.path, watchers: 10 }))] as const),
+          .then(async (q) => [q, keep(await kazooLockHerdScenario({ hosts, path: q.holder.path, watchers: 10 }))] as const),
         kazooReadWriteScenario({ hosts, path: DIRS.rw }).then(keep),
         startInOrder(
           (['WriteLock', 'ReadLock', 'ReadLock', 'WriteLock'] as const).map((recipe, i) => ({
@@ -300,7 +300,7 @@ describe('the Locks API on locks made by real kazoo and Curator clients', () => 
     });
 
     it('flags the frozen 15-minute holder long-timeout (and, for a 60 s frozen holder, silent); its waiter waits', async () => {
-      const holderOf = (s: KazooFrozenHolderScenario, dir: string) => (b: LocksResponse) => contenderIn(b, dir, s.holder.path);
+      const holderOf = (s: KazooFrozenHolderScenario, dir: string) => (b: LocksAnswer) => contenderIn(b, dir, s.holder.path);
       const h15 = await observer.until((b) => {
         const h = holderOf(frozen15, DIRS.frozen15)(b);
         return h?.flags.some((f) => f.kind === 'long-timeout') ? h : null;

@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lockResponseSchema, locksResponseSchema } from '@keeper/shared';
+import { lockAnswerSchema, locksAnswerSchema } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import { ensembleConfigOf, PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { kazooLockScenario, type KazooLockScenario } from '../../scripts/lib/locks/index.js';
@@ -55,7 +55,7 @@ describe('locks on a real ensemble with kazoo', () => {
     scenarios.push(made);
     await waitFor(
       async () => {
-        const body = locksResponseSchema.parse(await (await api(`/locks?path=${ROOT}`)).json());
+        const body = locksAnswerSchema.parse(await (await api(`/locks?path=${ROOT}`)).json());
         return body.locks.find((l) => l.path === path)?.contenders.length === 3;
       },
       { what: `the kazoo lock at ${path} listed with its three contenders`, timeoutMs: 20_000 },
@@ -97,7 +97,7 @@ describe('locks on a real ensemble with kazoo', () => {
   it('lists a kazoo Lock under a configured root: one holder, two waiters in sequence order', async () => {
     const list = await waitFor(
       async () => {
-        const body = locksResponseSchema.parse(await (await api(`/locks?path=${ROOT}`)).json());
+        const body = locksAnswerSchema.parse(await (await api(`/locks?path=${ROOT}`)).json());
         const lock = body.locks.find((l) => l.path === LOCK);
         return lock && lock.contenders.length === 3 ? { body, lock } : null;
       },
@@ -130,7 +130,7 @@ describe('locks on a real ensemble with kazoo', () => {
           .filter((e) => e.params.path === released)
           .at(-1)?.event;
         if (!last || last.kind !== 'lock') return null;
-        const lock = lockResponseSchema.parse(last.lock).lock;
+        const lock = lockAnswerSchema.parse(last.lock).lock;
         return lock.contenders[0]?.name === next.name && lock.contenders[0]?.status === 'holder' ? Date.now() : null;
       },
       { what: 'the next holder pushed', timeoutMs: 5_000, intervalMs: 20 },
@@ -140,7 +140,7 @@ describe('locks on a real ensemble with kazoo', () => {
   });
 
   it("refuses to delete the holder without typed confirmation, and a viewer's or a stale delete", async () => {
-    const detail = lockResponseSchema.parse(await (await api(`/locks${LOCK}`)).json());
+    const detail = lockAnswerSchema.parse(await (await api(`/locks${LOCK}`)).json());
     const holder = detail.lock.contenders[0]!;
     expect(holder.status).toBe('holder');
     const refused = await post('delete', { path: holder.path, owner: holder.owner!.sessionId, version: holder.version });
@@ -154,7 +154,7 @@ describe('locks on a real ensemble with kazoo', () => {
     expect(viewerTry.status).toBe(403);
     expect(viewerTry.body.error.code).toBe('FORBIDDEN');
     // Still there: nothing was deleted.
-    const after = lockResponseSchema.parse(await (await api(`/locks${LOCK}`)).json());
+    const after = lockAnswerSchema.parse(await (await api(`/locks${LOCK}`)).json());
     expect(after.lock.contenders[0]!.name).toBe(holder.name);
   });
 
@@ -191,14 +191,14 @@ describe('locks on a real ensemble with kazoo', () => {
         async () => {
           const res = await api(`/locks${dir}`);
           const text = await res.text();
-          if (res.status === 200) return lockResponseSchema.parse(JSON.parse(text)).lock.contenders.length === 200 ? { res, text } : null;
+          if (res.status === 200) return lockAnswerSchema.parse(JSON.parse(text)).lock.contenders.length === 200 ? { res, text } : null;
           expect(JSON.parse(text).error.message, text).toBe(`reading ${dir}…`);
           return null;
         },
         { what: `the first listing of ${dir}`, timeoutMs: 60_000, intervalMs: 500 },
       );
       expect(res.status).toBe(200);
-      const lock = lockResponseSchema.parse(JSON.parse(text)).lock;
+      const lock = lockAnswerSchema.parse(JSON.parse(text)).lock;
       console.log(`GET /locks${dir}: ${Date.now() - started} ms, ${Math.round(text.length / 1024)} KiB`);
       expect(lock.total).toBe(100_000);
       expect(lock.holders).toBe(1);
@@ -210,7 +210,7 @@ describe('locks on a real ensemble with kazoo', () => {
       expect(lock.contenders[199]!.sequence).toBe(199);
       expect(text.length).toBeLessThan(1024 * 1024);
       // The list carries five contenders of it, and the counts.
-      const list = locksResponseSchema.parse(await (await api('/locks?path=/big')).json());
+      const list = locksAnswerSchema.parse(await (await api('/locks?path=/big')).json());
       expect(list.locks[0]).toMatchObject({ path: dir, total: 100_000, holders: 1 });
       expect(list.locks[0]!.contenders).toHaveLength(5);
     } finally {
@@ -230,7 +230,7 @@ describe('locks on a real ensemble with kazoo', () => {
   });
 
   it("refuses every write of a viewer, of no identity and of another site's page, audited, with the lock unchanged", async () => {
-    const lock = lockResponseSchema.parse(await (await api(`/locks${LOCK}`, viewer)).json()).lock;
+    const lock = lockAnswerSchema.parse(await (await api(`/locks${LOCK}`, viewer)).json()).lock;
     const waiter = lock.contenders[1]!;
     const body = { path: waiter.path, owner: waiter.owner!.sessionId, version: waiter.version };
     for (const [route, payload] of [
@@ -252,12 +252,12 @@ describe('locks on a real ensemble with kazoo', () => {
     const audit = await call(keeper.url, 'GET', '/api/audit?limit=50', admin);
     const refusals = (audit.body.entries as { action: string; outcome: string }[]).filter((e) => e.action.startsWith('lock.') && e.outcome === 'refused');
     expect(new Set(refusals.map((e) => e.action))).toEqual(new Set(['lock.delete', 'lock.clean', 'lock.scan']));
-    const after = lockResponseSchema.parse(await (await api(`/locks${LOCK}`)).json()).lock;
+    const after = lockAnswerSchema.parse(await (await api(`/locks${LOCK}`)).json()).lock;
     expect(after.contenders.map((c) => c.name)).toEqual(lock.contenders.map((c) => c.name));
   });
 
   it('answers malformed, oversized and wrong bodies with a clear 4xx and deletes nothing', async () => {
-    const lock = lockResponseSchema.parse(await (await api(`/locks${LOCK}`)).json()).lock;
+    const lock = lockAnswerSchema.parse(await (await api(`/locks${LOCK}`)).json()).lock;
     const waiter = lock.contenders[1]!;
     const cases: [unknown, number, string][] = [
       [{ path: waiter.path, owner: 'not-hex', version: 0 }, 400, 'INVALID_BODY'],
@@ -278,7 +278,7 @@ describe('locks on a real ensemble with kazoo', () => {
     expect(malformed.body.error.code).toBe('MALFORMED_JSON');
     const badQuery = await api('/locks?path=relative');
     expect(badQuery.status).toBe(400);
-    const after = lockResponseSchema.parse(await (await api(`/locks${LOCK}`)).json()).lock;
+    const after = lockAnswerSchema.parse(await (await api(`/locks${LOCK}`)).json()).lock;
     expect(after.contenders.map((c) => c.name)).toEqual(lock.contenders.map((c) => c.name));
   });
 
@@ -322,7 +322,7 @@ describe('locks on a real ensemble with kazoo', () => {
       const next = await own.releaseHolder();
       const holderIs = (b: TestBrowser) => {
         const last = b.topicEvents('lock', 'it').at(-1)?.event;
-        return last?.kind === 'lock' && lockResponseSchema.parse(last.lock).lock.contenders[0]?.name === next.name;
+        return last?.kind === 'lock' && lockAnswerSchema.parse(last.lock).lock.contenders[0]?.name === next.name;
       };
       await waitFor(() => browsers.every(holderIs), { what: 'the new holder pushed to every browser', timeoutMs: 5_000, intervalMs: 20 });
       await waitFor(() => browsers.every((b, i) => b.topicEvents('locks', 'it').length > seen[i]!.list), {

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import zookeeper from 'node-zookeeper-client';
-import { locksResponseSchema } from '@keeper/shared';
+import { locksAnswerSchema } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import { ensembleConfigOf } from './support/testEnsemble.js';
 import { leaseSharedEnsemble, type SharedEnsemble } from './support/sharedEnsemble.js';
@@ -93,7 +93,7 @@ describe('the Locks view under viewers, with 1,000 lock directories', () => {
     // Every directory read and judged, and a gathering behind the statuses.
     await waitFor(
       async () => {
-        const list = locksResponseSchema.parse((await call(keeper.url, 'GET', '/api/ensembles/it/locks?limit=1', admin)).body);
+        const list = locksAnswerSchema.parse((await call(keeper.url, 'GET', '/api/ensembles/it/locks?limit=1', admin)).body);
         // (Their owners watch nothing, as raw clients: once the window passes most waiters are called leaked, which costs as much to judge.)
         return list.total === DIRS && list.counts.empty === 0 && list.leakCheck.gatherings > 0;
       },
@@ -113,16 +113,16 @@ describe('the Locks view under viewers, with 1,000 lock directories', () => {
   it('answers the list one bounded page at a time, over HTTP and the topic', async () => {
     const res = await fetch(`${keeper.url}/api/ensembles/it/locks`, { headers: { authorization: `Bearer ${VIEWER}` } });
     const text = await res.text();
-    const list = locksResponseSchema.parse(JSON.parse(text));
+    const list = locksAnswerSchema.parse(JSON.parse(text));
     console.log(`GET /locks: ${list.locks.length} of ${list.total} locks, ${Math.round(text.length / 1024)} KiB`);
     expect(list.locks).toHaveLength(100);
     expect(list.total).toBe(DIRS);
     expect(text.length).toBeLessThan(1024 * 1024);
-    expect(locksResponseSchema.parse((await get('/locks?limit=500')).body).locks).toHaveLength(500);
+    expect(locksAnswerSchema.parse((await get('/locks?limit=500')).body).locks).toHaveLength(500);
     expect((await get('/locks?limit=501')).status).toBe(400);
-    const page2 = locksResponseSchema.parse((await get('/locks?offset=100&limit=100')).body);
+    const page2 = locksAnswerSchema.parse((await get('/locks?offset=100&limit=100')).body);
     expect(page2.locks[0]!.path).not.toBe(list.locks[0]!.path);
-    const filtered = locksResponseSchema.parse((await get('/locks?q=d0042')).body);
+    const filtered = locksAnswerSchema.parse((await get('/locks?q=d0042')).body);
     expect(filtered.locks.map((l) => l.path)).toEqual([dirPath(42)]);
     expect(filtered.total).toBe(1);
 

@@ -16,17 +16,17 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lockResponseSchema, locksResponseSchema, type Contender, type LockResponse } from '@keeper/shared';
+import { lockAnswerSchema, locksAnswerSchema, type Contender, type LockAnswer } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import type { KeeperOptions } from '../src/config/types.js';
 import { ensembleConfigOf, PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import {
   kazooLockScenario,
-  kazooWatchHerdScenario,
+  kazooLockHerdScenario,
   startInOrder,
   type KazooContender,
   type KazooLockScenario,
-  type WatchHerdScenario,
+  type LockHerdScenario,
 } from '../../scripts/lib/locks/index.js';
 import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';
@@ -52,8 +52,8 @@ describe('the Locks view tells the truth, and keeps share links to their scope',
   let options: KeeperOptions;
   let leaky: KazooLockScenario;
   let outsideLock: KazooLockScenario;
-  let herdInside: WatchHerdScenario;
-  let herdOutside: WatchHerdScenario;
+  let herdInside: LockHerdScenario;
+  let herdOutside: LockHerdScenario;
   const stops: (() => Promise<void>)[] = [];
   const browsers: TestBrowser[] = [];
 
@@ -87,10 +87,10 @@ describe('the Locks view tells the truth, and keeps share links to their scope',
   });
 
   const get = (path: string, who: Who = admin) => call(keeper.url, 'GET', `/api/ensembles/it${path}`, who);
-  const detail = async (path: string, who: Who = admin): Promise<LockResponse> => {
+  const detail = async (path: string, who: Who = admin): Promise<LockAnswer> => {
     const res = await get(`/locks${path}`, who);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return lockResponseSchema.parse(res.body);
+    return lockAnswerSchema.parse(res.body);
   };
   /** The lock once every listed contender's facts are read and a watch gathering has seen them. */
   const settled = (path: string, count: number) =>
@@ -101,7 +101,7 @@ describe('the Locks view tells the truth, and keeps share links to their scope',
       },
       { what: `${path} with ${count} contenders and a gathering`, timeoutMs: 40_000, intervalMs: 300 },
     );
-  const byName = (answer: LockResponse, name: string): Contender => answer.lock.contenders.find((c) => c.name === name)!;
+  const byName = (answer: LockAnswer, name: string): Contender => answer.lock.contenders.find((c) => c.name === name)!;
 
   it('counts a hold from its ctime when nothing before it went, a wait from its ctime, never from when Keeper began watching (item 7)', async () => {
     leaky = await kazooLockScenario({ hosts: ensemble.connectionString, path: LEAKY, waiters: 2 });
@@ -152,15 +152,15 @@ describe('the Locks view tells the truth, and keeps share links to their scope',
   it("keeps a share link to its scope in every lock answer and topic it can receive, HTTP and socket (item 12), and a lock's page to its own herds (item 10)", async () => {
     outsideLock = await kazooLockScenario({ hosts: ensemble.connectionString, path: OUTSIDE_LOCK, waiters: 1 });
     stops.push(() => outsideLock.stop());
-    herdOutside = await kazooWatchHerdScenario({ hosts: ensemble.connectionString, path: OUTSIDE_HERD, watchers: 12 });
+    herdOutside = await kazooLockHerdScenario({ hosts: ensemble.connectionString, path: OUTSIDE_HERD, watchers: 12 });
     stops.push(() => herdOutside.stop());
-    herdInside = await kazooWatchHerdScenario({ hosts: ensemble.connectionString, path: LEAKY, watchers: 10 });
+    herdInside = await kazooLockHerdScenario({ hosts: ensemble.connectionString, path: LEAKY, watchers: 10 });
     stops.push(() => herdInside.stop());
     await detail(OUTSIDE_LOCK);
     // The admin sees both herds once a gathering has: the outside one is what a link must not.
     const full = await waitFor(
       async () => {
-        const list = locksResponseSchema.parse((await get('/locks')).body);
+        const list = locksAnswerSchema.parse((await get('/locks')).body);
         return list.herds.some((h) => h.path === OUTSIDE_HERD) && list.herds.some((h) => h.path === LEAKY) ? list : null;
       },
       { what: 'both herds gathered', timeoutMs: 40_000, intervalMs: 500 },
@@ -241,7 +241,7 @@ describe('the Locks view tells the truth, and keeps share links to their scope',
     const seenBySubtree = await harvest(subtree, false);
     expect(leaksIn(seenBySubtree, [...sessionIds, ...addresses, ...outOfScope])).toEqual([]);
     // Not vacuous: it did get the lock, its three contenders and its statuses.
-    const subtreeDetail = lockResponseSchema.parse(JSON.parse(seenBySubtree.find((p) => p.label.startsWith(`GET /locks${LEAKY} (`))!.text));
+    const subtreeDetail = lockAnswerSchema.parse(JSON.parse(seenBySubtree.find((p) => p.label.startsWith(`GET /locks${LEAKY} (`))!.text));
     expect(subtreeDetail.ownersHidden).toBe(true);
     expect(subtreeDetail.lock.contenders.map((c) => c.status)).toEqual(['holder', 'waiting']);
     expect(subtreeDetail.lock.contenders.every((c) => c.owner?.sessionId === null && c.owner.timeoutMs === 30_000)).toBe(true);
@@ -252,7 +252,7 @@ describe('the Locks view tells the truth, and keeps share links to their scope',
     const seenByViews = await harvest(views, true);
     expect(leaksIn(seenByViews, [...outOfScope, ...herdOutside.sessionIds, ...outsideLock.sessionIds])).toEqual([]);
     expect(leaksIn(seenByViews, leaky.sessionIds.slice(1)).length).toBeGreaterThan(0);
-    const viewsList = locksResponseSchema.parse(JSON.parse(seenByViews.find((p) => p.label.startsWith('GET /locks?path=/ ('))!.text));
+    const viewsList = locksAnswerSchema.parse(JSON.parse(seenByViews.find((p) => p.label.startsWith('GET /locks?path=/ ('))!.text));
     expect(viewsList.locks.map((l) => l.path)).toEqual([LEAKY]);
     expect(viewsList.total).toBe(1);
     expect(viewsList.herds.map((h) => h.path)).toEqual([LEAKY]);
@@ -344,7 +344,7 @@ describe('the Locks view tells the truth, and keeps share links to their scope',
     const scan = await call(keeper.url, 'POST', '/api/ensembles/it/locks/scan', admin, { path: '/app' });
     expect(scan.status, JSON.stringify(scan.body)).toBe(202);
     await waitFor(async () => (await get('/locks')).body.lastScan?.state === 'done', { what: 'the scan done', timeoutMs: 60_000, intervalMs: 500 });
-    const before = locksResponseSchema.parse((await get('/locks')).body);
+    const before = locksAnswerSchema.parse((await get('/locks')).body);
     const scanned = before.locks.map((l) => l.path).sort();
     expect(scanned).toEqual([LEAKY, SLOW, SLOW_SHORT, OUTSIDE_LOCK].sort());
     const holderBefore = (await detail(LEAKY)).lock.contenders[0]!;
@@ -359,7 +359,7 @@ describe('the Locks view tells the truth, and keeps share links to their scope',
     keeper = await start();
     const list = await waitFor(
       async () => {
-        const l = locksResponseSchema.parse((await get('/locks', { token: VIEWER })).body);
+        const l = locksAnswerSchema.parse((await get('/locks', { token: VIEWER })).body);
         return l.locks.length === scanned.length ? l : null;
       },
       { what: 'the scanned locks back after the restart, without a scan', timeoutMs: 30_000, intervalMs: 300 },

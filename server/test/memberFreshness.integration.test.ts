@@ -9,7 +9,7 @@
  *  - reads after the sessions are a cadence old gather anew, once for many readers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { membersResponseSchema, sessionsResponseSchema, silentThresholdMs, type MembersResponse, type SessionsResponse } from '@keeper/shared';
+import { membersAnswerSchema, sessionsAnswerSchema, silentThresholdMs, type MembersAnswer, type SessionsAnswer } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import { fourLetterWord, parseSrvrMode } from '../../scripts/sandbox/index.js';
 import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
@@ -34,9 +34,9 @@ async function getJson(keeper: RunningKeeper, path: string): Promise<unknown> {
   return res.json();
 }
 
-const members = async (keeper: RunningKeeper): Promise<MembersResponse> => membersResponseSchema.parse(await getJson(keeper, '/api/ensembles/mf/members'));
-const sessions = async (keeper: RunningKeeper, refresh: boolean): Promise<SessionsResponse> =>
-  sessionsResponseSchema.parse(await getJson(keeper, `/api/ensembles/mf/sessions${refresh ? '?refresh=true' : ''}`));
+const members = async (keeper: RunningKeeper): Promise<MembersAnswer> => membersAnswerSchema.parse(await getJson(keeper, '/api/ensembles/mf/members'));
+const sessions = async (keeper: RunningKeeper, refresh: boolean): Promise<SessionsAnswer> =>
+  sessionsAnswerSchema.parse(await getJson(keeper, `/api/ensembles/mf/sessions${refresh ? '?refresh=true' : ''}`));
 
 const SERVING = new Set(['leader', 'follower', 'observer', 'standalone']);
 
@@ -67,7 +67,7 @@ describe('member and session freshness on a real ensemble', () => {
       },
       { logger: testLogger, ensembleDefaults: SETTINGS },
     );
-    await waitFor(() => keeper.gateways.get('mf')?.session.state === 'connected', { what: 'console connected', timeoutMs: 30_000 });
+    await waitFor(() => keeper.ensembles.get('mf').gateway.session.state === 'connected', { what: 'console connected', timeoutMs: 30_000 });
     await waitFor(async () => (await members(keeper)).quorum.votersServing === 3, { what: 'three members serving', timeoutMs: 30_000, intervalMs: 500 });
   }, 120_000);
 
@@ -82,7 +82,7 @@ describe('member and session freshness on a real ensemble', () => {
     const id = [1, 2, 3].find((m) => m !== leader)!;
     const { host, clientPort } = ensemble.member(id);
     const address = `${host}:${clientPort}`;
-    const find = (body: MembersResponse) => body.members.find((m) => m.address === address)!;
+    const find = (body: MembersAnswer) => body.members.find((m) => m.address === address)!;
 
     await ensemble.killMember(id);
     const killedAt = Date.now();
@@ -140,11 +140,11 @@ describe('member and session freshness on a real ensemble', () => {
     kazoos.push(frozen);
     const live = await idleKazoo(m2!, KAZOO_TIMEOUT_S);
     kazoos.push(live);
-    const flagged = (body: SessionsResponse, sessionId: string) => {
+    const flagged = (body: SessionsAnswer, sessionId: string) => {
       const s = body.sessions.find((x) => x.sessionId === sessionId);
       return s ? s.flags.some((f) => f.kind === 'silent-near-timeout') : null;
     };
-    const samples: { at: number; frozen: boolean | null; live: boolean | null; body: SessionsResponse }[] = [];
+    const samples: { at: number; frozen: boolean | null; live: boolean | null; body: SessionsAnswer }[] = [];
     const sample = async () => {
       const body = await sessions(keeper, true);
       samples.push({ at: Date.now(), frozen: flagged(body, frozen.sessionId), live: flagged(body, live.sessionId), body });
@@ -188,7 +188,7 @@ describe('member and session freshness on a real ensemble', () => {
   }, 120_000);
 
   it('gathers anew on a read once the sessions are a cadence old: ten readers at once cost one gathering', async () => {
-    const monitor = keeper.monitors.get('mf')!;
+    const monitor = keeper.ensembles.get('mf').monitor;
     const last = await sessions(keeper, false);
     await sleep(SETTINGS.sessionsCadenceMs + 500);
     const before = monitor.sessions.gatherings;

@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuditEntry, MeResponse } from '@keeper/shared';
+import type { AuditEntry, MeAnswer } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import type { KeeperOptions } from '../src/config/types.js';
 import { readAuditFile } from '../src/audit/auditLog.js';
@@ -75,11 +75,11 @@ class Person {
     return { status: res.status, location: res.headers.get('location'), text: await res.text() };
   }
 
-  async signIn(next = '/'): Promise<Who & { me: MeResponse }> {
+  async signIn(next = '/'): Promise<Who & { me: MeAnswer }> {
     const done = await this.deliver(await this.startAndConsent(next));
     expect(done.status, done.text).toBe(302);
     const cookie = `keeper_session=${this.keeperJar.get('keeper_session')}`;
-    const me = (await call(keeper.url, 'GET', '/api/me', { cookie })).body as MeResponse;
+    const me = (await call(keeper.url, 'GET', '/api/me', { cookie })).body as MeAnswer;
     return { cookie, csrf: me.csrfToken!, me };
   }
 }
@@ -189,7 +189,7 @@ describe('sign-in through a real OpenID Connect provider', () => {
     expect(done.status).toBe(302);
     expect(done.location).toBe('/ensembles/it/znodes/app');
     const cookie = `keeper_session=${alice.keeperJar.get('keeper_session')}`;
-    const me = (await call(keeper.url, 'GET', '/api/me', { cookie })).body as MeResponse;
+    const me = (await call(keeper.url, 'GET', '/api/me', { cookie })).body as MeAnswer;
     expect(me).toMatchObject({
       name: 'alice',
       role: 'admin',
@@ -287,8 +287,8 @@ describe('sign-in through a real OpenID Connect provider', () => {
 });
 
 describe('a writer of /app/billing', () => {
-  let bob: Who & { me: MeResponse };
-  let carol: Who & { me: MeResponse };
+  let bob: Who & { me: MeAnswer };
+  let carol: Who & { me: MeAnswer };
   const api = (who: Who, method: string, path: string, body?: unknown) => call(keeper.url, method, path, who, body);
 
   beforeAll(async () => {

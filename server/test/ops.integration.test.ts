@@ -80,7 +80,7 @@ beforeAll(async () => {
     { logger: testLogger, rateLimits: { api: 1_000_000, loginFailures: 1_000_000 }, recursiveDelete: { concurrency: 16, stallMs: 30_000 } },
   );
   other = await connectRaw(ensemble.connectionString);
-  await waitFor(() => keeper.gateways.get('it')?.session.state === 'connected', { what: 'console connected' });
+  await waitFor(() => keeper.ensembles.get('it').gateway.session.state === 'connected', { what: 'console connected' });
 }, 120_000);
 
 afterAll(async () => {

@@ -39,9 +39,7 @@ const api = (method: string, path: string, body?: unknown) => call(keeper.url, m
 const url = (kind: string, path: string) => `/api/ensembles/it/${kind}${path}`;
 
 function consoleSession() {
-  const gateway = keeper.gateways.get('it');
-  if (!gateway) throw new Error('no gateway');
-  return gateway.session;
+  return keeper.ensembles.get('it').gateway.session;
 }
 
 /** The console's timeline since the test began: no disconnection, no new session. */

@@ -43,7 +43,7 @@ beforeAll(async () => {
       ensembleDefaults: { pollIntervalMs: 2_000, maxBackoffMs: 3_000 },
     },
   );
-  gateway = keeper.gateways.get('it')!;
+  gateway = keeper.ensembles.get('it').gateway;
   await waitFor(() => gateway.session.state === 'connected', { what: 'console connected', timeoutMs: 60_000 });
   expect((await call('POST', '/api/ensembles/it/znodes/ro', { data: 'before the outage' })).status).toBe(201);
 }, 180_000);

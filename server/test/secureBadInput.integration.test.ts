@@ -109,7 +109,7 @@ describe('a TLS-only, SASL-required member given bad input', () => {
     expect(logLines.some((l) => l.includes('SASL DIGEST-MD5') && l.includes('wrong password'))).toBe(true);
     expect(logLines.join('')).not.toContain('not-the-password');
     // Never hot: refusals a few seconds apart (5 s, then doubling), not a loop.
-    const gateway = keeper.gateways.get('wrong-password')!;
+    const gateway = keeper.ensembles.get('wrong-password').gateway;
     const countRefusals = () => gateway.session.timeline.filter((t) => t.state === 'authFailed').length;
     const before = countRefusals();
     await new Promise((r) => setTimeout(r, 12_000));
@@ -179,7 +179,7 @@ describe('a TLS-only, SASL-required member given bad input', () => {
   });
 
   it('uses a client certificate rotated on disk at the next connection, without a restart', async () => {
-    const gateway = keeper.gateways.get('good')!;
+    const gateway = keeper.ensembles.get('good').gateway;
     await waitFor(() => gateway.session.connection?.identity?.some((i) => i.scheme === 'x509' && i.id === 'CN=keeper'), {
       what: 'the first certificate in use',
     });

@@ -116,7 +116,7 @@ beforeAll(async () => {
     },
   );
   await kazoo(ensemble.connectionString, [{ op: 'create', path: `${ROOT}/keep`, data: 'kept' }]);
-  await waitFor(() => keeper.gateways.get('it')?.session.state === 'connected', { what: 'console connected' });
+  await waitFor(() => keeper.ensembles.get('it').gateway.session.state === 'connected', { what: 'console connected' });
 }, 120_000);
 
 afterAll(async () => {

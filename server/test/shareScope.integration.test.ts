@@ -72,7 +72,7 @@ beforeAll(async () => {
     { op: 'create', path: '/s/ab', data: 'prefix, not inside' },
     { op: 'create', path: '/s/b', data: 'sibling' },
   ]);
-  await waitFor(() => keeper.gateways.get('it')?.session.state === 'connected', { what: 'console connected' });
+  await waitFor(() => keeper.ensembles.get('it').gateway.session.state === 'connected', { what: 'console connected' });
 }, 120_000);
 
 afterAll(async () => {

@@ -43,7 +43,7 @@ beforeAll(async () => {
   await create(owner, '/tc/vault/inner', aliceOnly);
   // Curator-style protected names: the uuid would sort them in the opposite order of creation.
   for (const uuid of ['ffff', 'aaaa', '0000']) await create(owner, `/tc/locks/_c_${uuid}-lock-`, open, zookeeper.CreateMode.PERSISTENT_SEQUENTIAL);
-  await waitFor(() => keeper.gateways.get('it')?.session.state === 'connected', { what: 'console connected' });
+  await waitFor(() => keeper.ensembles.get('it').gateway.session.state === 'connected', { what: 'console connected' });
 }, 120_000);
 
 afterAll(async () => {

@@ -188,7 +188,7 @@ describe("a restart command's line and output", () => {
       expect(last.steps[0]!.command, label).toMatchObject({ exitCode: 3, withheld: true, line: null, outputTail: '' });
     }
     expect((await post(`/${started.id}/abort`, { reason: 'checked' })).status).toBe(200);
-    await waitFor(async () => (await keeper!.gateways.get('it')!.exists(UPGRADE_LOCK_PATH)) === null, { what: 'the upgrade lock released' });
+    await waitFor(async () => (await keeper!.ensembles.get('it').gateway.exists(UPGRADE_LOCK_PATH)) === null, { what: 'the upgrade lock released' });
     await closeKeeper();
   }, 150_000);
 });

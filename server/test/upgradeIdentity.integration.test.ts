@@ -103,7 +103,7 @@ describe('two ensembles called "it", one state directory', () => {
     expect(await listOf(a)).toEqual([]);
     xId = idOf(a)!;
     expect(xId).toMatch(/^[0-9a-f-]{36}$/);
-    expect((await a.gateways.get('it')!.getData(ENSEMBLE_ID_PATH)).data.toString()).toBe(xId);
+    expect((await a.ensembles.get('it').gateway.getData(ENSEMBLE_ID_PATH)).data.toString()).toBe(xId);
     // One voter tolerates no failure: the plan asks for its phrase, and the refused restart pauses it.
     const created = await waitFor(
       async () => {

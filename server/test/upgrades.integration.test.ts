@@ -74,10 +74,13 @@ describe('a rolling restart on a real ensemble', () => {
     ensemble = await startTestEnsemble(PORT_OFFSETS.upgradesTest);
     stateDir = mkdtempSync(join(tmpdir(), 'keeper-upgrades-'));
     keeper = await startOurKeeper();
-    await waitFor(() => keeper.ensembles.get('it').poller.current()?.quorum.votersServing === 3 && keeper.gateways.get('it')!.session.state === 'connected', {
-      what: 'three voters serving and the console connected',
-      timeoutMs: 30_000,
-    });
+    await waitFor(
+      () => keeper.ensembles.get('it').poller.current()?.quorum.votersServing === 3 && keeper.ensembles.get('it').gateway.session.state === 'connected',
+      {
+        what: 'three voters serving and the console connected',
+        timeoutMs: 30_000,
+      },
+    );
   }, 180_000);
 
   afterAll(async () => {
@@ -110,7 +113,7 @@ describe('a rolling restart on a real ensemble', () => {
   });
 
   it('plans, passes the preflight, restarts followers then the leader one at a time, and ends done', async () => {
-    const sessionBefore = keeper.gateways.get('it')!.session.sessionId;
+    const sessionBefore = keeper.ensembles.get('it').gateway.session.sessionId;
     expect(sessionBefore).not.toBeNull();
     browser = await TestBrowser.open(keeper.url, { headers: { authorization: `Bearer ${VIEWER}` } });
     await browser.subscribed('upgrade', 'it', {});
@@ -194,12 +197,12 @@ describe('a rolling restart on a real ensemble', () => {
     expect(done.progress.fraction).toBe(1);
 
     // The console's session survived every restart, and the leaders' counters say no session expired.
-    expect(keeper.gateways.get('it')!.session.sessionId).toBe(sessionBefore);
+    expect(keeper.ensembles.get('it').gateway.session.sessionId).toBe(sessionBefore);
     expect(done.sessionExpiries).toMatchObject({ count: 0, gaps: 0 });
     expect(done.sessionExpiries.leader).not.toBeNull();
     expect(done.sessionExpiries.leader).not.toBe(planned.plan.order[2]!.address);
     // The lock is released; the state is on disk; the topic pushed the end.
-    await waitFor(async () => (await keeper.gateways.get('it')!.exists(UPGRADE_LOCK_PATH)) === null, { what: 'the upgrade lock released' });
+    await waitFor(async () => (await keeper.ensembles.get('it').gateway.exists(UPGRADE_LOCK_PATH)) === null, { what: 'the upgrade lock released' });
     // On disk under the ensemble's identity (its /keeper/ensemble-id), not its name.
     const identity = keeper.ensembles.get('it').identity.current()!;
     const onDisk = upgradeWorkflowSchema.parse(JSON.parse(readFileSync(join(stateDir, 'ensembles', identity, 'upgrades', `${planned.id}.json`), 'utf8')));

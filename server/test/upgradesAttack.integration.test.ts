@@ -94,7 +94,7 @@ async function abort(id: string): Promise<void> {
   const res = await post(`/${id}/abort`, { reason: 'attack test cleanup' });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   expect(res.body.state).toBe('aborted');
-  await waitFor(async () => (await keeper.gateways.get('it')!.exists(UPGRADE_LOCK_PATH)) === null, { what: 'the upgrade lock released' });
+  await waitFor(async () => (await keeper.ensembles.get('it').gateway.exists(UPGRADE_LOCK_PATH)) === null, { what: 'the upgrade lock released' });
 }
 
 function expectError(res: ApiResponse, status: number, code: string, what: string): void {
@@ -147,10 +147,13 @@ beforeAll(async () => {
       },
     },
   );
-  await waitFor(() => keeper.ensembles.get('it').poller.current()?.quorum.votersServing === 3 && keeper.gateways.get('it')!.session.state === 'connected', {
-    what: 'three voters serving and the console connected',
-    timeoutMs: 30_000,
-  });
+  await waitFor(
+    () => keeper.ensembles.get('it').poller.current()?.quorum.votersServing === 3 && keeper.ensembles.get('it').gateway.session.state === 'connected',
+    {
+      what: 'three voters serving and the console connected',
+      timeoutMs: 30_000,
+    },
+  );
   pidsBefore = ensemble.members.map((m) => m.pid);
   expect(pidsBefore.every((p) => p !== null)).toBe(true);
 }, 180_000);
@@ -160,7 +163,7 @@ afterEach(async () => {
   const res = await get('');
   const inProgress = upgradeListAnswerSchema.parse(res.body).upgrades.filter((u) => u.state === 'planned' || u.state === 'running' || u.state === 'paused');
   for (const u of inProgress) await post(`/${u.id}/abort`, { reason: 'left by a failed attack test' });
-  await waitFor(async () => (await keeper.gateways.get('it')!.exists(UPGRADE_LOCK_PATH)) === null, { what: 'the upgrade lock released' });
+  await waitFor(async () => (await keeper.ensembles.get('it').gateway.exists(UPGRADE_LOCK_PATH)) === null, { what: 'the upgrade lock released' });
 });
 
 afterAll(async () => {
@@ -253,7 +256,7 @@ describe("an admin's malformed input", () => {
     ];
     for (const [body, type, status, code] of rawCases) expectError(await postRaw('', body, type), status, code, `${type} ${body.slice(0, 40)}`);
     expect(await upgradeIds()).toEqual(before);
-    expect(await keeper.gateways.get('it')!.exists(UPGRADE_LOCK_PATH)).toBeNull();
+    expect(await keeper.ensembles.get('it').gateway.exists(UPGRADE_LOCK_PATH)).toBeNull();
   }, 60_000);
 
   it('naming no upgrade, an unknown action or a strange member: UNKNOWN_UPGRADE, NOT_FOUND, UNKNOWN_MEMBER, and nothing acted on', async () => {
@@ -326,7 +329,7 @@ describe("an admin's malformed input", () => {
     expectError(await post(`/${planned.id}/abort`, {}), 409, 'UPGRADE_REFUSED', 'abort an aborted upgrade');
     expectError(await post(`/${planned.id}/steps/1/skip`, { confirmation: 'skip member 1' }), 409, 'UPGRADE_REFUSED', 'skip in an aborted upgrade');
     expect((await get(`/${planned.id}`)).body.state).toBe('aborted');
-    expect(await keeper.gateways.get('it')!.exists(UPGRADE_LOCK_PATH)).toBeNull();
+    expect(await keeper.ensembles.get('it').gateway.exists(UPGRADE_LOCK_PATH)).toBeNull();
     expect(restartCalls).toEqual(expectedRestartCalls);
   }, 90_000);
 
@@ -463,7 +466,7 @@ describe('share-link holders and viewers', () => {
 describe('after all of it', () => {
   it('Keeper answers, no lock is left, no member was restarted', async () => {
     expect((await call(keeper.url, 'GET', '/api/health', {})).status).toBe(200);
-    expect(await keeper.gateways.get('it')!.exists(UPGRADE_LOCK_PATH)).toBeNull();
+    expect(await keeper.ensembles.get('it').gateway.exists(UPGRADE_LOCK_PATH)).toBeNull();
     expect(restartCalls).toEqual(expectedRestartCalls);
     expect(ensemble.members.map((m) => m.pid)).toEqual(pidsBefore);
     expect(ensemble.members.every((m) => m.state === 'running')).toBe(true);

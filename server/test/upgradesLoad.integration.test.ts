@@ -60,7 +60,8 @@ async function keeperOn(ensemble: Ensemble, stateDir: string, restarts: Restart[
   );
   await waitFor(
     () =>
-      keeper.ensembles.get('it').poller.current()?.quorum.votersServing === ensemble.members.length && keeper.gateways.get('it')!.session.state === 'connected',
+      keeper.ensembles.get('it').poller.current()?.quorum.votersServing === ensemble.members.length &&
+      keeper.ensembles.get('it').gateway.session.state === 'connected',
     { what: 'every voter serving and the console connected', timeoutMs: 30_000 },
   );
   return keeper;
@@ -106,7 +107,7 @@ describe('a rolling restart under a kazoo write load', () => {
     const health = keeper.ensembles.get('it').poller;
     const leaderBefore = health.current()!.members.find((m) => m.state === 'leader')!.id;
     expect(leaderBefore).not.toBeNull();
-    const consoleSession = keeper.gateways.get('it')!.session.sessionId;
+    const consoleSession = keeper.ensembles.get('it').gateway.session.sessionId;
     expect(consoleSession).not.toBeNull();
 
     writers = await Promise.all(
@@ -181,7 +182,7 @@ describe('a rolling restart under a kazoo write load', () => {
       expect(r.expired, `${r.root} states ${JSON.stringify(r.states)}`).toBe(false);
       expect(r.sessionIds, r.root).toHaveLength(1);
     }
-    expect(keeper.gateways.get('it')!.session.sessionId).toBe(consoleSession);
+    expect(keeper.ensembles.get('it').gateway.session.sessionId).toBe(consoleSession);
     expect(done.sessionExpiries.count, 'expiries the leader counted during the upgrade').toBe(0);
     // The writers were felt: each member had a writer on it that moved when it restarted.
     expect(new Set(reports.map((r) => r.peers[0]?.peer)).size).toBe(WRITERS);

@@ -27,3 +27,5 @@ export * from './protocol/http/routeDocs.js';
 export * from './protocol/http/openapi.js';
 export * from './locks/index.js';
 export * from './upgrades/index.js';
+export * from './replicas.js';
+export * from './reconfig/index.js';

@@ -5,7 +5,7 @@
  */
 import { killHard, readyLine, spawnKazoo } from './process.js';
 
-export interface HerdPlan {
+export interface RequestHerdPlan {
   hosts: string;
   /** The node every worker lists (give it thousands of children). */
   path: string;
@@ -19,7 +19,7 @@ export interface HerdPlan {
   watchPath?: string;
 }
 
-export interface RunningHerd {
+export interface RunningRequestHerd {
   /** The workers' session ids (0x...). */
   ids: string[];
   /** Stops the calls but keeps the sessions (a herd that eases off); resume() starts them again. */
@@ -29,7 +29,15 @@ export interface RunningHerd {
   stop(): Promise<number>;
 }
 
-export async function startHerd({ hosts, path, workers, sessionTimeoutS = 30, readyWithinMs = 60_000, pauseS, watchPath }: HerdPlan): Promise<RunningHerd> {
+export async function startRequestHerd({
+  hosts,
+  path,
+  workers,
+  sessionTimeoutS = 30,
+  readyWithinMs = 60_000,
+  pauseS,
+  watchPath,
+}: RequestHerdPlan): Promise<RunningRequestHerd> {
   const config = { hosts, path, workers, sessionTimeoutS, ...(pauseS !== undefined ? { pauseS } : {}), ...(watchPath !== undefined ? { watchPath } : {}) };
   const { child, stderr } = spawnKazoo(['herd', JSON.stringify(config)]);
   const command = async (word: 'pause' | 'resume') => {

@@ -7,7 +7,7 @@
  */
 export { kazoo, kazooGet, kazooSnapshot, type DigestGrant, type KazooNode, type KazooOp, type KazooResult, type Snapshot } from './ops.js';
 export { holdSessions, type HeldSessions, type HoldOptions, type KazooClientPlan } from './sessions.js';
-export { startHerd, type HerdPlan, type RunningHerd } from './herd.js';
+export { startRequestHerd, type RequestHerdPlan, type RunningRequestHerd } from './herd.js';
 export { KazooWriter, type AckedWrite } from './writer.js';
 export { longestGapAcross, missingWrites, startLoadWriter, startingOn, type LoadReport, type LoadWriterPlan, type RunningLoadWriter } from './loadWriter.js';
 export { longestGap, typicalGap } from './writeGaps.js';

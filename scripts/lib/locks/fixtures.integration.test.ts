@@ -22,7 +22,7 @@ import {
   kazooPersistentNodeScenario,
   kazooReadWriteScenario,
   kazooSemaphoreScenario,
-  kazooWatchHerdScenario,
+  kazooLockHerdScenario,
   type OwnedChild,
 } from './index.js';
 
@@ -241,7 +241,7 @@ describe('lock fixtures made by real kazoo and Curator clients', () => {
   });
 
   it('a herd: ten kazoo sessions keep a DataWatch on /queue/holder', async () => {
-    const s = await kazooWatchHerdScenario({ hosts, path: '/queue/holder', watchers: 10 });
+    const s = await kazooLockHerdScenario({ hosts, path: '/queue/holder', watchers: 10 });
     try {
       expect(new Set(s.sessionIds).size).toBe(10);
       const watchers = (await watchersByPath()).get('/queue/holder') ?? new Set();

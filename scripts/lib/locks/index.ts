@@ -12,7 +12,7 @@ export {
   kazooPersistentNodeScenario,
   kazooReadWriteScenario,
   kazooSemaphoreScenario,
-  kazooWatchHerdScenario,
+  kazooLockHerdScenario,
   startInOrder,
   type KazooFrozenHolderScenario,
   type KazooLockScenario,
@@ -20,7 +20,7 @@ export {
   type KazooReadWriteScenario,
   type KazooSemaphoreScenario,
   type LockScenario,
-  type WatchHerdScenario,
+  type LockHerdScenario,
 } from './kazooScenarios.js';
 export { kazoo732Scenario, type Kazoo732Plan, type Kazoo732Scenario, type LeakedNode } from './kazoo732.js';
 export {

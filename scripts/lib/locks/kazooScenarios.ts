@@ -197,7 +197,7 @@ export async function kazooSemaphoreScenario({
   };
 }
 
-export interface WatchHerdScenario {
+export interface LockHerdScenario {
   /** The node every session watches. */
   path: string;
   sessionIds: string[];
@@ -210,7 +210,7 @@ export interface WatchHerdScenario {
  * (created if missing), as workers watching `/queue/holder` do: `wchp` lists them all on it.
  * One process holds every session.
  */
-export async function kazooWatchHerdScenario({ hosts, path, timeoutS = 30, watchers = 10 }: Common & { watchers?: number }): Promise<WatchHerdScenario> {
+export async function kazooLockHerdScenario({ hosts, path, timeoutS = 30, watchers = 10 }: Common & { watchers?: number }): Promise<LockHerdScenario> {
   const proc = new EventProcess(`kazoo herd on ${path}`, PYTHON, [KAZOO_LOCKS_PY, 'watchers', JSON.stringify({ hosts, path, count: watchers, timeoutS })]);
   const ready = await orStop([proc], () => proc.event((e) => e.event === 'ready', { what: 'ready' }));
   return { path, sessionIds: ready.sessionIds as string[], pids: [proc.pid], stop: () => proc.stop() };

@@ -9,17 +9,17 @@ import type { Credentials } from './credentials.js';
 import { readCookie } from './cookies.js';
 import { rightsOfRole } from '@keeper/shared';
 import { OPEN_IDENTITY, type Identity } from './identity.js';
-import type { Session, SessionStore } from './sessionStore.js';
+import type { SignInSession, SessionStore } from './sessionStore.js';
 import type { ShareLinkStore } from './shareLinks.js';
 
 /** Which sockets to close: those of one session, or all bound to one share link. */
-export type AccessEnd = { sessionId: string } | { shareLinkId: string };
+export type AccessEnd = { signInId: string } | { shareLinkId: string };
 
 interface AccessEvents {
   ended: [end: AccessEnd, reason: string];
 }
 
-export type Identified = { identity: Identity; session: Session | null };
+export type Identified = { identity: Identity; session: SignInSession | null };
 export type IdentifyResult = { ok: true; value: Identified } | { ok: false; reason: string };
 
 const SWEEP_INTERVAL_MS = 1_000;
@@ -48,6 +48,15 @@ export class AccessControl extends EventEmitter<AccessEvents> {
 
   get open(): boolean {
     return this.credentials === null;
+  }
+
+  /**
+   * Replicas: brings the cookie's session from the home ensemble when this replica does not hold
+   * it yet, so identify() (synchronous) finds it. Throws when the home ensemble cannot say.
+   */
+  async prepare(headers: IncomingHttpHeaders): Promise<void> {
+    if (this.credentials === null || headers.authorization !== undefined) return;
+    await this.sessions.fetch(readCookie(headers.cookie));
   }
 
   identify(headers: IncomingHttpHeaders): IdentifyResult {
@@ -83,7 +92,7 @@ export class AccessControl extends EventEmitter<AccessEvents> {
       via: session.via,
       ...(session.groups !== undefined ? { groups: session.groups } : {}),
       ...(session.subject !== undefined ? { subject: session.subject } : {}),
-      sessionId: session.id,
+      signInId: session.id,
       ...(session.shareLinkId !== undefined ? { shareLinkId: session.shareLinkId } : {}),
       ...(shareScope !== undefined ? { shareScope } : {}),
     };
@@ -101,8 +110,13 @@ export class AccessControl extends EventEmitter<AccessEvents> {
     return 'sign in first (POST /api/login, or open the sign-in URL Keeper printed)';
   }
 
-  endSession(sessionId: string, reason: string): void {
-    if (this.sessions.delete(sessionId, reason)) this.emit('ended', { sessionId }, reason);
+  /** Replicas: a session this replica held was ended by another one: its sockets close here too. */
+  endedElsewhere(signInId: string, reason: string): void {
+    this.emit('ended', { signInId }, reason);
+  }
+
+  endSession(signInId: string, reason: string): void {
+    if (this.sessions.delete(signInId, reason)) this.emit('ended', { signInId }, reason);
   }
 
   /**
@@ -123,7 +137,7 @@ export class AccessControl extends EventEmitter<AccessEvents> {
   }
 
   sweep(): void {
-    for (const id of this.sessions.sweep()) this.emit('ended', { sessionId: id }, 'session expired');
+    for (const id of this.sessions.sweep()) this.emit('ended', { signInId: id }, 'session expired');
     this.shareLinks.sweep();
   }
 

@@ -7,7 +7,7 @@
 import bcrypt from 'bcryptjs';
 import { rightsFromGroups, rightsOfRole, type Grant, type Rights } from '@keeper/shared';
 import { safeEqual, sha256Hex } from './secrets.js';
-import type { Session } from './sessionStore.js';
+import type { SignInSession } from './sessionStore.js';
 
 export interface AuthUser {
   name: string;
@@ -71,7 +71,7 @@ export class Credentials {
    * What a live session may do now, from the config as it is (grants and users may have changed
    * since it signed in); null when nothing grants it anything any more.
    */
-  rightsOfSession(session: Session): Rights | null {
+  rightsOfSession(session: SignInSession): Rights | null {
     if (session.method === 'password') {
       const user = this.options.users?.find((u) => u.name === session.name);
       return user ? this.rightsFor(user.role, user.groups) : null;
@@ -99,7 +99,7 @@ export class Credentials {
    * null when its credential still holds. Tokens and users come from the environment and the
    * config, which a restart may have changed: a rotated token must end the sessions it opened.
    */
-  revoked(session: Session): string | null {
+  revoked(session: SignInSession): string | null {
     if (session.method === 'token' || session.method === 'url') {
       const which = session.name === 'admin-token' ? 'admin' : 'viewer';
       const token = which === 'admin' ? this.options.adminToken : this.options.viewerToken;

@@ -4,14 +4,14 @@
  * script, which learnt the token from GET /api/me. Bearer requests carry no cookie: exempt.
  */
 import type { Identity } from './identity.js';
-import type { Session } from './sessionStore.js';
+import type { SignInSession } from './sessionStore.js';
 import { safeEqual } from './secrets.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export type CsrfVerdict = { ok: true } | { ok: false; reason: string };
 
-export function checkCsrf(method: string, identity: Identity, session: Session | null, header: string | string[] | undefined): CsrfVerdict {
+export function checkCsrf(method: string, identity: Identity, session: SignInSession | null, header: string | string[] | undefined): CsrfVerdict {
   if (SAFE_METHODS.has(method.toUpperCase())) return { ok: true };
   if (identity.via !== 'cookie' && identity.via !== 'share') return { ok: true };
   if (!session) return { ok: false, reason: 'the session has ended: sign in again' };

@@ -12,8 +12,8 @@ export interface Identity {
   groups?: string[];
   /** Single sign-on: the provider's stable subject (`sub`), the person whatever their display name. */
   subject?: string;
-  /** Cookie and share identities: the server-side session behind the cookie. */
-  sessionId?: string;
+  /** Cookie and share identities: the sign-in session behind the cookie (a SignInSession's id; never a ZooKeeper session). */
+  signInId?: string;
   /** Share identities: the link the session is bound to (its revocation ends the session). */
   shareLinkId?: string;
   /** Share identities: what the link reaches; every read outside it is refused (OUT_OF_SCOPE). */

@@ -18,10 +18,10 @@ import type { Logger } from 'pino';
 import { randomToken, sha256Hex } from './secrets.js';
 import { SessionJournal, type EndedSession, type JournalRecord, type StoredSession } from './sessionJournal.js';
 
-export type Session = StoredSession;
-export type SignInMethodUsed = NonNullable<Session['method']>;
+export type SignInSession = StoredSession;
+export type SignInMethodUsed = NonNullable<SignInSession['method']>;
 
-export type NewSession = Pick<Session, 'name' | 'role' | 'via'> & {
+export type NewSignInSession = Pick<SignInSession, 'name' | 'role' | 'via'> & {
   shareLinkId?: string;
   expiresAt?: number;
   method?: SignInMethodUsed;
@@ -31,8 +31,8 @@ export type NewSession = Pick<Session, 'name' | 'role' | 'via'> & {
 };
 
 /** A new session and the two cookie values that name it: given to the browser once, never kept. */
-export interface IssuedSession {
-  session: Session;
+export interface IssuedSignInSession {
+  session: SignInSession;
   cookie: string;
   hint: string;
 }
@@ -48,14 +48,45 @@ export interface SessionLimits {
 
 const DEFAULTS = { maxSessions: 10_000, maxPerName: 1_000, maxEnded: 10_000, keepEndedMs: 7 * 24 * 3600_000 };
 
+/** A sign-in whose record the home ensemble did not take: answered 503, the session not kept. */
+export class SessionNotStoredError extends Error {
+  readonly status = 503;
+  constructor(cause: unknown) {
+    super(`the sign-in could not be stored in the replicas' home ensemble (${cause instanceof Error ? cause.message : String(cause)}); retry in a moment`, {
+      cause,
+    });
+  }
+}
+
 export const cookieKey = (cookieValue: string): string => sha256Hex(`keeper-session:${cookieValue}`);
 
+/**
+ * With replicas (replicas/sharedSessions.ts): the records live in the home ensemble instead of the
+ * journal. This store is then each replica's cache of them: a sign-in is answered once `put` is
+ * stored; a session unknown here is looked up (`load`) before a request is judged; an end made here
+ * is published (`end`: every replica drops it), one seen by the clock only forgotten (`forget`).
+ */
+export interface SessionShare {
+  /** Signs a new cookie's random part (the cookie is `<random>.<signature>`). */
+  sign(random: string): string;
+  /** True when the cookie carries a valid signature: only those are looked up in the home ensemble. */
+  signed(cookie: string): boolean;
+  put(session: SignInSession): Promise<void>;
+  load(id: string): Promise<SignInSession | null>;
+  end(end: EndedSession): Promise<void>;
+  forget(id: string): void;
+}
+
 export class SessionStore {
-  private readonly sessions = new Map<string, Session>();
+  private readonly sessions = new Map<string, SignInSession>();
   private readonly byHint = new Map<string, string>();
   private readonly perName = new Map<string, number>();
   private readonly ended = new Map<string, EndedSession>();
   private journal: SessionJournal | null = null;
+  private share: SessionShare | null = null;
+  private readonly sharing = new Set<Promise<void>>();
+  /** Look-ups in the shared store under way, one per id however many requests wait for it. */
+  private readonly loading = new Map<string, Promise<void>>();
   private readonly limits: Required<SessionLimits>;
 
   constructor(
@@ -86,11 +117,12 @@ export class SessionStore {
     return store;
   }
 
-  create(spec: NewSession): IssuedSession {
+  create(spec: NewSignInSession): IssuedSignInSession {
     const at = this.now();
-    const cookie = randomToken();
+    const random = randomToken();
+    const cookie = this.share ? `${random}.${this.share.sign(random)}` : random;
     const hint = randomToken(18);
-    const session: Session = {
+    const session: SignInSession = {
       id: cookieKey(cookie),
       hintId: cookieKey(hint),
       name: spec.name,
@@ -111,23 +143,84 @@ export class SessionStore {
     } else if (this.sessions.size >= this.limits.maxSessions) this.evictFromLargest();
     this.put(session);
     this.record({ put: session });
+    if (this.share)
+      this.track(
+        this.share.put(session).catch((error: unknown) => {
+          // Not stored: another replica would not know it, so this one does not keep it either.
+          this.drop(session.id, 'the sign-in could not be stored in the home ensemble', this.now(), false);
+          throw new SessionNotStoredError(error);
+        }),
+      );
     return { session, cookie, hint };
   }
 
-  /** Resolves once every change so far is durable (a sign-in is answered only then). */
-  persisted(): Promise<void> {
-    return this.journal?.settled() ?? Promise.resolve();
+  /** Replicas: the records are kept in the home ensemble from now on (the journal is not opened then). */
+  shareWith(share: SessionShare): void {
+    this.share = share;
+  }
+
+  /** Resolves once every change so far is durable (a sign-in is answered only then); rejects when one could not be stored. */
+  async persisted(): Promise<void> {
+    await (this.journal?.settled() ?? Promise.resolve());
+    // Each promise settles: a failure is reported to the sign-in waiting for it, and is not kept.
+    const pending = [...this.sharing];
+    const results = await Promise.allSettled(pending);
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) throw failed.reason instanceof Error ? failed.reason : new Error(String(failed.reason));
+  }
+
+  /**
+   * Replicas: brings the cookie's session from the home ensemble when this replica does not hold
+   * it (made on another replica, or before a restart). Only a cookie signed with the cluster secret
+   * is looked up: a forged one costs no read. A session ended meanwhile is not there: "signed out".
+   */
+  async fetch(cookieValue: string | null | undefined): Promise<void> {
+    const share = this.share;
+    if (!share || !cookieValue || !share.signed(cookieValue)) return;
+    const id = cookieKey(cookieValue);
+    if (this.sessions.has(id) || this.ended.has(id)) return;
+    let loading = this.loading.get(id);
+    if (!loading) {
+      loading = share.load(id).then((session) => {
+        if (session && session.id === id && session.expiresAt > this.now() && !this.ended.has(id) && !this.sessions.has(id)) this.put(session);
+      });
+      this.loading.set(id, loading);
+      void loading.catch(() => undefined).finally(() => this.loading.delete(id));
+    }
+    await loading;
+  }
+
+  /** Replicas: another replica ended these sessions; true for each held here (its sockets must close). */
+  absorbEnd(end: EndedSession): boolean {
+    const live = this.sessions.has(end.id);
+    this.remember(end);
+    return live;
+  }
+
+  /** Replicas: after a new state session nothing cached can be trusted (ends may have been missed): read each again. */
+  clearCache(): string[] {
+    const ids = [...this.sessions.keys()];
+    for (const id of ids) {
+      const session = this.sessions.get(id);
+      if (session) this.unindex(session);
+    }
+    return ids;
+  }
+
+  private track(write: Promise<void>): void {
+    this.sharing.add(write);
+    void write.catch(() => undefined).finally(() => this.sharing.delete(write));
   }
 
   /** The live session a signed-in hint cookie names, or null. */
-  byHintValue(hint: string | null | undefined): Session | null {
+  byHintValue(hint: string | null | undefined): SignInSession | null {
     if (!hint) return null;
     const id = this.byHint.get(cookieKey(hint));
     return id === undefined ? null : this.byId(id);
   }
 
   /** The live session for a cookie value, or null (unknown or expired: an expired one is dropped). */
-  get(cookieValue: string | null | undefined): Session | null {
+  get(cookieValue: string | null | undefined): SignInSession | null {
     if (!cookieValue) return null;
     return this.byId(cookieKey(cookieValue));
   }
@@ -140,18 +233,18 @@ export class SessionStore {
     return this.ended.get(id) ?? null;
   }
 
-  byId(id: string): Session | null {
+  byId(id: string): SignInSession | null {
     const session = this.sessions.get(id);
     if (!session) return null;
     if (session.expiresAt <= this.now()) {
-      this.delete(id, 'session expired');
+      this.drop(id, 'session expired', this.now(), false);
       return null;
     }
     return session;
   }
 
   /** Ends a session and remembers why; null when there was none. */
-  delete(id: string, reason = 'ended'): Session | null {
+  delete(id: string, reason = 'ended'): SignInSession | null {
     const session = this.sessions.get(id) ?? null;
     if (session) this.drop(id, reason, this.now());
     return session;
@@ -162,7 +255,7 @@ export class SessionStore {
     const ended: string[] = [];
     for (const [id, s] of this.sessions) {
       if (s.shareLinkId === linkId) {
-        this.delete(id, reason);
+        this.drop(id, reason, this.now(), false);
         ended.push(id);
       }
     }
@@ -175,7 +268,7 @@ export class SessionStore {
     const ended: string[] = [];
     for (const [id, s] of this.sessions) {
       if (s.expiresAt <= now) {
-        this.drop(id, 'session expired', s.expiresAt);
+        this.drop(id, 'session expired', s.expiresAt, false);
         ended.push(id);
       }
     }
@@ -187,7 +280,7 @@ export class SessionStore {
   }
 
   /** Every live session (for the start-up check that their credentials still hold). */
-  list(): Session[] {
+  list(): SignInSession[] {
     return [...this.sessions.values()];
   }
 
@@ -199,7 +292,7 @@ export class SessionStore {
     return this.journal?.close() ?? Promise.resolve();
   }
 
-  private put(session: Session): void {
+  private put(session: SignInSession): void {
     const previous = this.sessions.get(session.id);
     if (previous) this.unindex(previous);
     this.sessions.set(session.id, session);
@@ -208,7 +301,7 @@ export class SessionStore {
     this.ended.delete(session.id);
   }
 
-  private unindex(session: Session): void {
+  private unindex(session: SignInSession): void {
     this.sessions.delete(session.id);
     this.byHint.delete(session.hintId);
     const n = (this.perName.get(session.name) ?? 1) - 1;
@@ -216,13 +309,17 @@ export class SessionStore {
     else this.perName.set(session.name, n);
   }
 
-  private drop(id: string, reason: string, at: number): void {
+  private drop(id: string, reason: string, at: number, publish = true): void {
     const session = this.sessions.get(id);
     if (!session) return;
     this.unindex(session);
     const end: EndedSession = { id, reason: reason.slice(0, 300), at };
     this.remember(end);
     this.record({ end });
+    if (!this.share) return;
+    // Every replica sees an expiry by its own clock and a share link's end through the link's watch.
+    if (publish) this.track(this.share.end(end));
+    else this.share.forget(id);
   }
 
   private remember(end: EndedSession): void {

@@ -14,8 +14,22 @@ import { ensureStateDir, readFileIfExists, writeFileAtomic } from '../config/sta
 export const SHARE_LINKS_FILE = 'share-links.json';
 /** Ended links stay listed (as revoked/expired) this long, then are forgotten. */
 const KEEP_ENDED_MS = 7 * 24 * 3600_000;
+/**
+ * Links kept, ended ones included: a new link past it first makes the oldest ended one forgotten
+ * early, and is refused when every kept link is active. With replicas each is one data watch.
+ */
+export const MAX_SHARE_LINKS = 1_000;
 
-const storedLinkSchema = z.object({
+/** A new link when MAX_SHARE_LINKS active ones are kept already. */
+export class TooManyShareLinksError extends Error {
+  constructor() {
+    super(
+      `Keeper keeps at most ${MAX_SHARE_LINKS} share links and all of them are active; revoke ones no longer needed (a revoked link is forgotten to make room)`,
+    );
+  }
+}
+
+export const storedLinkSchema = z.object({
   id: z.string(),
   tokenHash: z.string(),
   path: z.string(),
@@ -27,7 +41,7 @@ const storedLinkSchema = z.object({
   /** Absent in links stored before scopes: they get legacyScope(path), their own page's reach. */
   scope: shareScopeSchema.optional(),
 });
-type StoredLink = z.infer<typeof storedLinkSchema>;
+export type StoredLink = z.infer<typeof storedLinkSchema>;
 const fileSchema = z.object({ version: z.literal(1), links: z.array(storedLinkSchema) });
 
 export type EndReason = 'revoked' | 'expired';
@@ -48,6 +62,13 @@ export class ShareLinkStore extends EventEmitter<ShareLinkEvents> {
   /** Links whose end was already announced (so expiry is announced once). */
   private readonly announced = new Set<string>();
   private readonly file: string | null;
+  /** With replicas: writes a link made or revoked here to the home ensemble (replicas/sharedShareLinks.ts). */
+  private publisher: ((link: StoredLink) => Promise<void>) | null = null;
+  private readonly publishing = new Map<string, Promise<void>>();
+  /** With replicas: looks in the home ensemble for links this replica has not seen yet. */
+  private lookup: (() => Promise<void>) | null = null;
+  /** With replicas: a link forgotten here is deleted from the home ensemble too. */
+  private forgotten: ((id: string) => void) | null = null;
 
   /** stateDir null: in memory only (the open development mode). */
   constructor(
@@ -62,6 +83,7 @@ export class ShareLinkStore extends EventEmitter<ShareLinkEvents> {
 
   /** Without a scope: the link's own page's reach (legacyScope). */
   create(spec: { path: string; scope?: ShareScope; expiresInMinutes: number; createdBy: string; note?: string }): { link: ShareLinkView; token: string } {
+    if (this.links.size >= MAX_SHARE_LINKS) this.makeRoom();
     const token = randomToken();
     const at = this.now();
     const link: StoredLink = {
@@ -77,6 +99,7 @@ export class ShareLinkStore extends EventEmitter<ShareLinkEvents> {
     this.links.set(link.id, link);
     this.byHash.set(link.tokenHash, link.id);
     this.save();
+    this.publish(link);
     return { link: view(link), token };
   }
 
@@ -96,9 +119,70 @@ export class ShareLinkStore extends EventEmitter<ShareLinkEvents> {
     if (link.revokedAt === undefined) {
       link.revokedAt = this.now();
       this.save();
+      this.publish(link);
     }
     this.announce(link, 'revoked');
     return view(link);
+  }
+
+  /** Every stored link as kept (token hashes included), for the replicas' shared store. */
+  storedLinks(): StoredLink[] {
+    return [...this.links.values()].map((link) => ({ ...link }));
+  }
+
+  /** Replicas: `publish` runs for each link made or revoked here; `published(id)` waits for it. */
+  setPublisher(publish: (link: StoredLink) => Promise<void>): void {
+    this.publisher = publish;
+  }
+
+  /** Replicas: how to look for links not seen yet, and what to do with a forgotten one. */
+  setShared(shared: { lookup: () => Promise<void>; forgotten: (id: string) => void }): void {
+    this.lookup = shared.lookup;
+    this.forgotten = shared.forgotten;
+  }
+
+  /**
+   * As resolve(), but an unknown token is looked for once more in the home ensemble (with replicas):
+   * a link made on another replica moments ago, before this one's watch brought it in.
+   */
+  async resolveFresh(token: string): Promise<ResolveResult> {
+    const found = this.resolve(token);
+    if (found.ok || found.reason !== 'unknown' || !this.lookup) return found;
+    await this.lookup();
+    return this.resolve(token);
+  }
+
+  /** Replicas: a link deleted from the home ensemble once it ended is forgotten here too. */
+  forgetEnded(id: string): void {
+    const link = this.links.get(id);
+    if (link && this.endReason(link)) this.forget(link);
+  }
+
+  /** Settles once the link's last change here is in the shared store (at once without replicas); never rejects. */
+  published(id: string): Promise<void> {
+    return this.publishing.get(id) ?? Promise.resolve();
+  }
+
+  /**
+   * A link as another replica stored it: a new one is added, a revocation ends it here too (its
+   * sessions and sockets, through 'ended'). A revoked link is never un-revoked. False when
+   * nothing changed.
+   */
+  absorb(peer: StoredLink): boolean {
+    const known = this.links.get(peer.id);
+    if (!known) {
+      this.links.set(peer.id, { ...peer });
+      this.byHash.set(peer.tokenHash, peer.id);
+      // Over before it reached this replica: nobody here can be bound to it, nothing to announce.
+      if (this.endReason(peer)) this.announced.add(peer.id);
+      this.save();
+      return true;
+    }
+    if (known.revokedAt !== undefined || peer.revokedAt === undefined) return false;
+    known.revokedAt = peer.revokedAt;
+    this.save();
+    this.announce(known, 'revoked');
+    return true;
   }
 
   resolve(token: string): ResolveResult {
@@ -129,19 +213,47 @@ export class ShareLinkStore extends EventEmitter<ShareLinkEvents> {
       if (reason) this.announce(link, reason);
       const endedAt = link.revokedAt ?? link.expiresAt;
       if (reason && now - endedAt > KEEP_ENDED_MS) {
-        this.links.delete(link.id);
-        this.byHash.delete(link.tokenHash);
-        this.announced.delete(link.id);
+        this.forget(link, false);
         changed = true;
       }
     }
     if (changed) this.save();
   }
 
+  /** At the bound: the link that ended first is forgotten early; none ended, the new link is refused. */
+  private makeRoom(): void {
+    let oldest: StoredLink | null = null;
+    for (const link of this.links.values()) {
+      if (!this.endReason(link)) continue;
+      const endedAt = link.revokedAt ?? link.expiresAt;
+      if (!oldest || endedAt < (oldest.revokedAt ?? oldest.expiresAt)) oldest = link;
+    }
+    if (!oldest) throw new TooManyShareLinksError();
+    this.announce(oldest, this.endReason(oldest) ?? 'expired');
+    this.forget(oldest);
+  }
+
+  private forget(link: StoredLink, save = true): void {
+    this.links.delete(link.id);
+    this.byHash.delete(link.tokenHash);
+    this.announced.delete(link.id);
+    this.forgotten?.(link.id);
+    if (save) this.save();
+  }
+
   private endReason(link: StoredLink): EndReason | null {
     if (link.revokedAt !== undefined) return 'revoked';
     if (link.expiresAt <= this.now()) return 'expired';
     return null;
+  }
+
+  private publish(link: StoredLink): void {
+    if (!this.publisher) return;
+    const done = this.publisher({ ...link }).catch(() => undefined);
+    this.publishing.set(link.id, done);
+    void done.then(() => {
+      if (this.publishing.get(link.id) === done) this.publishing.delete(link.id);
+    });
   }
 
   private announce(link: StoredLink, reason: EndReason): void {

@@ -15,9 +15,8 @@ import type { SignInGuard } from './signInAudit.js';
  * Decides whether an upgrade may proceed, before the handshake: who is asking (cookie, bearer,
  * share session) and from which Origin. Without one, every socket is the open-mode admin.
  */
-export type UpgradeAuthorizer = (
-  request: IncomingMessage,
-) => { ok: true; identity: Identity; person: string } | { ok: false; status: 401 | 403; reason: string };
+export type UpgradeVerdict = { ok: true; identity: Identity; person: string } | { ok: false; status: 401 | 403 | 503; reason: string };
+export type UpgradeAuthorizer = (request: IncomingMessage) => UpgradeVerdict | Promise<UpgradeVerdict>;
 
 /**
  * Which person a socket belongs to, for caps and rates counted per person: a browser's sign-in
@@ -27,7 +26,7 @@ export type UpgradeAuthorizer = (
  */
 export function personOf(identity: Identity, address: string): string {
   if (identity.via === 'open') return 'open';
-  if (identity.sessionId !== undefined) return `session:${identity.sessionId}`;
+  if (identity.signInId !== undefined) return `session:${identity.signInId}`;
   return `${identity.via}:${identity.role}:${identity.name}@${address}`;
 }
 
@@ -41,7 +40,7 @@ export interface SocketGateOptions {
 
 export function socketGate(access: AccessControl, options: SocketGateOptions = {}): UpgradeAuthorizer {
   const addressOf = options.addressOf ?? ((request: IncomingMessage) => request.socket.remoteAddress ?? 'unknown');
-  return (request: IncomingMessage) => {
+  return async (request: IncomingMessage): Promise<UpgradeVerdict> => {
     if (options.allowedHosts) {
       const host = checkHost(request.headers.host, options.allowedHosts);
       if (!host.ok) return { ok: false, status: 403, reason: host.reason };
@@ -54,6 +53,12 @@ export function socketGate(access: AccessControl, options: SocketGateOptions = {
       guard && access.credentials !== null && request.headers.authorization !== undefined
         ? { address: addressOf(request), name: 'token', method: 'bearer' as const, transport: 'socket' as const }
         : null;
+    try {
+      // Replicas: a session made on another replica is read from the home ensemble first.
+      await access.prepare(request.headers);
+    } catch {
+      return { ok: false, status: 503, reason: 'the home ensemble holding the replicas’ sign-ins cannot be reached; retry in a moment' };
+    }
     // A correct token always passes; only a wrong one meets the limiter.
     const result = access.identify(request.headers);
     if (!result.ok) {

@@ -7,8 +7,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseConnectionString } from './connectionString.js';
 import { ConfigError } from './errors.js';
-import { ENSEMBLE_NAME, ENSEMBLE_NAME_RULE, loadFileConfig, type FileConfig } from './fileConfig.js';
+import { ENSEMBLE_NAME, ENSEMBLE_NAME_RULE, loadFileConfig, REPLICAS_DEFAULTS, type FileConfig } from './fileConfig.js';
 import type { AuthOptions, KeeperOptions, MetricsAccess, TrustProxy } from './types.js';
+import { MIN_CLUSTER_SECRET_LENGTH, type ReplicasOptions } from '../replicas/replicaConfig.js';
 
 export { ConfigError } from './errors.js';
 
@@ -108,6 +109,15 @@ Prometheus metrics (GET /metrics, text format):
                                  { "access": ..., "tokenEnv": "KEEPER_METRICS_TOKEN" })
   KEEPER_METRICS_TOKEN           the bearer token when access is token (16+ characters)
 
+Several replicas behind a load balancer (docs/replicas.md):
+  config "replicas": { "stateEnsemble": "<a configured ensemble>", "root": "/keeper/replicas",
+                       "secretEnv": "KEEPER_CLUSTER_SECRET", "sharedPolling": false,
+                       "maxSessions": 10000 }
+                                 shared state under root in that ensemble, readable by the
+                                 replicas' identity only; each replica registers there
+  KEEPER_CLUSTER_SECRET          the cluster secret (32+ characters, the same on every
+                                 replica), or the variable "secretEnv" names
+
 Tuning and development:
   KEEPER_LOG_LEVEL               pino log level (default info); logs are JSON on stdout
   KEEPER_MEMBER_BACKOFF_MAX_MS   longest wait between retries of a member that does not
@@ -148,7 +158,7 @@ Config file (--config keeper.json):
                                  "waitersWatchPredecessor": true } ] } } ],
     "host": "127.0.0.1", "port": 8080, "webDist": "...", "auth": {...}, "limits": {...},
     "trustProxy": ..., "allowedHosts": [...], "audit": {...}, "rateLimits": {...},
-    "metrics": {...} }
+    "metrics": {...}, "replicas": {...} }
 `;
 
 export const START_OPTIONS = {
@@ -287,6 +297,25 @@ function metricsAccess(env: Env, file: FileConfig | null): MetricsAccess | undef
   return { access: 'token', token: secret };
 }
 
+/** The config's "replicas", with the cluster secret from the variable it names (never from the file). */
+function replicasOptions(env: Env, file: FileConfig | null): ReplicasOptions | undefined {
+  const r = file?.replicas;
+  if (!r) return undefined;
+  const variable = r.secretEnv ?? REPLICAS_DEFAULTS.secretEnv;
+  const secret = env[variable]?.trim() ?? '';
+  if (secret.length < MIN_CLUSTER_SECRET_LENGTH)
+    throw new ConfigError(
+      `"replicas" needs the cluster secret in ${variable}, the same on every replica (at least ${MIN_CLUSTER_SECRET_LENGTH} characters; try: openssl rand -base64 48)`,
+    );
+  return {
+    stateEnsemble: r.stateEnsemble,
+    root: r.root ?? REPLICAS_DEFAULTS.root,
+    secret,
+    sharedPolling: r.sharedPolling ?? false,
+    ...(r.maxSessions !== undefined ? { maxSessions: r.maxSessions } : {}),
+  };
+}
+
 /** trustProxy, allowedHosts, audit rotation and rate limits: environment over the config file. */
 function serving(env: Env, file: FileConfig | null): Pick<KeeperOptions, 'trustProxy' | 'allowedHosts' | 'audit' | 'rateLimits' | 'publicUrl'> {
   const out: Pick<KeeperOptions, 'trustProxy' | 'allowedHosts' | 'audit' | 'rateLimits' | 'publicUrl'> = {};
@@ -379,6 +408,8 @@ export function parseStartArgs(argv: string[], env: Env, cwd: string = process.c
   const keeper: KeeperOptions = { host, port, ensembles, auth: authOptions(values, env, file, cwd), ...serving(env, file) };
   const metrics = metricsAccess(env, file);
   if (metrics) keeper.metrics = metrics;
+  const replicas = replicasOptions(env, file);
+  if (replicas) keeper.replicas = replicas;
   if (file?.webDist !== undefined) keeper.webDist = file.webDist;
   if (file?.limits !== undefined) keeper.limits = file.limits;
   return { kind: 'run', keeper, sandbox };

@@ -10,6 +10,7 @@ import { parseConnectionString } from './connectionString.js';
 import { ConfigError } from './errors.js';
 import type { AuthUserConfig, EnsembleConfig, LimitsConfig } from './types.js';
 import type { Grant } from '@keeper/shared';
+import { DEFAULT_REPLICAS_ROOT, DEFAULT_REPLICAS_SECRET_ENV, replicaRootProblem } from '../replicas/replicaConfig.js';
 
 export const ENSEMBLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 export const ENSEMBLE_NAME_RULE = '1-63 letters, digits, ".", "_" or "-", starting with a letter or digit';
@@ -164,7 +165,9 @@ export const fileConfigSchema = z.strictObject({
         .regex(/^[A-Z_][A-Z0-9_]{0,63}$/, 'must name an environment variable, such as KEEPER_METRICS_TOKEN')
         .optional(),
     })
-    .refine((m) => m.access !== 'token' || m.tokenEnv !== undefined, { message: 'access "token" needs "tokenEnv": the environment variable holding the token' })
+    .refine((m) => m.access !== 'token' || m.tokenEnv !== undefined, {
+      message: 'access "token" needs "tokenEnv": the environment variable holding the token',
+    })
     .optional(),
   rateLimits: z
     .strictObject({
@@ -232,7 +235,31 @@ export const fileConfigSchema = z.strictObject({
     .url()
     .regex(/^https?:\/\/[^/?#]+\/?$/, 'must be scheme://host[:port], no path')
     .optional(),
+  /** Several Keepers sharing their state in a home ensemble (docs/replicas.md). */
+  replicas: z
+    .strictObject({
+      stateEnsemble: z.string().regex(ENSEMBLE_NAME, `must be ${ENSEMBLE_NAME_RULE}`),
+      root: z
+        .string()
+        .max(200)
+        .superRefine((root, ctx) => {
+          const problem = replicaRootProblem(root);
+          if (problem) ctx.addIssue({ code: 'custom', message: problem });
+        })
+        .optional(),
+      /** The environment variable holding the cluster secret (never the secret itself); default KEEPER_CLUSTER_SECRET. */
+      secretEnv: z
+        .string()
+        .regex(/^[A-Z_][A-Z0-9_]{0,127}$/, 'must name an environment variable')
+        .optional(),
+      sharedPolling: z.boolean().optional(),
+      /** Sign-in sessions kept in the home ensemble (256 buckets of at most maxSessions / 256 each). */
+      maxSessions: z.number().int().min(256).max(100_000).optional(),
+    })
+    .optional(),
 });
+
+export const REPLICAS_DEFAULTS = { root: DEFAULT_REPLICAS_ROOT, secretEnv: DEFAULT_REPLICAS_SECRET_ENV } as const;
 
 export interface FileAuthConfig {
   users?: AuthUserConfig[];
@@ -256,6 +283,13 @@ export interface FileConfig {
   publicUrl?: string;
   rateLimits?: { apiPerMinute?: number; signInFailuresPerName?: number; signInFailuresPerAddress?: number };
   metrics?: { access: 'off' | 'loopback' | 'token'; tokenEnv?: string | undefined };
+  replicas?: {
+    stateEnsemble: string;
+    root?: string | undefined;
+    secretEnv?: string | undefined;
+    sharedPolling?: boolean | undefined;
+    maxSessions?: number | undefined;
+  };
 }
 
 /** ensembles[1].auth[0].credential */
@@ -269,6 +303,9 @@ export function parseFileConfig(json: unknown, source: string): FileConfig {
     const problems = result.error.issues.map((i) => `  ${issuePath(i.path) || '(top level)'}: ${i.message}`);
     throw new ConfigError(`invalid config ${source}:\n${problems.join('\n')}`);
   }
+  const home = result.data.replicas?.stateEnsemble;
+  if (home !== undefined && !result.data.ensembles.some((e) => e.name === home))
+    throw new ConfigError(`invalid config ${source}:\n  replicas.stateEnsemble: "${home}" is not one of the configured ensembles`);
   const { webDist, auth, ...rest } = result.data;
   // Relative paths are relative to the config file, not to wherever Keeper was started.
   const relative = (p: string) => path.resolve(path.dirname(source), p);

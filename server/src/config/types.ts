@@ -1,5 +1,6 @@
 /** What the server is started with (built by cli.ts, consumed by startKeeper in app.ts). */
 import type { Grant, LocksConfig, RestartCommandConfig } from '@keeper/shared';
+import type { ReplicasOptions } from '../replicas/replicaConfig.js';
 import type { SaslSettings } from '../zk/sasl.js';
 import type { TlsSettings } from '../zk/tlsMaterial.js';
 
@@ -119,6 +120,8 @@ export interface KeeperOptions {
   rateLimits?: { api?: number; loginFailures?: number; loginFailuresPerAddress?: number };
   /** Who may scrape GET /metrics (Prometheus text format). Default: loopback only. */
   metrics?: MetricsAccess;
+  /** Several Keepers sharing their state in a home ensemble (docs/replicas.md); absent: this Keeper alone, state in its data dir. */
+  replicas?: ReplicasOptions;
 }
 
 /**

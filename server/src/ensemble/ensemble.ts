@@ -1,7 +1,8 @@
 /**
  * One configured ensemble and everything Keeper runs against it: the console's gateway (its one
- * ZooKeeper session) with the mutations that go through it, and the ensemble view's member poller
- * and sessions/watches collectors. Adapters (HTTP routes, the socket hub, admin operations) look
+ * ZooKeeper session) with the mutations that go through it, the ensemble view's member poller
+ * and sessions/watches collectors, the Locks view's tracker, scans and lock actions, the
+ * Upgrades view's runner. Adapters (HTTP routes, the socket hub, admin operations) look
  * an ensemble up once by name in `Ensembles` and use what it owns; later views add their parts
  * here, so starting and stopping stays one call each.
  */
@@ -14,8 +15,11 @@ import { ZkGateway } from '../zk/gateway.js';
 import { ZkMutations } from '../zk/mutations.js';
 import { saslFactory } from '../zk/sasl.js';
 import { TlsMaterial } from '../zk/tlsMaterial.js';
-import { createEnsembleMonitor, type EnsembleMonitor, type MonitorSettings } from './ensembleMonitor.js';
+import { createMemberMonitor, type MemberMonitor, type MonitorSettings } from '../members/memberMonitor.js';
 import { LockTracker } from '../locks/lockTracker.js';
+import { LockActions } from '../locks/lockActions.js';
+import { LockScans } from '../locks/lockScans.js';
+import type { Admin } from '../admin/admin.js';
 import { WatchGatherer } from '../locks/watchGatherings.js';
 import { UpgradeRunner } from '../upgrades/upgradeRunner.js';
 import { EnsembleTimeline } from './eventTimeline.js';
@@ -35,9 +39,13 @@ export class Ensemble {
   readonly gateway: ZkGateway;
   readonly mutations: ZkMutations;
   /** The ensemble view's poller, collectors and their request counters. */
-  readonly monitor: EnsembleMonitor;
+  readonly monitor: MemberMonitor;
   /** The Locks view: tracked lock directories and the watch gatherings behind their statuses. */
   readonly locks: LockTracker;
+  /** The Locks view's scans of this ensemble (one at a time), as admin jobs. */
+  readonly lockScans: LockScans;
+  /** What an admin may do to this ensemble's locks: delete a contender, clean leaked ones. */
+  readonly lockActions: LockActions;
   /** The ensemble's own id (`/keeper/ensemble-id`): what its durable state is keyed by, never its name. */
   readonly identity: EnsembleIdentity;
   /** The Upgrades view: the ensemble's rolling restart or upgrade (configured by startKeeper before start). */
@@ -49,6 +57,7 @@ export class Ensemble {
   constructor(
     readonly config: EnsembleConfig,
     log: Logger,
+    admin: Admin,
     gatewayDefaults: GatewayDefaults = {},
     monitorSettings: MonitorSettings = {},
   ) {
@@ -74,7 +83,7 @@ export class Ensemble {
       chroot: parsed.ok ? parsed.value.chroot : null,
       ...(config.juteMaxBuffer !== undefined ? { juteMaxBuffer: config.juteMaxBuffer } : {}),
     });
-    this.monitor = createEnsembleMonitor(config, this.gateway, monitorSettings, log, tls);
+    this.monitor = createMemberMonitor(config, this.gateway, monitorSettings, log, tls);
     const gatherer = new WatchGatherer({
       members: this.monitor.poller,
       transport: this.monitor.transport,
@@ -92,6 +101,8 @@ export class Ensemble {
         : null;
     });
     this.locks = new LockTracker({ ensemble: config.name, gateway: this.gateway, gatherer, ...(config.locks ? { config: config.locks } : {}), log });
+    this.lockScans = new LockScans(admin, this);
+    this.lockActions = new LockActions(admin, this);
     this.identity = new EnsembleIdentity(this.gateway, this.mutations, log.child({ ensemble: config.name }));
     this.upgrades = new UpgradeRunner(config, this.monitor.poller, this.gateway, this.mutations, this.identity, log);
     this.monitor.poller.addAlertSource(() => this.upgrades.alert());
@@ -136,15 +147,15 @@ export class Ensemble {
     return onPort.length === 1 ? (onPort[0]?.id ?? null) : null;
   }
 
-  get poller(): EnsembleMonitor['poller'] {
+  get poller(): MemberMonitor['poller'] {
     return this.monitor.poller;
   }
 
-  get sessions(): EnsembleMonitor['sessions'] {
+  get sessions(): MemberMonitor['sessions'] {
     return this.monitor.sessions;
   }
 
-  get watches(): EnsembleMonitor['watches'] {
+  get watches(): MemberMonitor['watches'] {
     return this.monitor.watches;
   }
 

@@ -5,8 +5,9 @@
  */
 import type { Logger } from 'pino';
 import type { EnsembleConfig } from '../config/types.js';
+import type { Admin } from '../admin/admin.js';
 import { Ensemble, type GatewayDefaults } from './ensemble.js';
-import type { MonitorSettings } from './ensembleMonitor.js';
+import type { MonitorSettings } from '../members/memberMonitor.js';
 
 export class UnknownEnsembleError extends Error {
   override readonly name = 'UnknownEnsembleError';
@@ -26,13 +27,19 @@ export class Ensembles implements Iterable<Ensemble> {
     }
   }
 
-  static fromConfig(configs: readonly EnsembleConfig[], log: Logger, gatewayDefaults?: GatewayDefaults, monitorSettings?: MonitorSettings): Ensembles {
+  static fromConfig(
+    configs: readonly EnsembleConfig[],
+    log: Logger,
+    admin: Admin,
+    gatewayDefaults?: GatewayDefaults,
+    monitorSettings?: MonitorSettings,
+  ): Ensembles {
     const names = new Set<string>();
     for (const config of configs) {
       if (names.has(config.name)) throw new Error(`two ensembles are named ${JSON.stringify(config.name)}`);
       names.add(config.name);
     }
-    return new Ensembles(configs.map((config) => new Ensemble(config, log, gatewayDefaults, monitorSettings)));
+    return new Ensembles(configs.map((config) => new Ensemble(config, log, admin, gatewayDefaults, monitorSettings)));
   }
 
   /** The ensemble, or UnknownEnsembleError. */

@@ -8,11 +8,10 @@ import type { AuditLog } from '../audit/auditLog.js';
 import type { DeviceCookies } from '../auth/deviceCookies.js';
 import type { SignInGuard } from '../auth/signInAudit.js';
 import type { Ensembles } from '../ensemble/ensembles.js';
-import type { JobRegistry } from '../ops/jobs.js';
+import type { Admin } from '../admin/admin.js';
 import type { WalkBudget } from '../ops/walkBudget.js';
 import type { ZnodeOps } from '../ops/znodeOps.js';
-import type { LockActions } from '../locks/lockActions.js';
-import type { LockScans } from '../locks/lockScans.js';
+import type { Replicas } from '../replicas/replicas.js';
 import { ApiRoutes } from './apiRoute.js';
 import { apiRoutes } from './apiRoutes.js';
 import { auditRoutes } from './auditRoutes.js';
@@ -21,6 +20,7 @@ import { ensembleRoutes } from './ensembleRoutes.js';
 import { lockRoutes } from './lockRoutes.js';
 import { openApiRoute } from './openApiRoute.js';
 import { opsRoutes } from './opsRoutes.js';
+import { replicaRoutes } from './replicaRoutes.js';
 import { shareLinkRoutes } from './shareLinkRoutes.js';
 import { upgradeRoutes } from './upgradeRoutes.js';
 
@@ -31,10 +31,10 @@ export interface ApiDependencies {
   devices: DeviceCookies;
   ensembles: Ensembles;
   ops: ZnodeOps;
-  jobs: JobRegistry;
+  admin: Admin;
   walks: WalkBudget;
-  lockActions: LockActions;
-  lockScans: LockScans;
+  /** This Keeper as one of several replicas; null without `"replicas"` in the config. */
+  replicas: Replicas | null;
   /** Open sockets bound to a share link, for the list. */
   socketsFor: (linkId: string) => number;
   version: string;
@@ -42,15 +42,16 @@ export interface ApiDependencies {
 }
 
 export function allApiRoutes(deps: ApiDependencies): ApiRoutes {
-  const { access, audit, ops } = deps;
-  const api = new ApiRoutes({ refuse: (who, record, refusal) => ops.refuse(who, record, refusal) });
+  const { access, audit, ops, admin } = deps;
+  const api = new ApiRoutes({ refuse: (who, record, refusal) => admin.refuse(who, record, refusal) });
   authRoutes(api, { access, audit, guard: deps.guard, devices: deps.devices });
   shareLinkRoutes(api, { access, audit, socketsFor: deps.socketsFor });
   auditRoutes(api, audit);
-  opsRoutes(api, ops, deps.jobs, deps.walks);
+  opsRoutes(api, ops, admin, deps.walks);
   ensembleRoutes(api);
-  lockRoutes(api, deps.lockActions, deps.lockScans);
-  upgradeRoutes(api, ops);
+  lockRoutes(api);
+  upgradeRoutes(api, admin);
+  replicaRoutes(api, deps.replicas);
   openApiRoute(api, deps.version);
   apiRoutes(api, { ensembles: deps.ensembles, version: deps.version, startedAt: deps.startedAt });
   return api;

@@ -4,7 +4,7 @@
  */
 import type { Response } from 'express';
 import { statusOfCode, type ApiErrorCode } from '@keeper/shared';
-import { toOpError } from '../ops/opError.js';
+import { toOpError } from '../admin/opError.js';
 import { WalkRefused } from '../ops/walkBudget.js';
 
 export function sendError(res: Response, code: ApiErrorCode, message: string): void {

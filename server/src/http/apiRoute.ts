@@ -15,8 +15,8 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { expressPathOf, type HttpRoute, type RouteBody, type RouteJson, type RouteParams, type RouteQuery, type RouteStatus } from '@keeper/shared';
 import { adminRefusal, canMutate, changeRefusal, type Identity } from '../auth/identity.js';
-import type { AuditRecord, Caller } from '../ops/znodeOps.js';
-import { OpError } from '../ops/opError.js';
+import type { AuditRecord, Caller } from '../admin/admin.js';
+import { OpError } from '../admin/opError.js';
 import { sendError, sendFailure } from './apiErrors.js';
 import { jsonBody, parseOr400, wildcardPath } from './jsonBody.js';
 import { caller } from './requestIdentity.js';

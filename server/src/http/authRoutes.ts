@@ -1,17 +1,17 @@
 /** Sign-in, sign-out and "who am I" (ROUTES.login, ROUTES.logout, ROUTES.me, and the sign-in methods). */
 import type { Request, Response } from 'express';
-import { ROUTES, type MeResponse, type SignInMethods } from '@keeper/shared';
+import { ROUTES, type MeAnswer, type SignInMethods } from '@keeper/shared';
 import type { AccessControl } from '../auth/accessControl.js';
 import type { AuditLog } from '../audit/auditLog.js';
 import { clearedHintCookie, clearedSessionCookie, readCookie, sessionCookie, signedInHintCookie } from '../auth/cookies.js';
 import { isGranted, type GrantedPrincipal, type Principal } from '../auth/credentials.js';
 import { rightsOf, type Identity } from '../auth/identity.js';
 import { noAccess, noAccessSentence } from '../auth/noAccess.js';
-import type { Session, SignInMethodUsed } from '../auth/sessionStore.js';
+import type { SignInSession, SignInMethodUsed } from '../auth/sessionStore.js';
 import { DEVICE_COOKIE, type DeviceCookies } from '../auth/deviceCookies.js';
 import type { SignInAttempt, SignInGuard } from '../auth/signInAudit.js';
 import { capName } from '../auth/signInLimiter.js';
-import { OpError } from '../ops/opError.js';
+import { OpError } from '../admin/opError.js';
 import { OIDC_LOGIN_PATH } from './oidcPaths.js';
 import type { ApiRoutes } from './apiRoute.js';
 import { identified } from './requestIdentity.js';
@@ -34,8 +34,8 @@ export function startCookieSession(
   res: Response,
   access: AccessControl,
   spec: Parameters<AccessControl['sessions']['create']>[0],
-  replacing: Session | null = null,
-): Session {
+  replacing: SignInSession | null = null,
+): SignInSession {
   if (replacing) access.endSession(replacing.id, 'signed in as someone else');
   const { session, cookie, hint } = access.sessions.create(spec);
   const maxAgeSeconds = (session.expiresAt - Date.now()) / 1000;
@@ -63,7 +63,7 @@ const SIGNED_IN_WITH: Record<SignInMethodUsed, string> = {
 };
 
 /** ROUTES.me (and the answer of a sign-in): who, what they may do, how they signed in, until when. */
-export function meOf(access: AccessControl, { identity, session }: { identity: Identity; session: Session | null }): MeResponse {
+export function meOf(access: AccessControl, { identity, session }: { identity: Identity; session: SignInSession | null }): MeAnswer {
   const link = identity.shareLinkId ? access.shareLinks.get(identity.shareLinkId) : null;
   const method = session?.method;
   const signedInWith = method === 'oidc' ? (access.oidcName ?? SIGNED_IN_WITH.oidc) : method ? SIGNED_IN_WITH[method] : undefined;
@@ -146,12 +146,13 @@ export function authRoutes(api: ApiRoutes, ctx: AuthRouteContext): void {
     return meOf(access, { identity: identityOfPrincipal(principal), session });
   });
 
-  api.handle(ROUTES.signInMethods, {}, ({ req, res }) => {
+  api.handle(ROUTES.signInMethods, {}, async ({ req, res }) => {
     const methods: SignInMethods = {
       ...(access.credentials?.methods ?? { password: false, token: false }),
       ...(access.oidcName ? { oidc: { name: access.oidcName, url: OIDC_LOGIN_PATH } } : {}),
     };
     // A browser whose session ended is told why on the sign-in page (its cookie names the ended session).
+    await access.prepare(req.headers).catch(() => undefined);
     const cookie = readCookie(req.headers.cookie);
     const end = access.sessions.get(cookie) ? null : access.sessions.endOf(cookie);
     res.setHeader('Cache-Control', 'no-store');

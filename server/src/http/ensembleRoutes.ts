@@ -6,9 +6,9 @@
  * its stored bytes (znodeDataRoute.ts). Thin: the logic lives
  * in shared/ensemble and server/ensemble. The event timeline (events) is the poller's observations.
  */
-import { EVENT_TIMES_OBSERVED, findMember, ROUTES, sizingReport, whatIfDown, type EnsembleHealth, type SizingResponse } from '@keeper/shared';
+import { EVENT_TIMES_OBSERVED, findMember, ROUTES, sizingReport, whatIfDown, type EnsembleHealth, type SizingAnswer } from '@keeper/shared';
 import type { Ensemble } from '../ensemble/ensemble.js';
-import { OpError } from '../ops/opError.js';
+import { OpError } from '../admin/opError.js';
 import { ensembleOf } from './ensembleLookup.js';
 import { znodeData } from './znodeDataRoute.js';
 import type { ApiRoutes } from './apiRoute.js';
@@ -60,7 +60,7 @@ export function ensembleRoutes(api: ApiRoutes): void {
   api.handle(ROUTES.sizing, {}, async ({ query, res }) => {
     const health = await healthOf(ensembleOf(res));
     const { quorum } = health;
-    let whatIf: SizingResponse['whatIf'] = null;
+    let whatIf: SizingAnswer['whatIf'] = null;
     if (query.down !== undefined) {
       const target = findMember(health.members, query.down);
       if (!target) {

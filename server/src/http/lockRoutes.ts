@@ -13,10 +13,8 @@
 import type { Request, Response } from 'express';
 import { ROUTES, type AuditAction, type LockScope } from '@keeper/shared';
 import type { Identified } from '../auth/accessControl.js';
-import type { LockActions } from '../locks/lockActions.js';
-import type { LockScans } from '../locks/lockScans.js';
 import { TooManyLocksError } from '../locks/lockTracker.js';
-import { OpError } from '../ops/opError.js';
+import { OpError } from '../admin/opError.js';
 import { ensembleOf } from './ensembleLookup.js';
 import { caller } from './requestIdentity.js';
 import { SENT, type ApiRoutes } from './apiRoute.js';
@@ -31,7 +29,7 @@ function scopeOf(res: Response): LockScope | null {
   return (res.locals.identified as Identified | undefined)?.identity.shareScope ?? null;
 }
 
-export function lockRoutes(api: ApiRoutes, actions: LockActions, scans: LockScans): void {
+export function lockRoutes(api: ApiRoutes): void {
   const refused = (action: AuditAction) => (req: Request) => ({ action, ensemble: String((req.params as { name?: unknown }).name) });
 
   // Registered before one lock's route, whose optional path would otherwise also match the list.
@@ -41,16 +39,16 @@ export function lockRoutes(api: ApiRoutes, actions: LockActions, scans: LockScan
     return SENT;
   });
 
-  api.handle(ROUTES.lockScan, { bodyLimit: LOCK_BODY_LIMIT, refused: refused('lock.scan') }, async ({ params, body, req, res }) => ({
-    job: await scans.start(caller(req, res), params.name, body.path),
+  api.handle(ROUTES.lockScan, { bodyLimit: LOCK_BODY_LIMIT, refused: refused('lock.scan') }, async ({ body, req, res }) => ({
+    job: await ensembleOf(res).lockScans.start(caller(req, res), body.path),
   }));
 
-  api.handle(ROUTES.lockDelete, { bodyLimit: LOCK_BODY_LIMIT, refused: refused('lock.delete') }, ({ params, body, req, res }) =>
-    actions.delete(caller(req, res), params.name, body),
+  api.handle(ROUTES.lockDelete, { bodyLimit: LOCK_BODY_LIMIT, refused: refused('lock.delete') }, ({ body, req, res }) =>
+    ensembleOf(res).lockActions.delete(caller(req, res), body),
   );
 
-  api.handle(ROUTES.lockClean, { bodyLimit: LOCK_CLEAN_BODY_LIMIT, refused: refused('lock.clean') }, ({ params, body, req, res }) =>
-    actions.clean(caller(req, res), params.name, body),
+  api.handle(ROUTES.lockClean, { bodyLimit: LOCK_CLEAN_BODY_LIMIT, refused: refused('lock.clean') }, ({ body, req, res }) =>
+    ensembleOf(res).lockActions.clean(caller(req, res), body),
   );
 
   api.handle(ROUTES.lock, {}, async ({ params, res }) => {

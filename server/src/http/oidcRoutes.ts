@@ -135,6 +135,7 @@ export function oidcRoutes(ctx: OidcRouteContext): Router {
       return page(res, 403, noAccessPage({ provider, name: person.name, groups: refusal.groups, wouldGrant: refusal.wouldGrant }));
     }
 
+    await access.prepare(req.headers).catch(() => undefined);
     const current = access.sessions.get(readCookie(req.headers.cookie)) ?? access.sessions.byHintValue(readCookie(req.headers.cookie, SIGNED_IN_HINT_COOKIE));
     startCookieSession(
       req,

@@ -15,10 +15,10 @@
  */
 import type { Request, Response } from 'express';
 import { ROUTES, type AuditAction } from '@keeper/shared';
-import type { JobRegistry } from '../ops/jobs.js';
-import { OpError } from '../ops/opError.js';
+import type { Admin, AuditRecord } from '../admin/admin.js';
+import { OpError } from '../admin/opError.js';
 import type { ZnodeOps } from '../ops/znodeOps.js';
-import type { AuditRecord } from '../ops/znodeOps.js';
+import { ensembleOf } from './ensembleLookup.js';
 import { adminRefusal, canMutate } from '../auth/identity.js';
 import { wildcardPath } from './jsonBody.js';
 import { caller } from './requestIdentity.js';
@@ -44,13 +44,13 @@ const target =
   (action: AuditAction) =>
   (req: Request): AuditRecord => ({ action, ensemble: String((req.params as { name?: unknown }).name), path: wildcardPath(req.params) });
 
-export function opsRoutes(api: ApiRoutes, ops: ZnodeOps, jobs: JobRegistry, walks: WalkBudget = new WalkBudget()): void {
+export function opsRoutes(api: ApiRoutes, ops: ZnodeOps, admin: Admin, walks: WalkBudget = new WalkBudget()): void {
   api.handle(ROUTES.znodeCreate, { bodyLimit: ZNODE_BODY_LIMIT, refused: target('create') }, async ({ params, body, req, res }) =>
-    ops.create(caller(req, res), params.name, params.path, body),
+    ops.create(caller(req, res), ensembleOf(res), params.path, body),
   );
 
   api.handle(ROUTES.znodeSet, { bodyLimit: ZNODE_BODY_LIMIT, refused: target('setData') }, async ({ params, body, req, res }) =>
-    ops.setData(caller(req, res), params.name, params.path, body),
+    ops.setData(caller(req, res), ensembleOf(res), params.path, body),
   );
 
   api.handle(
@@ -58,23 +58,23 @@ export function opsRoutes(api: ApiRoutes, ops: ZnodeOps, jobs: JobRegistry, walk
     { refused: (req) => target(req.query.recursive === 'true' ? 'deleteRecursive' : 'delete')(req) },
     async ({ params, query, req, res, reply }) => {
       const who = caller(req, res);
-      if (query.recursive === 'true') return reply(202, { job: await ops.startRecursiveDelete(who, params.name, params.path, query.version) });
-      return reply(200, await ops.delete(who, params.name, params.path, query.version));
+      if (query.recursive === 'true') return reply(202, { job: await ops.startRecursiveDelete(who, ensembleOf(res), params.path, query.version) });
+      return reply(200, await ops.delete(who, ensembleOf(res), params.path, query.version));
     },
   );
 
   api.handle(ROUTES.subtreeCount, {}, ({ params, req, res }) =>
-    walks.run(caller(req, res).identity, () => ops.countSubtree(params.name, params.path), abandonedWhenGone(res)),
+    walks.run(caller(req, res).identity, () => ops.countSubtree(ensembleOf(res), params.path), abandonedWhenGone(res)),
   );
 
-  api.handle(ROUTES.acl, {}, ({ params }) => ops.getAcl(params.name, params.path));
+  api.handle(ROUTES.acl, {}, ({ params, res }) => ops.getAcl(ensembleOf(res), params.path));
 
   api.handle(ROUTES.aclSet, { bodyLimit: ACL_BODY_LIMIT, refused: target('setAcl') }, ({ params, body, req, res }) =>
-    ops.setAcl(caller(req, res), params.name, params.path, body),
+    ops.setAcl(caller(req, res), ensembleOf(res), params.path, body),
   );
 
   api.handle(ROUTES.exportSubtree, {}, async ({ params, req, res }) => {
-    const doc = await walks.run(caller(req, res).identity, () => ops.exportSubtree(params.name, params.path), abandonedWhenGone(res));
+    const doc = await walks.run(caller(req, res).identity, () => ops.exportSubtree(ensembleOf(res), params.path), abandonedWhenGone(res));
     res.setHeader('Content-Disposition', `attachment; filename="${doc.ensemble}-export.json"`);
     return doc;
   });
@@ -85,15 +85,15 @@ export function opsRoutes(api: ApiRoutes, ops: ZnodeOps, jobs: JobRegistry, walk
     async ({ params, query, body, req, res, reply }) => {
       const overwrite = query.overwrite === 'true';
       if (query.dryRun === 'true')
-        return reply(200, { dryRun: true, overwrite, plan: await ops.planImport(caller(req, res), params.name, params.path, body, overwrite) });
-      return reply(202, { job: await ops.startImport(caller(req, res), params.name, params.path, body, overwrite) });
+        return reply(200, { dryRun: true, overwrite, plan: await ops.planImport(caller(req, res), ensembleOf(res), params.path, body, overwrite) });
+      return reply(202, { job: await ops.startImport(caller(req, res), ensembleOf(res), params.path, body, overwrite) });
     },
   );
 
-  api.handle(ROUTES.jobs, {}, () => ({ jobs: jobs.list() }));
+  api.handle(ROUTES.jobs, {}, () => ({ jobs: admin.jobs.list() }));
 
   api.handle(ROUTES.job, {}, ({ params }) => {
-    const job = jobs.get(params.id);
+    const job = admin.jobs.get(params.id);
     if (!job) throw new OpError('UNKNOWN_JOB', `no job ${JSON.stringify(params.id)}`);
     return { job };
   });

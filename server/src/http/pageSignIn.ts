@@ -16,7 +16,7 @@ import type { AuditLog } from '../audit/auditLog.js';
 import { SIGNED_IN_HINT_COOKIE, readCookie } from '../auth/cookies.js';
 import { originAllowed } from '../auth/origin.js';
 import type { GrantedPrincipal } from '../auth/credentials.js';
-import type { Session } from '../auth/sessionStore.js';
+import type { SignInSession } from '../auth/sessionStore.js';
 import type { SignInAttempt, SignInGuard } from '../auth/signInAudit.js';
 import { startCookieSession } from './authRoutes.js';
 import { messagePage, switchIdentityPage } from './signInPages.js';
@@ -61,7 +61,7 @@ export function pageSignIn(ctx: PageSignInContext): Router {
    * The session this browser is signed in with: the Strict session cookie (same-site visits),
    * else the Lax hint cookie (what a navigation from another site carries).
    */
-  const currentSession = (req: Request): Session | null => {
+  const currentSession = (req: Request): SignInSession | null => {
     const session = access.sessions.get(readCookie(req.headers.cookie)) ?? access.sessions.byHintValue(readCookie(req.headers.cookie, SIGNED_IN_HINT_COOKIE));
     if (session?.shareLinkId !== undefined && !access.shareLinks.isActive(session.shareLinkId)) return null;
     return session;
@@ -79,12 +79,14 @@ export function pageSignIn(ctx: PageSignInContext): Router {
     if (confirmed && !sameOriginPost(req, access)) return crossSitePost(res);
     const attempt = attemptOf(req, 'share', 'share');
     // A real link's token passes whatever others guessed from this address; only unknown ones count.
-    const found = access.shareLinks.resolve(String(req.params.token));
+    let found = access.shareLinks.resolve(String(req.params.token));
     const remoteAddress = req.ip ? { remoteAddress: req.ip } : {};
     if (!found.ok && found.reason === 'unknown') {
       const refused = guard.refusal(attempt);
       if (refused) return rateLimited(res, refused.retryAfterSeconds);
-      guard.limiter.fail(attempt.address, attempt.name);
+      // Replicas: made on another replica a moment ago? Looked for in the home ensemble (only past the limiter).
+      found = await access.shareLinks.resolveFresh(String(req.params.token)).catch(() => found);
+      if (!found.ok && found.reason === 'unknown') guard.limiter.fail(attempt.address, attempt.name);
     }
     if (!found.ok) {
       await audit.append({
@@ -105,6 +107,7 @@ export function pageSignIn(ctx: PageSignInContext): Router {
     }
     const link = found.link;
     const destination = safeLocalPath(link.path);
+    await access.prepare(req.headers).catch(() => undefined);
     const current = currentSession(req);
     if (current?.shareLinkId === link.id) return res.redirect(302, destination);
     if (current && !confirmed) {
@@ -159,6 +162,7 @@ export function pageSignIn(ctx: PageSignInContext): Router {
         messagePage('Sign-in link not valid', 'The token in this address is not valid for this console. Use the URL Keeper printed at start-up.'),
       );
     }
+    await access.prepare(req.headers).catch(() => undefined);
     const current = currentSession(req);
     const same = current !== null && current.via === 'cookie' && current.name === principal.name && current.role === principal.rights.role;
     // Already signed in as this token (a reload, a bookmark): nothing new to record.

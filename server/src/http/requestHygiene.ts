@@ -6,6 +6,7 @@
  *  - any error nobody handled: JSON without a stack (Express's default page shows file paths).
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { SessionNotStoredError } from '../auth/sessionStore.js';
 import type { Logger } from 'pino';
 import { checkHost } from '../auth/hosts.js';
 import { sendError } from './apiErrors.js';
@@ -45,6 +46,11 @@ export function lastErrorHandler(log: Logger): ErrorRequestHandler {
     if (typeof status === 'number' && status >= 400 && status < 500) {
       log.debug({ err: error, url: req.url.slice(0, 200) }, 'refused a bad request');
       if (!res.headersSent) sendError(res, status === 413 ? 'BODY_TOO_LARGE' : 'BAD_REQUEST', error instanceof Error ? error.message : 'bad request');
+      return;
+    }
+    if (error instanceof SessionNotStoredError) {
+      log.warn({ err: error }, 'a sign-in was not stored in the home ensemble');
+      if (!res.headersSent) sendError(res, 'NOT_READY', error.message);
       return;
     }
     log.error({ err: error, url: req.url.slice(0, 200) }, 'request failed');

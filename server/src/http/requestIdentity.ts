@@ -43,6 +43,11 @@ export function requireIdentity(access: AccessControl, guard: SignInGuard | null
       guard && access.credentials !== null && req.headers.authorization !== undefined
         ? { address: req.ip ?? 'unknown', name: 'token', method: 'bearer', transport: 'http' }
         : null;
+    try {
+      await access.prepare(req.headers);
+    } catch {
+      return sendError(res, 'NOT_READY', 'the home ensemble holding the replicas’ sign-ins cannot be reached; retry in a moment');
+    }
     const result = access.identify(req.headers);
     if (!result.ok) {
       if (attempt && guard) {

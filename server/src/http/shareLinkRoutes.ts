@@ -1,9 +1,10 @@
 /** Read-only share links (admins only): create, list, revoke. */
 import { ROUTES, scopeForNewLink, type ShareLinkView } from '@keeper/shared';
 import type { AccessControl } from '../auth/accessControl.js';
+import { TooManyShareLinksError, type ShareLinkStore } from '../auth/shareLinks.js';
 import type { AuditLog } from '../audit/auditLog.js';
 import { actorOf } from '../auth/identity.js';
-import { OpError } from '../ops/opError.js';
+import { OpError } from '../admin/opError.js';
 import type { ApiRoutes } from './apiRoute.js';
 import { identityOf } from './requestIdentity.js';
 
@@ -22,7 +23,16 @@ export function shareLinkRoutes(api: ApiRoutes, ctx: ShareLinkRouteContext): voi
     if (!scoped.ok) throw new OpError('INVALID_SCOPE', scoped.message);
     const identity = identityOf(res);
     const { scope: _choice, ...spec } = body;
-    const { link, token } = ctx.access.shareLinks.create({ ...spec, scope: scoped.scope, createdBy: identity.name });
+    let created: ReturnType<ShareLinkStore['create']>;
+    try {
+      created = ctx.access.shareLinks.create({ ...spec, scope: scoped.scope, createdBy: identity.name });
+    } catch (error) {
+      if (error instanceof TooManyShareLinksError) throw new OpError('TOO_MANY_SHARE_LINKS', error.message);
+      throw error;
+    }
+    const { link, token } = created;
+    // With replicas, the link is in the home ensemble before its URL is given: any replica honours it.
+    await ctx.access.shareLinks.published(link.id);
     await ctx.audit.append({
       action: 'shareLink.create',
       outcome: 'ok',
@@ -41,6 +51,8 @@ export function shareLinkRoutes(api: ApiRoutes, ctx: ShareLinkRouteContext): voi
   api.handle(ROUTES.shareLinkRevoke, {}, async ({ params, req, res }) => {
     const link = ctx.access.shareLinks.revoke(params.id);
     if (!link) throw new OpError('UNKNOWN_SHARE_LINK', `no share link ${JSON.stringify(params.id)}`);
+    // With replicas, "revoked" is said once every replica can see it (they end its sessions on the watch).
+    await ctx.access.shareLinks.published(link.id);
     await ctx.audit.append({
       action: 'shareLink.revoke',
       outcome: 'ok',

@@ -10,7 +10,7 @@
  */
 import type { Request } from 'express';
 import { ROUTES, type AuditAction, type UpgradeWorkflow } from '@keeper/shared';
-import type { ZnodeOps } from '../ops/znodeOps.js';
+import type { Admin } from '../admin/admin.js';
 import { ensembleOf } from './ensembleLookup.js';
 import { caller, identityOf } from './requestIdentity.js';
 import type { ApiRoutes } from './apiRoute.js';
@@ -19,7 +19,7 @@ const UPGRADE_BODY_LIMIT = '16kb';
 
 const summary = (wf: UpgradeWorkflow) => ({ upgradeId: wf.id, state: wf.state, mode: wf.mode, targetVersion: wf.targetVersion });
 
-export function upgradeRoutes(api: ApiRoutes, ops: ZnodeOps): void {
+export function upgradeRoutes(api: ApiRoutes, admin: Admin): void {
   // A refusal comes before the parameters are parsed: what it records is cut to size here.
   const param = (req: Request, name: string) => String((req.params as Record<string, unknown>)[name] ?? '');
   const refused = (action: AuditAction) => (req: Request) => ({
@@ -37,7 +37,7 @@ export function upgradeRoutes(api: ApiRoutes, ops: ZnodeOps): void {
     const ensemble = ensembleOf(res);
     const who = caller(req, res);
     const details = { mode: body.mode, targetVersion: body.targetVersion ?? null, start: body.start ?? false, method: ensemble.upgrades.method };
-    const wf = await ops.audited(who, { action: 'upgrade.create', ensemble: ensemble.name, details }, async (record) => {
+    const wf = await admin.audited(who, { action: 'upgrade.create', ensemble: ensemble.name, details }, async (record) => {
       const created = await ensemble.upgrades.create(who.identity.name, body);
       record.details = { ...details, ...summary(created) };
       return created;
@@ -54,7 +54,7 @@ export function upgradeRoutes(api: ApiRoutes, ops: ZnodeOps): void {
     const ensemble = ensembleOf(res);
     const who = caller(req, res);
     const details = { upgradeId: params.id.slice(0, 64), action: params.action, ...(body.reason ? { reason: body.reason } : {}) };
-    const wf = await ops.audited(who, { action: 'upgrade.action', ensemble: ensemble.name, details }, () =>
+    const wf = await admin.audited(who, { action: 'upgrade.action', ensemble: ensemble.name, details }, () =>
       ensemble.upgrades.act(who.identity.name, params.id, params.action, body),
     );
     return ensemble.upgrades.answer(wf, who.identity.role);
@@ -64,7 +64,7 @@ export function upgradeRoutes(api: ApiRoutes, ops: ZnodeOps): void {
     const ensemble = ensembleOf(res);
     const who = caller(req, res);
     const details = { upgradeId: params.id.slice(0, 64), member: params.member.slice(0, 300), action: params.action };
-    const wf = await ops.audited(who, { action: 'upgrade.step', ensemble: ensemble.name, details }, () =>
+    const wf = await admin.audited(who, { action: 'upgrade.step', ensemble: ensemble.name, details }, () =>
       ensemble.upgrades.stepAct(who.identity.name, params.id, params.member, params.action, body.confirmation),
     );
     return ensemble.upgrades.answer(wf, who.identity.role);

@@ -6,7 +6,7 @@
  * holder within its scope (shareScopeGuard.ts).
  */
 import { ZNODE_DATA_HEADERS, type ROUTES } from '@keeper/shared';
-import { toOpError } from '../ops/opError.js';
+import { toOpError } from '../admin/opError.js';
 import { ensembleOf } from './ensembleLookup.js';
 import { SENT, type RouteHandler } from './apiRoute.js';
 import { validPathOr400 } from './validPath.js';

@@ -3,13 +3,13 @@
  * When a watch already holds the znode (a browser has it open), the answer comes from the
  * watch registry with no ZooKeeper call; otherwise from a getData and a getChildren sent together.
  */
-import { encodeZnodeData, type ZnodeResponse } from '@keeper/shared';
+import { encodeZnodeData, type ZnodeAnswer } from '@keeper/shared';
 import type { ZkGateway } from '../zk/gateway.js';
 import type { ChildrenPageCache } from './childrenPageCache.js';
 
 export type ZnodeSource = Pick<ZkGateway, 'name' | 'heldZnode' | 'getData' | 'getChildren'>;
 
-export async function readZnodePage(gateway: ZnodeSource, pages: ChildrenPageCache, path: string, offset: number, limit: number): Promise<ZnodeResponse> {
+export async function readZnodePage(gateway: ZnodeSource, pages: ChildrenPageCache, path: string, offset: number, limit: number): Promise<ZnodeAnswer> {
   const key = `${gateway.name}\0${path}`;
   const held = gateway.heldZnode(path);
   if (held) {

@@ -184,21 +184,26 @@ export class SocketHub {
         socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\n\r\n');
         return;
       }
-      if (this.authorize) {
-        const verdict = this.authorize(request);
-        if (!verdict.ok) {
-          // Refused before the handshake: a browser sees a failed connection, never a socket.
-          const status = verdict.status === 401 ? '401 Unauthorized' : '403 Forbidden';
-          const body = `${verdict.reason}\n`;
-          socket.end(
-            `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-          );
-          return;
-        }
-        (request as UpgradeRequest).keeperIdentity = verdict.identity;
-        (request as UpgradeRequest).keeperPerson = verdict.person;
-      }
-      this.wss.handleUpgrade(request, socket, head, (ws) => this.wss.emit('connection', ws, request));
+      if (!this.authorize) return this.wss.handleUpgrade(request, socket, head, (ws) => this.wss.emit('connection', ws, request));
+      void Promise.resolve(this.authorize(request)).then(
+        (verdict) => {
+          // The client may have gone while its session was read from the home ensemble.
+          if (socket.destroyed) return;
+          if (!verdict.ok) {
+            // Refused before the handshake: a browser sees a failed connection, never a socket.
+            const status = verdict.status === 401 ? '401 Unauthorized' : verdict.status === 503 ? '503 Service Unavailable' : '403 Forbidden';
+            const body = `${verdict.reason}\n`;
+            socket.end(
+              `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+            );
+            return;
+          }
+          (request as UpgradeRequest).keeperIdentity = verdict.identity;
+          (request as UpgradeRequest).keeperPerson = verdict.person;
+          this.wss.handleUpgrade(request, socket, head, (ws) => this.wss.emit('connection', ws, request));
+        },
+        () => socket.destroy(),
+      );
     });
   }
 

@@ -1,5 +1,5 @@
 /**
- * What an admin may do to a lock (issue 12, item 9), each through ZnodeOps.audited (viewers
+ * What an admin may do to a lock (issue 12, item 9), each through Admin.audited (viewers
  * refused and audited, every outcome audited):
  *  - delete one contender, re-checked right before: still there with the owner and version the
  *    admin saw, and not holding now unless the admin typed its name (`confirmHolder`);
@@ -30,10 +30,9 @@ import {
   type LockDeleteAnswer,
   type LockDeleteBody,
 } from '@keeper/shared';
+import type { Admin, Caller } from '../admin/admin.js';
+import { OpError, toOpError } from '../admin/opError.js';
 import type { Ensemble } from '../ensemble/ensemble.js';
-import type { Ensembles } from '../ensemble/ensembles.js';
-import { OpError, toOpError } from '../ops/opError.js';
-import type { Caller, ZnodeOps } from '../ops/znodeOps.js';
 
 const HOLDER_CONSEQUENCE = 'the next waiter enters while the old owner still believes it holds the lock';
 
@@ -59,18 +58,19 @@ function sameOwner(a: string, b: string): boolean {
   return (normalizeSessionId(a) ?? a) === (normalizeSessionId(b) ?? b);
 }
 
+/** What an admin may do to one ensemble's locks (`Ensemble.lockActions`). */
 export class LockActions {
   constructor(
-    private readonly ops: ZnodeOps,
-    private readonly ensembles: Ensembles,
+    private readonly admin: Admin,
+    private readonly ensemble: Ensemble,
   ) {}
 
   /** Reads the contender and its directory now; throws what the admin must hear. */
-  private async recheck(ensemble: Ensemble, path: string, owner: string, version: number): Promise<Rechecked> {
+  private async recheck(path: string, owner: string, version: number): Promise<Rechecked> {
     const lockPath = parentPath(path);
     if (lockPath === null) throw new OpError('INVALID_PATH', `${path} is not a node inside a lock directory`);
     if (isProtectedFromDelete(path)) throw new OpError('PROTECTED_PATH', `${path} is ZooKeeper's own and cannot be deleted`);
-    const { gateway } = ensemble;
+    const { gateway } = this.ensemble;
     const stat = await gateway.exists(path);
     if (!stat) throw new OpError('NO_NODE', `${path} is gone already: nothing to delete`);
     const nowOwner = normalizeSessionId(stat.ephemeralOwner) ?? stat.ephemeralOwner;
@@ -86,26 +86,26 @@ export class LockActions {
       (d) => d.data,
       () => null,
     );
-    const seen = ensemble.locks.recognizeNow(lockPath, children, directoryData);
+    const seen = this.ensemble.locks.recognizeNow(lockPath, children, directoryData);
     if (!seen) throw new OpError('NOT_A_LOCK', `${lockPath} is not a lock Keeper recognizes now: nothing deleted`);
     const index = seen.lock.contenders.findIndex((c) => c.name === name);
     if (index < 0) throw new OpError('NO_NODE', `${path} is gone already: nothing to delete`);
     return { lockPath, name, holding: seen.plan.holding[index] ?? false, version: stat.version };
   }
 
-  async delete(caller: Caller, ensembleName: string, body: LockDeleteBody): Promise<LockDeleteAnswer> {
-    const ensemble = this.ensembles.get(ensembleName);
+  async delete(caller: Caller, body: LockDeleteBody): Promise<LockDeleteAnswer> {
+    const { ensemble } = this;
     const { path } = body;
-    return this.ops.audited(
+    return this.admin.audited(
       caller,
-      { action: 'lock.delete', ensemble: ensembleName, path, details: { owner: body.owner, expectedVersion: body.version } },
+      { action: 'lock.delete', ensemble: ensemble.name, path, details: { owner: body.owner, expectedVersion: body.version } },
       async (record) => {
         const status =
           ensemble.locks
             .reportsUnder(parentPath(path) ?? '/')
             .flatMap((r) => r.contenders)
             .find((c) => c.path === path)?.status ?? 'unknown';
-        const checked = await this.recheck(ensemble, path, body.owner, body.version);
+        const checked = await this.recheck(path, body.owner, body.version);
         if (status === 'leaked' && !checked.holding) {
           const owner = normalizeSessionId(body.owner) ?? body.owner;
           const why = stillUnwatched(await ensemble.locks.gatherer.gatherNow(), checked.lockPath, owner);
@@ -132,9 +132,9 @@ export class LockActions {
     );
   }
 
-  async clean(caller: Caller, ensembleName: string, body: LockCleanBody): Promise<LockCleanAnswer> {
-    const ensemble = this.ensembles.get(ensembleName);
-    return this.ops.audited(caller, { action: 'lock.clean', ensemble: ensembleName, path: body.path, details: { dryRun: body.dryRun } }, async (record) => {
+  async clean(caller: Caller, body: LockCleanBody): Promise<LockCleanAnswer> {
+    const { ensemble } = this;
+    return this.admin.audited(caller, { action: 'lock.clean', ensemble: ensemble.name, path: body.path, details: { dryRun: body.dryRun } }, async (record) => {
       const leakCheck = leakCheckSummary(ensemble.locks.gatherer.gatherings);
       const leakedNow: LockCleanCandidate[] = ensemble.locks
         .reportsUnder(body.path)
@@ -173,7 +173,7 @@ export class LockActions {
               answer.skipped.push({ path: candidate.path, reason: why });
               continue;
             }
-            const checked = await this.recheck(ensemble, candidate.path, candidate.owner, candidate.version);
+            const checked = await this.recheck(candidate.path, candidate.owner, candidate.version);
             if (checked.holding) {
               answer.skipped.push({ path: candidate.path, reason: `it holds ${checked.lockPath} now: delete it on its own, with typed confirmation` });
               continue;

@@ -33,7 +33,7 @@ import {
   type ZnodeStat,
   type ZnodeState,
 } from '@keeper/shared';
-import type { Semaphore } from '../ops/pool.js';
+import type { Semaphore } from '../lib/pool.js';
 import type { WatchListener } from '../zk/watchRegistry.js';
 import type { ZkError } from '../zk/errors.js';
 

@@ -5,33 +5,31 @@
  * the tracker's bound; the last scan's summary is shown in the Locks list.
  */
 import { LOCK_DEFAULTS, type JobSnapshot } from '@keeper/shared';
-import type { Ensembles } from '../ensemble/ensembles.js';
-import type { JobRegistry } from '../ops/jobs.js';
-import { OpError } from '../ops/opError.js';
-import type { Caller, ZnodeOps } from '../ops/znodeOps.js';
+import type { Admin, Caller } from '../admin/admin.js';
+import { OpError } from '../admin/opError.js';
+import type { Ensemble } from '../ensemble/ensemble.js';
 import { TooManyLocksError } from './lockTracker.js';
 import { scanForLocks, type ScanResult } from './scan.js';
 
+/** One ensemble's lock scans (`Ensemble.lockScans`): at most one runs at a time. */
 export class LockScans {
-  private readonly running = new Set<string>();
+  private running = false;
 
   constructor(
-    private readonly ops: ZnodeOps,
-    private readonly ensembles: Ensembles,
-    private readonly jobs: JobRegistry,
+    private readonly admin: Admin,
+    private readonly ensemble: Ensemble,
   ) {}
 
-  async start(caller: Caller, ensembleName: string, root: string): Promise<JobSnapshot> {
-    const ensemble = this.ensembles.get(ensembleName);
-    const { locks, gateway } = ensemble;
-    const config = ensemble.config.locks;
-    return this.ops.audited(caller, { action: 'lock.scan', ensemble: ensembleName, path: root, details: { phase: 'start' } }, async (record) => {
-      if (this.running.has(ensembleName)) throw new OpError('SCAN_IN_PROGRESS', `a lock scan of ${ensembleName} is running already: wait for it or cancel it`);
+  async start(caller: Caller, root: string): Promise<JobSnapshot> {
+    const { name: ensembleName, locks, gateway } = this.ensemble;
+    const config = this.ensemble.config.locks;
+    return this.admin.audited(caller, { action: 'lock.scan', ensemble: ensembleName, path: root, details: { phase: 'start' } }, async (record) => {
+      if (this.running) throw new OpError('SCAN_IN_PROGRESS', `a lock scan of ${ensembleName} is running already: wait for it or cancel it`);
       if (!(await gateway.exists(root))) throw new OpError('NO_NODE', `${root} does not exist`);
-      this.running.add(ensembleName);
+      this.running = true;
       const notTracked: string[] = [];
       const siblingsOf = new Map<string, readonly string[] | null>();
-      const job = this.jobs.start({ kind: 'lockScan', ensemble: ensembleName, path: root, startedBy: caller.identity.name }, async (control) => {
+      const job = this.admin.jobs.start({ kind: 'lockScan', ensemble: ensembleName, path: root, startedBy: caller.identity.name }, async (control) => {
         const startedAt = Date.now();
         locks.lastScan = {
           path: root,
@@ -94,7 +92,7 @@ export class LockScans {
               : {}),
           };
         } finally {
-          this.running.delete(ensembleName);
+          this.running = false;
           locks.lastScan = {
             path: root,
             jobId: control.snapshot.id,

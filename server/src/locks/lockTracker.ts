@@ -39,13 +39,13 @@ import {
   type LockCounts,
   type LockHerd,
   type LockReport,
-  type LockResponse,
+  type LockAnswer,
   type LockScope,
   type LocksConfig,
-  type LocksResponse,
+  type LocksAnswer,
   type RecipeDefinition,
 } from '@keeper/shared';
-import { Semaphore } from '../ops/pool.js';
+import { Semaphore } from '../lib/pool.js';
 import type { ZkGateway } from '../zk/gateway.js';
 import { toZkError } from '../zk/errors.js';
 import type { WatchListener } from '../zk/watchRegistry.js';
@@ -64,7 +64,7 @@ interface Tracked {
   lookedAt: number;
 }
 
-export type LockAnswer = { kind: 'lock'; lock: LockResponse } | { kind: 'notLock'; path: string; message: string; at: number };
+export type LockLookup = { kind: 'lock'; lock: LockAnswer } | { kind: 'notLock'; path: string; message: string; at: number };
 
 /** One page of the list: what GET .../locks and a `locks` subscriber ask for. */
 export interface LocksQuery {
@@ -110,7 +110,7 @@ export class LockTracker {
   private readonly tracked = new Map<string, Tracked>();
   private readonly rootWatches = new Map<string, { unwatch: () => void; children: readonly string[] | null }>();
   private readonly listListeners = new Set<() => void>();
-  private readonly lockListeners = new Map<string, Set<(answer: LockAnswer) => void>>();
+  private readonly lockListeners = new Map<string, Set<(answer: LockLookup) => void>>();
   private readonly patterns: RecipeDefinition[];
   private readonly reads = new Semaphore(FACT_READS_IN_FLIGHT);
   private readonly now: () => number;
@@ -125,7 +125,7 @@ export class LockTracker {
   private remembered = new Map<string, RememberedHold[]>();
   private herdCache: { epoch: number; herds: LockHerd[] } | null = null;
   /** Pages of the list already built for this version of it: N browsers on the same page cost one. */
-  private readonly listMemo = new Map<string, { answer: LocksResponse; text: string | null }>();
+  private readonly listMemo = new Map<string, { answer: LocksAnswer; text: string | null }>();
   private listMemoVersion = '';
   private lastScanValue: LastScan | null = null;
   readonly maxTracked: number;
@@ -438,7 +438,7 @@ export class LockTracker {
    * GET .../locks and the `locks` topic: one page of the tracked locks at or under `query.path`,
    * worst first, from the cached reports. A share link's list covers only its subtree.
    */
-  list(query: LocksQuery, scope: LockScope | null = null): LocksResponse {
+  list(query: LocksQuery, scope: LockScope | null = null): LocksAnswer {
     return this.memoList(query, scope).answer;
   }
 
@@ -449,7 +449,7 @@ export class LockTracker {
     return memo.text;
   }
 
-  private memoList(query: LocksQuery, scope: LockScope | null): { answer: LocksResponse; text: string | null } {
+  private memoList(query: LocksQuery, scope: LockScope | null): { answer: LocksAnswer; text: string | null } {
     this.options.gatherer.touch();
     const version = `${this.reports.listVersion} ${this.options.gatherer.epoch} ${this.tracked.size}`;
     if (version !== this.listMemoVersion) {
@@ -464,7 +464,7 @@ export class LockTracker {
     return built;
   }
 
-  private buildList(query: LocksQuery, scope: LockScope | null): LocksResponse {
+  private buildList(query: LocksQuery, scope: LockScope | null): LocksAnswer {
     // Roots that take everything are not tested lock by lock: a list of 1,000 is read on every push.
     const roots = [query.path, ...(scope ? [scope.root] : [])].filter((r) => r !== '/');
     if (!roots.every(isValidPath)) throw new Error('invalid list root');
@@ -472,7 +472,7 @@ export class LockTracker {
     const all = roots.length === 0 ? this.reports.sorted() : this.reports.sorted().filter((r) => inside(r.path));
     const page = pageOfLocks(all, query);
     const herds = this.herds().filter((h) => inside(h.path));
-    const answer: LocksResponse = {
+    const answer: LocksAnswer = {
       ensemble: this.options.ensemble,
       root: query.path,
       q: query.q,
@@ -496,7 +496,7 @@ export class LockTracker {
   }
 
   /** The current answer for one directory it already tracks, from its cached report. */
-  answerFor(path: string, scope: LockScope | null = null): LockAnswer {
+  answerFor(path: string, scope: LockScope | null = null): LockLookup {
     const t = this.tracked.get(path);
     const at = this.now();
     if (!t) return { kind: 'notLock', path, message: `${path} is not watched as a lock`, at };
@@ -505,7 +505,7 @@ export class LockTracker {
     if (state.kind !== 'lock') return { kind: 'notLock', path, message: state.message, at };
     const report = this.reports.current(path);
     if (!report) return { kind: 'notLock', path, message: `reading ${path}…`, at };
-    const lock: LockResponse = {
+    const lock: LockAnswer = {
       ensemble: this.options.ensemble,
       lock: report,
       herds: herdsOfLock(this.herds(), path),
@@ -523,7 +523,7 @@ export class LockTracker {
    * openedIdleMs) and answers once its first listing arrived. A directory that turns out not to
    * be a lock is let go again, unless a root or a scan tracks it.
    */
-  async open(path: string, scope: LockScope | null = null): Promise<LockAnswer> {
+  async open(path: string, scope: LockScope | null = null): Promise<LockLookup> {
     this.options.gatherer.touch();
     const dir = this.track(path, 'opened');
     await dir.ready(FIRST_READ_WAIT_MS);
@@ -548,7 +548,7 @@ export class LockTracker {
   }
 
   /** Subscribers of one lock (the `lock` topic): tracked while watched, each push computed once; returns how to stop. */
-  onLock(path: string, listener: (answer: LockAnswer) => void): () => void {
+  onLock(path: string, listener: (answer: LockLookup) => void): () => void {
     let set = this.lockListeners.get(path);
     if (!set) this.lockListeners.set(path, (set = new Set()));
     set.add(listener);

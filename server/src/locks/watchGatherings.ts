@@ -23,9 +23,9 @@ import {
   type EnsembleSession,
   type WatchGathering,
 } from '@keeper/shared';
-import { askMember } from '../ensemble/memberAsk.js';
-import type { MemberView, SessionsCollector } from '../ensemble/sessionsCollector.js';
-import type { MemberTransport } from '../ensemble/transport.js';
+import { askMember } from '../members/memberAsk.js';
+import type { MemberView, SessionsCollector } from '../members/sessionsCollector.js';
+import type { MemberTransport } from '../members/transport.js';
 
 export interface WatchGathererOptions {
   members: MemberView;

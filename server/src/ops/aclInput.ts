@@ -1,7 +1,7 @@
 /** ACL entries from requests (letters or bits) to what ZooKeeper takes, and back for answers. */
 import { checkAclId, lettersToPermissions, permissionsToLetters, type AclEntryInput, type AclEntryView } from '@keeper/shared';
 import type { AclEntry } from '../zk/mutations.js';
-import { OpError } from './opError.js';
+import { OpError } from '../admin/opError.js';
 
 export function toAclEntries(input: readonly AclEntryInput[]): AclEntry[] {
   return input.map((entry, i) => {

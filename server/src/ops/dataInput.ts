@@ -1,6 +1,6 @@
 /** Turns request data (UTF-8 text or base64) into the bytes to write, within ZooKeeper's limit. */
 import { MAX_ZNODE_DATA_BYTES, type InputEncoding } from '@keeper/shared';
-import { OpError } from './opError.js';
+import { OpError } from '../admin/opError.js';
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 

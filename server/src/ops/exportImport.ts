@@ -17,9 +17,9 @@ import {
 import type { ZkGateway } from '../zk/gateway.js';
 import type { ZkMutations } from '../zk/mutations.js';
 import { toZkError } from '../zk/errors.js';
-import type { JobControl } from './jobs.js';
-import { OpError, toOpError } from './opError.js';
-import { forEachPooled } from './pool.js';
+import type { JobControl } from '../admin/jobs.js';
+import { OpError, toOpError } from '../admin/opError.js';
+import { forEachPooled } from '../lib/pool.js';
 import { planImport, targetPathOf, type TargetState } from './importPlan.js';
 import { noReadReason, walkSubtree } from './subtree.js';
 import { currentWalkTicket } from './walkBudget.js';

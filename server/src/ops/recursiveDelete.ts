@@ -15,9 +15,9 @@ import { MAX_REPORTED_REMAINING, backoffDelay, joinPath, type JobSnapshot } from
 import { READ_RETRY, type ZkGateway } from '../zk/gateway.js';
 import type { ZkMutations } from '../zk/mutations.js';
 import { toZkError } from '../zk/errors.js';
-import type { JobControl } from './jobs.js';
-import { OpError, toOpError } from './opError.js';
-import { Semaphore, forEachPooled } from './pool.js';
+import type { JobControl } from '../admin/jobs.js';
+import { OpError, toOpError } from '../admin/opError.js';
+import { Semaphore, forEachPooled } from '../lib/pool.js';
 import { walkSubtree } from './subtree.js';
 
 export const MAX_RECURSIVE_DELETE_NODES = 1_000_000;

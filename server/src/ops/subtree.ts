@@ -5,7 +5,7 @@
 import { joinPath, type SkippedNode } from '@keeper/shared';
 import type { ZkGateway } from '../zk/gateway.js';
 import { toZkError } from '../zk/errors.js';
-import { OpError } from './opError.js';
+import { OpError } from '../admin/opError.js';
 import { currentWalkTicket } from './walkBudget.js';
 
 export interface SubtreeNode {

@@ -19,7 +19,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Identity } from '../auth/identity.js';
 import type { LimitsConfig } from '../config/types.js';
-import { OpError } from './opError.js';
+import { OpError } from '../admin/opError.js';
 
 export interface WalkLimits {
   maxConcurrentWalks: number;

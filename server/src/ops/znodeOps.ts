@@ -1,6 +1,7 @@
 /**
- * Admin operations on znodes, used by the HTTP routes and the socket alike, so both refuse
- * and record exactly the same things. Every operation:
+ * Admin operations on znodes, each on the Ensemble the caller's edge looked up by name (the
+ * HTTP routes' ensembleLookup), refused and audited through the admin kernel (admin/admin.ts).
+ * Every operation:
  *  - refuses any identity that may not do it (FORBIDDEN, and the refusal is audited): znode
  *    changes (create, set data, delete, import) admins anywhere and writers within their
  *    granted subtrees; ACLs, jobs of others, locks and upgrades admins only;
@@ -17,7 +18,6 @@ import {
   type ConsoleIdentity,
   type CreateBody,
   type CreateModeName,
-  type DataFingerprint,
   type ExportDocument,
   type ImportPlan,
   type JobSnapshot,
@@ -34,20 +34,15 @@ import {
   isProtectedFromDelete,
 } from '@keeper/shared';
 import { checkPath } from '@keeper/shared';
-import type { Logger } from 'pino';
-import type { AuditInput, AuditLog } from '../audit/auditLog.js';
 import { fingerprint } from '../audit/fingerprint.js';
-import { actorOf, adminRefusal, canMutate, changeRefusal, type Identity } from '../auth/identity.js';
-import type { EnsembleConfig } from '../config/types.js';
+import { adminRefusal, canMutate, changeRefusal, type Identity } from '../auth/identity.js';
+import type { Admin, AuditRecord, Caller } from '../admin/admin.js';
 import type { ZkGateway } from '../zk/gateway.js';
 import { toZkError } from '../zk/errors.js';
-import type { ZkMutations } from '../zk/mutations.js';
 import type { Ensemble } from '../ensemble/ensemble.js';
-import type { Ensembles } from '../ensemble/ensembles.js';
 import { toAclEntries, toAclView } from './aclInput.js';
 import { decodeInputData } from './dataInput.js';
-import type { JobRegistry } from './jobs.js';
-import { OpError, toOpError } from './opError.js';
+import { OpError, toOpError } from '../admin/opError.js';
 import { runRecursiveDelete } from './recursiveDelete.js';
 import { walkSubtree } from './subtree.js';
 import { assertImportable, exportSubtree, planImportFor, runImport } from './exportImport.js';
@@ -64,28 +59,20 @@ const CREATE_MODE: Record<CreateModeName, number> = {
 export const MAX_COUNT_NODES = 200_000;
 
 export interface OpsContext {
-  ensembles: Ensembles;
-  audit: AuditLog;
-  jobs: JobRegistry;
-  log: Logger;
+  admin: Admin;
   /** Tests shorten the recursive delete's patience. */
   recursiveDelete?: { concurrency?: number; stallMs?: number };
-}
-
-export interface Caller {
-  identity: Identity;
-  remoteAddress?: string;
 }
 
 export class ZnodeOps {
   constructor(private readonly ctx: OpsContext) {}
 
-  async create(caller: Caller, ensemble: string, path: string, body: CreateBody): Promise<WriteAnswer> {
-    const { gateway, mutations } = this.target(ensemble);
+  async create(caller: Caller, ensemble: Ensemble, path: string, body: CreateBody): Promise<WriteAnswer> {
+    const { gateway, mutations } = ensemble;
     const mode = body.mode ?? 'persistent';
-    return this.audited(
+    return this.ctx.admin.audited(
       caller,
-      { action: 'create', ensemble, path, details: { mode } },
+      { action: 'create', ensemble: ensemble.name, path, details: { mode } },
       async (record) => {
         validPath(path);
         if (isProtectedFromCreate(path)) throw new OpError('PROTECTED_PATH', `${path} ${path === '/' ? 'always exists' : CREATE_UNDER_ZOOKEEPER_REFUSED}`);
@@ -104,11 +91,11 @@ export class ZnodeOps {
     );
   }
 
-  async setData(caller: Caller, ensemble: string, path: string, body: SetDataBody): Promise<WriteAnswer> {
-    const { gateway, mutations } = this.target(ensemble);
-    return this.audited(
+  async setData(caller: Caller, ensemble: Ensemble, path: string, body: SetDataBody): Promise<WriteAnswer> {
+    const { gateway, mutations } = ensemble;
+    return this.ctx.admin.audited(
       caller,
-      { action: 'setData', ensemble, path, details: { expectedVersion: body.version } },
+      { action: 'setData', ensemble: ensemble.name, path, details: { expectedVersion: body.version } },
       async (record) => {
         validPath(path);
         const data = decodeInputData(body.data, body.encoding);
@@ -131,11 +118,11 @@ export class ZnodeOps {
     );
   }
 
-  async delete(caller: Caller, ensemble: string, path: string, version: number): Promise<DeleteAnswer> {
-    const { gateway, mutations } = this.target(ensemble);
-    return this.audited(
+  async delete(caller: Caller, ensemble: Ensemble, path: string, version: number): Promise<DeleteAnswer> {
+    const { gateway, mutations } = ensemble;
+    return this.ctx.admin.audited(
       caller,
-      { action: 'delete', ensemble, path, details: { expectedVersion: version } },
+      { action: 'delete', ensemble: ensemble.name, path, details: { expectedVersion: version } },
       async (record) => {
         validPath(path);
         if (isProtectedFromDelete(path)) throw new OpError('PROTECTED_PATH', `${path} is ZooKeeper's own and cannot be deleted`);
@@ -145,7 +132,7 @@ export class ZnodeOps {
         if (stat.numChildren > 0) {
           throw new OpError(
             'NOT_EMPTY',
-            `${path} has ${stat.numChildren} children: delete with recursive=true (count them first with GET /api/ensembles/${ensemble}/subtree${path})`,
+            `${path} has ${stat.numChildren} children: delete with recursive=true (count them first with GET /api/ensembles/${ensemble.name}/subtree${path})`,
           );
         }
         try {
@@ -162,20 +149,21 @@ export class ZnodeOps {
   }
 
   /** Checks the root's version now, then deletes in a job; the job's end is audited too. */
-  async startRecursiveDelete(caller: Caller, ensemble: string, path: string, version: number): Promise<JobSnapshot> {
-    const { gateway, mutations } = this.target(ensemble);
-    return this.audited(
+  async startRecursiveDelete(caller: Caller, ensemble: Ensemble, path: string, version: number): Promise<JobSnapshot> {
+    const { gateway, mutations } = ensemble;
+    return this.ctx.admin.audited(
       caller,
-      { action: 'deleteRecursive', ensemble, path, details: { expectedVersion: version, phase: 'start' } },
+      { action: 'deleteRecursive', ensemble: ensemble.name, path, details: { expectedVersion: version, phase: 'start' } },
       async (record) => {
         validPath(path);
         if (isProtectedFromDelete(path)) throw new OpError('PROTECTED_PATH', `${path} is ZooKeeper's own and cannot be deleted`);
         const stat = await this.recordBefore(record, gateway, path);
         if (stat.version !== version) throw await staleVersionAt(gateway, path, version);
-        const job = this.ctx.jobs.start(
-          { kind: 'recursiveDelete', ensemble, path, startedBy: caller.identity.name },
+        const job = this.ctx.admin.startAuditedJob(
+          caller,
+          { kind: 'recursiveDelete', ensemble: ensemble.name, path },
           (control) => runRecursiveDelete({ gateway, mutations, root: path, rootVersion: version, ...this.ctx.recursiveDelete }, control),
-          (end) => this.recordJobEnd(caller, end, record.before ?? null),
+          record.before ?? null,
         );
         record.details = { ...record.details, jobId: job.id };
         return job;
@@ -188,19 +176,19 @@ export class ZnodeOps {
   cancelJob(caller: Caller, jobId: string): JobSnapshot {
     if (!canMutate(caller.identity) && !this.startedBy(caller.identity, jobId)) {
       const refusal = adminRefusal(caller.identity);
-      void this.refuse(caller, { action: 'cancelJob', details: { jobId } }, refusal);
+      void this.ctx.admin.refuse(caller, { action: 'cancelJob', details: { jobId } }, refusal);
       throw new OpError('FORBIDDEN', refusal);
     }
-    return this.ctx.jobs.cancel(jobId);
+    return this.ctx.admin.jobs.cancel(jobId);
   }
 
   /** Whether a writer started this job (a writer's jobs are always within its subtrees). */
   startedBy(identity: Identity, jobId: string): boolean {
-    return identity.role === 'writer' && identity.shareLinkId === undefined && this.ctx.jobs.get(jobId)?.startedBy === identity.name;
+    return identity.role === 'writer' && identity.shareLinkId === undefined && this.ctx.admin.jobs.get(jobId)?.startedBy === identity.name;
   }
 
-  async getAcl(ensemble: string, path: string): Promise<AclAnswer> {
-    const { mutations } = this.target(ensemble);
+  async getAcl(ensemble: Ensemble, path: string): Promise<AclAnswer> {
+    const { mutations } = ensemble;
     validPath(path);
     try {
       const { acl, stat } = await mutations.getACL(path);
@@ -210,39 +198,43 @@ export class ZnodeOps {
     }
   }
 
-  async setAcl(caller: Caller, ensemble: string, path: string, body: SetAclBody): Promise<SetAclAnswer> {
-    const { gateway, mutations } = this.target(ensemble);
-    return this.audited(caller, { action: 'setAcl', ensemble, path, details: { expectedAclVersion: body.version } }, async (record) => {
-      validPath(path);
-      const acl = toAclEntries(body.acl);
-      // Warned before anything is read or written: an ACL that takes read or admin from the console needs the path typed back.
-      const access = consoleAccessUnder(acl, this.consoleIdentity(ensemble));
-      record.details = { ...record.details, consoleAccess: access.verdict, ...(body.confirm !== undefined ? { confirmed: body.confirm === path } : {}) };
-      if (access.verdict !== 'keeps' && body.confirm !== path) {
-        const what = access.verdict === 'unknown' ? 'may lock the console out' : 'locks the console out';
-        throw new OpError(
-          'ACL_LOCKS_OUT',
-          `this ACL ${what} of ${path}: ${access.reason} To apply it anyway, send "confirm" equal to the path (${JSON.stringify(path)}).`,
-        );
-      }
-      const before = await mutations.getACL(path);
-      record.details = { ...record.details, aclBefore: toAclView(before.acl), aclAfter: toAclView(acl) };
-      if (before.stat.aversion !== body.version) {
-        throw new OpError('BAD_VERSION', `the ACL of ${path} is at version ${before.stat.aversion}, not ${body.version}: it changed since you read it`);
-      }
-      const outcome = await mutations.setACL(path, acl, body.version);
-      // ZooKeeper fires no watch for an ACL change: what Keeper holds of the node is read again,
-      // so a node the console may no longer read stops being shown (and served) from before.
-      gateway.watches.refresh(path);
-      // The ACL's own version (aversion) is what a later version-checked change must name.
-      record.details = { ...record.details, aclVersionBefore: before.stat.aversion, aclVersionAfter: outcome.value.aversion };
-      return { path, acl: toAclView(acl), stat: outcome.value, ...(outcome.note ? { note: outcome.note } : {}) };
-    });
+  async setAcl(caller: Caller, ensemble: Ensemble, path: string, body: SetAclBody): Promise<SetAclAnswer> {
+    const { gateway, mutations } = ensemble;
+    return this.ctx.admin.audited(
+      caller,
+      { action: 'setAcl', ensemble: ensemble.name, path, details: { expectedAclVersion: body.version } },
+      async (record) => {
+        validPath(path);
+        const acl = toAclEntries(body.acl);
+        // Warned before anything is read or written: an ACL that takes read or admin from the console needs the path typed back.
+        const access = consoleAccessUnder(acl, this.consoleIdentity(ensemble));
+        record.details = { ...record.details, consoleAccess: access.verdict, ...(body.confirm !== undefined ? { confirmed: body.confirm === path } : {}) };
+        if (access.verdict !== 'keeps' && body.confirm !== path) {
+          const what = access.verdict === 'unknown' ? 'may lock the console out' : 'locks the console out';
+          throw new OpError(
+            'ACL_LOCKS_OUT',
+            `this ACL ${what} of ${path}: ${access.reason} To apply it anyway, send "confirm" equal to the path (${JSON.stringify(path)}).`,
+          );
+        }
+        const before = await mutations.getACL(path);
+        record.details = { ...record.details, aclBefore: toAclView(before.acl), aclAfter: toAclView(acl) };
+        if (before.stat.aversion !== body.version) {
+          throw new OpError('BAD_VERSION', `the ACL of ${path} is at version ${before.stat.aversion}, not ${body.version}: it changed since you read it`);
+        }
+        const outcome = await mutations.setACL(path, acl, body.version);
+        // ZooKeeper fires no watch for an ACL change: what Keeper holds of the node is read again,
+        // so a node the console may no longer read stops being shown (and served) from before.
+        gateway.watches.refresh(path);
+        // The ACL's own version (aversion) is what a later version-checked change must name.
+        record.details = { ...record.details, aclVersionBefore: before.stat.aversion, aclVersionAfter: outcome.value.aversion };
+        return { path, acl: toAclView(acl), stat: outcome.value, ...(outcome.note ? { note: outcome.note } : {}) };
+      },
+    );
   }
 
   /** How many nodes a recursive delete (or an export) would touch, the root included. */
-  async countSubtree(ensemble: string, path: string): Promise<SubtreeCount> {
-    const { gateway } = this.target(ensemble);
+  async countSubtree(ensemble: Ensemble, path: string): Promise<SubtreeCount> {
+    const { gateway } = ensemble;
     validPath(path);
     try {
       const tree = await walkSubtree(gateway, path, { maxNodes: MAX_COUNT_NODES, truncate: true });
@@ -256,8 +248,8 @@ export class ZnodeOps {
   }
 
   /** A read: any identity may export what it can see. */
-  async exportSubtree(ensemble: string, path: string): Promise<ExportDocument> {
-    const { gateway, mutations } = this.target(ensemble);
+  async exportSubtree(ensemble: Ensemble, path: string): Promise<ExportDocument> {
+    const { gateway, mutations } = ensemble;
     validPath(path);
     try {
       return await exportSubtree(gateway, mutations, path);
@@ -267,11 +259,11 @@ export class ZnodeOps {
   }
 
   /** The dry run: what an import would do, changing nothing (admins only, like the import itself). */
-  async planImport(caller: Caller, ensemble: string, path: string, doc: ExportDocument, overwrite: boolean): Promise<ImportPlan> {
-    const { gateway } = this.target(ensemble);
-    const refusal = changeRefusal(caller.identity, ensemble, path);
+  async planImport(caller: Caller, ensemble: Ensemble, path: string, doc: ExportDocument, overwrite: boolean): Promise<ImportPlan> {
+    const { gateway } = ensemble;
+    const refusal = changeRefusal(caller.identity, ensemble.name, path);
     if (refusal !== null) {
-      await this.refuse(caller, { action: 'import', ensemble, path, details: { dryRun: true } }, refusal);
+      await this.ctx.admin.refuse(caller, { action: 'import', ensemble: ensemble.name, path, details: { dryRun: true } }, refusal);
       throw new OpError('FORBIDDEN', refusal);
     }
     validPath(path);
@@ -284,11 +276,11 @@ export class ZnodeOps {
     }
   }
 
-  async startImport(caller: Caller, ensemble: string, path: string, doc: ExportDocument, overwrite: boolean): Promise<JobSnapshot> {
-    const { gateway, mutations } = this.target(ensemble);
-    return this.audited(
+  async startImport(caller: Caller, ensemble: Ensemble, path: string, doc: ExportDocument, overwrite: boolean): Promise<JobSnapshot> {
+    const { gateway, mutations } = ensemble;
+    return this.ctx.admin.audited(
       caller,
-      { action: 'import', ensemble, path, details: { phase: 'start', nodes: doc.nodes.length, overwrite, from: `${doc.ensemble}:${doc.root}` } },
+      { action: 'import', ensemble: ensemble.name, path, details: { phase: 'start', nodes: doc.nodes.length, overwrite, from: `${doc.ensemble}:${doc.root}` } },
       async (record) => {
         validPath(path);
         assertImportable(doc);
@@ -297,10 +289,11 @@ export class ZnodeOps {
         // What the dry run would show as problems refuses the import now, before a job starts (the job checks its fresh plan again).
         const plan = await planImportFor(gateway, path, doc, overwrite, checks);
         if ((plan.problemsTotal ?? 0) > 0) throw new OpError('IMPORT_REFUSED', refusalMessage(plan.problems ?? [], plan.problemsTotal));
-        const job = this.ctx.jobs.start(
-          { kind: 'import', ensemble, path, startedBy: caller.identity.name },
+        const job = this.ctx.admin.startAuditedJob(
+          caller,
+          { kind: 'import', ensemble: ensemble.name, path },
           (control) => runImport(gateway, mutations, path, doc, overwrite, control, checks),
-          (end) => this.recordJobEnd(caller, end, null),
+          null,
         );
         record.details = { ...record.details, jobId: job.id };
         return job;
@@ -309,102 +302,14 @@ export class ZnodeOps {
     );
   }
 
-  mutationsFor(ensemble: string): { gateway: ZkGateway; mutations: ZkMutations } {
-    return this.target(ensemble);
-  }
-
-  /** Runs a mutation as `caller`, refusing non-admins, and audits the outcome either way. */
-  /**
-   * Runs a change as `caller` and audits the outcome either way. `gate`: who may: admins only, or
-   * (a znode change at entry.path) admins and the writers whose subtree holds it.
-   */
-  async audited<T>(
-    caller: Caller,
-    entry: Omit<AuditInput, 'actor' | 'outcome'>,
-    run: (record: AuditRecord) => Promise<T>,
-    gate: 'admin' | 'znode' = 'admin',
-  ): Promise<T> {
-    const refusal =
-      gate === 'znode'
-        ? changeRefusal(caller.identity, entry.ensemble ?? '', entry.path ?? '')
-        : canMutate(caller.identity)
-          ? null
-          : adminRefusal(caller.identity);
-    if (refusal !== null) {
-      await this.refuse(caller, entry, refusal);
-      throw new OpError('FORBIDDEN', refusal);
-    }
-    const record: AuditRecord = { ...entry };
-    try {
-      const value = await run(record);
-      await this.write({ ...record, actor: actorOf(caller.identity), outcome: 'ok', ...(noteOf(value) ? { note: noteOf(value) } : {}), ...remote(caller) });
-      return value;
-    } catch (error) {
-      const e = toOpError(error, entry.path);
-      await this.write({ ...record, actor: actorOf(caller.identity), outcome: 'failed', error: { code: e.code, message: e.message }, ...remote(caller) });
-      throw e;
-    }
-  }
-
-  async refuse(caller: Caller, entry: Omit<AuditInput, 'actor' | 'outcome'>, message = 'not an admin'): Promise<void> {
-    await this.write({
-      ...entry,
-      actor: actorOf(caller.identity),
-      outcome: 'refused',
-      error: { code: 'FORBIDDEN', message },
-      ...remote(caller),
-    });
-  }
-
-  private async recordJobEnd(caller: Caller, job: JobSnapshot, before: DataFingerprint | null): Promise<void> {
-    await this.write({
-      action: job.kind === 'recursiveDelete' ? 'deleteRecursive' : job.kind === 'lockScan' ? 'lock.scan' : job.kind,
-      ensemble: job.ensemble,
-      path: job.path,
-      actor: actorOf(caller.identity),
-      outcome: job.state === 'done' ? 'ok' : 'failed',
-      before,
-      ...(job.kind === 'recursiveDelete' ? { after: job.state === 'done' ? null : undefined } : {}),
-      ...(job.error ? { error: job.error } : {}),
-      details: {
-        phase: 'end',
-        jobId: job.id,
-        state: job.state,
-        done: job.done,
-        total: job.total,
-        ...(job.remainingTotal !== undefined ? { remainingTotal: job.remainingTotal } : {}),
-        ...(job.summary ? { summary: job.summary } : {}),
-      },
-      ...remote(caller),
-    });
-  }
-
-  private async write(entry: AuditInput): Promise<void> {
-    try {
-      await this.ctx.audit.append(entry);
-    } catch (error) {
-      // The mutation already happened: say so loudly rather than hide its result.
-      this.ctx.log.error({ err: error, action: entry.action, path: entry.path }, 'could not record an audit entry');
-    }
-  }
-
-  /** Throws UNKNOWN_ENSEMBLE (Ensembles' one sentence) for a name that is not configured. */
-  private target(ensemble: string): Ensemble {
-    return this.ctx.ensembles.get(ensemble);
-  }
-
-  private configOf(ensemble: string): EnsembleConfig | undefined {
-    return this.ctx.ensembles.find(ensemble)?.config;
-  }
-
   /** Who the console is to ZooKeeper's ACL checks on this ensemble. */
-  consoleIdentity(ensemble: string): ConsoleIdentity {
-    const { gateway } = this.target(ensemble);
-    return consoleIdentityOf(gateway.connectionString, this.configOf(ensemble)?.auth ?? [], gateway.session.connection?.identity ?? null);
+  consoleIdentity(ensemble: Ensemble): ConsoleIdentity {
+    const { gateway } = ensemble;
+    return consoleIdentityOf(gateway.connectionString, ensemble.config.auth ?? [], gateway.session.connection?.identity ?? null);
   }
 
-  private importChecks(ensemble: string): ImportCheckContext {
-    const { gateway, mutations } = this.target(ensemble);
+  private importChecks(ensemble: Ensemble): ImportCheckContext {
+    const { gateway, mutations } = ensemble;
     return { juteMaxBuffer: mutations.juteMaxBuffer, chroot: chrootOf(gateway.connectionString), console: this.consoleIdentity(ensemble) };
   }
 
@@ -428,8 +333,6 @@ export class ZnodeOps {
     }
   }
 }
-
-export type AuditRecord = Omit<AuditInput, 'actor' | 'outcome'>;
 
 function validPath(path: string): void {
   const check = checkPath(path);
@@ -462,14 +365,6 @@ function staleVersion(path: string, expected: number, current: { data: Buffer; s
     stat: current.stat,
     data: encodeZnodeData(current.data, MAX_ZNODE_DATA_BYTES),
   });
-}
-
-function noteOf(value: unknown): string | undefined {
-  return typeof value === 'object' && value !== null && typeof (value as { note?: unknown }).note === 'string' ? (value as { note: string }).note : undefined;
-}
-
-function remote(caller: Caller): { remoteAddress?: string } {
-  return caller.remoteAddress ? { remoteAddress: caller.remoteAddress } : {};
 }
 
 /** A node that vanished right after its creation (an ephemeral whose session ended) still gets a stat-shaped answer. */

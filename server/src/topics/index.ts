@@ -1,5 +1,5 @@
 /** Every live topic's producer: a topic declared in shared/ and missing here does not compile. */
-import type { JobRegistry } from '../ops/jobs.js';
+import type { JobRegistry } from '../admin/jobs.js';
 import { consoleSessionProducer } from './consoleSessionProducer.js';
 import { ensembleHealthProducer } from './ensembleHealthProducer.js';
 import { ensembleEventsProducer } from './ensembleEventsProducer.js';

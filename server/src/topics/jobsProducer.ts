@@ -1,5 +1,5 @@
 /** The `jobs` topic (admins only): the ensemble's long operations as they are now, then each update. */
-import type { JobRegistry } from '../ops/jobs.js';
+import type { JobRegistry } from '../admin/jobs.js';
 import type { TopicProducer } from './topicProducer.js';
 
 export function jobsProducer(jobs: JobRegistry): TopicProducer<'jobs'> {

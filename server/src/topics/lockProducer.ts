@@ -5,7 +5,7 @@
  * quota; a path that is not a lock is let go with the last subscriber, a lock a few minutes after
  * (a viewer cannot fill the tracker, nor keep what it opened forever).
  */
-import { TooManyLocksError, type LockAnswer } from '../locks/lockTracker.js';
+import { TooManyLocksError, type LockLookup } from '../locks/lockTracker.js';
 import type { TopicProducer } from './topicProducer.js';
 
 export const lockProducer: TopicProducer<'lock'> = {
@@ -21,7 +21,7 @@ export const lockProducer: TopicProducer<'lock'> = {
       return () => {};
     }
     // A share link's answer passes its scope (subtree, owners and addresses); everyone else's is the shared one.
-    const send = (answer: LockAnswer) => {
+    const send = (answer: LockLookup) => {
       const scoped = scope === null ? answer : locks.answerFor(path, scope);
       emit(scoped.kind === 'lock' ? { kind: 'lock', lock: scoped.lock } : scoped);
     };

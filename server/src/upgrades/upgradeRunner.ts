@@ -42,7 +42,7 @@ import {
 } from '@keeper/shared';
 import type { AuditInput } from '../audit/auditLog.js';
 import type { EnsembleConfig } from '../config/types.js';
-import { OpError, toOpError } from '../ops/opError.js';
+import { OpError, toOpError } from '../admin/opError.js';
 import type { EnsembleIdentity } from '../ensemble/ensembleIdentity.js';
 import type { ZkGateway } from '../zk/gateway.js';
 import type { ZkMutations } from '../zk/mutations.js';

@@ -15,7 +15,7 @@ export { PORT_OFFSETS } from '../../../scripts/sandbox/portOffsets.js';
 export { leaseSharedEnsemble, type SharedEnsemble } from './sharedEnsemble.js';
 
 /** `options`: extra zoo.cfg settings for every member or one (e.g. a restricted 4lw whitelist). */
-export type TestEnsembleOptions = Pick<SandboxOptions, 'extraConfig' | 'memberConfig' | 'size' | 'secure' | 'readOnlyMode'>;
+export type TestEnsembleOptions = Pick<SandboxOptions, 'extraConfig' | 'memberConfig' | 'size' | 'secure' | 'readOnlyMode' | 'reconfig'>;
 
 export async function startTestEnsemble(portOffset: number, options: TestEnsembleOptions = {}): Promise<SandboxEnsemble & { dispose(): Promise<void> }> {
   const stateDir = mkdtempSync(join(tmpdir(), 'keeper-it-'));

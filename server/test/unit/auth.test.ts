@@ -11,7 +11,7 @@ import { loadOrCreateAdminToken } from '../../src/auth/generatedToken.js';
 import { OPEN_IDENTITY, canMutate, type Identity } from '../../src/auth/identity.js';
 import { isLoopbackHost, originAllowed } from '../../src/auth/origin.js';
 import { SessionStore } from '../../src/auth/sessionStore.js';
-import { ShareLinkStore } from '../../src/auth/shareLinks.js';
+import { MAX_SHARE_LINKS, ShareLinkStore, TooManyShareLinksError } from '../../src/auth/shareLinks.js';
 import { testLogger } from '../support/logger.js';
 import { checkAuthOptions } from '../../src/auth/authOptions.js';
 
@@ -115,7 +115,7 @@ describe('SessionStore', () => {
 describe('checkCsrf', () => {
   const store = new SessionStore(60_000);
   const { session } = store.create({ name: 'ann', role: 'admin', via: 'cookie' });
-  const cookieIdentity: Identity = { name: 'ann', role: 'admin', via: 'cookie', sessionId: session.id };
+  const cookieIdentity: Identity = { name: 'ann', role: 'admin', via: 'cookie', signInId: session.id };
 
   it('lets reads through and exempts bearer and open identities', () => {
     expect(checkCsrf('GET', cookieIdentity, session, undefined)).toEqual({ ok: true });
@@ -167,6 +167,23 @@ describe('origins', () => {
 });
 
 describe('ShareLinkStore', () => {
+  it('keeps at most MAX_SHARE_LINKS: past it the link that ended first is forgotten, and with none ended a new one is refused', () => {
+    let now = 1_000_000;
+    const store = new ShareLinkStore(null, () => now);
+    const made = Array.from({ length: MAX_SHARE_LINKS }, (_, i) => store.create({ path: `/ensembles/x/znodes/${i}`, expiresInMinutes: 60, createdBy: 'ann' }));
+    expect(() => store.create({ path: '/ensembles/x', expiresInMinutes: 60, createdBy: 'ann' })).toThrow(TooManyShareLinksError);
+    expect(store.list()).toHaveLength(MAX_SHARE_LINKS);
+    now += 1_000;
+    store.revoke(made[7]!.link.id);
+    now += 1_000;
+    store.revoke(made[3]!.link.id);
+    store.create({ path: '/ensembles/x', expiresInMinutes: 60, createdBy: 'ann' });
+    expect(store.list()).toHaveLength(MAX_SHARE_LINKS);
+    // The first to end (7) made room; 3, revoked later, is still listed as revoked.
+    expect(store.get(made[7]!.link.id)).toBeNull();
+    expect(store.get(made[3]!.link.id)?.revokedAt).toBe(now);
+  });
+
   it('stores only hashes, persists, and announces revocation and expiry once', () => {
     const dir = tempDir();
     let now = 1_000_000;

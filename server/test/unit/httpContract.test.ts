@@ -8,7 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { API_ERROR_CODES, API_ERROR_STATUS, HTTP_ROUTES, buildOpenApiDocument, isApiErrorCode } from '@keeper/shared';
 import { ZK_ERROR_NAMES } from '../../src/zk/errors.js';
-import { OpError, toOpError } from '../../src/ops/opError.js';
+import { OpError, toOpError } from '../../src/admin/opError.js';
 
 type Operation = { responses: Record<string, { content?: Record<string, { schema: unknown }> }> };
 const doc = buildOpenApiDocument('test') as { openapi: string; paths: Record<string, Record<string, Operation>> };

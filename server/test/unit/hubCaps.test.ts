@@ -11,7 +11,7 @@ const alice: Identity = { name: 'alice', role: 'viewer', via: 'cookie' };
 const link = (id: string): Identity => ({ name: `share:${id}`, role: 'viewer', via: 'share', shareLinkId: id });
 
 /** One browser signed in with an identity: its own session, so its own person. */
-const browser = (identity: Identity, session: string): Holder => ({ identity, person: personOf({ ...identity, sessionId: session }, '10.0.0.1') });
+const browser = (identity: Identity, session: string): Holder => ({ identity, person: personOf({ ...identity, signInId: session }, '10.0.0.1') });
 const caps = (c: Partial<Caps>): Caps => ({ perPerson: 1_000, perIdentity: 1_000, shareLinks: 1_000, reservedForAdmins: 0, total: 1_000, ...c });
 
 function fill(counter: CappedCounter, holder: Holder, n: number): void {
@@ -84,8 +84,8 @@ describe('CappedCounter', () => {
 
 describe('personOf', () => {
   it('is the sign-in session for cookies and share links, and the token with its address for a bearer', () => {
-    expect(personOf({ ...viewerToken, sessionId: 'abc' }, '10.0.0.1')).toBe(personOf({ ...viewerToken, sessionId: 'abc' }, '10.0.0.2'));
-    expect(personOf({ ...viewerToken, sessionId: 'abc' }, '10.0.0.1')).not.toBe(personOf({ ...viewerToken, sessionId: 'def' }, '10.0.0.1'));
+    expect(personOf({ ...viewerToken, signInId: 'abc' }, '10.0.0.1')).toBe(personOf({ ...viewerToken, signInId: 'abc' }, '10.0.0.2'));
+    expect(personOf({ ...viewerToken, signInId: 'abc' }, '10.0.0.1')).not.toBe(personOf({ ...viewerToken, signInId: 'def' }, '10.0.0.1'));
     const bearer: Identity = { name: 'viewer-token', role: 'viewer', via: 'bearer' };
     expect(personOf(bearer, '10.0.0.1')).not.toBe(personOf(bearer, '10.0.0.2'));
     expect(personOf(OPEN_IDENTITY, 'x')).toBe('open');

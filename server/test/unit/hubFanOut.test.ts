@@ -14,8 +14,8 @@ import { HubHarness, settle, until, type MemorySocket } from './support/hubHarne
 
 const kindOf = (e: { event: unknown }) => (e.event as { kind?: string }).kind;
 
-const viewer = (i: number): Identity => ({ name: 'viewer-token', role: 'viewer', via: 'cookie', sessionId: `s${i}` });
-const admin: Identity = { name: 'admin-token', role: 'admin', via: 'cookie', sessionId: 'a' };
+const viewer = (i: number): Identity => ({ name: 'viewer-token', role: 'viewer', via: 'cookie', signInId: `s${i}` });
+const admin: Identity = { name: 'admin-token', role: 'admin', via: 'cookie', signInId: 'a' };
 const subscribeA = { type: 'subscribe', topic: 'znode', ensemble: 'prod', params: { path: '/a' } } as const;
 
 let harness: HubHarness | null = null;

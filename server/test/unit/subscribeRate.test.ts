@@ -12,7 +12,7 @@ import type { TopicProducer } from '../../src/topics/topicProducer.js';
 import { TokenBucket, BURST_SECONDS } from '../../src/hub/subscribeRate.js';
 import { HubHarness, settle } from './support/hubHarness.js';
 
-const viewer = (session: string): Identity => ({ name: 'viewer-token', role: 'viewer', via: 'cookie', sessionId: session });
+const viewer = (session: string): Identity => ({ name: 'viewer-token', role: 'viewer', via: 'cookie', signInId: session });
 const subscribeLocks = (id: string) => ({ type: 'subscribe', topic: 'locks', ensemble: 'prod', params: {}, id }) as const;
 
 type LocksEvent = TopicEvent<'locks'>;

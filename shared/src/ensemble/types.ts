@@ -176,7 +176,7 @@ export const sizingReportSchema = z.object({
 export type SizingReport = z.infer<typeof sizingReportSchema>;
 
 /** GET /api/ensembles/<name>/sizing[?down=<id or address>] */
-export const sizingResponseSchema = z.object({
+export const sizingAnswerSchema = z.object({
   ensemble: z.string(),
   live: sizingReportSchema,
   whatIf: z
@@ -191,7 +191,7 @@ export const sizingResponseSchema = z.object({
   /** Added: the calculator (`?voters=&observers=[&votersDown=]`), independent of the live ensemble. */
   calculator: sizingReportSchema.nullable().optional(),
 });
-export type SizingResponse = z.infer<typeof sizingResponseSchema>;
+export type SizingAnswer = z.infer<typeof sizingAnswerSchema>;
 
 // ---- sessions (cons joined with dump) ----
 
@@ -241,7 +241,7 @@ export const ensembleSessionSchema = z.object({
 });
 export type EnsembleSession = z.infer<typeof ensembleSessionSchema>;
 
-export const sessionsResponseSchema = z.object({
+export const sessionsAnswerSchema = z.object({
   ensemble: z.string(),
   gatheredAt: z.number().nullable(),
   /** Members that could not be asked, with why (e.g. "cons is not in the 4lw whitelist"). */
@@ -260,11 +260,11 @@ export const sessionsResponseSchema = z.object({
   /** Added: alerts from this gathering, in the /members alert shape (the herd's has id "request-herd"). */
   alerts: z.array(alertSchema).optional(),
 });
-export type SessionsResponse = z.infer<typeof sessionsResponseSchema>;
+export type SessionsAnswer = z.infer<typeof sessionsAnswerSchema>;
 
 // ---- watches (wchs summary, wchp on demand) ----
 
-export const watchesResponseSchema = z.object({
+export const watchesAnswerSchema = z.object({
   ensemble: z.string(),
   summary: z.array(
     z.object({
@@ -301,7 +301,7 @@ export const watchesResponseSchema = z.object({
   /** Added: seconds until wchp may run again (it is rate-limited per ensemble); 0 = now. */
   byPathNextInSeconds: z.number().optional(),
 });
-export type WatchesResponse = z.infer<typeof watchesResponseSchema>;
+export type WatchesAnswer = z.infer<typeof watchesAnswerSchema>;
 
 // ---- added: the JSON API's /members answer ----
 
@@ -310,7 +310,7 @@ export type WatchesResponse = z.infer<typeof watchesResponseSchema>;
  * (the same word as `state`: leader, follower, observer, standalone, not-serving, down,
  * unreachable, not-whitelisted, unknown) for scripts that read roles.
  */
-export const membersResponseSchema = ensembleHealthSchema.extend({
+export const membersAnswerSchema = ensembleHealthSchema.extend({
   members: z.array(memberStatusSchema.extend({ role: memberStateSchema })),
 });
-export type MembersResponse = z.infer<typeof membersResponseSchema>;
+export type MembersAnswer = z.infer<typeof membersAnswerSchema>;

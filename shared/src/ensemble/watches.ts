@@ -7,10 +7,10 @@
 export const WATCH_COST_WARNING =
   'wchc and wchp may be expensive: ZooKeeper holds a lock while it walks every watch; on a busy ensemble with many watches this can affect performance. Run on demand only.';
 
-export const HERD_MIN_WATCHERS = 10;
-export const HERD_SHARE = 0.5;
+export const WATCH_HERD_MIN_WATCHERS = 10;
+export const WATCH_HERD_SHARE = 0.5;
 /** The share rule needs a few sessions: 1 of 2 sessions watching a path is not a herd. */
-export const HERD_SHARE_MIN_WATCHERS = 3;
+export const WATCH_HERD_SHARE_MIN_WATCHERS = 3;
 
 export interface PathWatchers {
   path: string;
@@ -32,19 +32,20 @@ export function mergeWatchesByPath(perMember: readonly ReadonlyMap<string, reado
     .sort((a, b) => b.watchers - a.watchers || a.path.localeCompare(b.path));
 }
 
-export interface Herd {
+/** A watch herd (the Watches view): many sessions watching one znode, all woken by its next change. Not a RequestHerd (sessions flooding the ensemble with requests) nor a LockHerd (a watch herd on a known lock). */
+export interface WatchHerd {
   path: string;
   watchers: number;
   message: string;
 }
 
 /** `totalSessions`: sessions on the ensemble (null when unknown: only the absolute rule applies). */
-export function detectHerds(paths: readonly PathWatchers[], totalSessions: number | null): Herd[] {
-  const herds: Herd[] = [];
+export function detectWatchHerds(paths: readonly PathWatchers[], totalSessions: number | null): WatchHerd[] {
+  const herds: WatchHerd[] = [];
   for (const p of paths) {
     const share = totalSessions && totalSessions > 0 ? p.watchers / totalSessions : null;
-    const byCount = p.watchers >= HERD_MIN_WATCHERS;
-    const byShare = share !== null && share >= HERD_SHARE && p.watchers >= HERD_SHARE_MIN_WATCHERS;
+    const byCount = p.watchers >= WATCH_HERD_MIN_WATCHERS;
+    const byShare = share !== null && share >= WATCH_HERD_SHARE && p.watchers >= WATCH_HERD_SHARE_MIN_WATCHERS;
     if (!byCount && !byShare) continue;
     const shareText = share !== null ? ` (${Math.round(share * 100)}% of ${totalSessions} sessions)` : '';
     herds.push({

@@ -3,10 +3,10 @@
  * take? Answered from the live member states, not the configuration alone: a member that is
  * already down changes the answer.
  */
-import type { MemberStatus, SizingResponse } from './types.js';
+import type { MemberStatus, SizingAnswer } from './types.js';
 import { canLose, hasQuorumWith, isObserver, isServing, quorumSize } from './quorum.js';
 
-export type WhatIf = NonNullable<SizingResponse['whatIf']>;
+export type WhatIf = NonNullable<SizingAnswer['whatIf']>;
 
 type Member = Pick<MemberStatus, 'id' | 'address' | 'host' | 'state' | 'configuredRole'>;
 

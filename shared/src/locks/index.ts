@@ -6,7 +6,7 @@
  *   assessLeak         the two-gathering proof behind `leaked`
  *   findLockHerds      many-watcher paths, said in lock terms
  *   locksConfigSchema  the config's `locks` section; compileLockPattern for in-house recipes
- *   locksResponseSchema / lockResponseSchema: the HTTP answers
+ *   locksAnswerSchema / lockAnswerSchema: the HTTP answers
  */
 export * from './schemas.js';
 export * from './sequence.js';

@@ -252,7 +252,7 @@ export const lockCountsSchema = z.object({
 export type LockCounts = z.infer<typeof lockCountsSchema>;
 
 /** GET /api/ensembles/<name>/locks?path=<root>&offset=&limit=&q= (and the `locks` topic's snapshot) */
-export const locksResponseSchema = z.object({
+export const locksAnswerSchema = z.object({
   ensemble: z.string(),
   /** Only locks at or under this path are listed ('/' for all). */
   root: z.string(),
@@ -281,10 +281,10 @@ export const locksResponseSchema = z.object({
   /** As of: the oldest report on this page was computed then (Keeper's clock). */
   at: z.number(),
 });
-export type LocksResponse = z.infer<typeof locksResponseSchema>;
+export type LocksAnswer = z.infer<typeof locksAnswerSchema>;
 
 /** GET /api/ensembles/<name>/locks/<path> (and the `lock` topic's snapshot): up to LOCK_DETAIL_CONTENDERS contenders. */
-export const lockResponseSchema = z.object({
+export const lockAnswerSchema = z.object({
   ensemble: z.string(),
   lock: lockSchema,
   /** Herds on this lock's directory or its nodes only. */
@@ -300,4 +300,4 @@ export const LOCK_LIST_CONTENDERS = 5;
 export const LOCK_LIST_PAGE = 100;
 export const LOCK_LIST_PAGE_MAX = 500;
 export const LOCK_DETAIL_CONTENDERS = 200;
-export type LockResponse = z.infer<typeof lockResponseSchema>;
+export type LockAnswer = z.infer<typeof lockAnswerSchema>;

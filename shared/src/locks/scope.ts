@@ -10,7 +10,7 @@
  * Pure, so the attack test and the unit tests check the same code the server runs.
  */
 import { pathWithin, type ShareScope } from '../shareScope.js';
-import type { Contender, LastScan, LockHerd, LockReport, LockResponse, LocksResponse } from './schemas.js';
+import type { Contender, LastScan, LockHerd, LockReport, LockAnswer, LocksAnswer } from './schemas.js';
 
 export type LockScope = Pick<ShareScope, 'root' | 'ensembleViews'>;
 
@@ -60,7 +60,7 @@ function scopeLastScan(scan: LastScan | null, scope: LockScope): LastScan | null
 }
 
 /** One lock's answer (GET .../locks/<path>, the `lock` topic); null when the lock lies outside the scope. */
-export function scopeLockResponse(answer: LockResponse, scope: LockScope): LockResponse | null {
+export function scopeLockResponse(answer: LockAnswer, scope: LockScope): LockAnswer | null {
   const lock = scopeLockReport(answer.lock, scope);
   if (lock === null) return null;
   return { ...answer, lock, herds: scopeHerds(answer.herds, scope), ownersHidden: answer.ownersHidden || !scope.ensembleViews };
@@ -71,7 +71,7 @@ export function scopeLockResponse(answer: LockResponse, scope: LockScope): LockR
  * for a root within the link's subtree first (so its page, total and counts cover only what the
  * link may see); locks outside it are dropped here as well, whatever the caller built.
  */
-export function scopeLocksResponse(answer: LocksResponse, scope: LockScope): LocksResponse {
+export function scopeLocksResponse(answer: LocksAnswer, scope: LockScope): LocksAnswer {
   const locks = answer.locks.map((l) => scopeLockReport(l, scope)).filter((l): l is LockReport => l !== null);
   return {
     ...answer,

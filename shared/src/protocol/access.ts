@@ -27,7 +27,7 @@ export const loginBodySchema = z.union([
 ]);
 export type LoginBody = z.infer<typeof loginBodySchema>;
 
-export const meResponseSchema = z.object({
+export const meAnswerSchema = z.object({
   name: z.string(),
   role: z.enum(ROLES),
   via: z.enum(IDENTITY_VIAS),
@@ -44,7 +44,7 @@ export const meResponseSchema = z.object({
   /** When this sign-in ends (cookie sessions). */
   expiresAt: z.number().optional(),
 });
-export type MeResponse = z.infer<typeof meResponseSchema>;
+export type MeAnswer = z.infer<typeof meAnswerSchema>;
 
 /** GET /api/sign-in-methods (no identity needed): which tabs the sign-in page offers. */
 export const signInMethodsSchema = z.object({

@@ -8,11 +8,11 @@ export const healthSchema = z.object({
   uptimeSeconds: z.number(),
   ensembles: z.array(z.object({ name: z.string(), state: z.string() })),
 });
-export type HealthResponse = z.infer<typeof healthSchema>;
+export type HealthAnswer = z.infer<typeof healthSchema>;
 
-export const ensemblesResponseSchema = z.object({ ensembles: z.array(ensembleSummarySchema) });
+export const ensemblesAnswerSchema = z.object({ ensembles: z.array(ensembleSummarySchema) });
 
-export const znodeResponseSchema = z.object({
+export const znodeAnswerSchema = z.object({
   ensemble: z.string(),
   path: z.string(),
   stat: statSchema,
@@ -25,7 +25,7 @@ export const znodeResponseSchema = z.object({
     names: z.array(z.string()),
   }),
 });
-export type ZnodeResponse = z.infer<typeof znodeResponseSchema>;
+export type ZnodeAnswer = z.infer<typeof znodeAnswerSchema>;
 
 export const MAX_CHILDREN_PAGE = 10_000;
 export const DEFAULT_CHILDREN_PAGE = 1_000;

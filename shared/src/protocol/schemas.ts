@@ -3,7 +3,7 @@
  * Every message is a zod schema in a discriminated union on `type`; both ends safeParse.
  */
 import { z } from 'zod';
-import { TOPIC_NAMES, sessionSnapshotSchema, topicMessageSchema, type TopicMessage, type TopicName } from './topics.js';
+import { TOPIC_NAMES, consoleSessionSnapshotSchema, topicMessageSchema, type TopicMessage, type TopicName } from './topics.js';
 
 export { statSchema, encodedDataSchema, type ZnodeStat } from './znodeSchemas.js';
 export * from './topics.js';
@@ -63,7 +63,7 @@ export const ensembleSummarySchema = z.object({
   name: z.string(),
   /** Connection string without credentials. */
   connectionString: z.string(),
-  session: sessionSnapshotSchema,
+  session: consoleSessionSnapshotSchema,
 });
 export type EnsembleSummary = z.infer<typeof ensembleSummarySchema>;
 

@@ -16,7 +16,7 @@ import { CONNECTION_PROBLEM_KINDS, CONSOLE_SESSION_STATES } from '../consoleSess
 import { ensembleHealthSchema, memberHistorySchema } from '../ensemble/types.js';
 import { ensembleEventSchema } from '../ensemble/events/schema.js';
 import { jobSnapshotSchema } from './ops.js';
-import { LOCK_LIST_PAGE_MAX, lockResponseSchema, locksResponseSchema } from '../locks/schemas.js';
+import { LOCK_LIST_PAGE_MAX, lockAnswerSchema, locksAnswerSchema } from '../locks/schemas.js';
 import { lockFilterSchema } from '../locks/requests.js';
 import { upgradeAnswerSchema } from '../upgrades/requests.js';
 import { encodedDataSchema, statSchema } from './znodeSchemas.js';
@@ -112,7 +112,8 @@ const timelineEntrySchema = z.object({
   note: z.string().optional(),
 });
 
-export const sessionSnapshotSchema = z.object({
+/** The console's own ZooKeeper session (one per ensemble): never a browser's sign-in session. */
+export const consoleSessionSnapshotSchema = z.object({
   state: z.enum(CONSOLE_SESSION_STATES),
   sessionId: z.string().nullable(),
   member: z.string().nullable(),
@@ -139,7 +140,7 @@ export const sessionSnapshotSchema = z.object({
 export const consoleSessionTopic = declareTopic({
   name: 'consoleSession',
   params: noParams,
-  event: z.object({ session: sessionSnapshotSchema }),
+  event: z.object({ session: consoleSessionSnapshotSchema }),
   coalesceKey: () => 'session',
   role: 'viewer',
   reach: () => ({ kind: 'ensemble' }),
@@ -179,7 +180,7 @@ export const locksTopic = declareTopic({
   name: 'locks',
   /** One page of the list: the filter (over all locks, not just the page) and the page's size. */
   params: z.object({ q: lockFilterSchema.optional(), limit: z.number().int().min(1).max(LOCK_LIST_PAGE_MAX).optional() }).strict(),
-  event: z.object({ kind: z.literal('locks'), locks: locksResponseSchema }),
+  event: z.object({ kind: z.literal('locks'), locks: locksAnswerSchema }),
   coalesceKey: () => 'locks',
   role: 'viewer',
   reach: () => ({ kind: 'ensembleViews' }),
@@ -190,7 +191,7 @@ export const lockTopic = declareTopic({
   name: 'lock',
   params: z.object({ path: znodePath }).strict(),
   event: z.union([
-    z.object({ kind: z.literal('lock'), lock: lockResponseSchema }),
+    z.object({ kind: z.literal('lock'), lock: lockAnswerSchema }),
     z.object({ kind: z.literal('notLock'), path: z.string(), message: z.string(), at: z.number() }),
   ]),
   coalesceKey: () => 'lock',

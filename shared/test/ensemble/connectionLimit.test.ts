@@ -13,6 +13,8 @@ import {
   creditRefusingMembers,
   maxClientCnxnsFromAdmin,
   maxClientCnxnsFromConf,
+  ownConfFromAdmin,
+  ownConfFromText,
   summarizeQuorum,
   whatIfDown,
   type RefusalFacts,
@@ -191,5 +193,14 @@ describe('maxClientCnxns from conf and the AdminServer', () => {
     expect(maxClientCnxnsFromConf('clientPort=2181\n')).toBeNull();
     expect(maxClientCnxnsFromAdmin({ max_client_cnxns: 60, command: 'configuration' })).toBe(60);
     expect(maxClientCnxnsFromAdmin({ command: 'configuration' })).toBeNull();
+  });
+
+  it("reads the member's own server id with it: a TLS-only member's server line names no client port", () => {
+    const tlsOnly =
+      'secureClientPort=10441\nserverId=2\nmaxClientCnxns=60\nmembership: \nserver.1=127.0.0.1:10442:10443:participant\nserver.2=127.0.0.1:10452:10453:participant\n';
+    expect(ownConfFromText(tlsOnly)).toEqual({ maxClientCnxns: 60, serverId: 2 });
+    expect(ownConfFromText(fx.confFollower).serverId).toEqual(expect.any(Number));
+    expect(ownConfFromAdmin({ max_client_cnxns: 0, server_id: 3 })).toEqual({ maxClientCnxns: 0, serverId: 3 });
+    expect(ownConfFromAdmin({ server_id: '3' })).toEqual({ maxClientCnxns: null, serverId: null });
   });
 });

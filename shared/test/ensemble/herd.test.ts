@@ -1,6 +1,14 @@
 /** The request-rate herd of seed 000: found from rates and latency, named with the fix, cleared when the loop stops. */
 import { describe, expect, it } from 'vitest';
-import { clientHost, detectRequestHerd, herdAlert, NO_HERD, trackHerd, type HerdInput, type HerdMemory } from '../../src/ensemble/index.js';
+import {
+  clientHost,
+  detectRequestHerd,
+  herdAlert,
+  NO_REQUEST_HERD,
+  trackRequestHerd,
+  type RequestHerdInput,
+  type RequestHerdMemory,
+} from '../../src/ensemble/index.js';
 import type { EnsembleSession } from '../../src/ensemble/types.js';
 
 let next = 1;
@@ -148,14 +156,14 @@ describe('the relative rule (issue 22 item 13)', () => {
   });
 });
 
-describe('trackHerd (hysteresis)', () => {
-  const input = (sessions: EnsembleSession[], now: number): HerdInput & { now: number } => ({ sessions, memberOutstanding: [0], now });
+describe('trackRequestHerd (hysteresis)', () => {
+  const input = (sessions: EnsembleSession[], now: number): RequestHerdInput & { now: number } => ({ sessions, memberOutstanding: [0], now });
 
   it('keeps a named herd for 3 gatherings below the threshold, with the same sessions measured afresh, then clears', () => {
     const workers = Array.from({ length: 30 }, () => worker(10));
-    let memory: HerdMemory = NO_HERD;
+    let memory: RequestHerdMemory = NO_REQUEST_HERD;
     const step = (sessions: EnsembleSession[], now: number) => {
-      const out = trackHerd(memory, input(sessions, now));
+      const out = trackRequestHerd(memory, input(sessions, now));
       memory = out.memory;
       return out.herd;
     };
@@ -169,19 +177,19 @@ describe('trackHerd (hysteresis)', () => {
     step(calmer, 41_000);
     step(calmer, 51_000);
     expect(step(calmer, 61_000)).toBeNull();
-    expect(memory).toEqual(NO_HERD);
+    expect(memory).toEqual(NO_REQUEST_HERD);
   });
 
   it('clears at once when none of its sessions is connected any more', () => {
     const workers = Array.from({ length: 30 }, () => worker(10));
-    const named = trackHerd(NO_HERD, input(workers, 1_000));
-    expect(trackHerd(named.memory, input(idle(3), 11_000)).herd).toBeNull();
+    const named = trackRequestHerd(NO_REQUEST_HERD, input(workers, 1_000));
+    expect(trackRequestHerd(named.memory, input(idle(3), 11_000)).herd).toBeNull();
   });
 
   it('says in the alert that it is below the threshold and when it clears', () => {
     const workers = Array.from({ length: 30 }, () => worker(10));
-    const named = trackHerd(NO_HERD, input(workers, 1_000));
-    const fading = trackHerd(
+    const named = trackRequestHerd(NO_REQUEST_HERD, input(workers, 1_000));
+    const fading = trackRequestHerd(
       named.memory,
       input(
         workers.map((s) => ({ ...s, requestsPerSecond: 0.5, latencyAvg: 0.1, latencyMax: 1 })),
@@ -193,7 +201,7 @@ describe('trackHerd (hysteresis)', () => {
 });
 
 describe('what the herd watches, from a wchp Keeper already has (item 14)', () => {
-  const herdOf = (watches: HerdInput['watches'], now = 100_000) => {
+  const herdOf = (watches: RequestHerdInput['watches'], now = 100_000) => {
     const workers = Array.from({ length: 20 }, (_, i) => worker(10, { sessionId: `0x10${i.toString(16).padStart(2, '0')}` }));
     return detectRequestHerd({ sessions: workers, memberOutstanding: [0], watches, now })!;
   };

@@ -1,6 +1,6 @@
 /** wchp merged over members, and herds. */
 import { describe, expect, it } from 'vitest';
-import { detectHerds, mergeWatchesByPath, parseWchp, WATCH_COST_WARNING } from '../../src/ensemble/index.js';
+import { detectWatchHerds, mergeWatchesByPath, parseWchp, WATCH_COST_WARNING } from '../../src/ensemble/index.js';
 import { fx } from './fixtures.js';
 
 const ids = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `0x${prefix}${i.toString(16)}`);
@@ -21,7 +21,7 @@ describe('mergeWatchesByPath', () => {
   });
 });
 
-describe('detectHerds', () => {
+describe('detectWatchHerds', () => {
   it('flags 10 or more watchers of one path', () => {
     const paths = mergeWatchesByPath([
       new Map([
@@ -29,7 +29,7 @@ describe('detectHerds', () => {
         ['/few', ids('b', 9)],
       ]),
     ]);
-    const herds = detectHerds(paths, null);
+    const herds = detectWatchHerds(paths, null);
     expect(herds.map((h) => h.path)).toEqual(['/locks/job']);
     expect(herds[0]!.message).toMatch(/^10 sessions watch \/locks\/job: .*predecessor/);
   });
@@ -41,11 +41,11 @@ describe('detectHerds', () => {
         ['/two', ids('b', 2)],
       ]),
     ]);
-    expect(detectHerds(paths, 6).map((h) => h.path)).toEqual(['/half']);
-    expect(detectHerds(paths, 7)).toEqual([]);
-    expect(detectHerds(paths, 4).map((h) => h.path)).toEqual(['/half']);
-    expect(detectHerds(paths, 6)[0]!.message).toContain('(50% of 6 sessions)');
-    expect(detectHerds(paths, 0)).toEqual([]);
+    expect(detectWatchHerds(paths, 6).map((h) => h.path)).toEqual(['/half']);
+    expect(detectWatchHerds(paths, 7)).toEqual([]);
+    expect(detectWatchHerds(paths, 4).map((h) => h.path)).toEqual(['/half']);
+    expect(detectWatchHerds(paths, 6)[0]!.message).toContain('(50% of 6 sessions)');
+    expect(detectWatchHerds(paths, 0)).toEqual([]);
   });
 
   it('carries the documented cost warning', () => {

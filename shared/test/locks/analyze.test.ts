@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import {
   analyzeLock,
   compareLocksWorstFirst,
-  lockResponseSchema,
+  lockAnswerSchema,
   lockSchema,
-  locksResponseSchema,
+  locksAnswerSchema,
   leakCheckSummary,
   recognizeLock,
   sessionsById,
@@ -274,14 +274,14 @@ describe('response schemas', () => {
       lastScan: null,
       at: 1,
     };
-    expect(locksResponseSchema.parse(JSON.parse(JSON.stringify(body)))).toEqual(body);
-    expect(lockResponseSchema.safeParse({ ensemble: 'prod', lock, herds: [], leakCheck: leakCheckSummary([]), ownersHidden: false, at: 1 }).success).toBe(true);
+    expect(locksAnswerSchema.parse(JSON.parse(JSON.stringify(body)))).toEqual(body);
+    expect(lockAnswerSchema.safeParse({ ensemble: 'prod', lock, herds: [], leakCheck: leakCheckSummary([]), ownersHidden: false, at: 1 }).success).toBe(true);
     const bad = structuredClone(body);
     (bad.locks[0]!.contenders[0] as { status: string }).status = 'stuck';
-    expect(locksResponseSchema.safeParse(bad).success).toBe(false);
+    expect(locksAnswerSchema.safeParse(bad).success).toBe(false);
     const badFlag = structuredClone(body);
     badFlag.locks[0]!.contenders[0]!.flags.push({ kind: 'silent-near-timeout' as never, message: '' });
-    expect(locksResponseSchema.safeParse(badFlag).success).toBe(false);
+    expect(locksAnswerSchema.safeParse(badFlag).success).toBe(false);
   });
 });
 

@@ -13,7 +13,7 @@ import {
   scopeLockResponse,
   scopeLocksResponse,
   type LockReport,
-  type LocksResponse,
+  type LocksAnswer,
 } from '../../src/locks/index.js';
 import { mergeWatchesByPath } from '../../src/ensemble/index.js';
 import { facts, gathering, kazooLock, session, sessions, T0 } from './support.js';
@@ -59,7 +59,7 @@ const herds = findLockHerds(
   [inside, outside],
 );
 
-const list: LocksResponse = {
+const list: LocksAnswer = {
   ensemble: 'prod',
   root: '/',
   q: '',

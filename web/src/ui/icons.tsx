@@ -78,3 +78,22 @@ export const Radio = (p: IconProps) => (
     <path d="M5 5a4.2 4.2 0 0 0 0 6M11 5a4.2 4.2 0 0 1 0 6M3 3a7 7 0 0 0 0 10M13 3a7 7 0 0 1 0 10" />
   </Svg>
 );
+/** The leader's mark. */
+export const Crown = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M2.5 11.5l-0.5-6.5 3.5 2.5L8 3l2.5 4.5 3.5-2.5-0.5 6.5z" />
+    <path d="M3 13.5h10" />
+  </Svg>
+);
+export const Refresh = (p: IconProps) => (
+  <Svg {...p}>
+    <path d="M13 3.5v3h-3M3 12.5v-3h3" />
+    <path d="M12.6 6.5A5 5 0 0 0 3.6 5M3.4 9.5a5 5 0 0 0 9 1.5" />
+  </Svg>
+);
+export const LockIcon = (p: IconProps) => (
+  <Svg {...p}>
+    <rect x="3" y="7" width="10" height="7" rx="1.5" />
+    <path d="M5.25 7V5a2.75 2.75 0 0 1 5.5 0v2" />
+  </Svg>
+);

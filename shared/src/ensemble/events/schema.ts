@@ -49,7 +49,7 @@ export type EnsembleEvent = z.infer<typeof ensembleEventSchema>;
 export type NewEnsembleEvent = Omit<EnsembleEvent, 'seq'>;
 
 /** GET /api/ensembles/<name>/events */
-export const ensembleEventsResponseSchema = z.object({
+export const ensembleEventsAnswerSchema = z.object({
   ensemble: z.string(),
   /** Oldest first. */
   events: z.array(ensembleEventSchema),
@@ -59,7 +59,7 @@ export const ensembleEventsResponseSchema = z.object({
   keptMs: z.number(),
   maxEvents: z.number(),
 });
-export type EnsembleEventsResponse = z.infer<typeof ensembleEventsResponseSchema>;
+export type EnsembleEventsAnswer = z.infer<typeof ensembleEventsAnswerSchema>;
 
 export const EVENT_TIMES_OBSERVED =
   "Times are when Keeper's member poller observed each change (a poll every few seconds), not when it happened on the ensemble; nothing is known while Keeper is not running.";

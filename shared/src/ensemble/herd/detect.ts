@@ -14,7 +14,7 @@ import { normalizeSessionId } from '../parse/sessionIds.js';
 import type { EnsembleSession } from '../types.js';
 import type { RequestHerd } from './schema.js';
 
-export interface HerdThresholds {
+export interface RequestHerdThresholds {
   /** Sessions of one group at similar rates before it is a herd. */
   minSessions: number;
   /** A session sending at least this (requests per second) is active; an idle client pings about 0.1/s. */
@@ -48,7 +48,7 @@ export interface HerdThresholds {
   watchesMaxAgeMs: number;
 }
 
-export const DEFAULT_HERD_THRESHOLDS: HerdThresholds = {
+export const DEFAULT_REQUEST_HERD_THRESHOLDS: RequestHerdThresholds = {
   minSessions: 10,
   activeRate: 1,
   minCombinedRate: 100,
@@ -83,7 +83,7 @@ export interface WatchSighting {
   paths: readonly { path: string; sessions: readonly string[] }[];
 }
 
-export interface HerdInput {
+export interface RequestHerdInput {
   sessions: readonly EnsembleSession[];
   /** Requests outstanding on each serving member (mntr zk_outstanding_requests). */
   memberOutstanding: readonly (number | null)[];
@@ -91,7 +91,7 @@ export interface HerdInput {
   watches?: WatchSighting | null;
   /** The gathering's time, to judge the age of `watches`. */
   now?: number;
-  thresholds?: Partial<HerdThresholds>;
+  thresholds?: Partial<RequestHerdThresholds>;
 }
 
 /** What cons prints as `lop`, in the words of the client APIs. */
@@ -166,7 +166,7 @@ function candidateGroups(active: readonly EnsembleSession[]): Group[] {
 }
 
 /** The busiest group that is a herd by rate or by share, or null. */
-function herdGroup(input: HerdInput, t: HerdThresholds): { group: Group; rule: 'rate' | 'share'; combined: number; total: number } | null {
+function herdGroup(input: RequestHerdInput, t: RequestHerdThresholds): { group: Group; rule: 'rate' | 'share'; combined: number; total: number } | null {
   const clients = input.sessions.filter((s) => !s.isConsole);
   const total = sum(clients);
   const active = clients.filter((s) => rate(s) >= t.activeRate);
@@ -185,28 +185,28 @@ function herdGroup(input: HerdInput, t: HerdThresholds): { group: Group; rule: '
 }
 
 /** The herd in this gathering, or null. */
-export function detectRequestHerd(input: HerdInput): RequestHerd | null {
-  const t = { ...DEFAULT_HERD_THRESHOLDS, ...input.thresholds };
+export function detectRequestHerd(input: RequestHerdInput): RequestHerd | null {
+  const t = { ...DEFAULT_REQUEST_HERD_THRESHOLDS, ...input.thresholds };
   const found = herdGroup(input, t);
   if (!found) return null;
   const herd = found.group.sessions;
   const effect = herdEffect(input, herd, t);
   if (!effect.latencyClimbs && !effect.outstandingClimbs) return null;
-  return describeHerd(input, herd, t, { rule: found.rule, group: found.group, total: found.total, effect });
+  return describeRequestHerd(input, herd, t, { rule: found.rule, group: found.group, total: found.total, effect });
 }
 
 /**
  * The same sessions measured again in a later gathering (track.ts: a herd named before stays
  * named while it is below the threshold for a few gatherings); null when none of them has a rate.
  */
-export function remeasureHerd(input: HerdInput, previous: RequestHerd): RequestHerd | null {
-  const t = { ...DEFAULT_HERD_THRESHOLDS, ...input.thresholds };
+export function remeasureRequestHerd(input: RequestHerdInput, previous: RequestHerd): RequestHerd | null {
+  const t = { ...DEFAULT_REQUEST_HERD_THRESHOLDS, ...input.thresholds };
   const ids = new Set(previous.sessionIds ?? []);
   const herd = input.sessions.filter((s) => ids.has(s.sessionId) && s.requestsPerSecond !== null && s.requestsPerSecond !== undefined);
   if (herd.length === 0) return null;
   const total = sum(input.sessions.filter((s) => !s.isConsole));
   const group: Group = { kind: previous.group?.kind ?? 'all', key: previous.group?.key ?? null, sessions: herd };
-  return describeHerd(input, herd, t, { rule: previous.rule ?? 'rate', group, total, effect: herdEffect(input, herd, t) });
+  return describeRequestHerd(input, herd, t, { rule: previous.rule ?? 'rate', group, total, effect: herdEffect(input, herd, t) });
 }
 
 interface Effect {
@@ -221,7 +221,7 @@ interface Effect {
 }
 
 /** What the herd does to latency and backlog. */
-function herdEffect(input: HerdInput, herd: readonly EnsembleSession[], t: HerdThresholds): Effect {
+function herdEffect(input: RequestHerdInput, herd: readonly EnsembleSession[], t: RequestHerdThresholds): Effect {
   const inHerd = new Set(herd.map((s) => s.sessionId));
   const latencyAvgMs = mean(herd.flatMap((s) => (s.latencyAvg === null ? [] : [s.latencyAvg])));
   const latencyMaxMs = herd.reduce<number | null>((n, s) => (s.latencyMax === null ? n : Math.max(n ?? 0, s.latencyMax)), null);
@@ -238,10 +238,10 @@ function herdEffect(input: HerdInput, herd: readonly EnsembleSession[], t: HerdT
   return { latencyAvgMs, latencyMaxMs, othersLatencyAvgMs, slowSessions, outstanding, queued, latencyClimbs, outstandingClimbs };
 }
 
-function describeHerd(
-  input: HerdInput,
+function describeRequestHerd(
+  input: RequestHerdInput,
   herd: readonly EnsembleSession[],
-  t: HerdThresholds,
+  t: RequestHerdThresholds,
   { rule, group, total, effect }: { rule: 'rate' | 'share'; group: Group; total: number; effect: Effect },
 ): RequestHerd {
   const combined = sum(herd);
@@ -296,7 +296,7 @@ function operationCounts(herd: readonly EnsembleSession[]): { operation: string;
 }
 
 /** What the latest wchp Keeper already holds says of their watches: the paths most of them watch, or that they watch none. */
-function watchedByHerd(input: HerdInput, herd: readonly EnsembleSession[], t: HerdThresholds): RequestHerd['watched'] {
+function watchedByHerd(input: RequestHerdInput, herd: readonly EnsembleSession[], t: RequestHerdThresholds): RequestHerd['watched'] {
   const w = input.watches;
   const now = input.now ?? Date.now();
   if (!w || now - w.gatheredAt > t.watchesMaxAgeMs) return null;

@@ -6,37 +6,37 @@
  * new. It clears at once when none of its sessions is connected any more (the workers are gone).
  */
 import type { EnsembleSession } from '../types.js';
-import { detectRequestHerd, remeasureHerd, type HerdInput } from './detect.js';
+import { detectRequestHerd, remeasureRequestHerd, type RequestHerdInput } from './detect.js';
 import type { RequestHerd } from './schema.js';
 
-export const HERD_CLEAR_AFTER_GATHERINGS = 3;
+export const REQUEST_HERD_CLEAR_AFTER_GATHERINGS = 3;
 
-export interface HerdMemory {
+export interface RequestHerdMemory {
   herd: RequestHerd | null;
 }
 
-export const NO_HERD: HerdMemory = { herd: null };
+export const NO_REQUEST_HERD: RequestHerdMemory = { herd: null };
 
 function stillConnected(sessions: readonly EnsembleSession[], previous: RequestHerd): boolean {
   const ids = new Set(previous.sessionIds ?? []);
   return sessions.some((s) => ids.has(s.sessionId) && s.connected !== false);
 }
 
-export function trackHerd(
-  memory: HerdMemory,
-  input: HerdInput & { now: number },
-  clearAfter = HERD_CLEAR_AFTER_GATHERINGS,
-): { herd: RequestHerd | null; memory: HerdMemory } {
+export function trackRequestHerd(
+  memory: RequestHerdMemory,
+  input: RequestHerdInput & { now: number },
+  clearAfter = REQUEST_HERD_CLEAR_AFTER_GATHERINGS,
+): { herd: RequestHerd | null; memory: RequestHerdMemory } {
   const previous = memory.herd;
   const detected = detectRequestHerd(input);
   if (detected) {
     const herd = { ...detected, namedSince: previous?.namedSince ?? input.now, gatheringsBelow: 0, clearsAfter: clearAfter, measuredAt: input.now };
     return { herd, memory: { herd } };
   }
-  if (!previous) return { herd: null, memory: NO_HERD };
+  if (!previous) return { herd: null, memory: NO_REQUEST_HERD };
   const below = (previous.gatheringsBelow ?? 0) + 1;
-  if (below >= clearAfter || !stillConnected(input.sessions, previous)) return { herd: null, memory: NO_HERD };
-  const again = remeasureHerd(input, previous);
+  if (below >= clearAfter || !stillConnected(input.sessions, previous)) return { herd: null, memory: NO_REQUEST_HERD };
+  const again = remeasureRequestHerd(input, previous);
   // No rate for any of them this time (moved member, first reading): the last figures, with their own time.
   const herd = again ? { ...again, measuredAt: input.now } : { ...previous };
   const tracked = { ...herd, namedSince: previous.namedSince ?? input.now, gatheringsBelow: below, clearsAfter: clearAfter };

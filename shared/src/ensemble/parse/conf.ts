@@ -52,3 +52,24 @@ export function maxClientCnxnsFromAdmin(body: Record<string, unknown>): number |
   const value = body['max_client_cnxns'];
   return typeof value === 'number' && Number.isInteger(value) ? value : null;
 }
+
+/**
+ * What a member's own `conf` says of itself: its limit and its server id. A TLS-only member's
+ * `server.N` line has no client address (secureClientPort is not part of the dynamic
+ * configuration), so its own serverId is how Keeper learns which configured member is N.
+ */
+export interface OwnConf {
+  maxClientCnxns: number | null;
+  serverId: number | null;
+}
+
+export function ownConfFromText(text: string): OwnConf {
+  const conf = parseConf(text);
+  return { maxClientCnxns: toInteger(conf.settings.get('maxClientCnxns')), serverId: conf.serverId };
+}
+
+/** The same from the AdminServer's `configuration` command (`max_client_cnxns`, `server_id`). */
+export function ownConfFromAdmin(body: Record<string, unknown>): OwnConf {
+  const id = body['server_id'];
+  return { maxClientCnxns: maxClientCnxnsFromAdmin(body), serverId: typeof id === 'number' && Number.isInteger(id) ? id : null };
+}

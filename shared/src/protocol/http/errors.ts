@@ -63,6 +63,8 @@ export const API_ERROR_STATUS = {
   SCAN_IN_PROGRESS: 409,
   /** Keeper tracks as many lock directories as it may (locks.maxTracked). */
   TOO_MANY_LOCKS: 409,
+  /** Keeper keeps as many share links as it may (MAX_SHARE_LINKS, ended ones included until forgotten). */
+  TOO_MANY_SHARE_LINKS: 409,
   /** An upgrade of this ensemble is planned, running or paused already (one per ensemble, across Keeper processes). */
   UPGRADE_IN_PROGRESS: 409,
   /** The workflow or step cannot take this action now (the message says why: state, gates, a missing confirmation). */

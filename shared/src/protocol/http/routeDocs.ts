@@ -179,7 +179,7 @@ export const ROUTE_DOCS: { readonly [K in RouteKey]: RouteDoc } = {
   },
   shareLinkCreate: {
     summary: 'Create a read-only share link (its URL is shown once, in this answer)',
-    errors: [...WRITE_ERRORS, 'INVALID_SCOPE'],
+    errors: [...WRITE_ERRORS, 'INVALID_SCOPE', 'TOO_MANY_SHARE_LINKS'],
   },
   shareLinks: {
     summary: 'Every share link, with its reach and open sockets',
@@ -192,5 +192,9 @@ export const ROUTE_DOCS: { readonly [K in RouteKey]: RouteDoc } = {
   audit: {
     summary: 'The audit trail, newest first, a page at a time',
     errors: ['FORBIDDEN', 'INVALID_QUERY'],
+  },
+  replicas: {
+    summary: 'The Keeper replicas registered in the home ensemble (empty and enabled: false without "replicas")',
+    errors: ['FORBIDDEN', 'NOT_READY', ...ZOOKEEPER_ERRORS],
   },
 };

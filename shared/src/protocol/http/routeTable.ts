@@ -15,12 +15,12 @@
  */
 import { z } from 'zod';
 import { route } from './routes.js';
-import { ensemblesResponseSchema, healthSchema, znodeResponseSchema } from '../api.js';
-import { createdShareLinkSchema, createShareLinkBodySchema, loginBodySchema, meResponseSchema, shareLinkSchema, signInMethodsSchema } from '../access.js';
+import { ensemblesAnswerSchema, healthSchema, znodeAnswerSchema } from '../api.js';
+import { createdShareLinkSchema, createShareLinkBodySchema, loginBodySchema, meAnswerSchema, shareLinkSchema, signInMethodsSchema } from '../access.js';
 import { createBodySchema, exportDocumentSchema, setAclBodySchema, setDataBodySchema } from '../ops.js';
 import { ensembleSummarySchema } from '../schemas.js';
-import { membersResponseSchema, sessionsResponseSchema, sizingResponseSchema, watchesResponseSchema } from '../../ensemble/types.js';
-import { ensembleEventsResponseSchema } from '../../ensemble/events/schema.js';
+import { membersAnswerSchema, sessionsAnswerSchema, sizingAnswerSchema, watchesAnswerSchema } from '../../ensemble/types.js';
+import { ensembleEventsAnswerSchema } from '../../ensemble/events/schema.js';
 import {
   aclAnswerSchema,
   auditPageSchema,
@@ -51,7 +51,7 @@ import {
   lockScanBodySchema,
   locksQuerySchema,
 } from '../../locks/requests.js';
-import { lockResponseSchema, locksResponseSchema } from '../../locks/schemas.js';
+import { lockAnswerSchema, locksAnswerSchema } from '../../locks/schemas.js';
 import {
   upgradeActionBodySchema,
   upgradeActionSchema,
@@ -61,6 +61,7 @@ import {
   upgradeStepActionBodySchema,
   upgradeStepActionSchema,
 } from '../../upgrades/requests.js';
+import { replicasAnswerSchema } from '../../replicas.js';
 
 export const health = route({
   method: 'get',
@@ -84,7 +85,7 @@ export const login = route({
   access: 'public',
   shareHolders: true,
   body: loginBodySchema,
-  answers: { 200: { json: meResponseSchema } },
+  answers: { 200: { json: meAnswerSchema } },
 });
 
 export const logout = route({
@@ -100,7 +101,7 @@ export const me = route({
   path: '/api/me',
   access: 'signedIn',
   shareHolders: true,
-  answers: { 200: { json: meResponseSchema } },
+  answers: { 200: { json: meAnswerSchema } },
 });
 
 export const openApi = route({
@@ -116,7 +117,7 @@ export const ensembles = route({
   path: '/api/ensembles',
   access: 'signedIn',
   shareHolders: true,
-  answers: { 200: { json: ensemblesResponseSchema } },
+  answers: { 200: { json: ensemblesAnswerSchema } },
 });
 
 export const ensemble = route({
@@ -133,7 +134,7 @@ export const znode = route({
   access: 'signedIn',
   shareHolders: true,
   query: childrenPageQuerySchema,
-  answers: { 200: { json: znodeResponseSchema } },
+  answers: { 200: { json: znodeAnswerSchema } },
 });
 
 export const znodeData = route({
@@ -227,7 +228,7 @@ export const members = route({
   path: '/api/ensembles/{name}/members',
   access: 'signedIn',
   shareHolders: true,
-  answers: { 200: { json: membersResponseSchema } },
+  answers: { 200: { json: membersAnswerSchema } },
 });
 
 export const sessions = route({
@@ -236,7 +237,7 @@ export const sessions = route({
   access: 'signedIn',
   shareHolders: true,
   query: sessionsQuerySchema,
-  answers: { 200: { json: sessionsResponseSchema } },
+  answers: { 200: { json: sessionsAnswerSchema } },
 });
 
 export const watches = route({
@@ -245,7 +246,7 @@ export const watches = route({
   access: 'signedIn',
   shareHolders: true,
   query: watchesQuerySchema,
-  answers: { 200: { json: watchesResponseSchema } },
+  answers: { 200: { json: watchesAnswerSchema } },
 });
 
 export const ensembleEvents = route({
@@ -253,7 +254,7 @@ export const ensembleEvents = route({
   path: '/api/ensembles/{name}/events',
   access: 'signedIn',
   shareHolders: true,
-  answers: { 200: { json: ensembleEventsResponseSchema } },
+  answers: { 200: { json: ensembleEventsAnswerSchema } },
 });
 
 export const sizing = route({
@@ -262,7 +263,7 @@ export const sizing = route({
   access: 'signedIn',
   shareHolders: true,
   query: sizingQuerySchema,
-  answers: { 200: { json: sizingResponseSchema } },
+  answers: { 200: { json: sizingAnswerSchema } },
 });
 
 export const locks = route({
@@ -271,7 +272,7 @@ export const locks = route({
   access: 'signedIn',
   shareHolders: true,
   query: locksQuerySchema,
-  answers: { 200: { json: locksResponseSchema } },
+  answers: { 200: { json: locksAnswerSchema } },
 });
 
 export const lock = route({
@@ -279,7 +280,7 @@ export const lock = route({
   path: '/api/ensembles/{name}/locks/{path}',
   access: 'signedIn',
   shareHolders: true,
-  answers: { 200: { json: lockResponseSchema } },
+  answers: { 200: { json: lockAnswerSchema } },
 });
 
 export const lockScan = route({
@@ -410,4 +411,12 @@ export const audit = route({
   shareHolders: false,
   query: auditQuerySchema,
   answers: { 200: { json: auditPageSchema } },
+});
+
+export const replicas = route({
+  method: 'get',
+  path: '/api/replicas',
+  access: 'admin',
+  shareHolders: false,
+  answers: { 200: { json: replicasAnswerSchema } },
 });

@@ -5,12 +5,12 @@
  */
 import { useLocation, useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
-import type { MeResponse } from '@keeper/shared';
+import type { MeAnswer } from '@keeper/shared';
 import { Brand } from './RequireAuth';
 import { accessEndedWords, loginUrl } from './identity';
-import { setSignedOut } from './me';
+import { setSignedOut } from '../../app/me';
 
-export function AccessEnded({ me, reason }: { me: MeResponse; reason: string | null }) {
+export function AccessEnded({ me, reason }: { me: MeAnswer; reason: string | null }) {
   const words = accessEndedWords(me, reason);
   const location = useLocation();
   const navigate = useNavigate();

@@ -7,12 +7,12 @@
 import { useEffect, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
-import type { MeResponse } from '@keeper/shared';
+import type { MeAnswer } from '@keeper/shared';
 import { onUnauthenticated, errorText } from '../../lib/api';
 import { SocketProvider } from '../../socket/SocketProvider';
 import { useConnectionStatus } from '../../socket/hooks';
 import { AccessEnded } from './AccessEnded';
-import { fetchMe, meQueryKey, setSignedOut, useMe } from './me';
+import { fetchMe, meQueryKey, setSignedOut, useMe } from '../../app/me';
 import { loginUrl } from './identity';
 import { Callout } from '../../ui/Callout';
 import './auth.css';
@@ -22,7 +22,7 @@ export function RequireAuth() {
   const location = useLocation();
   const queryClient = useQueryClient();
 
-  // Any 401 from the API: the session is gone; forget what it saw and ask who is there.
+  // Any 401 from the API: the sign-in session is gone; forget what it saw and ask who is there.
   useEffect(() => onUnauthenticated(() => setSignedOut(queryClient)), [queryClient]);
 
   if (me === null) return <Navigate to={loginUrl(location.pathname + location.search)} replace />;
@@ -60,7 +60,7 @@ export function RequireAuth() {
   );
 }
 
-function AccessGuard({ me, children }: { me: MeResponse; children: ReactNode }) {
+function AccessGuard({ me, children }: { me: MeAnswer; children: ReactNode }) {
   const status = useConnectionStatus();
   const queryClient = useQueryClient();
   // The socket keeps failing to connect: a refused upgrade (403) looks like any other drop, so ask

@@ -10,9 +10,9 @@ import { ROUTES } from '@keeper/shared';
 import { call, errorText } from '../../lib/api';
 import { useNow } from '../../lib/useNow';
 import { formatAbsolute, formatDuration } from '../../lib/time';
-import { SignOutIcon } from '../audit/icons';
+import { SignOutIcon } from './icons';
 import { canSignOut, identityLabel, rightsWords } from './identity';
-import { setSignedOut, useMe } from './me';
+import { setSignedOut, useMe } from '../../app/me';
 import './userMenu.css';
 
 export function UserMenu() {

@@ -2,7 +2,7 @@
  * Words for who is signed in and what went wrong signing in. Pure, so the top bar, the sign-in page
  * and their tests agree.
  */
-import { rightsOfRole, type MeResponse, type Rights } from '@keeper/shared';
+import { rightsOfRole, type MeAnswer, type Rights } from '@keeper/shared';
 import { formatAbsolute, formatAgo, formatDuration } from '../../lib/time';
 import { ApiError } from '../../lib/api';
 
@@ -18,14 +18,14 @@ export interface IdentityLabel {
   detail: string;
 }
 
-const VIA_WORDS: Record<MeResponse['via'], string> = {
+const VIA_WORDS: Record<MeAnswer['via'], string> = {
   cookie: 'signed in on this browser',
   bearer: 'identified by a bearer token',
   share: 'opened from a read-only share link',
   open: 'no sign-in configured: every local caller is an admin',
 };
 
-export function identityLabel(me: MeResponse, now: number): IdentityLabel {
+export function identityLabel(me: MeAnswer, now: number): IdentityLabel {
   if (me.via === 'share' || me.shareLink) {
     const left = me.shareLink ? me.shareLink.expiresAt - now : null;
     const expiry = left === null ? '' : left <= 0 ? ' · expired' : ` · expires in ${formatDuration(left)}`;
@@ -50,7 +50,7 @@ export interface RightsWords {
   not: string | null;
 }
 
-export function rightsWords(me: MeResponse): RightsWords {
+export function rightsWords(me: MeAnswer): RightsWords {
   if (me.via === 'share' || me.shareLink) {
     const scope = me.shareLink?.scope;
     return {
@@ -71,8 +71,8 @@ export function rightsWords(me: MeResponse): RightsWords {
   };
 }
 
-/** Only a session that a sign-out can end: bearer tokens and the open mode have nothing to end. */
-export function canSignOut(me: MeResponse): boolean {
+/** Only a sign-in session that a sign-out can end: bearer tokens and the open mode have nothing to end. */
+export function canSignOut(me: MeAnswer): boolean {
   return me.via === 'cookie' || me.via === 'share';
 }
 
@@ -107,7 +107,7 @@ export function signInErrorMessage(error: unknown, method: SignInMethod): string
 }
 
 /** What the full-page message says when the server closed the socket with 4003. */
-export function accessEndedWords(me: MeResponse, reason: string | null): { title: string; text: string; canSignIn: boolean } {
+export function accessEndedWords(me: MeAnswer, reason: string | null): { title: string; text: string; canSignIn: boolean } {
   const why = (reason ?? '').toLowerCase();
   if (me.via === 'share') {
     const what = why.includes('revoked') ? 'was revoked' : why.includes('expired') ? 'has expired' : 'is no longer valid';

@@ -4,8 +4,8 @@
  * The session's popover has the whole story (ConnectionFacts).
  */
 import type { ConsoleConnectionFacts } from '@keeper/shared';
-import { LockIcon } from '../audit/icons';
-import { connectionChip } from './connectionWords';
+import { LockIcon } from '../../ui/icons';
+import { connectionChip } from '../../app/consoleSession/connectionWords';
 
 export function ConnectionChip({ facts, stale }: { facts: ConsoleConnectionFacts | undefined; stale: boolean }) {
   const chip = connectionChip(facts);

@@ -6,7 +6,7 @@
 import type { ConsoleConnectionFacts } from '@keeper/shared';
 import { Callout } from '../../ui/Callout';
 import { RelativeTime } from '../../ui/RelativeTime';
-import { identityList } from './connectionWords';
+import { identityList } from '../../app/consoleSession/connectionWords';
 
 export function ConnectionFacts({ facts }: { facts: ConsoleConnectionFacts }) {
   return (

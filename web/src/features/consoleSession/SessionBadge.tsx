@@ -5,7 +5,7 @@
  */
 import { useId, useRef, useState } from 'react';
 import { useConnectionStatus } from '../../socket/hooks';
-import { useSessionEntry } from './consoleSessionTopic';
+import { useSessionEntry } from '../../app/consoleSession/consoleSessionTopic';
 import { useNow } from '../../lib/useNow';
 import { describeSession } from './describeSession';
 import { lazyNamed } from '../../lib/lazyNamed';

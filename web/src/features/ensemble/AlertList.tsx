@@ -9,7 +9,7 @@ import type { Alert } from '@keeper/shared';
 import { Close } from '../../ui/icons';
 import { QUORUM_ALERT_IDS, type Tone } from './memberState';
 import { RelativeTime } from '../../ui/RelativeTime';
-import { ensembleViewUrl, memberUrl } from './urls';
+import { ensembleViewUrl, memberUrl } from '../../app/urls/ensembleUrls';
 
 const SEVERITY_TONE: Record<Alert['severity'], Tone> = { critical: 'lost', warning: 'degraded', info: 'stale' };
 

@@ -10,9 +10,9 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Alert, EnsembleEvent, EnsembleHealth } from '@keeper/shared';
-import type { Freshness } from '../freshness/freshness';
+import type { Freshness } from '../../app/freshness/freshness';
 import { EnsembleBody } from './EnsembleBody';
-import { healthy, history, oneDown, oneSyncing, T0 } from './fixtures';
+import { healthy, history, oneDown, oneSyncing, T0 } from '../../testSupport/ensembleFixtures';
 
 const LIVE: Freshness = { live: true };
 

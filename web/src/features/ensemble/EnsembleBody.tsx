@@ -4,7 +4,7 @@
  * so it renders in a component test from fixtures alone.
  */
 import { useEffect, useMemo } from 'react';
-import { plural } from './format';
+import { plural } from '../../ui/format';
 import type { EnsembleEvent } from '@keeper/shared';
 import { AlertList } from './AlertList';
 import { EventTimeline } from './EventTimeline';
@@ -13,7 +13,8 @@ import { QuorumBanner } from './QuorumBanner';
 import { SizingPanel } from './sizing/SizingPanel';
 import { useDismissedAlerts } from './useDismissedAlerts';
 import type { EnsembleHealthView } from './useEnsembleHealth';
-import { ViewHeader } from './ViewHeader';
+import { ViewHeader } from '../../app/ViewHeader';
+import '../../ui/alerts.css';
 import './ensemble.css';
 
 export function EnsembleBody({

@@ -12,12 +12,12 @@ import { toHexId, zxidParts } from '../../lib/zxid';
 import { useNow } from '../../lib/useNow';
 import { CopyButton } from '../../ui/CopyButton';
 import { RelativeTime } from '../../ui/RelativeTime';
-import { Crown } from './icons';
+import { Crown } from '../../ui/icons';
 import { MemberCharts } from './MemberCharts';
 import { MemberChecked } from './MemberChecked';
 import { MemberFigures } from './MemberFigures';
 import { describeMember, isServingState, outageText } from './memberState';
-import { memberUrl, membersUrl } from './urls';
+import { memberUrl, membersUrl } from '../../app/urls/ensembleUrls';
 
 export const MemberCard = memo(function MemberCard({
   ensemble,

@@ -1,7 +1,7 @@
 /** Latency, outstanding requests, packets received per second and connections of one member over the history window (~15 min). */
 import { memo } from 'react';
 import type { HistoryPoint } from '@keeper/shared';
-import { count, ms } from './format';
+import { count, ms } from '../../ui/format';
 import { Sparkline, type SeriesSpec } from './Sparkline';
 
 export const HISTORY_WINDOW_MS = 15 * 60_000;

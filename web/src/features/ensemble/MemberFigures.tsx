@@ -4,7 +4,7 @@
  */
 import type { MemberStatus } from '@keeper/shared';
 import { formatDuration } from '../../lib/time';
-import { bytes, count, fds, latencyTriple } from './format';
+import { bytes, count, fds, latencyTriple } from '../../ui/format';
 import { isServingState } from './memberState';
 
 export function MemberFigures({

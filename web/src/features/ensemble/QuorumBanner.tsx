@@ -7,8 +7,8 @@ import { Link } from 'react-router-dom';
 import type { Alert, MemberStatus, QuorumSummary } from '@keeper/shared';
 import { toHexId } from '../../lib/zxid';
 import { describeQuorum, quorumAlert } from './memberState';
-import { plural } from './format';
-import { memberUrl } from './urls';
+import { plural } from '../../ui/format';
+import { memberUrl } from '../../app/urls/ensembleUrls';
 
 export function QuorumBanner({
   ensemble,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { initialConnectionStatus, type ConnectionStatus } from '../../socket/connectionStatus';
 import { healthFreshness, silenceLimit } from './healthFreshness';
-import { healthy, T0 } from './fixtures';
+import { healthy, T0 } from '../../testSupport/ensembleFixtures';
 
 const live: ConnectionStatus = { ...initialConnectionStatus(0), phase: 'live', epoch: 3, downSince: null, lostAt: 100 };
 const entry = { health: healthy(), epoch: 3 };

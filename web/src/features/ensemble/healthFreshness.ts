@@ -7,7 +7,7 @@
  */
 import type { ConnectionStatus } from '../../socket/connectionStatus';
 import type { HealthEntry } from './healthEntries';
-import type { Freshness } from '../freshness/freshness';
+import type { Freshness } from '../../app/freshness/freshness';
 
 /** Polls may be late by this many intervals (a slow member holds a poll up to its deadline) before the data counts as stale. */
 export const LATE_POLLS = 3;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkedAge, describeMember, describeQuorum, outageText } from './memberState';
-import { downMember, healthOf, healthy, leader, member, oneDown, oneSyncing, T0 } from './fixtures';
+import { downMember, healthOf, healthy, leader, member, oneDown, oneSyncing, T0 } from '../../testSupport/ensembleFixtures';
 
 describe('describeMember', () => {
   it('is green with its role word while serving', () => {

@@ -6,7 +6,7 @@ import { useEffect, useState } from 'react';
 import type { EnsembleHealth, MemberHistory } from '@keeper/shared';
 import { useConnectionStatus } from '../../socket/hooks';
 import { useEnsembleHealthEntry } from './ensembleHealthTopic';
-import type { Freshness } from '../freshness/freshness';
+import type { Freshness } from '../../app/freshness/freshness';
 import { healthFreshness, silenceLimit } from './healthFreshness';
 
 export interface EnsembleHealthView {

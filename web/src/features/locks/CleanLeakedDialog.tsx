@@ -10,7 +10,7 @@ import { isValidPath, type LockCleanAnswer } from '@keeper/shared';
 import { Callout } from '../../ui/Callout';
 import { useSubmit } from '../../ui/useSubmit';
 import { Dialog } from '../../ui/Dialog';
-import { plural } from '../ensemble/format';
+import { plural } from '../../ui/format';
 import { cleanLeaked } from './locksApi';
 import { lockCleanErrorText } from './lockErrors';
 import '../../ui/forms.css';

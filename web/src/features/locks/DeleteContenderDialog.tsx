@@ -11,7 +11,7 @@ import { escapeHiddenChars } from '../../lib/invisibleChars';
 import { Callout } from '../../ui/Callout';
 import { Dialog } from '../../ui/Dialog';
 import { useSubmit } from '../../ui/useSubmit';
-import { confirmMatches } from '../tree/delete/deleteModel';
+import { TypedConfirm, typedMatches } from '../../ui/TypedConfirm';
 import { deleteContender } from './locksApi';
 import { lockDeleteErrorText } from './lockErrors';
 import { deleteMode } from './lockWords';
@@ -37,7 +37,7 @@ function DeleteFlow({ ensemble, contender: c, onClose }: { ensemble: string; con
   const [typedNeeded, setTypedNeeded] = useState(deleteMode(c) === 'typed');
   const [typed, setTyped] = useState('');
   const { busy, error, submit: send } = useSubmit(lockDeleteErrorText);
-  const ready = !typedNeeded || confirmMatches(c.path, typed);
+  const ready = !typedNeeded || typedMatches(c.name, typed);
   const owner = c.owner?.sessionId ?? '0x0';
 
   const submit = () =>
@@ -79,20 +79,7 @@ function DeleteFlow({ ensemble, contender: c, onClose }: { ensemble: string; con
               If you delete it, {HOLDER_CONSEQUENCE}: two parties then act as the holder at once. Do it only when you know the owner is gone or stuck for good.
             </p>
           </Callout>
-          <label className="field">
-            <span className="field__label">
-              Type <span className="mono">{escapeHiddenChars(c.name)}</span> to confirm
-            </span>
-            <input
-              className="input mono"
-              autoFocus
-              autoComplete="off"
-              spellCheck={false}
-              value={typed}
-              onChange={(e) => setTyped(e.target.value)}
-              aria-label={`Type ${escapeHiddenChars(c.name)} to confirm`}
-            />
-          </label>
+          <TypedConfirm phrase={c.name} value={typed} onChange={setTyped} autoFocus ariaLabel={`Type ${escapeHiddenChars(c.name)} to confirm`} />
         </>
       ) : (
         c.consequence && <p className="muted">{c.consequence}</p>

@@ -3,15 +3,15 @@
  * 10 s apart), each herd with its fix, what Keeper watches, and what the last scan did.
  */
 import { Link } from 'react-router-dom';
-import type { LastScan, LeakCheck, LockHerd, LocksResponse } from '@keeper/shared';
+import type { LastScan, LeakCheck, LockHerd, LocksAnswer } from '@keeper/shared';
 import { formatCount } from '../../lib/bytes';
 import { Callout } from '../../ui/Callout';
 import { RelativeTime } from '../../ui/RelativeTime';
-import { plural } from '../ensemble/format';
+import { plural } from '../../ui/format';
 import { lockUrl } from './urls';
 import '../../ui/callout.css';
 
-export function LockContext({ ensemble, data }: { ensemble: string; data: LocksResponse }) {
+export function LockContext({ ensemble, data }: { ensemble: string; data: LocksAnswer }) {
   return (
     <div className="locks__context">
       <LeakCheckLine check={data.leakCheck} />

@@ -9,15 +9,16 @@
 import '../../testSupport/dom';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { shortName, type LockReport } from '@keeper/shared';
-import type { Freshness } from '../freshness/freshness';
+import type { Freshness } from '../../app/freshness/freshness';
 import { A, B, bigLock, C, JOB, jobLock, lockResponse, NOW, P0, persistentLock } from './fixtures';
 import { HOLDER_CONSEQUENCE } from './DeleteContenderDialog';
 import { LockDetail } from './LockDetail';
-import type { LockEntry } from './locksTopics';
-import { withDialogs } from './testDialogs';
+import type { LockEntry } from './locksTopic';
+import { withDialogs } from '../../testSupport/dialogs';
 
 withDialogs();
 
@@ -49,9 +50,12 @@ function show(lock: LockReport | LockEntry, { admin = false, freshness = LIVE }:
   const entry: LockEntry = 'kind' in lock ? lock : { kind: 'lock', lock: lockResponse(lock), epoch: 1 };
   const path = 'kind' in lock ? '/gone' : lock.path;
   return render(
-    <MemoryRouter>
-      <LockDetail ensemble="default" path={path} entry={entry} freshness={freshness} admin={admin} />
-    </MemoryRouter>,
+    // Writes go through TanStack Query's useMutation, as in the app.
+    <QueryClientProvider client={new QueryClient()}>
+      <MemoryRouter>
+        <LockDetail ensemble="default" path={path} entry={entry} freshness={freshness} admin={admin} />
+      </MemoryRouter>
+    </QueryClientProvider>,
   );
 }
 

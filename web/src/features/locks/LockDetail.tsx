@@ -4,17 +4,17 @@
  * is counted, not listed: the page says how many it shows of how many.
  */
 import { Link } from 'react-router-dom';
-import type { LockResponse } from '@keeper/shared';
+import type { LockAnswer } from '@keeper/shared';
 import { formatCount } from '../../lib/bytes';
 import { formatAbsolute, formatClock } from '../../lib/time';
 import { Callout } from '../../ui/Callout';
-import { plural } from '../ensemble/format';
-import { ViewHeader } from '../ensemble/ViewHeader';
-import type { Freshness } from '../freshness/freshness';
+import { plural } from '../../ui/format';
+import { ViewHeader } from '../../app/ViewHeader';
+import type { Freshness } from '../../app/freshness/freshness';
 import { ContendersTable } from './ContendersTable';
 import { HerdList, LeakCheckLine } from './LockContext';
 import { longestChain } from './lockWords';
-import type { LockEntry } from './locksTopics';
+import type { LockEntry } from './locksTopic';
 import { locksUrl } from './urls';
 import '../../ui/table.css';
 import '../../ui/sectionTitle.css';
@@ -72,7 +72,7 @@ export function LockDetail({
   );
 }
 
-function DetailBody({ ensemble, data, admin, live }: { ensemble: string; data: LockResponse; admin: boolean; live: boolean }) {
+function DetailBody({ ensemble, data, admin, live }: { ensemble: string; data: LockAnswer; admin: boolean; live: boolean }) {
   const { lock } = data;
   const chain = longestChain(lock);
   const listed = lock.contenders.length;

@@ -1,7 +1,7 @@
-import { useIsAdmin } from '../auth/me';
-import { useFreshness } from '../freshness/useFreshness';
+import { useIsAdmin } from '../../app/me';
+import { useFreshness } from '../../app/freshness/useFreshness';
 import { LockDetail } from './LockDetail';
-import { useLockEntry } from './locksTopics';
+import { useLockEntry } from './locksTopic';
 
 /** One lock's data: the `lock` topic while mounted (the server watches the directory for as long as someone looks). */
 export function LockDetailView({ ensemble, path }: { ensemble: string; path: string }) {

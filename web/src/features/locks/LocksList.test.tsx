@@ -11,11 +11,11 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Freshness } from '../freshness/freshness';
+import type { Freshness } from '../../app/freshness/freshness';
 import { BIG, JOB, locksResponse, NOW, PERSIST } from './fixtures';
 import { LocksList } from './LocksList';
-import type { LocksEntry } from './locksTopics';
-import { withDialogs } from './testDialogs';
+import type { LocksEntry } from './locksTopic';
+import { withDialogs } from '../../testSupport/dialogs';
 
 withDialogs();
 

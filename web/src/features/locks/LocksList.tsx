@@ -4,17 +4,17 @@
  * "Scan for locks…" and "Clean leaked…"; viewers see the same page without them.
  */
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
-import { LOCK_LIST_PAGE, LOCK_LIST_PAGE_MAX, type LocksResponse } from '@keeper/shared';
+import { LOCK_LIST_PAGE, LOCK_LIST_PAGE_MAX, type LocksAnswer } from '@keeper/shared';
 import { formatCount } from '../../lib/bytes';
 import { FilterField } from '../../ui/FilterField';
-import { plural } from '../ensemble/format';
-import { ViewHeader } from '../ensemble/ViewHeader';
-import type { Freshness } from '../freshness/freshness';
+import { plural } from '../../ui/format';
+import { ViewHeader } from '../../app/ViewHeader';
+import type { Freshness } from '../../app/freshness/freshness';
 import { LockAdminTools } from './LockAdminTools';
 import { LockContext } from './LockContext';
 import { filterLocks } from './filterLocks';
 import { LocksTable } from './LocksTable';
-import { FIRST_PAGE, type LocksEntry, type LocksPage } from './locksTopics';
+import { FIRST_PAGE, type LocksEntry, type LocksPage } from './locksTopic';
 import '../../ui/table.css';
 import '../../ui/sectionTitle.css';
 import './locks.css';
@@ -58,7 +58,7 @@ export function LocksList({
   );
 }
 
-function Headline({ data }: { data: LocksResponse }) {
+function Headline({ data }: { data: LocksAnswer }) {
   const leaked = data.counts.leaked;
   return (
     <>
@@ -79,7 +79,7 @@ function ListBody({
   onPage,
 }: {
   ensemble: string;
-  data: LocksResponse;
+  data: LocksAnswer;
   admin: boolean;
   /** Why the data is not live, or null while it is. */
   notLive: string | null;

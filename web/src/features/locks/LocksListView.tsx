@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { useIsAdmin } from '../auth/me';
-import { useFreshness } from '../freshness/useFreshness';
+import { useIsAdmin } from '../../app/me';
+import { useFreshness } from '../../app/freshness/useFreshness';
 import { LocksList } from './LocksList';
-import { FIRST_PAGE, useLocksEntry, type LocksEntry, type LocksPage } from './locksTopics';
+import { FIRST_PAGE, useLocksEntry, type LocksEntry, type LocksPage } from './locksTopic';
 
 /**
  * The list's data: the `locks` topic for the page asked for while mounted, judged for freshness

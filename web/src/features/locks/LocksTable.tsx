@@ -8,7 +8,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { baseName, type LockReport } from '@keeper/shared';
 import { formatCount } from '../../lib/bytes';
 import { useNow } from '../../lib/useNow';
-import { duration, NONE } from '../ensemble/format';
+import { duration, NONE } from '../../ui/format';
 import { FlagBadges, StatusBadge } from './StatusBadge';
 import { lockFlags } from './lockWords';
 import { lockUrl } from './urls';

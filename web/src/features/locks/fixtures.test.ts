@@ -1,12 +1,12 @@
 /** The fixtures are the scenes they claim to be (the component tests rely on it). */
 import { describe, expect, it } from 'vitest';
-import { lockResponseSchema, locksResponseSchema } from '@keeper/shared';
+import { lockAnswerSchema, locksAnswerSchema } from '@keeper/shared';
 import { bigLock, jobLock, lockResponse, locksResponse, persistentLock } from './fixtures';
 
 describe('lock fixtures', () => {
   it('are what the server would send', () => {
-    expect(locksResponseSchema.parse(locksResponse())).toBeTruthy();
-    expect(lockResponseSchema.parse(lockResponse(jobLock()))).toBeTruthy();
+    expect(locksAnswerSchema.parse(locksResponse())).toBeTruthy();
+    expect(lockAnswerSchema.parse(lockResponse(jobLock()))).toBeTruthy();
   });
 
   it('hold each status: #732 (holder, leaked, waiting), a persistent holder, and 100,000 counted', () => {

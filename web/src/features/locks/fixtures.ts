@@ -14,8 +14,8 @@ import {
   recognizeLock,
   type AnalyzeLockInput,
   type LockReport,
-  type LockResponse,
-  type LocksResponse,
+  type LockAnswer,
+  type LocksAnswer,
   type OwnerSession,
   type WatchGathering,
 } from '@keeper/shared';
@@ -131,11 +131,11 @@ function buildBigLock(): LockReport {
   return analyzeLock({ lock, facts: new Map(first.map((c) => [c.name, facts('0xe')])), sessions: SESSIONS, gatherings: [], now: NOW });
 }
 
-export function lockResponse(lock: LockReport): LockResponse {
+export function lockResponse(lock: LockReport): LockAnswer {
   return { ensemble: 'default', lock, herds: [], leakCheck: leakCheckSummary(GATHERINGS), ownersHidden: false, at: NOW };
 }
 
-export function locksResponse(): LocksResponse {
+export function locksResponse(): LocksAnswer {
   const locks = [bigLock(), jobLock(), persistentLock()].sort(compareLocksWorstFirst);
   return {
     ensemble: 'default',

@@ -4,7 +4,7 @@
  * the server's own words.
  */
 import { ApiError, errorText } from '../../lib/api';
-import { writeErrorText } from '../tree/writeErrors';
+import { writeErrorText } from '../../app/writeErrors';
 
 export function lockDeleteErrorText(error: unknown): string {
   if (error instanceof ApiError) {

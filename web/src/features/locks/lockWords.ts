@@ -6,7 +6,7 @@
 import type { Contender, ContenderFlag, ContenderFlagKind, ContenderOwner, ContenderStatus, LockReport } from '@keeper/shared';
 import { formatClock } from '../../lib/time';
 import type { Tone } from '../../ui/tone';
-import { duration, NONE } from '../ensemble/format';
+import { duration, NONE } from '../../ui/format';
 
 /** leaked blocks a lock for good, persistent until someone acts; a waiter is normal; a holder is the lock working. */
 export const STATUS_TONE: Record<ContenderStatus, Tone> = { leaked: 'lost', persistent: 'degraded', waiting: 'stale', holder: 'live' };

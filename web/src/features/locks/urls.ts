@@ -4,7 +4,7 @@
  * tree's URLs do) so a link pasted in an incident channel reads like the znode it is about.
  */
 import { decodeUrlSegment, pathFromUrlSegment, pathToUrlSegment } from '@keeper/shared';
-import { ensembleUrl } from '../tree/urls';
+import { ensembleUrl } from '../../app/urls/treeUrls';
 
 export function locksUrl(ensemble: string): string {
   return `${ensembleUrl(ensemble)}/locks`;

@@ -4,13 +4,13 @@
  * "Gather now" (disabled while the server's rate limit says no, with when the next is allowed),
  * and what the gathering could not see (members whose cons or dump are not whitelisted, down).
  */
-import type { SessionsResponse } from '@keeper/shared';
+import type { SessionsAnswer } from '@keeper/shared';
 import { formatAbsolute } from '../../lib/time';
 import { useNow } from '../../lib/useNow';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { errorText } from '../../lib/api';
-import { Refresh } from '../ensemble/icons';
-import { allowedAt, DEFAULT_CADENCE_S, isOutdated } from './gatherSchedule';
+import { Refresh } from '../../ui/icons';
+import { allowedAt, DEFAULT_CADENCE_S, isOutdated } from '../../lib/gatherSchedule';
 
 export interface GatherControl {
   gather: () => void;
@@ -27,7 +27,7 @@ export function GatherBar({
   control,
   reading,
 }: {
-  data: SessionsResponse;
+  data: SessionsAnswer;
   /** Browser time the snapshot arrived; the server's window is counted from it. */
   dataUpdatedAt: number;
   refreshError: unknown;

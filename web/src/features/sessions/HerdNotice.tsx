@@ -4,7 +4,7 @@
  * goes away by itself at the first gathering after the loop stops, so it has no dismiss.
  */
 import type { Alert } from '@keeper/shared';
-import '../ensemble/ensemble.css';
+import '../../ui/alerts.css';
 
 export function HerdNotice({ alerts }: { alerts: readonly Alert[] }) {
   if (alerts.length === 0) return null;

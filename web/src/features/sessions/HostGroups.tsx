@@ -4,7 +4,7 @@
  * the herd's hosts are marked.
  */
 import { useRef, type KeyboardEvent } from 'react';
-import { plural } from '../ensemble/format';
+import { plural } from '../../ui/format';
 import { rateText, type HostGroup } from './rates';
 
 export function HostGroups({

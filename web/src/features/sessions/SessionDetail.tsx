@@ -5,10 +5,10 @@ import type { EnsembleSession } from '@keeper/shared';
 import { formatAbsolute, formatClock } from '../../lib/time';
 import { toHexId } from '../../lib/zxid';
 import { CopyButton } from '../../ui/CopyButton';
-import { count, duration, latencyTriple } from '../ensemble/format';
-import { znodeUrl } from '../tree/urls';
+import { count, duration, latencyTriple } from '../../ui/format';
+import { znodeUrl } from '../../app/urls/treeUrls';
 import { FLAG_LABEL } from './flags';
-import { sessionUrl } from './urls';
+import { sessionUrl } from '../../app/urls/sessionUrls';
 
 const EPHEMERALS_SHOWN = 100;
 

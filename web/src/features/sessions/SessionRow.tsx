@@ -3,7 +3,7 @@ import { memo, type Ref } from 'react';
 import type { EnsembleSession } from '@keeper/shared';
 import { toHexId } from '../../lib/zxid';
 import { RelativeTime } from '../../ui/RelativeTime';
-import { duration, ms, NONE } from '../ensemble/format';
+import { duration, ms, NONE } from '../../ui/format';
 import { rateText } from './rates';
 import { FLAG_LABEL } from './flags';
 import { SessionDetail } from './SessionDetail';

@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { EnsembleSession } from '@keeper/shared';
-import { SortIcon } from '../ensemble/icons';
+import { SortIcon } from './icons';
 import { COLUMNS } from './columns';
 import { SessionRow } from './SessionRow';
 import { sameSessionId, type Sort, type SortKey } from './sessionTable';

@@ -10,15 +10,15 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { SessionsResponse } from '@keeper/shared';
+import type { SessionsAnswer } from '@keeper/shared';
 import { withLayout } from '../../testSupport/layout';
-import { sessions, T0 } from '../ensemble/fixtures';
+import { sessions, T0 } from '../../testSupport/ensembleFixtures';
 import { SessionsView } from './SessionsView';
 
 withLayout({ viewportHeight: 600, rowHeight: 30 });
 
 /** Four ordinary sessions, the console's own, a 15-min-timeout one (101), a silent one (102), a disconnected one (103). */
-const ANSWER: SessionsResponse = sessions(4);
+const ANSWER: SessionsAnswer = sessions(4);
 const CONSOLE_ID = '0x100000a3b52c400';
 
 let requests: string[] = [];
@@ -257,7 +257,7 @@ describe('gathering', () => {
 
 describe('rates and the request herd', () => {
   /** Sessions 1 and 2 from 10.0.4.21/22 hammer the ensemble; the server named the herd. */
-  function herdAnswer(): SessionsResponse {
+  function herdAnswer(): SessionsAnswer {
     const answer = sessions(4);
     const rates: Record<string, number> = { '0x100000a3b52c401': 95, '0x100000a3b52c402': 120 };
     return {

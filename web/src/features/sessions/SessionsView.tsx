@@ -11,17 +11,17 @@ import { clientHost } from '@keeper/shared';
 import { toHexId } from '../../lib/zxid';
 import { FilterField } from '../../ui/FilterField';
 import { errorText } from '../../lib/api';
-import { plural } from '../ensemble/format';
-import { ViewHeader } from '../ensemble/ViewHeader';
+import { plural } from '../../ui/format';
+import { ViewHeader } from '../../app/ViewHeader';
 import { GatherBar } from './GatherBar';
 import { HerdNotice } from './HerdNotice';
 import { HostGroups } from './HostGroups';
 import { groupByHost } from './rates';
 import { SessionsTable } from './SessionsTable';
-import { useGatherNow, useSessions } from './sessionsQueries';
+import { useGatherNow, useSessions } from './sessionsApi';
 import { DEFAULT_SORT, filterSessions, nextSort, sameSessionId, sortSessions, SORT_KEYS, type Sort, type SortKey } from './sessionTable';
 import { COLUMNS } from './columns';
-import { sessionsUrl, sessionUrl } from './urls';
+import { sessionsUrl, sessionUrl } from '../../app/urls/sessionUrls';
 import './sessions.css';
 
 export function SessionsView() {

@@ -1,7 +1,7 @@
 /** How rates read, and the sessions summed by client host, busiest first. */
 import { describe, expect, it } from 'vitest';
 import type { EnsembleSession } from '@keeper/shared';
-import { sessions } from '../ensemble/fixtures';
+import { sessions } from '../../testSupport/ensembleFixtures';
 import { groupByHost, rateText } from './rates';
 import { sortSessions } from './sessionTable';
 

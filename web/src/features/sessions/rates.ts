@@ -3,7 +3,7 @@
  * ("120 sessions from 10.0.0.5, 1,900 req/s"), busiest first. Pure, tested without a browser.
  */
 import { clientHost, type EnsembleSession } from '@keeper/shared';
-import { NONE } from '../ensemble/format';
+import { NONE } from '../../ui/format';
 
 /** Tenths below 10/s (an idle session pings about 0.1/s), whole numbers with separators above. */
 export function rateText(rate: number | null): string {

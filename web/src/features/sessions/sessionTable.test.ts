@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareAddresses, compareIds, DEFAULT_SORT, filterSessions, nextSort, sameSessionId, sortSessions } from './sessionTable';
-import { sessions } from '../ensemble/fixtures';
+import { sessions } from '../../testSupport/ensembleFixtures';
 
 const list = sessions(12).sessions;
 

@@ -1,8 +1,8 @@
 /** "Share read-only link" in the top bar: admins only, on every page a viewer could see. */
 import { useState } from 'react';
 import { useLocation } from 'react-router-dom';
-import { useIsAdmin } from '../auth/me';
-import { ShareIcon } from '../audit/icons';
+import { useIsAdmin } from '../../app/me';
+import { ShareIcon } from './icons';
 import { isAdminOnlyPage, sharablePath } from './shareLinks';
 import { lazyNamed } from '../../lib/lazyNamed';
 import { LazyPart, useOpenedOnce } from '../../ui/LazyPart';

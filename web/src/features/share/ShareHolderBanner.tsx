@@ -2,7 +2,7 @@
  * For a share-link holder, a calm line in the frame saying what the link reaches, so nobody
  * mistakes a scoped view for the whole console (the server refuses the rest either way).
  */
-import { useMe } from '../auth/me';
+import { useMe } from '../../app/me';
 import { holderBanner } from './shareLinks';
 import './share.css';
 

@@ -11,7 +11,7 @@ import { formatCount } from '../../lib/bytes';
 import { formatAbsolute, formatDuration } from '../../lib/time';
 import { useNow } from '../../lib/useNow';
 import { RelativeTime } from '../../ui/RelativeTime';
-import { AdminArea } from '../admin/AdminArea';
+import { AdminArea } from '../../app/AdminArea';
 import { linkState, listShareLinks, revokeShareLink, shareLinksQueryKey, sortLinks } from './shareLinks';
 import { Callout } from '../../ui/Callout';
 import '../../ui/forms.css';

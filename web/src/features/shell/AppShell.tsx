@@ -8,15 +8,15 @@ import { ConnectionBanner } from './ConnectionBanner';
 import { LeftNav } from './LeftNav';
 import { ShortcutsDialog } from './ShortcutsDialog';
 import { TopBar } from './TopBar';
-import { ThemeToggle } from './ThemeToggle';
-import { focusFilter, useGlobalKeys } from './useGlobalKeys';
+import { ThemeToggle } from '../../ui/ThemeToggle';
+import { focusFilter, useGlobalKeys } from '../../lib/useGlobalKeys';
 import { UnknownEnsemble } from './UnknownEnsemble';
 import { lastEnsemble, rememberEnsemble } from './lastEnsemble';
 import { useEnsembles } from '../../socket/useEnsembles';
-import { useDockedJobs } from '../admin/jobs/jobsDock';
+import { useDockedJobs } from '../../app/jobs/jobsDock';
 import { ShareHolderBanner } from '../share/ShareHolderBanner';
-import { useMe } from '../auth/me';
-import { parseZnodeLocation } from '../tree/urls';
+import { useMe } from '../../app/me';
+import { parseZnodeLocation } from '../../app/urls/treeUrls';
 import { lazyNamed } from '../../lib/lazyNamed';
 import { LazyPart } from '../../ui/LazyPart';
 import './shell.css';
@@ -24,7 +24,7 @@ import './shell.css';
 // Loaded at the first `g`: the first page needs none of it.
 const GoToPathDialog = lazyNamed(() => import('../tree/goTo/GoToPathDialog'), 'GoToPathDialog');
 // Only an admin who hid a running job sees the dock.
-const JobsDock = lazyNamed(() => import('../admin/jobs/JobsDock'), 'JobsDock');
+const JobsDock = lazyNamed(() => import('../../app/jobs/JobsDock'), 'JobsDock');
 
 /** `global`: a view that spans every ensemble (the audit trail); the frame shows the last ensemble seen. */
 export function AppShell({ global = false }: { global?: boolean }) {

@@ -1,6 +1,6 @@
 import { useNavigate } from 'react-router-dom';
 import { useEnsembles } from '../../socket/useEnsembles';
-import { ensembleUrl } from '../tree/urls';
+import { ensembleUrl } from '../../app/urls/treeUrls';
 
 /** A native select: keyboard, screen readers and phones get the platform's own picker. */
 export function EnsembleSwitcher({ current }: { current: string }) {

@@ -2,9 +2,9 @@ import type { ReactNode } from 'react';
 import { NavLink } from 'react-router-dom';
 import { NAV_ITEMS } from './navItems';
 import { useEnsembles } from '../../socket/useEnsembles';
-import { useMe } from '../auth/me';
+import { useMe } from '../../app/me';
 import { holderMayOpen } from '../share/shareLinks';
-import { znodeUrl } from '../tree/urls';
+import { znodeUrl } from '../../app/urls/treeUrls';
 
 /** `extra`: controls the drawer carries on a narrow phone, where the top bar has no room for them. */
 export function LeftNav({ ensemble, onNavigate, extra }: { ensemble: string; onNavigate?: () => void; extra?: ReactNode }) {

@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router-dom';
 import { useEnsembles } from '../../socket/useEnsembles';
-import { znodeUrl } from '../tree/urls';
+import { znodeUrl } from '../../app/urls/treeUrls';
 
 /** `/` opens the first configured ensemble's root znode. */
 export function RootRedirect() {

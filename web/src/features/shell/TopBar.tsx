@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { EnsembleSwitcher } from './EnsembleSwitcher';
-import { ThemeToggle } from './ThemeToggle';
+import { ThemeToggle } from '../../ui/ThemeToggle';
 import { SessionBadge } from '../consoleSession/SessionBadge';
 import { ShareButton } from '../share/ShareButton';
 import { UserMenu } from '../auth/UserMenu';

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { useEnsembles } from '../../socket/useEnsembles';
-import { ensembleUrl } from '../tree/urls';
+import { ensembleUrl } from '../../app/urls/treeUrls';
 
 export function UnknownEnsemble({ name }: { name: string }) {
   const { data: ensembles = [] } = useEnsembles();

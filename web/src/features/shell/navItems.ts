@@ -4,11 +4,11 @@
  */
 import type { ComponentType } from 'react';
 import { TreeIcon } from '../../ui/icons';
-import { ensembleUrl } from '../tree/urls';
-import { EnsembleIcon, SessionsIcon, WatchesIcon } from '../ensemble/icons';
-import { LocksIcon } from '../locks/icons';
-import { UpgradesIcon } from '../upgrades/icons';
-import { AuditIcon } from '../audit/icons';
+import { ensembleUrl } from '../../app/urls/treeUrls';
+import { EnsembleIcon, SessionsIcon, WatchesIcon } from './navIcons';
+import { LocksIcon } from './navIcons';
+import { UpgradesIcon } from './navIcons';
+import { AuditIcon } from './navIcons';
 
 export interface NavItem {
   id: string;

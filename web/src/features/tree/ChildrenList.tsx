@@ -5,7 +5,7 @@
 import { useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useChildrenEntry, useSubscriptionError, useZnodeEntry } from './znodeTopic';
 import { formatCount } from '../../lib/bytes';
-import { useFreshness } from '../freshness/useFreshness';
+import { useFreshness } from '../../app/freshness/useFreshness';
 import { FilterField } from '../../ui/FilterField';
 import { filterChildren } from './filterChildren';
 import { isFinalFailure, readFailureOf } from './readFailure';

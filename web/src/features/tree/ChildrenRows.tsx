@@ -11,7 +11,7 @@ import { escapeHiddenChars } from '../../lib/invisibleChars';
 import { lazyNamed } from '../../lib/lazyNamed';
 import { LazyPart } from '../../ui/LazyPart';
 import { ZnodeName } from './ZnodeName';
-import { znodeUrl } from './urls';
+import { znodeUrl } from '../../app/urls/treeUrls';
 
 export const ROW_HEIGHT = 26;
 /** Lists up to this long render every row; a DOM of 500 short rows is still quick. */

@@ -4,14 +4,14 @@
  * A node the console may not read (NO_AUTH) shows what can be known instead of loading forever.
  */
 import { useSubscription, useSubscriptionError, useZnodeEntry } from './znodeTopic';
-import { useSessionEntry } from '../consoleSession/consoleSessionTopic';
+import { useSessionEntry } from '../../app/consoleSession/consoleSessionTopic';
 import { formatAbsolute, formatClock } from '../../lib/time';
-import { useFreshness } from '../freshness/useFreshness';
+import { useFreshness } from '../../app/freshness/useFreshness';
 import { DataViewer } from './DataViewer';
 import { StatTable } from './StatTable';
 import { AclPanel } from './acl/AclPanel';
 import { readFailureOf } from './readFailure';
-import { seenAs } from '../consoleSession/connectionWords';
+import { seenAs } from '../../app/consoleSession/connectionWords';
 import { Escaped } from './ZnodeName';
 import { Callout } from '../../ui/Callout';
 import { lazyNamed } from '../../lib/lazyNamed';

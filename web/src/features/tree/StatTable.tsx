@@ -5,7 +5,7 @@ import type { ZnodeStat } from '@keeper/shared';
 import { formatBytes, formatCount } from '../../lib/bytes';
 import { toHexId, zxidParts } from '../../lib/zxid';
 import { RelativeTime } from '../../ui/RelativeTime';
-import { sessionUrl } from '../sessions/urls';
+import { sessionUrl } from '../../app/urls/sessionUrls';
 
 /**
  * ZooKeeper's own nodes (the root, /zookeeper) carry 0 as their times: the epoch, not a date

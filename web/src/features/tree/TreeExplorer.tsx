@@ -5,18 +5,18 @@
  */
 import { useMemo, useState } from 'react';
 import { useLocation } from 'react-router-dom';
-import { useMe } from '../auth/me';
+import { useMe } from '../../app/me';
 import { useConnectionStatus } from '../../socket/hooks';
-import { useFreshness } from '../freshness/useFreshness';
-import { useGlobalKeys } from '../shell/useGlobalKeys';
-import { WatchEventsPanel } from '../watchEvents/WatchEventsPanel';
+import { useFreshness } from '../../app/freshness/useFreshness';
+import { useGlobalKeys } from '../../lib/useGlobalKeys';
+import { WatchEventsPanel } from './watchEvents/WatchEventsPanel';
 import { ChildrenList } from './ChildrenList';
 import { NodePanel } from './NodePanel';
 import { TreeNav } from './TreeNav';
 import { ZnodeHeader } from './ZnodeHeader';
 import { collapseAll, expandedPaths } from './treeModel';
-import { parseZnodeLocation } from './urls';
-import { useWatchEventsOpen } from '../watchEvents/useWatchEventsOpen';
+import { parseZnodeLocation } from '../../app/urls/treeUrls';
+import { useWatchEventsOpen } from './watchEvents/useWatchEventsOpen';
 import './tree.css';
 
 export function TreeExplorer() {

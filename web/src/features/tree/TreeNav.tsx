@@ -12,7 +12,7 @@ import { buildTreeRows, treeKeyAction, type TreeRow } from './treeModel';
 import { isFinalFailure } from './readFailure';
 import { useReadFailures } from './useReadFailures';
 import { ZnodeName } from './ZnodeName';
-import { znodeUrl } from './urls';
+import { znodeUrl } from '../../app/urls/treeUrls';
 
 interface TreeNavProps {
   ensemble: string;

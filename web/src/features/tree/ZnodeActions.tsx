@@ -8,9 +8,9 @@
  */
 import { useState } from 'react';
 import { useZnodeEntry } from './znodeTopic';
-import { useMayWriteAt } from '../auth/me';
-import { DownloadIcon, PencilIcon, PlusIcon, TrashIcon, UploadIcon } from '../audit/icons';
-import { useFreshness } from '../freshness/useFreshness';
+import { useMayWriteAt } from '../../app/me';
+import { DownloadIcon, PencilIcon, PlusIcon, TrashIcon, UploadIcon } from './actionIcons';
+import { useFreshness } from '../../app/freshness/useFreshness';
 import { writePolicy, type WriteGate } from './writePolicy';
 import { lazyNamed } from '../../lib/lazyNamed';
 import { LazyPart, useOpenedOnce } from '../../ui/LazyPart';

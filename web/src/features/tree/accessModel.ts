@@ -5,7 +5,7 @@
  * unknown and the view says what is known instead.
  */
 import type { AclEntryView, ConsoleIdentityEntry } from '@keeper/shared';
-import { seenAs } from '../consoleSession/connectionWords';
+import { seenAs } from '../../app/consoleSession/connectionWords';
 
 export interface AccessNeed {
   scheme: string;

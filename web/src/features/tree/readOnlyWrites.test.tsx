@@ -10,7 +10,7 @@ import { render, screen } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ZnodeStat } from '@keeper/shared';
-import type { Freshness } from '../freshness/freshness';
+import type { Freshness } from '../../app/freshness/freshness';
 import type { ZnodeEntry } from './znodeEntries';
 
 const PATH = '/app/config';
@@ -43,9 +43,9 @@ const READ_ONLY: Freshness = {
 const PAUSED = 'Writes are paused: read-only: member 3 has lost quorum; data as of its last sync.';
 
 let freshness: Freshness = READ_ONLY;
-vi.mock('../freshness/useFreshness', () => ({ useFreshness: () => freshness }));
+vi.mock('../../app/freshness/useFreshness', () => ({ useFreshness: () => freshness }));
 vi.mock('./znodeTopic', () => ({ useZnodeEntry: () => ENTRY }));
-vi.mock('../auth/me', () => ({ useIsAdmin: () => true, useMayWriteAt: () => true }));
+vi.mock('../../app/me', () => ({ useIsAdmin: () => true, useMayWriteAt: () => true }));
 
 const { ZnodeActions } = await import('./ZnodeActions');
 const { AclPanel } = await import('./acl/AclPanel');

@@ -12,7 +12,7 @@
  */
 import { isProtectedFromDelete, isUnderZookeeper, type ZnodeStat } from '@keeper/shared';
 import { toHexId } from '../../lib/zxid';
-import { writesPausedReason } from '../freshness/freshness';
+import { writesPausedReason } from '../../app/freshness/freshness';
 
 export type WriteAction = 'edit' | 'create' | 'delete' | 'import';
 

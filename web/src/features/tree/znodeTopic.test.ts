@@ -7,7 +7,7 @@ import { QueryClient } from '@tanstack/react-query';
 import type { ServerEvent, ZnodeEvent } from '@keeper/shared';
 import { applyRefusal, applyServerEvents, markReleased } from '../../socket/applyServerEvents';
 import { RELEASED_EPOCH } from '../../socket/topicRegistry';
-import { watchEventStore } from '../watchEvents/watchEventStore';
+import { watchEventStore } from './watchEvents/watchEventStore';
 import { znodeQueryKey, type ZnodeTopicEntry } from './znodeTopic';
 
 const stat = {

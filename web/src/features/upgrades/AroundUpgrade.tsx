@@ -6,7 +6,7 @@
  */
 import { expiriesSentence, memberLabel, type ConsoleSessionSnapshot, type EnsembleHealth, type UpgradeAnswer, type UpgradeStep } from '@keeper/shared';
 import { formatAbsolute, formatClock } from '../../lib/time';
-import { plural } from '../ensemble/format';
+import { plural } from '../../ui/format';
 import { connectionsOn, consoleMoves } from './aroundUpgrade';
 
 export function AroundUpgrade({

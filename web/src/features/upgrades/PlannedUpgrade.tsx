@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { confirmationMatches, type UpgradeAnswer } from '@keeper/shared';
 import { Callout } from '../../ui/Callout';
 import { useSubmit } from '../../ui/useSubmit';
-import { Field } from '../../ui/Field';
+import { TypedConfirm } from '../../ui/TypedConfirm';
 import { AbortDialog } from './AbortDialog';
 import { PreflightChecks } from './PreflightChecks';
 import { upgradeAction } from './upgradesApi';
@@ -67,19 +67,14 @@ export function PlannedUpgrade({
         </Callout>
       )}
       {admin && plan.confirmation && (
-        <Field
+        <TypedConfirm
           className="upgrade-confirm"
-          label={
-            <>
-              Type <span className="mono">{plan.confirmation.phrase}</span> to accept the outage
-            </>
-          }
+          phrase={plan.confirmation.phrase}
+          value={typed}
+          onChange={setTyped}
+          label={(p) => <>Type {p} to accept the outage</>}
           hint={plan.confirmation.why === plan.risk ? undefined : plan.confirmation.why}
-        >
-          {(control) => (
-            <input {...control} className="input mono" autoComplete="off" spellCheck={false} value={typed} onChange={(e) => setTyped(e.target.value)} />
-          )}
-        </Field>
+        />
       )}
       {error && (
         <Callout tone="lost" role="alert">

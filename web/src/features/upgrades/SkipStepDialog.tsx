@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { skipPhrase, stepTitle, type UpgradeAnswer, type UpgradeStep } from '@keeper/shared';
 import { Callout } from '../../ui/Callout';
 import { Dialog } from '../../ui/Dialog';
-import { Field } from '../../ui/Field';
+import { TypedConfirm, typedMatches } from '../../ui/TypedConfirm';
 import { useSubmit } from '../../ui/useSubmit';
 import { upgradeStepAction } from './upgradesApi';
 import { upgradeErrorText } from './upgradeErrors';
@@ -28,7 +28,7 @@ export function SkipStepDialog({
   const phrase = skipPhrase(step);
   const [typed, setTyped] = useState('');
   const { busy, error, submit: send } = useSubmit(upgradeErrorText);
-  const ready = typed.trim() === phrase;
+  const ready = typedMatches(phrase, typed);
 
   const submit = () =>
     send(
@@ -53,25 +53,7 @@ export function SkipStepDialog({
           {step.restartRequestedAt !== null ? ' (its restart was already asked for: Keeper stops waiting for it)' : ''}. If a target version was given, it stays
           on the version it runs.
         </p>
-        <Field
-          label={
-            <>
-              Type <span className="mono">{phrase}</span> to confirm
-            </>
-          }
-        >
-          {(control) => (
-            <input
-              {...control}
-              className="input mono"
-              autoFocus
-              autoComplete="off"
-              spellCheck={false}
-              value={typed}
-              onChange={(e) => setTyped(e.target.value)}
-            />
-          )}
-        </Field>
+        <TypedConfirm phrase={phrase} value={typed} onChange={setTyped} autoFocus />
         {error && (
           <Callout tone="lost" role="alert">
             <strong>Not skipped</strong>

@@ -8,7 +8,7 @@
 import type { ReactNode } from 'react';
 import { memberLabel, phaseOf, type Check, type RestartCommandRecord, type UpgradeStep } from '@keeper/shared';
 import { formatAbsolute, formatClock, formatDuration } from '../../lib/time';
-import { Crown } from '../ensemble/icons';
+import { Crown } from '../../ui/icons';
 import { CHECK_LABEL, EVIDENCE_WORDS, STEP_TONE, STEP_WORD } from './upgradeWords';
 
 const PHASES: { key: keyof UpgradeStep['phases']; word: string }[] = [

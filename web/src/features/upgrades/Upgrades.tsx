@@ -8,8 +8,8 @@ import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { ConsoleSessionSnapshot, EnsembleHealth, UpgradeAnswer } from '@keeper/shared';
 import { useNow } from '../../lib/useNow';
-import { ViewHeader } from '../ensemble/ViewHeader';
-import type { Freshness } from '../freshness/freshness';
+import { ViewHeader } from '../../app/ViewHeader';
+import type { Freshness } from '../../app/freshness/freshness';
 import { PlanForm } from './PlanForm';
 import { PlannedUpgrade } from './PlannedUpgrade';
 import { RunningUpgrade } from './RunningUpgrade';
@@ -20,6 +20,7 @@ import type { UpgradeEntry } from './upgradeTopic';
 import { isActive, UPGRADE_WORD } from './upgradeWords';
 import '../../ui/sectionTitle.css';
 import '../../ui/table.css';
+import '../../ui/alerts.css';
 import '../ensemble/ensemble.css';
 import './upgrades.css';
 

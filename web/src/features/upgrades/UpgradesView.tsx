@@ -1,9 +1,9 @@
 /** The Upgrades view at /ensembles/:name/upgrades: the `upgrade` topic while mounted, judged for freshness like every other view. */
 import { useParams } from 'react-router-dom';
-import { useIsAdmin } from '../auth/me';
-import { useSessionEntry } from '../consoleSession/consoleSessionTopic';
+import { useIsAdmin } from '../../app/me';
+import { useSessionEntry } from '../../app/consoleSession/consoleSessionTopic';
 import { useEnsembleHealth } from '../ensemble/useEnsembleHealth';
-import { useFreshness } from '../freshness/useFreshness';
+import { useFreshness } from '../../app/freshness/useFreshness';
 import { Upgrades } from './Upgrades';
 import { useUpgradeEntry } from './upgradeTopic';
 

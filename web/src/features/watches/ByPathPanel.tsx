@@ -13,11 +13,11 @@ import { Dialog } from '../../ui/Dialog';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { FilterField } from '../../ui/FilterField';
 import { errorText } from '../../lib/api';
-import { count, plural } from '../ensemble/format';
-import { sessionUrl } from '../sessions/urls';
-import { znodeUrl } from '../tree/urls';
+import { count, plural } from '../../ui/format';
+import { sessionUrl } from '../../app/urls/sessionUrls';
+import { znodeUrl } from '../../app/urls/treeUrls';
 import { consoleFirst, topPaths, watchedByConsole } from './watchFigures';
-import type { ByPath } from './watchesQueries';
+import type { ByPath } from './watchesApi';
 
 const ROWS_SHOWN = 200;
 const SESSIONS_SHOWN = 3;

@@ -1,8 +1,8 @@
 /** wchs per member: connections with watches, watched paths, watches; members that could not answer say why. */
 import { Link } from 'react-router-dom';
-import type { WatchesResponse } from '@keeper/shared';
-import { count } from '../ensemble/format';
-import { memberUrl } from '../ensemble/urls';
+import type { WatchesAnswer } from '@keeper/shared';
+import { count } from '../../ui/format';
+import { memberUrl } from '../../app/urls/ensembleUrls';
 import { totals } from './watchFigures';
 
 export function WatchSummary({
@@ -11,7 +11,7 @@ export function WatchSummary({
   distinctPaths,
 }: {
   ensemble: string;
-  summary: WatchesResponse['summary'];
+  summary: WatchesAnswer['summary'];
   /** Distinct paths over every member, from a complete wchp; undefined when unknown. */
   distinctPaths: number | undefined;
 }) {

@@ -5,14 +5,14 @@
 import { useParams } from 'react-router-dom';
 import { formatAbsolute } from '../../lib/time';
 import { useNow } from '../../lib/useNow';
-import { allowedAt } from '../sessions/gatherSchedule';
+import { allowedAt } from '../../lib/gatherSchedule';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { errorText } from '../../lib/api';
-import { Refresh } from '../ensemble/icons';
-import { ViewHeader } from '../ensemble/ViewHeader';
+import { Refresh } from '../../ui/icons';
+import { ViewHeader } from '../../app/ViewHeader';
 import { ByPathPanel } from './ByPathPanel';
 import { distinctPaths, headline, totals } from './watchFigures';
-import { useByPathResult, useRunByPath, useWatches } from './watchesQueries';
+import { useByPathResult, useRunByPath, useWatches } from './watchesApi';
 import { WatchSummary } from './WatchSummary';
 import '../../ui/callout.css';
 import '../../ui/table.css';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { consoleFirst, distinctPaths, headline, topPaths, totals, watchedByConsole } from './watchFigures';
-import { watches } from '../ensemble/fixtures';
+import { watches } from '../../testSupport/ensembleFixtures';
 
 describe('watch figures', () => {
   it('sums members and says when a member did not answer', () => {

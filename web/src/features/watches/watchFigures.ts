@@ -1,9 +1,9 @@
 /** Totals and listing of the watches view, pure for tests. */
-import type { WatchesResponse } from '@keeper/shared';
-import { count } from '../ensemble/format';
-import type { ByPath } from './watchesQueries';
+import type { WatchesAnswer } from '@keeper/shared';
+import { count } from '../../ui/format';
+import type { ByPath } from './watchesApi';
 
-type SummaryRow = WatchesResponse['summary'][number];
+type SummaryRow = WatchesAnswer['summary'][number];
 
 export interface Totals {
   connections: number;

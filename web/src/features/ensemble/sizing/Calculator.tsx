@@ -5,7 +5,7 @@
  */
 import { useMemo, useState } from 'react';
 import { sizingReport } from '@keeper/shared';
-import { plural } from '../format';
+import { plural } from '../../../ui/format';
 import { Stepper } from './Stepper';
 
 export function Calculator({ liveVoters, liveObservers }: { liveVoters: number; liveObservers: number }) {

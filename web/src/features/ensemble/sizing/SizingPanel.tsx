@@ -7,7 +7,7 @@
  */
 import { useMemo, useState } from 'react';
 import { sizingReport, whatIfDown, type EnsembleHealth, type SizingReport } from '@keeper/shared';
-import { plural } from '../format';
+import { plural } from '../../../ui/format';
 import { Calculator } from './Calculator';
 import { WhatIf } from './WhatIf';
 import './sizing.css';

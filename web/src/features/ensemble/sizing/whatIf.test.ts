@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { whatIfDown } from '@keeper/shared';
 import { whatIfLook } from './WhatIf';
-import { healthOf, healthy, leader, member, oneDown } from '../fixtures';
+import { healthOf, healthy, leader, member, oneDown } from '../../../testSupport/ensembleFixtures';
 
 describe('whatIfLook', () => {
   it('is green when the quorum holds with margin, amber at the edge, red when lost', () => {

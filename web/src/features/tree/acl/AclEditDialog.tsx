@@ -10,12 +10,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ACL_SCHEMES, type AclScheme } from '@keeper/shared';
 import { Dialog } from '../../../ui/Dialog';
 import { ApiError } from '../../../lib/api';
-import { writeErrorText } from '../writeErrors';
-import { useSeenAs } from '../../consoleSession/consoleSessionTopic';
+import { writeErrorText } from '../../../app/writeErrors';
+import { useSeenAs } from '../../../app/consoleSession/consoleSessionTopic';
 import { Close } from '../../../ui/icons';
 import { getAcl, setAcl, type AclAnswer } from '../ops/opsApi';
 import { checkRows, ID_PLACEHOLDER, lockoutReason, newRow, PERMISSIONS, rowsFrom, sameAcl, togglePerm, toInput, type AclRow } from './aclModel';
 import { Callout } from '../../../ui/Callout';
+import { TypedConfirm, typedMatches } from '../../../ui/TypedConfirm';
 import '../../../ui/forms.css';
 import '../../../ui/table.css';
 import './acl.css';
@@ -248,37 +249,31 @@ function LockoutConfirm({
   onConfirm: (typed: string) => void;
 }) {
   const [typed, setTyped] = useState('');
-  const matches = typed === path;
+  const matches = typedMatches(path, typed);
   return (
     <Callout tone="lost" role="alert" className="acl-lockout">
       <strong>Not saved: with this ACL the console {reason.startsWith('this ACL may lock') ? 'may lose' : 'loses'} its own access to this node</strong>
       <p>{lockoutReason(reason, path)}</p>
-      <label className="field">
-        <span className="field__label">
-          To apply it anyway, type the path <span className="mono">{path}</span>
-        </span>
-        <input
-          className="input mono"
-          value={typed}
-          spellCheck={false}
-          autoComplete="off"
-          autoFocus
-          aria-label="Type the path to confirm"
-          onChange={(e) => setTyped(e.target.value)}
-          onKeyDown={(e) => {
-            // Enter here must never submit the form's ordinary save.
-            if (e.key === 'Enter') {
-              e.preventDefault();
-              if (matches && !busy) onConfirm(typed);
-            }
-          }}
-        />
-      </label>
+      <TypedConfirm
+        phrase={path}
+        value={typed}
+        onChange={setTyped}
+        autoFocus
+        label={(p) => <>To apply it anyway, type the path {p}</>}
+        ariaLabel="Type the path to confirm"
+        onKeyDown={(e) => {
+          // Enter here must never submit the form's ordinary save.
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            if (matches && !busy) onConfirm(path);
+          }
+        }}
+      />
       <div className="form-actions">
         <button type="button" className="btn" onClick={onCancel}>
           Back to editing
         </button>
-        <button type="button" className="btn btn--danger" disabled={!matches || busy} onClick={() => onConfirm(typed)}>
+        <button type="button" className="btn btn--danger" disabled={!matches || busy} onClick={() => onConfirm(path)}>
           {busy ? 'Applying…' : 'Apply anyway'}
         </button>
       </div>

@@ -7,14 +7,14 @@ import { useQuery } from '@tanstack/react-query';
 import { ACL_SCHEMES, type AclEntryView } from '@keeper/shared';
 import { errorText } from '../../../lib/api';
 import { useZnodeEntry } from '../znodeTopic';
-import { useIsAdmin } from '../../auth/me';
-import { LockIcon } from '../../audit/icons';
+import { useIsAdmin } from '../../../app/me';
+import { LockIcon } from '../../../ui/icons';
 import { getAcl } from '../ops/opsApi';
 import { lazyNamed } from '../../../lib/lazyNamed';
 import { LazyPart, useOpenedOnce } from '../../../ui/LazyPart';
 import { PERMISSIONS, unknownSchemes } from './aclModel';
-import { useFreshness } from '../../freshness/useFreshness';
-import { writesPausedReason } from '../../freshness/freshness';
+import { useFreshness } from '../../../app/freshness/useFreshness';
+import { writesPausedReason } from '../../../app/freshness/freshness';
 import './acl.css';
 
 // Its code arrives when an admin first edits an ACL.

@@ -9,17 +9,18 @@ import { useQueryClient } from '@tanstack/react-query';
 import { parentPath, type JobSnapshot } from '@keeper/shared';
 import { Dialog } from '../../../ui/Dialog';
 import { ApiError, errorText } from '../../../lib/api';
-import { writeErrorText } from '../writeErrors';
-import { useSeenAs } from '../../consoleSession/consoleSessionTopic';
+import { writeErrorText } from '../../../app/writeErrors';
+import { useSeenAs } from '../../../app/consoleSession/consoleSessionTopic';
 import { Escaped } from '../ZnodeName';
 import { escapeHiddenChars } from '../../../lib/invisibleChars';
 import { useZnodeEntry } from '../znodeTopic';
-import { JobProgress } from '../../admin/jobs/JobProgress';
-import { seedJob, useJob } from '../../admin/jobs/jobs';
-import { useDockOnClose } from '../../admin/jobs/jobsDock';
+import { JobProgress } from '../../../app/jobs/JobProgress';
+import { seedJob, useJob } from '../../../app/jobs/jobs';
+import { useDockOnClose } from '../../../app/jobs/jobsDock';
 import { countSubtree, deleteZnode, staleVersionOf, startRecursiveDelete, type SubtreeCount } from '../ops/opsApi';
-import { znodeUrl } from '../urls';
-import { confirmMatches, confirmWord, countWords } from './deleteModel';
+import { znodeUrl } from '../../../app/urls/treeUrls';
+import { confirmWord, countWords } from './deleteModel';
+import { TypedConfirm, typedMatches } from '../../../ui/TypedConfirm';
 import { Callout } from '../../../ui/Callout';
 import '../../../ui/forms.css';
 import './delete.css';
@@ -174,7 +175,7 @@ function DeleteFlow({
   const { count, truncated, depth } = step.count;
   const leaf = count <= 1 && !truncated;
   const word = confirmWord(path);
-  const ready = leaf || confirmMatches(path, typed);
+  const ready = leaf || typedMatches(word, typed);
 
   return (
     <form
@@ -209,24 +210,18 @@ function DeleteFlow({
             Deleted children first, one node at a time; the root only if it is still at version <span className="mono">{version}</span>. You can cancel while it
             runs; what was deleted stays deleted.
           </p>
-          <label className="field">
-            <span className="field__label">
-              Type{' '}
+          <TypedConfirm
+            phrase={word}
+            value={typed}
+            onChange={setTyped}
+            autoFocus
+            shown={
               <span className="mono delete-word">
                 <Escaped text={word} />
-              </span>{' '}
-              to confirm
-            </span>
-            <input
-              className="input mono"
-              autoFocus
-              autoComplete="off"
-              spellCheck={false}
-              value={typed}
-              onChange={(e) => setTyped(e.target.value)}
-              aria-label={`Type ${escapeHiddenChars(word)} to confirm`}
-            />
-          </label>
+              </span>
+            }
+            ariaLabel={`Type ${escapeHiddenChars(word)} to confirm`}
+          />
         </>
       )}
       {error && (

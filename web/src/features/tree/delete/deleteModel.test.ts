@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { confirmMatches, countWords } from './deleteModel';
+import { typedMatches } from '../../../ui/TypedConfirm';
+import { confirmWord, countWords } from './deleteModel';
+
+const confirmMatches = (path: string, typed: string) => typedMatches(confirmWord(path), typed);
 
 describe('delete rules', () => {
   it('confirms with the node’s own name', () => {

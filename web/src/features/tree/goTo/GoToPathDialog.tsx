@@ -7,13 +7,13 @@
  */
 import { useDeferredValue, useId, useMemo, useState, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { useMe } from '../../auth/me';
+import { useMe } from '../../../app/me';
 import { Dialog } from '../../../ui/Dialog';
 import { formatCount } from '../../../lib/bytes';
 import { escapeHiddenChars } from '../../../lib/invisibleChars';
 import { useChildrenEntry, useSubscription, useSubscriptionError, useZnodeEntry } from '../znodeTopic';
 import { isFinalFailure, readFailureOf } from '../readFailure';
-import { znodeUrl } from '../urls';
+import { znodeUrl } from '../../../app/urls/treeUrls';
 import { completed, completionSource, goToTarget, matchCompletions } from './goToModel';
 import '../../../ui/forms.css';
 import './goTo.css';

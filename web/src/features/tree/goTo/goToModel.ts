@@ -5,7 +5,7 @@
  * scope root the only completion is the way into it.
  */
 import { checkPath, joinPath, pathWithin } from '@keeper/shared';
-import { parseZnodeLocation } from '../urls';
+import { parseZnodeLocation } from '../../../app/urls/treeUrls';
 
 /** Completions shown at once; the rest are counted ("12 more: type on"). */
 export const SHOWN_COMPLETIONS = 50;

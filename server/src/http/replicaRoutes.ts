@@ -1,0 +1,15 @@
+/** ROUTES.replicas (admins): the Keeper replicas registered in the home ensemble (docs/replicas.md). */
+import { ROUTES } from '@keeper/shared';
+import { REPLICAS_NOTE, type Replicas } from '../replicas/replicas.js';
+import { OpError } from '../admin/opError.js';
+import type { ApiRoutes } from './apiRoute.js';
+
+export function replicaRoutes(api: ApiRoutes, replicas: Replicas | null): void {
+  api.handle(ROUTES.replicas, {}, async () => {
+    if (!replicas) return { enabled: false, readAt: Date.now(), note: REPLICAS_NOTE, replicas: [] };
+    // A replica that cannot register (the home ensemble away, another secret) says why rather than list without itself.
+    const problem = replicas.whyNotRegistered();
+    if (problem !== null) throw new OpError('NOT_READY', `this replica is not in the registry: ${problem}`);
+    return replicas.answer();
+  });
+}

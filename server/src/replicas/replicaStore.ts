@@ -1,0 +1,250 @@
+/**
+ * The replicas' shared state in the home ensemble (docs/replicas.md): the only code that writes
+ * under the root. JSON values, each at most 64 KiB (well under jute.maxbuffer), every znode
+ * created with the replicas' ACL (ACLs are per znode, not inherited).
+ *
+ * Writes are compare-and-set: a create fails on NODE_EXISTS, a set or delete names the version
+ * read. CONNECTION_LOSS is not failure: zk/mutations.ts reads the znode back and says what
+ * happened (a versioned write proven not applied is re-sent once). What provably never left
+ * (not connected, the request queue full) is retried here with jittered backoff, within one
+ * deadline for the whole operation; every single call also has the gateway's own deadline.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import zookeeper from 'node-zookeeper-client';
+import type { z } from 'zod';
+import { backoffDelay, type Backoff, type ZnodeStat } from '@keeper/shared';
+import type { ZkGateway } from '../zk/gateway.js';
+import { ZkError, toZkError } from '../zk/errors.js';
+import type { AclEntry, ZkMutations } from '../zk/mutations.js';
+
+/** Every value's cap: the audit batches are the only ones this big, the rest a few hundred bytes. */
+export const MAX_VALUE_BYTES = 64 * 1024;
+const DEFAULT_DEADLINE_MS = 10_000;
+/** Retrying what never reached ZooKeeper, and a compare-and-set that lost a race: 0.1 s × 2ⁿ, ≤ 2 s, 50–100 %. */
+const RETRY: Backoff = { baseMs: 100, capMs: 2_000, jitter: [0.5, 1] };
+/** Failures that prove the request was never sent: safe to send again. */
+const NEVER_SENT = new Set(['NOT_CONNECTED', 'OVERLOADED']);
+
+export interface Stored<T> {
+  value: T;
+  stat: ZnodeStat;
+}
+
+export type CasResult<T> = { ok: true; stat: ZnodeStat } | { ok: false; current: Stored<T> | null };
+
+export interface ReplicaStoreOptions {
+  gateway: ZkGateway;
+  mutations: ZkMutations;
+  root: string;
+  acl: AclEntry[];
+  log: Logger;
+  /** One operation's deadline, its retries included. */
+  deadlineMs?: number;
+}
+
+function sameAcl(a: readonly AclEntry[], b: readonly AclEntry[]): boolean {
+  const key = (e: AclEntry) => `${e.scheme}:${e.id}:${e.permissions}`;
+  const sa = a.map(key).sort();
+  const sb = b.map(key).sort();
+  return sa.length === sb.length && sa.every((k, i) => k === sb[i]);
+}
+
+export class ReplicaStore {
+  readonly root: string;
+  readonly gateway: ZkGateway;
+  private readonly mutations: ZkMutations;
+  private readonly acl: AclEntry[];
+  private readonly log: Logger;
+  private readonly deadlineMs: number;
+  private closed = false;
+
+  constructor(options: ReplicaStoreOptions) {
+    this.root = options.root;
+    this.gateway = options.gateway;
+    this.mutations = options.mutations;
+    this.acl = options.acl;
+    this.log = options.log;
+    this.deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+  }
+
+  /** `<root>/a/b` from segments (each a znode name, never containing "/"). */
+  path(...segments: string[]): string {
+    for (const s of segments) if (s === '' || s.includes('/')) throw new ZkError('INVALID_PATH', `invalid name ${JSON.stringify(s)} under ${this.root}`);
+    return [this.root, ...segments].join('/');
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+
+  /**
+   * The root with its ACL, its ancestors made (open, as `/keeper` is made by every Keeper) when
+   * missing. A root that exists with another ACL is not taken over: it throws, naming what it found.
+   */
+  async ensureRoot(): Promise<void> {
+    const parts = this.root.split('/').slice(1);
+    for (let i = 1; i < parts.length; i++) await this.createOpenIfMissing(`/${parts.slice(0, i).join('/')}`);
+    try {
+      await this.createIfMissing(this.root, { layout: 1 });
+    } catch (error) {
+      if (toZkError(error).code === 'NO_AUTH') throw this.notOurs(`cannot create under ${this.root}'s parent (NO_AUTH)`);
+      throw error;
+    }
+    let found: AclEntry[];
+    try {
+      found = (await this.retrying('getACL', () => this.mutations.getACL(this.root))).acl;
+    } catch (error) {
+      if (toZkError(error).code === 'NO_AUTH')
+        throw this.notOurs(
+          `${this.root} exists and this replica may not read its ACL: the cluster secret does not match the one ${this.root} was created with`,
+        );
+      throw error;
+    }
+    if (!sameAcl(found, this.acl))
+      throw this.notOurs(
+        `${this.root} exists with the ACL ${found.map((a) => `${a.scheme}:${a.id}:${a.permissions}`).join(', ')}, not the replicas' own: ` +
+          'Keeper does not take over a znode it did not make; delete it or choose another replicas.root',
+      );
+  }
+
+  /** The value at `path` parsed with `schema`, with its stat; null when there is no znode. */
+  async read<T>(path: string, schema: z.ZodType<T>): Promise<Stored<T> | null> {
+    try {
+      const { data, stat } = await this.gateway.getData(path, { deadlineMs: this.deadlineMs });
+      return { value: this.decode(path, data, schema), stat };
+    } catch (error) {
+      if (toZkError(error).code === 'NO_NODE') return null;
+      throw toZkError(error, path);
+    }
+  }
+
+  /** The names under `path` ([] when it does not exist). */
+  async children(path: string): Promise<string[]> {
+    try {
+      return (await this.gateway.getChildren(path, { deadlineMs: this.deadlineMs })).children;
+    } catch (error) {
+      if (toZkError(error).code === 'NO_NODE') return [];
+      throw toZkError(error, path);
+    }
+  }
+
+  /** The znode's stat (ephemeralOwner, ctime, version); null when there is none. */
+  stat(path: string): Promise<ZnodeStat | null> {
+    return this.gateway.exists(path, { deadlineMs: this.deadlineMs });
+  }
+
+  /** Creates the znode with the replicas' ACL; NODE_EXISTS when it is there (a lost reply is read back by mutations). */
+  async create(path: string, value: unknown, mode: number = zookeeper.CreateMode.PERSISTENT): Promise<string> {
+    const data = this.encode(path, value);
+    return (await this.retrying('create', () => this.mutations.create(path, data, mode, this.acl))).value;
+  }
+
+  async createIfMissing(path: string, value: unknown): Promise<void> {
+    try {
+      await this.create(path, value);
+    } catch (error) {
+      if (toZkError(error).code !== 'NODE_EXISTS') throw error;
+    }
+  }
+
+  /** Sets the value if the znode is still at `version`; otherwise what is there now (null: gone). */
+  async compareAndSet<T>(path: string, value: T, version: number, schema: z.ZodType<T>): Promise<CasResult<T>> {
+    const data = this.encode(path, value);
+    try {
+      const outcome = await this.retrying('setData', () => this.mutations.setData(path, data, version));
+      return { ok: true, stat: outcome.value };
+    } catch (error) {
+      const code = toZkError(error).code;
+      // OUTCOME_UNKNOWN: the reply was lost and someone changed it since; either way ours is not what is there.
+      if (code === 'BAD_VERSION' || code === 'NO_NODE' || code === 'OUTCOME_UNKNOWN') return { ok: false, current: await this.read(path, schema) };
+      throw error;
+    }
+  }
+
+  /**
+   * Read, change, compare-and-set, again from what is there while another replica wins the race
+   * (with jittered backoff), until the deadline. `change` gets null when the znode is missing and
+   * returns the new value (created then). Returns what was written.
+   */
+  async update<T>(path: string, schema: z.ZodType<T>, change: (current: T | null) => T): Promise<Stored<T>> {
+    const deadlineAt = Date.now() + this.deadlineMs;
+    for (let attempt = 0; ; attempt++) {
+      const current = await this.read(path, schema);
+      const next = change(current?.value ?? null);
+      if (current === null) {
+        try {
+          await this.create(path, next);
+          const stat = await this.stat(path);
+          if (stat) return { value: next, stat };
+        } catch (error) {
+          if (toZkError(error).code !== 'NODE_EXISTS') throw error;
+        }
+      } else {
+        const result = await this.compareAndSet(path, next, current.stat.version, schema);
+        if (result.ok) return { value: next, stat: result.stat };
+      }
+      const delay = backoffDelay(attempt, RETRY);
+      if (this.closed || Date.now() + delay >= deadlineAt) throw new ZkError('DEADLINE_EXCEEDED', `${path} kept changing under this update`, path);
+      await sleep(delay);
+    }
+  }
+
+  /** Deletes the znode if still at `version` (-1: any); false when it was already gone. */
+  async remove(path: string, version: number): Promise<boolean> {
+    try {
+      await this.retrying('remove', () => this.mutations.remove(path, version));
+      return true;
+    } catch (error) {
+      if (toZkError(error).code === 'NO_NODE') return false;
+      throw error;
+    }
+  }
+
+  private async createOpenIfMissing(path: string): Promise<void> {
+    try {
+      await this.retrying('create', () => this.mutations.create(path, Buffer.alloc(0), zookeeper.CreateMode.PERSISTENT));
+    } catch (error) {
+      if (toZkError(error).code !== 'NODE_EXISTS') throw error;
+    }
+  }
+
+  /** Sends again what provably never left, with jittered backoff, until the operation's deadline. */
+  private async retrying<T>(op: string, send: () => Promise<T>): Promise<T> {
+    const deadlineAt = Date.now() + this.deadlineMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await send();
+      } catch (error) {
+        const zkError = toZkError(error);
+        const delay = backoffDelay(attempt, RETRY);
+        if (!NEVER_SENT.has(zkError.code) || this.closed || Date.now() + delay >= deadlineAt) throw zkError;
+        if (attempt === 0) this.log.debug({ op, code: zkError.code }, 'replica store: not sent; retrying');
+        await sleep(delay);
+      }
+    }
+  }
+
+  private encode(path: string, value: unknown): Buffer {
+    const data = Buffer.from(JSON.stringify(value), 'utf8');
+    if (data.length > MAX_VALUE_BYTES)
+      throw new ZkError('DATA_TOO_LARGE', `${path}: ${data.length} bytes, over the replicas' ${MAX_VALUE_BYTES}-byte cap per value`, path);
+    return data;
+  }
+
+  private decode<T>(path: string, data: Buffer, schema: z.ZodType<T>): T {
+    let json: unknown;
+    try {
+      json = JSON.parse(data.toString('utf8'));
+    } catch {
+      throw new ZkError('BAD_VALUE', `${path} does not hold JSON`, path);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) throw new ZkError('BAD_VALUE', `${path} does not hold what Keeper wrote there: ${parsed.error.issues[0]?.message ?? 'invalid'}`, path);
+    return parsed.data;
+  }
+
+  private notOurs(message: string): Error {
+    return new Error(`replicas: ${message}`);
+  }
+}

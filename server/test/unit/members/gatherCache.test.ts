@@ -1,0 +1,62 @@
+/** Shared, rate-limited gatherings: one at a time, one per window. */
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { RateLimitedGather } from '../../../src/members/gatherCache.js';
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+describe('RateLimitedGather', () => {
+  let now = 0;
+  const clock = () => now;
+  beforeEach(() => (now = 1_000));
+
+  it('shares one gathering between concurrent callers', async () => {
+    const pending = deferred<string>();
+    const gather = vi.fn(() => pending.promise);
+    const cache = new RateLimitedGather(gather, 10_000, clock);
+    const calls = Array.from({ length: 20 }, () => cache.get(true));
+    pending.resolve('sessions');
+    const results = await Promise.all(calls);
+    expect(gather).toHaveBeenCalledTimes(1);
+    expect(new Set(results.map((r) => r.value))).toEqual(new Set(['sessions']));
+    expect(results[0]).toEqual({ value: 'sessions', at: 1_000 });
+  });
+
+  it('serves the cache inside the window, even to refresh, and says how long to wait', async () => {
+    let n = 0;
+    const cache = new RateLimitedGather(async () => ++n, 10_000, clock);
+    expect((await cache.get(false)).value).toBe(1);
+    now += 4_000;
+    expect((await cache.get(true)).value).toBe(1);
+    expect(cache.nextAllowedInMs()).toBe(6_000);
+    now += 6_000;
+    expect((await cache.get(false)).value).toBe(1); // no refresh asked: the cache
+    expect((await cache.get(true)).value).toBe(2);
+    expect(cache.gatherings).toBe(2);
+  });
+
+  it('counts the window from the start of a gathering, and a failure does not open the gates', async () => {
+    let fail = true;
+    const cache = new RateLimitedGather(
+      async () => {
+        if (fail) throw new Error('members unreachable');
+        return 'ok';
+      },
+      10_000,
+      clock,
+    );
+    await expect(cache.get(true)).rejects.toThrow('members unreachable');
+    await expect(cache.get(true)).rejects.toThrow(/next try in 10 s/);
+    fail = false;
+    now += 10_000;
+    expect((await cache.get(true)).value).toBe('ok');
+    expect(cache.gatherings).toBe(2);
+  });
+});

@@ -1,0 +1,10 @@
+/**
+ * Resizing an ensemble (issue 24, docs/reconfig.md): pure, ZooKeeper-free logic.
+ *   parseDynamicConfig  /zookeeper/config's server lines and version
+ *   parseAddLine        a server.N= line to add, checked as ZooKeeper checks it
+ *   planReconfig        the ordered incremental steps, the size before and after, refusals, risks
+ */
+export * from './dynamicConfig.js';
+export * from './plan.js';
+export * from './rights.js';
+export * from './preflight.js';
