@@ -7,16 +7,23 @@ import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { ROUTES, type JobSnapshot } from '@keeper/shared';
 import { call } from '../../lib/api';
 import { useConnectionStatus, useTopic } from '../../socket/hooks';
-import { registerTopic, tapTopic } from '../../socket/topicRegistry';
+import { tapTopic } from '../../socket/topicRegistry';
+import { defineBinding } from '../../socket/defineBinding';
 import { useIsAdmin } from '../me';
 
 export const jobQueryKey = (id: string) => ['jobs', id] as const;
 
 /** The ensemble's jobs as the topic last reported them, by id. */
-registerTopic({
+/** Every job of the ensemble by id (admins); each job's own key is fed by the tap below. */
+export interface JobsEntry {
+  byId: Record<string, JobSnapshot>;
+  epoch: number;
+}
+
+export const jobsBinding = defineBinding<JobsEntry>()({
   topic: 'jobs',
   queryKey: (ensemble) => ['ensembles', ensemble, 'jobs'] as const,
-  reduce: (prev: { byId: Record<string, JobSnapshot>; epoch: number } | undefined, event, { epoch }) => ({
+  reduce: (prev, event, { epoch }) => ({
     byId: { ...prev?.byId, [event.job.id]: event.job },
     epoch,
   }),
