@@ -184,6 +184,15 @@ export class SandboxEnsemble implements MemberRestarter {
     return this.slot(id).info;
   }
 
+  /**
+   * Whether the sandbox's 2 s check has seen member `id` in the dynamic configuration: only such a
+   * member counts as removed when a later configuration leaves it out (a member started by
+   * addMember waits outside it until a reconfig adds it, and must not be stopped meanwhile).
+   */
+  seenInConfiguration(id: number): boolean {
+    return this.seenInConfig.has(id);
+  }
+
   async stopMember(id: number): Promise<void> {
     await this.exclusive(id, () => this.halt(this.slot(id), 'SIGTERM'));
   }

@@ -70,6 +70,11 @@ it('add <id> starts a learner that a reconfig adds; a member the reconfig remove
 
   const added = await kazooReconfig(line!, null);
   expect(added).toContain(line!);
+  // Removed means "seen in the configuration, then left out": wait for the sandbox's check to see it
+  // in (an add and a remove inside one 2 s check would leave a member it never saw as a member).
+  const seenBy = Date.now() + 15_000;
+  while (!ensemble.seenInConfiguration(4) && Date.now() < seenBy) await new Promise((r) => setTimeout(r, 100));
+  expect(ensemble.seenInConfiguration(4)).toBe(true);
   const removed = await kazooReconfig(null, '4');
   expect(removed).not.toContain('server.4=');
   // The sandbox notices within its 2 s check and stops the removed member.
