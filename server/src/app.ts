@@ -10,9 +10,6 @@ import type { Logger } from 'pino';
 import type { KeeperOptions } from './config/types.js';
 import { Ensembles } from './ensemble/ensembles.js';
 import { ensembleLookup } from './http/ensembleLookup.js';
-import { lockRoutes } from './http/lockRoutes.js';
-import { upgradeRoutes } from './http/upgradeRoutes.js';
-import { reconfigRoutes } from './http/reconfigRoutes.js';
 import type { SandboxRestart } from './upgrades/restarter.js';
 import type { UpgradeTimings } from '@keeper/shared';
 import { LockMemory } from './locks/lockMemory.js';
@@ -21,31 +18,24 @@ import { SocketHub } from './hub/socketHub.js';
 import { hubLimitsFromConfig } from './hub/hubLimits.js';
 import { WalkBudget, walkLimitsFromConfig } from './ops/walkBudget.js';
 import { topicProducers } from './topics/index.js';
-import { apiRoutes } from './http/apiRoutes.js';
-import { openApiRoute } from './http/openApiRoute.js';
 import { staticWeb } from './http/staticWeb.js';
 import { createLogger } from './logger.js';
 import { installCrashGuards } from './crashGuards.js';
 import type { MonitorSettings } from './members/memberMonitor.js';
-import { ensembleRoutes } from './http/ensembleRoutes.js';
 import { AccessControl } from './auth/accessControl.js';
 import { Credentials } from './auth/credentials.js';
 import { isLoopbackHost } from './auth/origin.js';
 import { SessionStore } from './auth/sessionStore.js';
 import { ShareLinkStore } from './auth/shareLinks.js';
 import { socketGate } from './auth/socketGate.js';
-import { CLOSE_ACCESS_ENDED } from '@keeper/shared';
+import { API_PREFIX, CLOSE_ACCESS_ENDED, ENSEMBLE_ROUTES_PREFIX } from '@keeper/shared';
 import { AuditLog } from './audit/auditLog.js';
 import { JobRegistry } from './admin/jobs.js';
 import { Admin } from './admin/admin.js';
 import { ZnodeOps } from './ops/znodeOps.js';
-import { authRoutes } from './http/authRoutes.js';
 import { pageSignIn } from './http/pageSignIn.js';
 import { requireIdentity } from './http/requestIdentity.js';
-import { shareLinkRoutes } from './http/shareLinkRoutes.js';
 import { shareScopeGuard } from './http/shareScopeGuard.js';
-import { auditRoutes } from './http/auditRoutes.js';
-import { opsRoutes } from './http/opsRoutes.js';
 import { jsonErrors } from './http/jsonBody.js';
 import { sameOriginWrites } from './http/sameOriginWrites.js';
 import { DEFAULT_RATE_LIMITS, apiLimiter, securityHeaders, signInLimiter, type RateLimits } from './http/security.js';
@@ -56,6 +46,8 @@ import { DeviceCookies } from './auth/deviceCookies.js';
 import { OidcClient } from './auth/oidc/oidcClient.js';
 import { PendingSignIns } from './auth/oidc/pendingSignIns.js';
 import { oidcRoutes } from './http/oidcRoutes.js';
+import { unknownApiRoute } from './http/apiRoute.js';
+import { allApiRoutes } from './http/allApiRoutes.js';
 import { checkAuthOptions } from './auth/authOptions.js';
 import { clientAddress, type TrustFn } from './http/clientAddress.js';
 import { hostCheck, lastErrorHandler, malformedUrls } from './http/requestHygiene.js';
@@ -63,7 +55,6 @@ import { KeeperMetrics } from './metrics/keeperMetrics.js';
 import { metricsRoute } from './http/metricsRoute.js';
 import { Replicas } from './replicas/replicas.js';
 import { checkReplicasOptions } from './replicas/replicaConfig.js';
-import { replicaRoutes } from './http/replicaRoutes.js';
 
 export const SERVER_VERSION = '0.1.0';
 
@@ -205,27 +196,33 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
     // Discovered now, so the first person to press the button does not wait (a failure is retried then).
     client.configuration().catch(() => undefined);
   }
-  app.use('/api', sameOriginWrites(access.allowedOrigins));
-  app.use('/api', requireIdentity(access, guard));
+  app.use(API_PREFIX, sameOriginWrites(access.allowedOrigins));
+  app.use(API_PREFIX, requireIdentity(access, guard));
   // Per identity, so one viewer's flood cannot use up an admin's budget behind the same address.
-  app.use('/api', apiLimiter(limits));
+  app.use(API_PREFIX, apiLimiter(limits));
   // A share-link holder reaches only its link's scope: refused before any route reads its input.
-  app.use('/api', shareScopeGuard);
+  app.use(API_PREFIX, shareScopeGuard);
   // One lookup of /api/ensembles/:name for every route below: an unknown name is answered here.
-  app.use('/api/ensembles/:name', ensembleLookup(ensembles));
-  app.use('/api', authRoutes({ access, audit, guard, devices: DeviceCookies.open(auth?.stateDir ?? null) }));
-  app.use('/api', shareLinkRoutes({ access, audit, socketsFor: (id) => hub.countWhere((identity) => identity.shareLinkId === id) }));
-  app.use('/api', auditRoutes(audit));
-  app.use('/api', opsRoutes(ops, admin, new WalkBudget(walkLimitsFromConfig(options.limits))));
-  app.use('/api/ensembles/:name', ensembleRoutes());
-  app.use('/api/ensembles/:name', lockRoutes(admin));
-  app.use('/api/ensembles/:name', upgradeRoutes(admin));
-  app.use('/api/ensembles/:name', reconfigRoutes(admin));
-  app.use('/api', replicaRoutes(replicas));
-  app.use('/api', openApiRoute(SERVER_VERSION));
-  app.use('/api', apiRoutes({ ensembles, version: SERVER_VERSION, startedAt }));
-  app.use('/api', jsonErrors);
-  app.use('/api', lastErrorHandler(log));
+  app.use(ENSEMBLE_ROUTES_PREFIX, ensembleLookup(ensembles));
+  // Every route of the table (shared/src/protocol/http/routeTable.ts), registered from its entry.
+  const api = allApiRoutes({
+    access,
+    audit,
+    guard,
+    devices: DeviceCookies.open(auth?.stateDir ?? null),
+    ensembles,
+    ops,
+    admin,
+    walks: new WalkBudget(walkLimitsFromConfig(options.limits)),
+    replicas,
+    socketsFor: (id) => hub.countWhere((identity) => identity.shareLinkId === id),
+    version: SERVER_VERSION,
+    startedAt,
+  });
+  app.use(api.router);
+  app.use(API_PREFIX, unknownApiRoute);
+  app.use(API_PREFIX, jsonErrors);
+  app.use(API_PREFIX, lastErrorHandler(log));
   if (options.webDist) app.use(staticWeb(options.webDist));
   app.use(lastErrorHandler(log));
   server.on('request', app);

@@ -22,6 +22,8 @@ export * from './protocol/http/errors.js';
 export * from './protocol/http/answers.js';
 export * from './protocol/http/requests.js';
 export * from './protocol/http/routes.js';
+export * as ROUTES from './protocol/http/routeTable.js';
+export * from './protocol/http/routeDocs.js';
 export * from './protocol/http/openapi.js';
 export * from './locks/index.js';
 export * from './upgrades/index.js';

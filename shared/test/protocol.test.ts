@@ -61,7 +61,7 @@ describe('parseClientMessage: valid messages', () => {
   });
 
   it('parses a subscription to every topic, and refuses a topic it does not know', () => {
-    for (const topic of ['znode', 'consoleSession', 'ensembleHealth', 'jobs', 'locks', 'lock', 'upgrade', 'ensembleEvents']) {
+    for (const topic of ['znode', 'consoleSession', 'ensembleHealth', 'jobs', 'locks', 'lock', 'upgrade', 'reconfig', 'ensembleEvents']) {
       expect(ok(JSON.stringify({ type: 'subscribe', topic, ensemble: 'prod', params: {}, id: 'w1' }))).toEqual({
         type: 'subscribe',
         topic,
@@ -209,7 +209,7 @@ describe('parseClientMessage: refusals', () => {
 /** The oracle knows each client message type's rules; a new type must be taught to it (see the first fuzz test). */
 const KNOWN_TYPES = ['hello', 'subscribe', 'unsubscribe', 'ping'] as const;
 /** The topics the oracle knows; a new topic must be taught to it (see the first fuzz test). */
-const KNOWN_TOPICS = ['znode', 'consoleSession', 'ensembleHealth', 'jobs', 'locks', 'lock', 'upgrade', 'ensembleEvents'] as const;
+const KNOWN_TOPICS = ['znode', 'consoleSession', 'ensembleHealth', 'jobs', 'locks', 'lock', 'upgrade', 'reconfig', 'ensembleEvents'] as const;
 
 interface Expectation {
   code: 'ok' | 'malformed' | 'unknownType';
@@ -630,6 +630,7 @@ describe('serverMessageSchema', () => {
     },
     { topic: 'lock', ensemble: 'prod', params: { path: '/app/locks/x' }, event: { kind: 'notLock', path: '/app/locks/x', message: 'no children', at: 1 } },
     { topic: 'upgrade', ensemble: 'prod', params: {}, event: { kind: 'upgrade', upgrade: null, at: 1 } },
+    { topic: 'reconfig', ensemble: 'prod', params: {}, event: { kind: 'reconfig', reconfig: null, at: 1 } },
     {
       topic: 'ensembleEvents',
       ensemble: 'prod',
@@ -726,7 +727,7 @@ describe('topics', () => {
     const bad = znode.safeParse({ path: 'no-slash' });
     expect(bad.success ? null : bad.error.issues[0]?.message).toMatch(/^invalid path "no-slash": /);
     expect(znode.safeParse({ path: '/a', extra: 1 }).success).toBe(false);
-    for (const topic of ['consoleSession', 'ensembleHealth', 'jobs', 'locks', 'upgrade', 'ensembleEvents'] as const) {
+    for (const topic of ['consoleSession', 'ensembleHealth', 'jobs', 'locks', 'upgrade', 'reconfig', 'ensembleEvents'] as const) {
       expect(topicDeclaration(topic).params.safeParse({}).success, topic).toBe(true);
       expect(topicDeclaration(topic).params.safeParse({ path: '/' }).success, topic).toBe(false);
     }

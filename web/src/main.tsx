@@ -7,6 +7,11 @@ import { BrowserRouter } from 'react-router-dom';
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App } from './App';
 import { hasStatus, reportUnauthenticated } from './lib/api';
+import { installBindings } from './socket/topicRegistry';
+import { TOPIC_BINDINGS } from './topicBindings';
+
+// Every topic's binding, before the socket can deliver an event.
+installBindings(TOPIC_BINDINGS);
 
 // Any query or mutation answered 401 (whichever fetch helper made it) means the session is gone.
 const on401 = (error: unknown) => {

@@ -139,6 +139,8 @@ Config file (--config keeper.json):
                         (an argv, run with no shell; a string is split into one;
                          a shell only when asked: { "shell": true, "line": "..." })
       "restartCommandTimeoutSeconds": 120,       (the Upgrades view's restart)
+      "reconfigAuth": { "scheme": "digest", "credential": "super:pass" },
+                        (resizing: a session with it only while a resize runs)
       "tls": { "ca": "ca.pem", "cert": "keeper.pem", "key": "keeper.key",
                "servername": "zk.internal", "rejectUnauthorized": true,
                "adminServer": "http" | "https" },  (files re-read when they change)

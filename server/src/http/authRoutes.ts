@@ -1,6 +1,6 @@
-/** Sign-in, sign-out and "who am I" (POST /api/login, POST /api/logout, GET /api/me). */
-import { Router, type Request, type Response } from 'express';
-import { loginBodySchema, type MeAnswer, type SignInMethods } from '@keeper/shared';
+/** Sign-in, sign-out and "who am I" (ROUTES.login, ROUTES.logout, ROUTES.me, and the sign-in methods). */
+import type { Request, Response } from 'express';
+import { ROUTES, type MeAnswer, type SignInMethods } from '@keeper/shared';
 import type { AccessControl } from '../auth/accessControl.js';
 import type { AuditLog } from '../audit/auditLog.js';
 import { clearedHintCookie, clearedSessionCookie, readCookie, sessionCookie, signedInHintCookie } from '../auth/cookies.js';
@@ -11,9 +11,9 @@ import type { SignInSession, SignInMethodUsed } from '../auth/sessionStore.js';
 import { DEVICE_COOKIE, type DeviceCookies } from '../auth/deviceCookies.js';
 import type { SignInAttempt, SignInGuard } from '../auth/signInAudit.js';
 import { capName } from '../auth/signInLimiter.js';
-import { sendError } from './apiErrors.js';
+import { OpError } from '../admin/opError.js';
 import { OIDC_LOGIN_PATH } from './oidcPaths.js';
-import { jsonBody, parseOr400 } from './jsonBody.js';
+import type { ApiRoutes } from './apiRoute.js';
 import { identified } from './requestIdentity.js';
 
 export interface AuthRouteContext {
@@ -62,7 +62,7 @@ const SIGNED_IN_WITH: Record<SignInMethodUsed, string> = {
   oidc: 'single sign-on',
 };
 
-/** GET /api/me (and the answer of a sign-in): who, what they may do, how they signed in, until when. */
+/** ROUTES.me (and the answer of a sign-in): who, what they may do, how they signed in, until when. */
 export function meOf(access: AccessControl, { identity, session }: { identity: Identity; session: SignInSession | null }): MeAnswer {
   const link = identity.shareLinkId ? access.shareLinks.get(identity.shareLinkId) : null;
   const method = session?.method;
@@ -79,18 +79,15 @@ export function meOf(access: AccessControl, { identity, session }: { identity: I
   };
 }
 
-export function authRoutes(ctx: AuthRouteContext): Router {
-  const router = Router();
+export function authRoutes(api: ApiRoutes, ctx: AuthRouteContext): void {
   const { access, audit } = ctx;
 
-  router.post('/login', ...jsonBody('16kb'), async (req, res) => {
-    if (access.credentials === null) return sendError(res, 'AUTH_NOT_CONFIGURED', 'no identity is configured: this console is open to every local caller');
-    const body = parseOr400(loginBodySchema, req.body, res);
-    if (!body) return;
+  api.handle(ROUTES.login, { bodyLimit: '16kb' }, async ({ body, req, res }) => {
+    if (access.credentials === null) throw new OpError('AUTH_NOT_CONFIGURED', 'no identity is configured: this console is open to every local caller');
     const address = req.ip ?? 'unknown';
     const tooMany = (retryAfterSeconds: number) => {
       res.setHeader('Retry-After', String(retryAfterSeconds));
-      sendError(res, 'RATE_LIMITED', 'too many failed sign-ins for this name from this address; wait a minute');
+      return new OpError('RATE_LIMITED', 'too many failed sign-ins for this name from this address; wait a minute');
     };
     const wrong = 'wrong user name, password or token';
     let principal: Principal | null;
@@ -100,18 +97,18 @@ export function authRoutes(ctx: AuthRouteContext): Router {
       const attempt: SignInAttempt = { address, name: capName(body.username), method: 'password', ...(device ? { device } : {}) };
       // Passwords are guessable: asked before any password is hashed (a locked-out guesser costs no bcrypt work either).
       const refused = ctx.guard.refusal(attempt);
-      if (refused) return tooMany(refused.retryAfterSeconds);
+      if (refused) throw tooMany(refused.retryAfterSeconds);
       principal = await access.credentials.verifyPassword(body.username, body.password);
       if (!principal) {
         await ctx.guard.failed(attempt, wrong);
-        return sendError(res, 'INVALID_CREDENTIALS', wrong);
+        throw new OpError('INVALID_CREDENTIALS', wrong);
       }
     } else {
       // A token is checked first: a correct one always passes, whatever others guessed from this address.
       principal = access.credentials.verifyToken(body.token);
       if (!principal) {
         const refused = await ctx.guard.rejected({ address, name: 'token', method: 'token' }, wrong);
-        return refused ? tooMany(refused.retryAfterSeconds) : sendError(res, 'INVALID_CREDENTIALS', wrong);
+        throw refused ? tooMany(refused.retryAfterSeconds) : new OpError('INVALID_CREDENTIALS', wrong);
       }
     }
     const method = 'username' in body ? ('password' as const) : ('token' as const);
@@ -126,7 +123,7 @@ export function authRoutes(ctx: AuthRouteContext): Router {
         details: { method, groups: refusal.groups },
         ...(req.ip ? { remoteAddress: req.ip } : {}),
       });
-      return sendError(res, 'NO_ACCESS', noAccessSentence(refusal));
+      throw new OpError('NO_ACCESS', noAccessSentence(refusal));
     }
     const session = startCookieSession(req, res, access, {
       name: principal.name,
@@ -146,10 +143,10 @@ export function authRoutes(ctx: AuthRouteContext): Router {
       details: { method, ...(principal.groups ? { groups: principal.groups } : {}) },
       ...(req.ip ? { remoteAddress: req.ip } : {}),
     });
-    res.json(meOf(access, { identity: identityOfPrincipal(principal), session }));
+    return meOf(access, { identity: identityOfPrincipal(principal), session });
   });
 
-  router.get('/sign-in-methods', async (req, res) => {
+  api.handle(ROUTES.signInMethods, {}, async ({ req, res }) => {
     const methods: SignInMethods = {
       ...(access.credentials?.methods ?? { password: false, token: false }),
       ...(access.oidcName ? { oidc: { name: access.oidcName, url: OIDC_LOGIN_PATH } } : {}),
@@ -159,10 +156,10 @@ export function authRoutes(ctx: AuthRouteContext): Router {
     const cookie = readCookie(req.headers.cookie);
     const end = access.sessions.get(cookie) ? null : access.sessions.endOf(cookie);
     res.setHeader('Cache-Control', 'no-store');
-    res.json(end ? { ...methods, ended: { reason: end.reason, at: end.at } } : methods);
+    return end ? { ...methods, ended: { reason: end.reason, at: end.at } } : methods;
   });
 
-  router.post('/logout', async (req, res) => {
+  api.handle(ROUTES.logout, {}, async ({ req, res, reply }) => {
     const { identity, session } = identified(res);
     res.setHeader('Set-Cookie', [clearedSessionCookie(req.secure), clearedHintCookie(req.secure)]);
     if (session) {
@@ -175,13 +172,11 @@ export function authRoutes(ctx: AuthRouteContext): Router {
         ...(req.ip ? { remoteAddress: req.ip } : {}),
       });
     }
-    res.status(204).end();
+    return reply(204, undefined);
   });
 
-  router.get('/me', (_req, res) => {
+  api.handle(ROUTES.me, {}, ({ res }) => {
     res.setHeader('Cache-Control', 'no-store');
-    res.json(meOf(access, identified(res)));
+    return meOf(access, identified(res));
   });
-
-  return router;
 }

@@ -48,7 +48,8 @@ export function parseOr400<T extends z.ZodType>(
 ): z.infer<T> | null {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const detail = parsed.error.issues.map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`).join('; ');
+  const whole = code === 'INVALID_QUERY' ? '(query)' : '(body)';
+  const detail = parsed.error.issues.map((i) => `${i.path.join('.') || whole}: ${i.message}`).join('; ');
   sendError(res, code, detail);
   return null;
 }

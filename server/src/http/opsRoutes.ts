@@ -13,70 +13,22 @@
  *   POST   /api/ensembles/<name>/import/<path>?dryRun=true&overwrite=true
  *   GET    /api/jobs, GET|DELETE /api/jobs/<id>
  */
-import { Router, type Request, type RequestHandler, type Response } from 'express';
-import {
-  createBodySchema,
-  deleteQuerySchema,
-  exportDocumentSchema,
-  importQuerySchema,
-  setAclBodySchema,
-  setDataBodySchema,
-  type AuditAction,
-} from '@keeper/shared';
+import type { Request, Response } from 'express';
+import { ROUTES, type AuditAction } from '@keeper/shared';
 import type { Admin, AuditRecord } from '../admin/admin.js';
 import { OpError } from '../admin/opError.js';
-import { sendFailure } from './apiErrors.js';
-import { ensembleOf } from './ensembleLookup.js';
 import type { ZnodeOps } from '../ops/znodeOps.js';
-import { adminRefusal, canMutate, changeRefusal, type Identity } from '../auth/identity.js';
-import { jsonBody, parseOr400, wildcardPath } from './jsonBody.js';
+import { ensembleOf } from './ensembleLookup.js';
+import { adminRefusal, canMutate } from '../auth/identity.js';
+import { wildcardPath } from './jsonBody.js';
 import { caller } from './requestIdentity.js';
 import { WalkBudget } from '../ops/walkBudget.js';
+import type { ApiRoutes } from './apiRoute.js';
 
 /** Admins' body limits per route; a viewer's write is refused before its body is read at all. */
 export const ZNODE_BODY_LIMIT = '2mb';
 export const ACL_BODY_LIMIT = '64kb';
 export const IMPORT_BODY_LIMIT = '40mb';
-
-const both = (route: string) => [`/ensembles/:name/${route}`, `/ensembles/:name/${route}/*path`];
-
-/** What a refused write may still send after its answer before the connection is cut. */
-const MAX_DISCARDED_BYTES = 1024 * 1024;
-
-/**
- * Identity and rights before anything else: a refused write is answered (and audited) before its
- * query is validated or its body read, so a viewer (or a writer outside its subtrees) cannot make
- * the server parse 40 MB or learn which of its inputs would have been wrong. Whatever of the body
- * still arrives is dropped unread; past 1 MiB the connection is cut. (Closing at once would reset
- * the connection under a client still uploading, which may then never see the 403.)
- */
-function refusedUnless(admin: Admin, what: (req: Request) => AuditRecord, refusalOf: (identity: Identity, req: Request) => string | null): RequestHandler {
-  return (req, res, next) => {
-    const who = caller(req, res);
-    const refusal = refusalOf(who.identity, req);
-    if (refusal === null) return next();
-    res.once('finish', () => {
-      let discarded = 0;
-      req.on('data', (chunk: Buffer) => {
-        discarded += chunk.length;
-        if (discarded > MAX_DISCARDED_BYTES) req.socket.destroy();
-      });
-    });
-    void admin.refuse(who, what(req), refusal).finally(() => {
-      sendFailure(res, new OpError('FORBIDDEN', refusal));
-    });
-  };
-}
-
-/** Admins only (ACLs, locks, upgrades). */
-export function adminOnly(admin: Admin, what: (req: Request) => AuditRecord): RequestHandler {
-  return refusedUnless(admin, what, (identity) => (canMutate(identity) ? null : adminRefusal(identity)));
-}
-
-/** A znode change: admins anywhere, writers within their granted subtrees of that ensemble (segment-exact). */
-export function znodeWriters(admin: Admin, what: (req: Request) => AuditRecord): RequestHandler {
-  return refusedUnless(admin, what, (identity, req) => changeRefusal(identity, (req.params as { name: string }).name, wildcardPath(req.params)));
-}
 
 /** Aborted when the response closes before it was sent: a walk nobody waits for stops and frees its slot. */
 function abandonedWhenGone(res: Response): AbortSignal {
@@ -87,135 +39,72 @@ function abandonedWhenGone(res: Response): AbortSignal {
   return gone.signal;
 }
 
-export function opsRoutes(ops: ZnodeOps, admin: Admin, walks: WalkBudget = new WalkBudget()): Router {
-  const router = Router();
-  const name = (params: unknown) => (params as { name: string }).name;
-  const target =
-    (action: AuditAction) =>
-    (req: Request): AuditRecord => ({ action, ensemble: name(req.params), path: wildcardPath(req.params) });
+/** What a refused change of a znode records: the action, the ensemble and the path as the URL named them. */
+const target =
+  (action: AuditAction) =>
+  (req: Request): AuditRecord => ({ action, ensemble: String((req.params as { name?: unknown }).name), path: wildcardPath(req.params) });
 
-  router.post(both('znodes'), znodeWriters(admin, target('create')), ...jsonBody(ZNODE_BODY_LIMIT), async (req, res) => {
-    const body = parseOr400(createBodySchema, req.body ?? {}, res);
-    if (!body) return;
-    try {
-      res.status(201).json(await ops.create(caller(req, res), ensembleOf(res), wildcardPath(req.params), body));
-    } catch (error) {
-      sendFailure(res, error);
-    }
-  });
+export function opsRoutes(api: ApiRoutes, ops: ZnodeOps, admin: Admin, walks: WalkBudget = new WalkBudget()): void {
+  api.handle(ROUTES.znodeCreate, { bodyLimit: ZNODE_BODY_LIMIT, refused: target('create') }, async ({ params, body, req, res }) =>
+    ops.create(caller(req, res), ensembleOf(res), params.path, body),
+  );
 
-  router.put(both('znodes'), znodeWriters(admin, target('setData')), ...jsonBody(ZNODE_BODY_LIMIT), async (req, res) => {
-    const body = parseOr400(setDataBodySchema, req.body, res);
-    if (!body) return;
-    try {
-      res.json(await ops.setData(caller(req, res), ensembleOf(res), wildcardPath(req.params), body));
-    } catch (error) {
-      sendFailure(res, error);
-    }
-  });
+  api.handle(ROUTES.znodeSet, { bodyLimit: ZNODE_BODY_LIMIT, refused: target('setData') }, async ({ params, body, req, res }) =>
+    ops.setData(caller(req, res), ensembleOf(res), params.path, body),
+  );
 
-  router.delete(
-    both('znodes'),
-    znodeWriters(admin, (req) => target(req.query.recursive === 'true' ? 'deleteRecursive' : 'delete')(req)),
-    async (req, res) => {
-      const q = parseOr400(deleteQuerySchema, req.query, res, 'INVALID_QUERY');
-      if (!q) return;
-      try {
-        const who = caller(req, res);
-        if (q.recursive === 'true') {
-          const job = await ops.startRecursiveDelete(who, ensembleOf(res), wildcardPath(req.params), q.version);
-          res.status(202).json({ job });
-        } else {
-          res.json(await ops.delete(who, ensembleOf(res), wildcardPath(req.params), q.version));
-        }
-      } catch (error) {
-        sendFailure(res, error);
-      }
+  api.handle(
+    ROUTES.znodeDelete,
+    { refused: (req) => target(req.query.recursive === 'true' ? 'deleteRecursive' : 'delete')(req) },
+    async ({ params, query, req, res, reply }) => {
+      const who = caller(req, res);
+      if (query.recursive === 'true') return reply(202, { job: await ops.startRecursiveDelete(who, ensembleOf(res), params.path, query.version) });
+      return reply(200, await ops.delete(who, ensembleOf(res), params.path, query.version));
     },
   );
 
-  router.get(both('subtree'), async (req, res) => {
-    try {
-      res.json(await walks.run(caller(req, res).identity, () => ops.countSubtree(ensembleOf(res), wildcardPath(req.params)), abandonedWhenGone(res)));
-    } catch (error) {
-      sendFailure(res, error);
-    }
+  api.handle(ROUTES.subtreeCount, {}, ({ params, req, res }) =>
+    walks.run(caller(req, res).identity, () => ops.countSubtree(ensembleOf(res), params.path), abandonedWhenGone(res)),
+  );
+
+  api.handle(ROUTES.acl, {}, ({ params, res }) => ops.getAcl(ensembleOf(res), params.path));
+
+  api.handle(ROUTES.aclSet, { bodyLimit: ACL_BODY_LIMIT, refused: target('setAcl') }, ({ params, body, req, res }) =>
+    ops.setAcl(caller(req, res), ensembleOf(res), params.path, body),
+  );
+
+  api.handle(ROUTES.exportSubtree, {}, async ({ params, req, res }) => {
+    const doc = await walks.run(caller(req, res).identity, () => ops.exportSubtree(ensembleOf(res), params.path), abandonedWhenGone(res));
+    res.setHeader('Content-Disposition', `attachment; filename="${doc.ensemble}-export.json"`);
+    return doc;
   });
 
-  router.get(both('acl'), async (req, res) => {
-    try {
-      res.json(await ops.getAcl(ensembleOf(res), wildcardPath(req.params)));
-    } catch (error) {
-      sendFailure(res, error);
-    }
-  });
-
-  router.put(both('acl'), adminOnly(admin, target('setAcl')), ...jsonBody(ACL_BODY_LIMIT), async (req, res) => {
-    const body = parseOr400(setAclBodySchema, req.body, res);
-    if (!body) return;
-    try {
-      res.json(await ops.setAcl(caller(req, res), ensembleOf(res), wildcardPath(req.params), body));
-    } catch (error) {
-      sendFailure(res, error);
-    }
-  });
-
-  router.get(both('export'), async (req, res) => {
-    try {
-      const doc = await walks.run(caller(req, res).identity, () => ops.exportSubtree(ensembleOf(res), wildcardPath(req.params)), abandonedWhenGone(res));
-      res.setHeader('Content-Disposition', `attachment; filename="${doc.ensemble}-export.json"`);
-      res.json(doc);
-    } catch (error) {
-      sendFailure(res, error);
-    }
-  });
-
-  router.post(
-    both('import'),
-    znodeWriters(admin, (req) => ({ ...target('import')(req), details: { dryRun: req.query.dryRun === 'true' } })),
-    ...jsonBody(IMPORT_BODY_LIMIT),
-    async (req, res) => {
-      const q = parseOr400(importQuerySchema, req.query, res, 'INVALID_QUERY');
-      if (!q) return;
-      const doc = parseOr400(exportDocumentSchema, req.body, res);
-      if (!doc) return;
-      try {
-        const overwrite = q.overwrite === 'true';
-        if (q.dryRun === 'true')
-          res.json({ dryRun: true, overwrite, plan: await ops.planImport(caller(req, res), ensembleOf(res), wildcardPath(req.params), doc, overwrite) });
-        else res.status(202).json({ job: await ops.startImport(caller(req, res), ensembleOf(res), wildcardPath(req.params), doc, overwrite) });
-      } catch (error) {
-        sendFailure(res, error);
-      }
+  api.handle(
+    ROUTES.importSubtree,
+    { bodyLimit: IMPORT_BODY_LIMIT, refused: (req) => ({ ...target('import')(req), details: { dryRun: req.query.dryRun === 'true' } }) },
+    async ({ params, query, body, req, res, reply }) => {
+      const overwrite = query.overwrite === 'true';
+      if (query.dryRun === 'true')
+        return reply(200, { dryRun: true, overwrite, plan: await ops.planImport(caller(req, res), ensembleOf(res), params.path, body, overwrite) });
+      return reply(202, { job: await ops.startImport(caller(req, res), ensembleOf(res), params.path, body, overwrite) });
     },
   );
 
-  router.get('/jobs', (_req, res) => {
-    res.json({ jobs: admin.jobs.list() });
+  api.handle(ROUTES.jobs, {}, () => ({ jobs: admin.jobs.list() }));
+
+  api.handle(ROUTES.job, {}, ({ params }) => {
+    const job = admin.jobs.get(params.id);
+    if (!job) throw new OpError('UNKNOWN_JOB', `no job ${JSON.stringify(params.id)}`);
+    return { job };
   });
 
-  router.get('/jobs/:id', (req, res) => {
-    const job = admin.jobs.get(req.params.id);
-    if (!job) return sendFailure(res, new OpError('UNKNOWN_JOB', `no job ${JSON.stringify(req.params.id)}`));
-    res.json({ job });
-  });
-
-  router.delete(
-    '/jobs/:id',
-    // Admins cancel any job; a writer only one it started.
-    refusedUnless(
-      admin,
-      (req) => ({ action: 'cancelJob', details: { jobId: String(req.params.id).slice(0, 64) } }),
-      (identity, req) => (canMutate(identity) || ops.startedBy(identity, String(req.params.id)) ? null : adminRefusal(identity)),
-    ),
-    (req, res) => {
-      try {
-        res.json({ job: ops.cancelJob(caller(req, res), String(req.params.id)) });
-      } catch (error) {
-        sendFailure(res, error);
-      }
+  api.handle(
+    ROUTES.jobCancel,
+    {
+      // Admins cancel any job; a writer only one it started.
+      allow: (identity, req) => (canMutate(identity) || ops.startedBy(identity, String(req.params.id)) ? null : adminRefusal(identity)),
+      refused: (req) => ({ action: 'cancelJob', details: { jobId: String(req.params.id).slice(0, 64) } }),
     },
+    ({ params, req, res }) => ({ job: ops.cancelJob(caller(req, res), params.id) }),
   );
-
-  return router;
 }

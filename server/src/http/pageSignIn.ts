@@ -9,6 +9,7 @@
  * Opening the URL again as the identity already signed in just goes on: one sign-in per session,
  * not one audit entry per page load.
  */
+import { API_PREFIX } from '@keeper/shared';
 import { Router, type Request, type Response } from 'express';
 import type { AccessControl } from '../auth/accessControl.js';
 import type { AuditLog } from '../audit/auditLog.js';
@@ -186,7 +187,8 @@ export function pageSignIn(ctx: PageSignInContext): Router {
     });
     res.redirect(confirmed ? 303 : 302, clean);
   };
-  const wantsTokenSignIn = (req: Request) => typeof req.query.token === 'string' && !req.path.startsWith('/api/') && req.path !== '/api' && req.path !== '/ws';
+  const wantsTokenSignIn = (req: Request) =>
+    typeof req.query.token === 'string' && !req.path.startsWith(`${API_PREFIX}/`) && req.path !== API_PREFIX && req.path !== '/ws';
   router.get('/{*any}', (req, res, next) => (wantsTokenSignIn(req) ? tokenSignIn(req, res, false) : next()));
   router.post('/{*any}', (req, res, next) => (wantsTokenSignIn(req) ? tokenSignIn(req, res, true) : next()));
   return router;

@@ -4,14 +4,19 @@
  * must also carry the session's CSRF token.
  */
 import type { Request, RequestHandler, Response } from 'express';
+import { API_PREFIX, ROUTES } from '@keeper/shared';
 import type { AccessControl, Identified } from '../auth/accessControl.js';
 import { checkCsrf } from '../auth/csrf.js';
-import { canMutate, type Identity } from '../auth/identity.js';
+import type { Identity } from '../auth/identity.js';
 import type { SignInAttempt, SignInGuard } from '../auth/signInAudit.js';
 import { sendError } from './apiErrors.js';
 
-/** Reachable without an identity (relative to /api). */
-const PUBLIC = new Set(['/health', '/login', '/sign-in-methods']);
+/** Reachable without an identity: the table's public routes (their paths take no parameters), relative to /api. */
+const PUBLIC = new Set(
+  Object.values(ROUTES)
+    .filter((route) => route.access === 'public')
+    .map((route) => route.path.slice(API_PREFIX.length)),
+);
 
 export function identified(res: Response): Identified {
   const value = res.locals.identified as Identified | undefined;
@@ -61,10 +66,3 @@ export function requireIdentity(access: AccessControl, guard: SignInGuard | null
     next();
   };
 }
-
-/** For admin-only routes that are not znode operations (share links, the audit trail). */
-export const requireAdmin: RequestHandler = (_req, res, next) => {
-  const identity = identityOf(res);
-  if (!canMutate(identity)) return sendError(res, 'FORBIDDEN', `${identity.name} is a ${identity.role}: admins only`);
-  next();
-};

@@ -1,13 +1,12 @@
 /** Read-only share links (admins only): create, list, revoke. */
-import { Router } from 'express';
-import { createShareLinkBodySchema, scopeForNewLink, type ShareLinkView } from '@keeper/shared';
+import { ROUTES, scopeForNewLink, type ShareLinkView } from '@keeper/shared';
 import type { AccessControl } from '../auth/accessControl.js';
 import { TooManyShareLinksError, type ShareLinkStore } from '../auth/shareLinks.js';
 import type { AuditLog } from '../audit/auditLog.js';
 import { actorOf } from '../auth/identity.js';
-import { sendError } from './apiErrors.js';
-import { jsonBody, parseOr400 } from './jsonBody.js';
-import { identityOf, requireAdmin } from './requestIdentity.js';
+import { OpError } from '../admin/opError.js';
+import type { ApiRoutes } from './apiRoute.js';
+import { identityOf } from './requestIdentity.js';
 
 export interface ShareLinkRouteContext {
   access: AccessControl;
@@ -16,22 +15,19 @@ export interface ShareLinkRouteContext {
   socketsFor: (linkId: string) => number;
 }
 
-export function shareLinkRoutes(ctx: ShareLinkRouteContext): Router {
-  const router = Router();
+export function shareLinkRoutes(api: ApiRoutes, ctx: ShareLinkRouteContext): void {
   const withSockets = (link: ShareLinkView): ShareLinkView => ({ ...link, activeSockets: ctx.socketsFor(link.id) });
 
-  router.post('/share-links', requireAdmin, ...jsonBody('16kb'), async (req, res) => {
-    const body = parseOr400(createShareLinkBodySchema, req.body, res);
-    if (!body) return;
+  api.handle(ROUTES.shareLinkCreate, { bodyLimit: '16kb' }, async ({ body, req, res }) => {
     const scoped = scopeForNewLink(body.path, body.scope);
-    if (!scoped.ok) return sendError(res, 'INVALID_SCOPE', scoped.message);
+    if (!scoped.ok) throw new OpError('INVALID_SCOPE', scoped.message);
     const identity = identityOf(res);
     const { scope: _choice, ...spec } = body;
     let created: ReturnType<ShareLinkStore['create']>;
     try {
       created = ctx.access.shareLinks.create({ ...spec, scope: scoped.scope, createdBy: identity.name });
     } catch (error) {
-      if (error instanceof TooManyShareLinksError) return sendError(res, 'TOO_MANY_SHARE_LINKS', error.message);
+      if (error instanceof TooManyShareLinksError) throw new OpError('TOO_MANY_SHARE_LINKS', error.message);
       throw error;
     }
     const { link, token } = created;
@@ -47,16 +43,14 @@ export function shareLinkRoutes(ctx: ShareLinkRouteContext): Router {
     });
     // The token is shown once, in this answer only; the server keeps its hash. Behind a trusted
     // proxy, protocol and host are the public ones (X-Forwarded-Proto / X-Forwarded-Host).
-    res.status(201).json({ ...withSockets(link), url: `${req.protocol}://${req.host || 'localhost'}/share/${token}` });
+    return { ...withSockets(link), url: `${req.protocol}://${req.host || 'localhost'}/share/${token}` };
   });
 
-  router.get('/share-links', requireAdmin, (_req, res) => {
-    res.json({ links: ctx.access.shareLinks.list().map(withSockets) });
-  });
+  api.handle(ROUTES.shareLinks, {}, () => ({ links: ctx.access.shareLinks.list().map(withSockets) }));
 
-  router.delete('/share-links/:id', requireAdmin, async (req, res) => {
-    const link = ctx.access.shareLinks.revoke(req.params.id as string);
-    if (!link) return sendError(res, 'UNKNOWN_SHARE_LINK', `no share link ${JSON.stringify(req.params.id)}`);
+  api.handle(ROUTES.shareLinkRevoke, {}, async ({ params, req, res }) => {
+    const link = ctx.access.shareLinks.revoke(params.id);
+    if (!link) throw new OpError('UNKNOWN_SHARE_LINK', `no share link ${JSON.stringify(params.id)}`);
     // With replicas, "revoked" is said once every replica can see it (they end its sessions on the watch).
     await ctx.access.shareLinks.published(link.id);
     await ctx.audit.append({
@@ -67,8 +61,6 @@ export function shareLinkRoutes(ctx: ShareLinkRouteContext): Router {
       details: { linkId: link.id },
       ...(req.ip ? { remoteAddress: req.ip } : {}),
     });
-    res.json(withSockets(link));
+    return withSockets(link);
   });
-
-  return router;
 }

@@ -6,7 +6,7 @@
  * listed here. Other identities pass untouched.
  */
 import type { RequestHandler } from 'express';
-import { decodeUrlSegment, outOfScopeMessage, pathFromUrlSegment, pathWithin, type ShareScope } from '@keeper/shared';
+import { API_PREFIX, decodeUrlSegment, outOfScopeMessage, pathFromUrlSegment, pathWithin, type ShareScope } from '@keeper/shared';
 import type { Identified } from '../auth/accessControl.js';
 import { sendError } from './apiErrors.js';
 
@@ -30,7 +30,7 @@ export function shareRouteVerdict(scope: ShareScope, apiPath: string, method = '
   const first = (segments[0] ?? '').toLowerCase();
   // Cancelling a job is a write: refused (and audited) by role like every other; the job list stays out of reach.
   if (first === 'jobs' && method === 'DELETE') return { ok: true };
-  if (first !== 'ensembles') return OUTSIDE_ENSEMBLES.has(first) && segments.length === 1 ? { ok: true } : refuse(`/api/${segments.join('/')}`);
+  if (first !== 'ensembles') return OUTSIDE_ENSEMBLES.has(first) && segments.length === 1 ? { ok: true } : refuse(`${API_PREFIX}/${segments.join('/')}`);
   // The list itself answers holders with their ensemble only (apiRoutes.ts).
   if (segments.length === 1 || (segments.length === 2 && segments[1] === '')) return { ok: true };
   const ensemble = decodeUrlSegment(segments[1] ?? '');
@@ -60,7 +60,7 @@ export function shareRouteVerdict(scope: ShareScope, apiPath: string, method = '
   if (ENSEMBLE_VIEW_ROUTES.has(kind) && (rest.length === 0 || (rest.length === 1 && rest[0] === ''))) {
     return scope.ensembleViews ? { ok: true } : refuse(`the ${kind} view`);
   }
-  return refuse(`/api/${segments.join('/')}`);
+  return refuse(`${API_PREFIX}/${segments.join('/')}`);
 }
 
 /** Mounted at /api after requireIdentity. */

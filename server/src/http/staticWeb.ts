@@ -16,6 +16,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import compression from 'compression';
+import { API_PREFIX } from '@keeper/shared';
 import express, { type RequestHandler, type Router } from 'express';
 import { fileUnder, sendPrecompressed } from './precompressed.js';
 
@@ -42,7 +43,7 @@ export function staticWeb(distDir: string): Router {
   });
   router.use(express.static(distDir, { index: false, setHeaders: (res) => res.setHeader('Cache-Control', REVALIDATE) }));
   router.get('/{*any}', (req, res, next) => {
-    if (req.path.startsWith('/api/') || req.path === '/ws') return next();
+    if (req.path.startsWith(`${API_PREFIX}/`) || req.path === '/ws') return next();
     if (!existsSync(index)) {
       res.status(503).type('text/plain').send('The web app is not built: run `npm run build -w web`.');
       return;

@@ -1,15 +1,15 @@
 /**
- * GET /api/ensembles/:name/data/<path>: a znode's value as ZooKeeper stores it, byte for byte, as
+ * GET .../data/<path> (ROUTES.znodeData): a znode's value as ZooKeeper stores it, byte for byte, as
  * application/octet-stream, so a script can `curl -o` it and the editor can open a value of any
  * size (the live view carries the first 64 KiB). ZooKeeper itself bounds the size: no value is
  * larger than the ensemble's jute.maxbuffer. Any identity may read it (viewers too); a share-link
  * holder within its scope (shareScopeGuard.ts).
  */
-import type { RequestHandler } from 'express';
-import { checkPath, ZNODE_DATA_HEADERS } from '@keeper/shared';
-import { sendError, sendFailure } from './apiErrors.js';
+import { ZNODE_DATA_HEADERS, type ROUTES } from '@keeper/shared';
+import { toOpError } from '../admin/opError.js';
 import { ensembleOf } from './ensembleLookup.js';
-import { wildcardPath } from './jsonBody.js';
+import { SENT, type RouteHandler } from './apiRoute.js';
+import { validPathOr400 } from './validPath.js';
 
 /** The node's last segment, or "root", as a file name. */
 function fileNameOf(ensemble: string, path: string): string {
@@ -17,23 +17,24 @@ function fileNameOf(ensemble: string, path: string): string {
   return last ? last : `${ensemble}-root`;
 }
 
-export const znodeData: RequestHandler = async (req, res) => {
+export const znodeData: RouteHandler<typeof ROUTES.znodeData> = async ({ params: { path }, res }) => {
   const { gateway } = ensembleOf(res);
-  const path = wildcardPath(req.params);
-  const check = checkPath(path);
-  if (!check.ok) return sendError(res, 'INVALID_PATH', `invalid path ${JSON.stringify(path)}: ${check.reason}`);
+  validPathOr400(path);
+  let read: Awaited<ReturnType<typeof gateway.getData>>;
   try {
-    const { data, stat } = await gateway.getData(path);
-    // The mzxid names the transaction that wrote these bytes: a strong validator for If-None-Match.
-    res.setHeader('ETag', `"${stat.mzxid}"`);
-    res.setHeader(ZNODE_DATA_HEADERS.version, String(stat.version));
-    res.setHeader(ZNODE_DATA_HEADERS.mzxid, stat.mzxid);
-    // A value may be a secret: kept by no shared cache, revalidated by the browser each time.
-    res.setHeader('Cache-Control', 'private, no-cache');
-    res.attachment(fileNameOf(gateway.name, path));
-    res.type('application/octet-stream');
-    res.send(data ?? Buffer.alloc(0));
+    read = await gateway.getData(path);
   } catch (error) {
-    sendFailure(res, error, path);
+    throw toOpError(error, path);
   }
+  const { data, stat } = read;
+  // The mzxid names the transaction that wrote these bytes: a strong validator for If-None-Match.
+  res.setHeader('ETag', `"${stat.mzxid}"`);
+  res.setHeader(ZNODE_DATA_HEADERS.version, String(stat.version));
+  res.setHeader(ZNODE_DATA_HEADERS.mzxid, stat.mzxid);
+  // A value may be a secret: kept by no shared cache, revalidated by the browser each time.
+  res.setHeader('Cache-Control', 'private, no-cache');
+  res.attachment(fileNameOf(gateway.name, path));
+  res.type('application/octet-stream');
+  res.send(data ?? Buffer.alloc(0));
+  return SENT;
 };

@@ -5,7 +5,7 @@
  * of a share link's scope it reaches. The hub routes `subscribe {topic, ensemble, params}` the same
  * way for all of them; the web maps each topic to a query key and a reducer.
  *
- * Adding a topic: declare it here and list it in TOPICS and topicMessageSchema, write its producer
+ * Adding a topic: declare it here and list it in TOPICS (topicMessageSchema maps over it), write its producer
  * on the server (server/src/topics/) and list it there, and register its binding in the feature
  * that shows it (web/src/features/<feature>/, with registerTopic).
  */
@@ -261,18 +261,22 @@ function envelope<Name extends TopicName, Params extends z.ZodType, Event extend
   return z.object({ topic: z.literal(declaration.name), ensemble: z.string(), params: declaration.params, event: declaration.event });
 }
 
-/** One event of one subscription, as it travels inside a batch. */
-export const topicMessageSchema = z.discriminatedUnion('topic', [
-  envelope(znodeTopic),
-  envelope(consoleSessionTopic),
-  envelope(ensembleHealthTopic),
-  envelope(jobsTopic),
-  envelope(locksTopic),
-  envelope(lockTopic),
-  envelope(upgradeTopic),
-  envelope(reconfigTopic),
-  envelope(ensembleEventsTopic),
-]);
+type EnvelopeOf<T extends TopicName> = z.ZodObject<{
+  topic: z.ZodLiteral<T>;
+  ensemble: z.ZodString;
+  params: (typeof TOPICS)[T]['params'];
+  event: (typeof TOPICS)[T]['event'];
+}>;
+type Envelopes = { [T in TopicName]: EnvelopeOf<T> }[TopicName];
+
+/** One event of one subscription, as it travels inside a batch: one envelope per topic of TOPICS, none listed by hand. */
+export const topicMessageSchema = z.discriminatedUnion(
+  'topic',
+  (Object.values(TOPICS) as TopicDeclaration<TopicName, z.ZodType, z.ZodType>[]).map((declaration) => envelope(declaration)) as unknown as [
+    Envelopes,
+    ...Envelopes[],
+  ],
+);
 export type TopicMessage = z.infer<typeof topicMessageSchema>;
 export type TopicMessageOf<T extends TopicName> = Extract<TopicMessage, { topic: T }>;
 

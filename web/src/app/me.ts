@@ -4,14 +4,14 @@
  * same screens without them.
  */
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { mayWriteAt, mayWriteIn, meAnswerSchema, rightsOfRole, type MeAnswer, type Rights } from '@keeper/shared';
-import { api, ApiError, setCsrfToken } from '../lib/api';
+import { ROUTES, mayWriteAt, mayWriteIn, rightsOfRole, type MeAnswer, type Rights } from '@keeper/shared';
+import { call, ApiError, setCsrfToken } from '../lib/api';
 
 export const meQueryKey = ['me'] as const;
 
 export async function fetchMe(): Promise<MeAnswer | null> {
   try {
-    const me = await api('/api/me', { schema: meAnswerSchema });
+    const me = await call(ROUTES.me, {});
     setCsrfToken(me.csrfToken);
     return me;
   } catch (error) {

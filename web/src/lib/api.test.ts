@@ -1,9 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
-import { jobAnswerSchema } from '@keeper/shared';
-import { api, apiBytes, ApiError, hasStatus, noContent, onUnauthenticated, parseRetryAfter, readErrorBody, setCsrfToken } from './api';
-
-const anything = z.unknown();
+import { ROUTES } from '@keeper/shared';
+import { call, callBytes, ApiError, hasStatus, onUnauthenticated, parseRetryAfter, readErrorBody, setCsrfToken } from './api';
 
 function answer(status: number, body: unknown, headers: Record<string, string> = {}) {
   return new Response(body === undefined ? null : JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json', ...headers } });
@@ -14,22 +11,35 @@ afterEach(() => {
   setCsrfToken(null);
 });
 
-describe('api', () => {
-  it('sends the CSRF token on writes only', async () => {
-    const fetchMock = vi.fn(async () => answer(200, { ok: true }));
+const job = { id: 'j1', ensemble: 'e', kind: 'deleteRecursive' };
+
+describe('call', () => {
+  it('builds the URL from the route table and sends the CSRF token on writes only', async () => {
+    const fetchMock = vi.fn(async () => answer(200, { stat: null, path: '/a b' }));
     vi.stubGlobal('fetch', fetchMock);
     setCsrfToken('tok');
-    await api('/api/x', { method: 'PUT', body: { a: 1 }, schema: anything });
-    await api('/api/x', { schema: anything });
+    await call(ROUTES.lockScan, { params: { name: 'e' }, body: { path: '/a' } }).catch(() => {});
+    await call(ROUTES.znodeStat, { params: { name: 'e', path: '/a b' } });
     const calls = fetchMock.mock.calls as unknown as [string, RequestInit][];
+    expect(calls[0]![0]).toBe('/api/ensembles/e/locks/scan');
+    expect(calls[0]![1].method).toBe('POST');
     expect((calls[0]![1].headers as Record<string, string>)['X-CSRF-Token']).toBe('tok');
-    expect(calls[0]![1].body).toBe('{"a":1}');
+    expect(calls[0]![1].body).toBe('{"path":"/a"}');
+    expect(calls[1]![0]).toBe('/api/ensembles/e/stat/a%20b');
     expect((calls[1]![1].headers as Record<string, string>)['X-CSRF-Token']).toBeUndefined();
+  });
+
+  it("checks the body with the route's schema before sending it (a lock scan's path)", async () => {
+    const fetchMock = vi.fn(async () => answer(202, { job }));
+    vi.stubGlobal('fetch', fetchMock);
+    const error = await call(ROUTES.lockScan, { params: { name: 'e' }, body: { path: 'no-slash' } }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'INVALID_BODY', status: 0 });
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 
   it('keeps the body of an error (a 409 carries the current value)', async () => {
     vi.stubGlobal('fetch', async () => answer(409, { error: { code: 'BAD_VERSION', message: 'stale' }, current: { v: 1 } }));
-    const error = await api('/api/x', { method: 'PUT', body: {}, schema: anything }).catch((e: unknown) => e);
+    const error = await call(ROUTES.znodeSet, { params: { name: 'e', path: '/a' }, body: { data: 'x', version: 0 } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 409, code: 'BAD_VERSION', message: 'stale', body: { current: { v: 1 } } });
   });
@@ -38,41 +48,48 @@ describe('api', () => {
     vi.stubGlobal('fetch', async () => answer(401, { error: { code: 'UNAUTHENTICATED', message: 'sign in' } }));
     const seen = vi.fn();
     const stop = onUnauthenticated(seen);
-    await api('/api/audit', { schema: anything }).catch(() => {});
-    await api('/api/login', { method: 'POST', body: {}, schema: anything }).catch(() => {});
+    await call(ROUTES.audit, { query: {} }).catch(() => {});
+    await call(ROUTES.login, { body: { token: 'x' } }).catch(() => {});
     stop();
     expect(seen).toHaveBeenCalledTimes(1);
   });
 
   it('reads Retry-After on a 429, and says when the server is unreachable', async () => {
     vi.stubGlobal('fetch', async () => answer(429, { error: { code: 'RATE_LIMITED', message: 'slow down' } }, { 'Retry-After': '30' }));
-    await expect(api('/api/login', { method: 'POST', body: {}, schema: anything })).rejects.toMatchObject({ status: 429, retryAfterSeconds: 30 });
+    await expect(call(ROUTES.login, { body: { token: 'x' } })).rejects.toMatchObject({ status: 429, retryAfterSeconds: 30 });
     vi.stubGlobal('fetch', async () => {
       throw new TypeError('Failed to fetch');
     });
-    await expect(api('/api/me', { schema: anything })).rejects.toMatchObject({ code: 'NETWORK' });
+    await expect(call(ROUTES.me, {})).rejects.toMatchObject({ code: 'NETWORK' });
   });
 
   it('answers 204 with undefined, and refuses an answer its route schema does not describe', async () => {
     vi.stubGlobal('fetch', async () => new Response(null, { status: 204 }));
-    await expect(api('/api/logout', { method: 'POST', schema: noContent })).resolves.toBeUndefined();
+    await expect(call(ROUTES.logout, {})).resolves.toBeUndefined();
     vi.stubGlobal('fetch', async () => answer(200, { job: 5 }));
-    const error = await api('/api/jobs/1', { schema: jobAnswerSchema }).catch((e: unknown) => e);
+    const error = await call(ROUTES.job, { params: { id: '1' } }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'BAD_RESPONSE', status: 200 });
     expect((error as Error).message).toMatch(/^unexpected answer from Keeper to GET \/api\/jobs\/1: job: .+/);
     // A body that is not JSON at all is refused the same way, never trusted as the answer.
     vi.stubGlobal('fetch', async () => new Response('<html>', { status: 200 }));
-    await expect(api('/api/me', { schema: jobAnswerSchema })).rejects.toMatchObject({ code: 'BAD_RESPONSE' });
+    await expect(call(ROUTES.me, {})).rejects.toMatchObject({ code: 'BAD_RESPONSE' });
+    // A status the route does not answer with is not trusted either.
+    vi.stubGlobal('fetch', async () => answer(201, { job }));
+    await expect(call(ROUTES.job, { params: { id: '1' } })).rejects.toMatchObject({ code: 'BAD_RESPONSE', status: 201 });
   });
 
   it('reads bytes exactly, and an error of a bytes route as JSON', async () => {
     const bytes = new Uint8Array([0, 255, 10, 13, 128]);
     vi.stubGlobal('fetch', async () => new Response(bytes, { status: 200, headers: { 'X-Keeper-Version': '7' } }));
-    const read = await apiBytes('/api/ensembles/e/data/a');
+    const read = await callBytes(ROUTES.znodeData, { params: { name: 'e', path: '/a' } });
     expect([...read.bytes]).toEqual([...bytes]);
     expect(read.headers.get('X-Keeper-Version')).toBe('7');
     vi.stubGlobal('fetch', async () => answer(404, { error: { code: 'NO_NODE', message: '/a does not exist' } }));
-    await expect(apiBytes('/api/ensembles/e/data/a')).rejects.toMatchObject({ status: 404, code: 'NO_NODE', message: '/a does not exist' });
+    await expect(callBytes(ROUTES.znodeData, { params: { name: 'e', path: '/a' } })).rejects.toMatchObject({
+      status: 404,
+      code: 'NO_NODE',
+      message: '/a does not exist',
+    });
   });
 });
 

@@ -7,7 +7,7 @@
  * showing a dead screen.
  */
 import { z } from 'zod';
-import { CSRF_HEADER } from '@keeper/shared';
+import { CSRF_HEADER, ROUTES, urlOf, type HttpRoute, type RouteAnswerOf, type RouteBody, type RouteParams, type RouteQuery } from '@keeper/shared';
 
 export class ApiError extends Error {
   constructor(
@@ -66,14 +66,6 @@ export const noContent = z.undefined();
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 
-export interface ApiRequest<T> {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
-  body?: unknown;
-  signal?: AbortSignal;
-  /** The route's answer schema from the shared contract: nothing is trusted unparsed. */
-  schema: z.ZodType<T>;
-}
-
 /** Sends one request with the session's CSRF token on writes; not reaching the server at all is ApiError NETWORK. */
 async function send(url: string, method: string, init: { body?: unknown; signal?: AbortSignal | undefined; accept: string }): Promise<Response> {
   const headers: Record<string, string> = { Accept: init.accept };
@@ -108,7 +100,7 @@ async function jsonOf(res: Response): Promise<unknown> {
 async function failure(res: Response, method: string, url: string): Promise<ApiError> {
   const body = await jsonOf(res);
   const { code, message } = readErrorBody(body);
-  if (res.status === 401 && !url.startsWith('/api/login')) reportUnauthenticated();
+  if (res.status === 401 && url !== urlOf(ROUTES.login, {})) reportUnauthenticated();
   return new ApiError(
     res.status,
     code ?? `HTTP_${res.status}`,
@@ -124,30 +116,57 @@ function issuesText(error: z.ZodError): string {
   return shown.join('; ') + (error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : '');
 }
 
-/** Calls the API; resolves with the parsed answer (undefined for 204), rejects with ApiError. */
-export async function api<T>(url: string, request: ApiRequest<T>): Promise<T> {
-  const method = request.method ?? 'GET';
-  const res = await send(url, method, { body: request.body, signal: request.signal, accept: 'application/json' });
+/** A part of a request: required when the route takes it with required fields, absent when it takes none. */
+type Part<K extends string, T> = [T] extends [undefined] ? { [P in K]?: undefined } : Record<never, never> extends T ? { [P in K]?: T } : { [P in K]: T };
+
+/** What `call` sends: the route's path parameters, query and body, typed by its table entry. */
+export type CallRequest<R extends HttpRoute> = Part<'params', RouteParams<R, 'in'>> &
+  Part<'query', RouteQuery<R, 'in'>> &
+  Part<'body', RouteBody<R, 'in'>> & { signal?: AbortSignal | undefined };
+
+function urlFor<R extends HttpRoute>(route: R, request: CallRequest<R>): string {
+  return urlOf(route, (request.params ?? {}) as Record<string, string>, request.query as Record<string, unknown> | undefined);
+}
+
+/**
+ * Calls a route of the table (shared/src/protocol/http/routeTable.ts): the URL is built from its
+ * entry, the body checked with its schema before it is sent (a mistake here is not the server's
+ * 400), and the answer parsed with the schema of the status it came with. Resolves with the
+ * parsed answer (undefined for 204), rejects with ApiError.
+ */
+export async function call<R extends HttpRoute>(route: R, request: CallRequest<R>): Promise<RouteAnswerOf<R>> {
+  const method = route.method.toUpperCase();
+  const url = urlFor(route, request);
+  if (route.body) {
+    const checked = route.body.safeParse(request.body ?? {});
+    if (!checked.success) throw new ApiError(0, 'INVALID_BODY', `not sent: ${issuesText(checked.error)}`);
+  }
+  const body = route.body ? (request.body ?? {}) : undefined;
+  const res = await send(url, method, { body, signal: request.signal, accept: 'application/json' });
   if (!res.ok) throw await failure(res, method, url);
-  const body = res.status === 204 ? undefined : await jsonOf(res);
-  const parsed = request.schema.safeParse(body);
-  if (!parsed.success) {
-    console.warn('keeper: unexpected answer', url, parsed.error.issues);
+  const answer = route.answers[res.status];
+  const json = res.status === 204 ? undefined : await jsonOf(res);
+  const schema = answer && 'json' in answer ? answer.json : answer && 'empty' in answer ? noContent : null;
+  const parsed = schema ? schema.safeParse(json) : null;
+  if (!parsed?.success) {
+    if (parsed) console.warn('keeper: unexpected answer', url, parsed.error.issues);
+    const why = parsed ? issuesText(parsed.error) : `status ${res.status} is not one this route answers with`;
     throw new ApiError(
       res.status,
       'BAD_RESPONSE',
-      `unexpected answer from Keeper to ${method} ${url.split('?')[0]}: ${issuesText(parsed.error)}. If Keeper was just updated, reload the page`,
-      body,
+      `unexpected answer from Keeper to ${method} ${url.split('?')[0]}: ${why}. If Keeper was just updated, reload the page`,
+      json,
     );
   }
-  return parsed.data;
+  return parsed.data as RouteAnswerOf<R>;
 }
 
-/** Calls a route that answers bytes (GET .../data/<path>): the bytes exactly and the headers that describe them. */
-export async function apiBytes(url: string, signal?: AbortSignal): Promise<{ bytes: Uint8Array; headers: Headers }> {
-  const res = await send(url, 'GET', { signal, accept: 'application/octet-stream' });
+/** Calls a route that answers bytes (ROUTES.znodeData): the bytes exactly and the headers that describe them. */
+export async function callBytes<R extends HttpRoute>(route: R, request: CallRequest<R>): Promise<{ bytes: Uint8Array; headers: Headers; url: string }> {
+  const url = urlFor(route, request);
+  const res = await send(url, 'GET', { signal: request.signal, accept: 'application/octet-stream' });
   if (!res.ok) throw await failure(res, 'GET', url);
-  return { bytes: new Uint8Array(await res.arrayBuffer()), headers: res.headers };
+  return { bytes: new Uint8Array(await res.arrayBuffer()), headers: res.headers, url };
 }
 
 /** An error's message for a person: the server's own words when it gave some. */

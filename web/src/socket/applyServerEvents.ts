@@ -9,17 +9,10 @@ import type { ServerEvent } from '@keeper/shared';
 import type { SubscriptionTarget } from './subscriptionRegistry';
 import { RELEASED_EPOCH, bindingOf, tapsOf, type TopicContext } from './topicRegistry';
 
-const warned = new Set<string>();
-
 export function applyServerEvents(client: QueryClient, events: readonly ServerEvent[], ctx: TopicContext): void {
   for (const message of events) {
+    // Every topic has one (web/src/topicBindings.ts is a record over TopicName, installed at start-up).
     const binding = bindingOf(message.topic);
-    if (!binding) {
-      // A topic no feature of this page registered: nothing shows it (and nothing should have subscribed).
-      if (!warned.has(message.topic)) console.warn(`keeper: no binding for topic ${message.topic}`);
-      warned.add(message.topic);
-      continue;
-    }
     client.setQueryData(binding.queryKey(message.ensemble, message.params), (prev: unknown) => binding.reduce(prev, message.event, ctx, message.params));
     for (const tap of tapsOf(message.topic)) tap(message.ensemble, message.params, message.event, { ...ctx, client });
   }
@@ -28,7 +21,7 @@ export function applyServerEvents(client: QueryClient, events: readonly ServerEv
 /** The server refused a subscription: its binding says what the view shows instead. */
 export function applyRefusal(client: QueryClient, target: SubscriptionTarget, message: string, ctx: TopicContext): boolean {
   const binding = bindingOf(target.topic);
-  if (!binding?.refused) return false;
+  if (!binding.refused) return false;
   client.setQueryData(binding.queryKey(target.ensemble, target.params as never), (prev: unknown) => binding.refused?.(prev, message, ctx));
   return true;
 }
@@ -36,7 +29,6 @@ export function applyRefusal(client: QueryClient, target: SubscriptionTarget, me
 /** Marks the cached state of a subscription as no longer followed, so nothing shows it as live. */
 export function markReleased(client: QueryClient, target: SubscriptionTarget): void {
   const binding = bindingOf(target.topic);
-  if (!binding) return;
   client.setQueryData(binding.queryKey(target.ensemble, target.params as never), (prev: unknown) => {
     if (prev === undefined || prev === null) return prev;
     return binding.released ? binding.released(prev) : { ...(prev as object), epoch: RELEASED_EPOCH };

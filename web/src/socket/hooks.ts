@@ -1,10 +1,10 @@
 /**
- * What features build their hooks from: hold a topic subscription while mounted, read the entry
- * the topic's binding keeps in the cache. Socket-fed queries never fetch (skipToken): the socket
+ * What features build their hooks from: hold a topic subscription while mounted (the entry the
+ * topic's binding keeps is read with its `useEntry`, defineBinding.ts). Socket-fed queries never fetch (skipToken): the socket
  * is their only writer.
  */
 import { useEffect, useSyncExternalStore } from 'react';
-import { skipToken, useQuery, type QueryKey } from '@tanstack/react-query';
+import { skipToken } from '@tanstack/react-query';
 import { subscriptionKey, type TopicName, type TopicParams } from '@keeper/shared';
 import type { ConnectionStatus } from './connectionStatus';
 import { useSocket } from './socketContext';
@@ -37,8 +37,3 @@ export function useTopics<T extends TopicName>(topic: T, ensemble: string | unde
 }
 
 export const socketFed = { queryFn: skipToken, staleTime: Infinity } as const;
-
-/** The entry a topic's binding keeps under `queryKey`; undefined until the first event. */
-export function useTopicEntry<Entry>(queryKey: QueryKey, enabled = true): Entry | undefined {
-  return useQuery<Entry>({ queryKey, ...socketFed, enabled }).data;
-}

@@ -53,8 +53,19 @@ export function tapTopic<T extends TopicName>(topic: T, tap: TopicTap<T>): () =>
   return () => set.delete(loose);
 }
 
-export function bindingOf(topic: TopicName): AnyBinding | undefined {
-  return bindings.get(topic);
+/** Every topic's binding, one per name of TOPICS: web/src/topicBindings.ts lists them, so a topic without one does not compile. */
+export type TopicBindings = { readonly [T in TopicName]: TopicBinding<T, unknown> };
+
+/** Installs the whole record at start-up (main.tsx), whichever features' chunks have loaded yet. */
+export function installBindings(all: TopicBindings): void {
+  for (const binding of Object.values(all)) registerTopic(binding);
+}
+
+/** The topic's binding. None is a programming error (the record above makes it a compile error), not an event to drop. */
+export function bindingOf(topic: TopicName): AnyBinding {
+  const binding = bindings.get(topic);
+  if (!binding) throw new Error(`keeper: no web binding for topic ${topic}: list it in web/src/topicBindings.ts`);
+  return binding;
 }
 
 export function tapsOf(topic: TopicName): ReadonlySet<TopicTap<TopicName>> {

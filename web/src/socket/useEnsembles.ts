@@ -3,12 +3,12 @@
  * for the first paint (and for a page whose socket cannot connect at all).
  */
 import { useQuery } from '@tanstack/react-query';
-import { ensemblesAnswerSchema, type EnsembleSummary } from '@keeper/shared';
-import { api } from '../lib/api';
+import { ROUTES, type EnsembleSummary } from '@keeper/shared';
+import { call } from '../lib/api';
 import { queryKeys } from './queryKeys';
 
 async function fetchEnsembles(): Promise<EnsembleSummary[]> {
-  return (await api('/api/ensembles', { schema: ensemblesAnswerSchema })).ensembles;
+  return (await call(ROUTES.ensembles, {})).ensembles;
 }
 
 export function useEnsembles() {

@@ -7,7 +7,16 @@ import { z } from 'zod';
 import { CSRF_HEADER, SESSION_COOKIE } from '../access.js';
 import { ZNODE_DATA_HEADERS } from './answers.js';
 import { API_ERROR_STATUS, errorAnswerSchemaOf, type ApiErrorCode } from './errors.js';
-import { COMMON_ERRORS, HTTP_ROUTES, type HttpRoute, type RouteAnswer } from './routes.js';
+import { COMMON_ERRORS, type HttpRoute, type RouteAnswer } from './routes.js';
+import * as ROUTES from './routeTable.js';
+import { ROUTE_DOCS, type RouteDoc, type RouteKey } from './routeDocs.js';
+
+/** Every route of the table with its key, in the table's order. */
+export const HTTP_ROUTES: readonly (HttpRoute & RouteDoc & { key: RouteKey })[] = (Object.keys(ROUTE_DOCS) as RouteKey[]).map((key) => ({
+  key,
+  ...ROUTES[key],
+  ...ROUTE_DOCS[key],
+}));
 
 type JsonSchema = Record<string, unknown>;
 
@@ -66,7 +75,7 @@ function successOf(status: number, answer: RouteAnswer): JsonSchema {
 }
 
 /** The route's error answers by status, each listing exactly the codes sent with that status. */
-function errorsOf(route: HttpRoute): Record<string, JsonSchema> {
+function errorsOf(route: RouteDoc): Record<string, JsonSchema> {
   const codes = [...new Set<ApiErrorCode>([...COMMON_ERRORS, ...route.errors])];
   const byStatus = new Map<number, ApiErrorCode[]>();
   for (const code of codes) byStatus.set(API_ERROR_STATUS[code], [...(byStatus.get(API_ERROR_STATUS[code]) ?? []), code]);
@@ -82,7 +91,7 @@ function errorsOf(route: HttpRoute): Record<string, JsonSchema> {
   return out;
 }
 
-function operationOf(route: HttpRoute): JsonSchema {
+function operationOf(route: HttpRoute & RouteDoc): JsonSchema {
   const success = Object.fromEntries(Object.entries(route.answers).map(([status, answer]) => [status, successOf(Number(status), answer as RouteAnswer)]));
   return {
     operationId: `${route.method}${route.path

@@ -4,8 +4,8 @@
  * welcome seeds it so the first paint needs no round trip.
  */
 import type { ConsoleSessionSnapshot } from '@keeper/shared';
-import { useTopic, useTopicEntry } from '../../socket/hooks';
-import { registerTopic } from '../../socket/topicRegistry';
+import { useTopic } from '../../socket/hooks';
+import { defineBinding } from '../../socket/defineBinding';
 import { seenAs } from './connectionWords';
 
 /** The console's session for one ensemble, with the socket epoch it arrived on. */
@@ -16,17 +16,17 @@ export interface SessionEntry {
 
 export const consoleSessionQueryKey = (ensemble: string) => ['ensembles', ensemble, 'session'] as const;
 
-registerTopic({
+export const consoleSessionBinding = defineBinding<SessionEntry>()({
   topic: 'consoleSession',
   queryKey: (ensemble) => consoleSessionQueryKey(ensemble),
-  reduce: (_prev: SessionEntry | undefined, event, { epoch }): SessionEntry => ({ snapshot: event.session, epoch }),
+  reduce: (_prev, event, { epoch }) => ({ snapshot: event.session, epoch }),
 });
 
 const NO_PARAMS = {};
 
 export function useSessionEntry(ensemble: string | undefined): SessionEntry | undefined {
   useTopic('consoleSession', ensemble, NO_PARAMS);
-  return useTopicEntry<SessionEntry>(consoleSessionQueryKey(ensemble ?? ''), !!ensemble);
+  return consoleSessionBinding.useEntry(ensemble ?? '', NO_PARAMS, !!ensemble);
 }
 
 /** "ZooKeeper sees Keeper as sasl:keeper, ip:127.0.0.1" on this ensemble (whoAmI), for NO_AUTH explanations; null when not known. */

@@ -4,19 +4,26 @@
  * shows the job, and read over HTTP when the socket cannot deliver.
  */
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import { jobAnswerSchema, type JobSnapshot } from '@keeper/shared';
-import { api } from '../../lib/api';
+import { ROUTES, type JobSnapshot } from '@keeper/shared';
+import { call } from '../../lib/api';
 import { useConnectionStatus, useTopic } from '../../socket/hooks';
-import { registerTopic, tapTopic } from '../../socket/topicRegistry';
+import { tapTopic } from '../../socket/topicRegistry';
+import { defineBinding } from '../../socket/defineBinding';
 import { useIsAdmin } from '../me';
 
 export const jobQueryKey = (id: string) => ['jobs', id] as const;
 
 /** The ensemble's jobs as the topic last reported them, by id. */
-registerTopic({
+/** Every job of the ensemble by id (admins); each job's own key is fed by the tap below. */
+export interface JobsEntry {
+  byId: Record<string, JobSnapshot>;
+  epoch: number;
+}
+
+export const jobsBinding = defineBinding<JobsEntry>()({
   topic: 'jobs',
   queryKey: (ensemble) => ['ensembles', ensemble, 'jobs'] as const,
-  reduce: (prev: { byId: Record<string, JobSnapshot>; epoch: number } | undefined, event, { epoch }) => ({
+  reduce: (prev, event, { epoch }) => ({
     byId: { ...prev?.byId, [event.job.id]: event.job },
     epoch,
   }),
@@ -27,11 +34,11 @@ tapTopic('jobs', (_ensemble, _params, event, { client }) => client.setQueryData(
 const NO_PARAMS = {};
 
 export async function getJob(id: string): Promise<JobSnapshot> {
-  return (await api(`/api/jobs/${encodeURIComponent(id)}`, { schema: jobAnswerSchema })).job;
+  return (await call(ROUTES.job, { params: { id } })).job;
 }
 
 export async function cancelJob(id: string): Promise<JobSnapshot> {
-  return (await api(`/api/jobs/${encodeURIComponent(id)}`, { method: 'DELETE', schema: jobAnswerSchema })).job;
+  return (await call(ROUTES.jobCancel, { params: { id } })).job;
 }
 
 /** The first snapshot (from the 202 that started it), unless the socket already brought a newer one. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiEnsembleUrl, memberUrl, membersUrl } from './ensembleUrls';
+import { memberUrl, membersUrl } from './ensembleUrls';
 import { sessionUrl } from './sessionUrls';
 
 describe('ensemble urls', () => {
@@ -7,10 +7,6 @@ describe('ensemble urls', () => {
     expect(membersUrl('prod eu')).toBe('/ensembles/prod%20eu/members');
     expect(memberUrl('default', '127.0.0.1:2192')).toBe('/ensembles/default/members/127.0.0.1:2192');
     expect(memberUrl('default', 'zk/1:2181')).toBe('/ensembles/default/members/zk%2F1:2181');
-  });
-  it('builds API urls with only the given parameters', () => {
-    expect(apiEnsembleUrl('default', 'sessions')).toBe('/api/ensembles/default/sessions');
-    expect(apiEnsembleUrl('a/b', 'watches', { byPath: true, x: undefined })).toBe('/api/ensembles/a%2Fb/watches?byPath=true');
   });
   it('puts session ids in the url as ZooKeeper prints them', () => {
     expect(sessionUrl('default', '0x1000a3b52c40001')).toBe('/ensembles/default/sessions/0x1000a3b52c40001');

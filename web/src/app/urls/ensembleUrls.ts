@@ -18,13 +18,6 @@ export function memberUrl(ensemble: string, address: string): string {
   return `${membersUrl(ensemble)}/${readableSegment(address)}`;
 }
 
-export function apiEnsembleUrl(ensemble: string, resource: string, params?: Record<string, string | number | boolean | undefined>): string {
-  const query = new URLSearchParams();
-  for (const [key, value] of Object.entries(params ?? {})) if (value !== undefined) query.set(key, String(value));
-  const qs = query.toString();
-  return `/api/ensembles/${encodeURIComponent(ensemble)}/${resource}${qs ? `?${qs}` : ''}`;
-}
-
 /** An ensemble view an alert points to for its evidence (the request herd: the sessions view). */
 export function ensembleViewUrl(ensemble: string, view: 'sessions' | 'watches' | 'locks' | 'upgrades'): string {
   return `${ensembleUrl(ensemble)}/${view}`;

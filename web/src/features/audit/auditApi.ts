@@ -1,13 +1,13 @@
 /** GET /api/audit, newest first, a page at a time (`before` = the last seq seen). */
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { auditPageSchema, type AuditPage } from '@keeper/shared';
-import { api } from '../../lib/api';
+import { ROUTES, type AuditPage } from '@keeper/shared';
+import { call } from '../../lib/api';
 
 export const AUDIT_PAGE = 200;
 export const auditQueryKey = ['audit'] as const;
 
 export function fetchAuditPage(before: number | undefined): Promise<AuditPage> {
-  return api(`/api/audit?limit=${AUDIT_PAGE}${before !== undefined ? `&before=${before}` : ''}`, { schema: auditPageSchema });
+  return call(ROUTES.audit, { query: { limit: AUDIT_PAGE, before } });
 }
 
 export function useAuditTrail() {

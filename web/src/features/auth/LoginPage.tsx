@@ -9,8 +9,8 @@
 import { useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { meAnswerSchema, signInMethodsSchema, type LoginBody } from '@keeper/shared';
-import { api, hasStatus } from '../../lib/api';
+import { ROUTES, type LoginBody } from '@keeper/shared';
+import { call, hasStatus } from '../../lib/api';
 import { ThemeToggle } from '../../ui/ThemeToggle';
 import { Field } from '../../ui/Field';
 import { Brand } from './RequireAuth';
@@ -30,7 +30,7 @@ export function LoginPage() {
   // Unknown (older server, or it failed): offer both, password first as before.
   const { data: methods } = useQuery({
     queryKey: ['sign-in-methods'],
-    queryFn: () => api('/api/sign-in-methods', { schema: signInMethodsSchema }),
+    queryFn: () => call(ROUTES.signInMethods, {}),
     staleTime: Infinity,
     retry: 1,
   });
@@ -43,7 +43,7 @@ export function LoginPage() {
   const [token, setToken] = useState('');
 
   const login = useMutation({
-    mutationFn: (body: LoginBody) => api('/api/login', { method: 'POST', body, schema: meAnswerSchema }),
+    mutationFn: (body: LoginBody) => call(ROUTES.login, { body }),
     onSuccess: (signedIn) => {
       setSignedIn(queryClient, signedIn);
       navigate(next, { replace: true });

@@ -6,7 +6,8 @@
  */
 import { useId, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { api, errorText, noContent } from '../../lib/api';
+import { ROUTES } from '@keeper/shared';
+import { call, errorText } from '../../lib/api';
 import { useNow } from '../../lib/useNow';
 import { formatAbsolute, formatDuration } from '../../lib/time';
 import { SignOutIcon } from './icons';
@@ -40,7 +41,7 @@ export function UserMenu() {
     setSigningOut(true);
     setError(null);
     try {
-      await api('/api/logout', { method: 'POST', schema: noContent });
+      await call(ROUTES.logout, {});
       popoverRef.current?.hidePopover();
       // The sign-in gate sends this page to /login, and back here after the next sign-in.
       setSignedOut(queryClient);

@@ -1,6 +1,7 @@
 /** The `ensembleHealth` topic in the web: the poller's latest result and the charts' history. */
-import { useTopic, useTopicEntry } from '../../socket/hooks';
-import { RELEASED_EPOCH, registerTopic } from '../../socket/topicRegistry';
+import { useTopic } from '../../socket/hooks';
+import { RELEASED_EPOCH } from '../../socket/topicRegistry';
+import { defineBinding } from '../../socket/defineBinding';
 import { reduceMemberHistory, type HealthEntry, type MemberHistoryEntry } from './healthEntries';
 
 export interface EnsembleHealthEntry {
@@ -11,16 +12,16 @@ export interface EnsembleHealthEntry {
 
 export const ensembleHealthQueryKey = (ensemble: string) => ['ensembles', ensemble, 'health'] as const;
 
-registerTopic({
+export const ensembleHealthBinding = defineBinding<EnsembleHealthEntry>()({
   topic: 'ensembleHealth',
   queryKey: (ensemble) => ensembleHealthQueryKey(ensemble),
-  reduce(prev: EnsembleHealthEntry | undefined, event, { epoch }): EnsembleHealthEntry {
+  reduce(prev, event, { epoch }) {
     const base = prev ?? { epoch };
     return event.kind === 'health'
       ? { ...base, health: { health: event.health, epoch }, epoch }
       : { ...base, history: reduceMemberHistory(base.history, event, epoch), epoch };
   },
-  released: (prev: EnsembleHealthEntry) => ({
+  released: (prev) => ({
     epoch: RELEASED_EPOCH,
     ...(prev.health ? { health: { ...prev.health, epoch: RELEASED_EPOCH } } : {}),
     ...(prev.history ? { history: { ...prev.history, epoch: RELEASED_EPOCH } } : {}),
@@ -32,5 +33,5 @@ const NO_PARAMS = {};
 /** Holds the ensemble's health subscription while mounted and reads it. */
 export function useEnsembleHealthEntry(ensemble: string): EnsembleHealthEntry | undefined {
   useTopic('ensembleHealth', ensemble, NO_PARAMS);
-  return useTopicEntry<EnsembleHealthEntry>(ensembleHealthQueryKey(ensemble));
+  return ensembleHealthBinding.useEntry(ensemble, NO_PARAMS);
 }

@@ -3,21 +3,11 @@
  * delete one contender as it was seen, and clean leaked contenders with a dry run first. Every
  * answer is parsed with the shared contract's schema; refusals come back as ApiError.
  */
-import {
-  jobAnswerSchema,
-  lockCleanAnswerSchema,
-  lockDeleteAnswerSchema,
-  type Contender,
-  type JobSnapshot,
-  type LockCleanAnswer,
-  type LockCleanCandidate,
-  type LockDeleteAnswer,
-} from '@keeper/shared';
-import { api } from '../../lib/api';
-import { apiEnsembleUrl } from '../../app/urls/ensembleUrls';
+import { ROUTES, type Contender, type JobSnapshot, type LockCleanAnswer, type LockCleanCandidate, type LockDeleteAnswer } from '@keeper/shared';
+import { call } from '../../lib/api';
 
 export async function startLockScan(ensemble: string, path: string): Promise<JobSnapshot> {
-  return (await api(apiEnsembleUrl(ensemble, 'locks/scan'), { method: 'POST', body: { path }, schema: jobAnswerSchema })).job;
+  return (await call(ROUTES.lockScan, { params: { name: ensemble }, body: { path } })).job;
 }
 
 /** Deletes `contender` only if the server still sees it as it was shown: same owner, same version, and not holding unless `confirmHolder` names it. */
@@ -29,11 +19,11 @@ export function deleteContender(ensemble: string, contender: Contender, confirmH
     version: contender.version ?? 0,
     ...(confirmHolder !== undefined ? { confirmHolder } : {}),
   };
-  return api(apiEnsembleUrl(ensemble, 'locks/delete'), { method: 'POST', body, schema: lockDeleteAnswerSchema });
+  return call(ROUTES.lockDelete, { params: { name: ensemble }, body });
 }
 
 /** A dry run lists the leaked contenders; the real run deletes only those it lists (`pinned`), each re-checked by the server. */
 export function cleanLeaked(ensemble: string, path: string, dryRun: boolean, pinned?: readonly LockCleanCandidate[]): Promise<LockCleanAnswer> {
-  const body = { path, dryRun, ...(pinned ? { pinned } : {}) };
-  return api(apiEnsembleUrl(ensemble, 'locks/clean'), { method: 'POST', body, schema: lockCleanAnswerSchema });
+  const body = { path, dryRun, ...(pinned ? { pinned: [...pinned] } : {}) };
+  return call(ROUTES.lockClean, { params: { name: ensemble }, body });
 }

@@ -5,8 +5,9 @@
  */
 import { LOCK_LIST_PAGE, type LockAnswer, type LocksAnswer, type TopicParams } from '@keeper/shared';
 import { useMemo } from 'react';
-import { useTopic, useTopicEntry } from '../../socket/hooks';
-import { RELEASED_EPOCH, registerTopic } from '../../socket/topicRegistry';
+import { useTopic } from '../../socket/hooks';
+import { RELEASED_EPOCH } from '../../socket/topicRegistry';
+import { defineBinding } from '../../socket/defineBinding';
 
 export type LocksEntry = { kind: 'locks'; locks: LocksAnswer; epoch: number } | { kind: 'refused'; message: string; epoch: number };
 
@@ -24,21 +25,21 @@ export const locksQueryKey = (ensemble: string, page: TopicParams<'locks'> = FIR
   ['ensembles', ensemble, 'locks', 'page', page.q ?? '', page.limit ?? LOCK_LIST_PAGE] as const;
 export const lockQueryKey = (ensemble: string, path: string) => ['ensembles', ensemble, 'locks', 'lock', path] as const;
 
-registerTopic({
+export const locksBinding = defineBinding<LocksEntry>()({
   topic: 'locks',
   queryKey: (ensemble, params) => locksQueryKey(ensemble, params),
-  reduce: (_prev: LocksEntry | undefined, event, { epoch }): LocksEntry => ({ kind: 'locks', locks: event.locks, epoch }),
-  refused: (_prev, message, { epoch }): LocksEntry => ({ kind: 'refused', message, epoch }),
-  released: (prev: LocksEntry): LocksEntry => ({ ...prev, epoch: RELEASED_EPOCH }),
+  reduce: (_prev, event, { epoch }) => ({ kind: 'locks', locks: event.locks, epoch }),
+  refused: (_prev, message, { epoch }) => ({ kind: 'refused', message, epoch }),
+  released: (prev) => ({ ...prev, epoch: RELEASED_EPOCH }),
 });
 
-registerTopic({
+export const lockBinding = defineBinding<LockEntry>()({
   topic: 'lock',
   queryKey: (ensemble, params) => lockQueryKey(ensemble, params.path),
-  reduce: (_prev: LockEntry | undefined, event, { epoch }): LockEntry =>
+  reduce: (_prev, event, { epoch }) =>
     event.kind === 'lock' ? { kind: 'lock', lock: event.lock, epoch } : { kind: 'notLock', path: event.path, message: event.message, at: event.at, epoch },
-  refused: (_prev, message, { epoch }): LockEntry => ({ kind: 'refused', message, epoch }),
-  released: (prev: LockEntry): LockEntry => ({ ...prev, epoch: RELEASED_EPOCH }),
+  refused: (_prev, message, { epoch }) => ({ kind: 'refused', message, epoch }),
+  released: (prev) => ({ ...prev, epoch: RELEASED_EPOCH }),
 });
 
 /** Holds the `locks` subscription for one page while mounted and reads its latest snapshot. */
@@ -46,11 +47,11 @@ export function useLocksEntry(ensemble: string, page: LocksPage = FIRST_PAGE): L
   // The server's defaults are not sent: the first page's subscription is the same for every tab.
   const params = useMemo(() => ({ ...(page.q ? { q: page.q } : {}), ...(page.limit !== LOCK_LIST_PAGE ? { limit: page.limit } : {}) }), [page.q, page.limit]);
   useTopic('locks', ensemble, params);
-  return useTopicEntry<LocksEntry>(locksQueryKey(ensemble, params));
+  return locksBinding.useEntry(ensemble, params);
 }
 
 /** Holds one lock directory's subscription while mounted (the server watches it for us) and reads it. */
 export function useLockEntry(ensemble: string, path: string): LockEntry | undefined {
   useTopic('lock', ensemble, { path });
-  return useTopicEntry<LockEntry>(lockQueryKey(ensemble, path));
+  return lockBinding.useEntry(ensemble, { path });
 }

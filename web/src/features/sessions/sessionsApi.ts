@@ -5,9 +5,8 @@
  */
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { sessionsAnswerSchema, type SessionsAnswer } from '@keeper/shared';
-import { api, ApiError } from '../../lib/api';
-import { apiEnsembleUrl } from '../../app/urls/ensembleUrls';
+import { ROUTES, type SessionsAnswer } from '@keeper/shared';
+import { call, ApiError } from '../../lib/api';
 import { blockedUntil, refetchDelay } from '../../lib/gatherSchedule';
 
 export const sessionsKeys = {
@@ -17,7 +16,7 @@ export const sessionsKeys = {
 export function useSessions(ensemble: string) {
   return useQuery({
     queryKey: sessionsKeys.all(ensemble),
-    queryFn: ({ signal }) => api(apiEnsembleUrl(ensemble, 'sessions'), { schema: sessionsAnswerSchema, signal }),
+    queryFn: ({ signal }) => call(ROUTES.sessions, { params: { name: ensemble }, signal }),
     staleTime: (q) => (q.state.data ? refetchDelay(q.state.data.nextGatherInSeconds) : 0),
     refetchInterval: (q) => (q.state.data ? refetchDelay(q.state.data.nextGatherInSeconds) : false),
     // TanStack pauses the interval while the tab is hidden; coming back refetches only if stale.
@@ -31,7 +30,7 @@ export function useGatherNow(ensemble: string) {
   const client = useQueryClient();
   const [blocked, setBlocked] = useState<number | null>(null);
   const mutation = useMutation({
-    mutationFn: () => api(apiEnsembleUrl(ensemble, 'sessions', { refresh: true }), { schema: sessionsAnswerSchema }),
+    mutationFn: () => call(ROUTES.sessions, { params: { name: ensemble }, query: { refresh: 'true' } }),
     onSuccess: (data: SessionsAnswer) => {
       // Asked inside the rate window, the server answers with its cached gathering and says when the next is allowed.
       client.setQueryData(sessionsKeys.all(ensemble), data);

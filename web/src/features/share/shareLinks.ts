@@ -2,17 +2,8 @@
  * Read-only share links (admins): the API calls, the expiry choices, and what state a link is in.
  * The link's URL holds its token and is shown once, right after it is made.
  */
-import {
-  createdShareLinkSchema,
-  parseConsolePage,
-  pathLineage,
-  shareLinkSchema,
-  shareLinksAnswerSchema,
-  type ShareLinkView,
-  type ShareScope,
-  type ShareScopeChoice,
-} from '@keeper/shared';
-import { api } from '../../lib/api';
+import { ROUTES, parseConsolePage, pathLineage, type ShareLinkView, type ShareScope, type ShareScopeChoice } from '@keeper/shared';
+import { call } from '../../lib/api';
 
 export const shareLinksQueryKey = ['shareLinks'] as const;
 
@@ -28,15 +19,15 @@ export const DEFAULT_EXPIRY_MINUTES = 8 * 60;
 export type CreatedShareLink = ShareLinkView & { url: string };
 
 export function createShareLink(body: { path: string; expiresInMinutes: number; note?: string; scope?: ShareScopeChoice }): Promise<CreatedShareLink> {
-  return api('/api/share-links', { method: 'POST', body, schema: createdShareLinkSchema });
+  return call(ROUTES.shareLinkCreate, { body });
 }
 
 export async function listShareLinks(): Promise<ShareLinkView[]> {
-  return (await api('/api/share-links', { schema: shareLinksAnswerSchema })).links;
+  return (await call(ROUTES.shareLinks, {})).links;
 }
 
 export function revokeShareLink(id: string): Promise<ShareLinkView> {
-  return api(`/api/share-links/${encodeURIComponent(id)}`, { method: 'DELETE', schema: shareLinkSchema });
+  return call(ROUTES.shareLinkRevoke, { params: { id } });
 }
 
 /** What a shared page is: the console path people will land on, without a sign-in token. */

@@ -5,18 +5,14 @@
  * Keeper that credential. The stat is read once over HTTP, not watched: it says when.
  */
 import { useQuery } from '@tanstack/react-query';
-import { pathToUrlSegment, znodeStatAnswerSchema, type ConsoleIdentityEntry } from '@keeper/shared';
-import { api, ApiError, errorText } from '../../lib/api';
+import { ROUTES, type ConsoleIdentityEntry } from '@keeper/shared';
+import { call, ApiError, errorText } from '../../lib/api';
 import { formatAbsolute, formatClock } from '../../lib/time';
 import { getAcl } from './ops/opsApi';
 import { noAuthSentence, readersOf } from './accessModel';
 import { StatTable } from './StatTable';
 import { Escaped } from './ZnodeName';
 import { Callout } from '../../ui/Callout';
-
-function statUrl(ensemble: string, path: string): string {
-  return `/api/ensembles/${encodeURIComponent(ensemble)}/stat${path === '/' ? '' : pathToUrlSegment(path)}`;
-}
 
 export function UnreadableNode({
   ensemble,
@@ -32,7 +28,7 @@ export function UnreadableNode({
 }) {
   const stat = useQuery({
     queryKey: ['ensembles', ensemble, 'bareStat', path],
-    queryFn: () => api(statUrl(ensemble, path), { schema: znodeStatAnswerSchema }),
+    queryFn: () => call(ROUTES.znodeStat, { params: { name: ensemble, path } }),
     retry: false,
     staleTime: Infinity,
   });

@@ -5,8 +5,9 @@
  */
 import { useQueries } from '@tanstack/react-query';
 import type { TopicParams } from '@keeper/shared';
-import { socketFed, useTopic, useTopicEntry, useTopics } from '../../socket/hooks';
-import { RELEASED_EPOCH, registerTopic } from '../../socket/topicRegistry';
+import { socketFed, useTopic, useTopics } from '../../socket/hooks';
+import { RELEASED_EPOCH } from '../../socket/topicRegistry';
+import { defineBinding } from '../../socket/defineBinding';
 import {
   reduceChildren,
   reduceChildrenPage,
@@ -29,10 +30,10 @@ export interface ZnodeTopicEntry {
 
 export const znodeQueryKey = (ensemble: string, path: string) => ['ensembles', ensemble, 'znodes', path] as const;
 
-registerTopic({
+export const znodeBinding = defineBinding<ZnodeTopicEntry>()({
   topic: 'znode',
   queryKey: (ensemble, params) => znodeQueryKey(ensemble, params.path),
-  reduce(prev: ZnodeTopicEntry | undefined, event, { epoch, now }, { path }) {
+  reduce(prev, event, { epoch, now }, { path }) {
     const base: ZnodeTopicEntry = prev ?? { error: null, epoch };
     switch (event.kind) {
       case 'state':
@@ -56,12 +57,12 @@ registerTopic({
         return prev;
     }
   },
-  refused: (prev: ZnodeTopicEntry | undefined, message, { epoch, now }) => ({
+  refused: (prev, message, { epoch, now }) => ({
     ...(prev ?? { epoch }),
     error: { message, retrying: false, at: now, epoch },
     epoch,
   }),
-  released: (prev: ZnodeTopicEntry) => ({
+  released: (prev) => ({
     ...prev,
     epoch: RELEASED_EPOCH,
     ...(prev.znode ? { znode: { ...prev.znode, epoch: RELEASED_EPOCH } } : {}),
@@ -82,7 +83,7 @@ export function useSubscriptions(ensemble: string | undefined, paths: readonly s
 }
 
 function useZnodeTopicEntry(ensemble: string, path: string): ZnodeTopicEntry | undefined {
-  return useTopicEntry<ZnodeTopicEntry>(znodeQueryKey(ensemble, path));
+  return znodeBinding.useEntry(ensemble, params(path));
 }
 
 export function useZnodeEntry(ensemble: string, path: string): ZnodeEntry | undefined {

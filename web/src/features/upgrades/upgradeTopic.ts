@@ -5,26 +5,27 @@
  * elapsed time keeps ticking between events without trusting the browser's clock for the start).
  */
 import type { UpgradeAnswer } from '@keeper/shared';
-import { useTopic, useTopicEntry } from '../../socket/hooks';
-import { RELEASED_EPOCH, registerTopic } from '../../socket/topicRegistry';
+import { useTopic } from '../../socket/hooks';
+import { RELEASED_EPOCH } from '../../socket/topicRegistry';
+import { defineBinding } from '../../socket/defineBinding';
 
 export type UpgradeEntry =
   { kind: 'upgrade'; upgrade: UpgradeAnswer | null; at: number; receivedAt: number; epoch: number } | { kind: 'refused'; message: string; epoch: number };
 
 export const upgradeQueryKey = (ensemble: string) => ['ensembles', ensemble, 'upgrade'] as const;
 
-registerTopic({
+export const upgradeBinding = defineBinding<UpgradeEntry>()({
   topic: 'upgrade',
   queryKey: (ensemble) => upgradeQueryKey(ensemble),
-  reduce: (_prev: UpgradeEntry | undefined, event, { epoch, now }): UpgradeEntry => ({
+  reduce: (_prev, event, { epoch, now }) => ({
     kind: 'upgrade',
     upgrade: event.upgrade,
     at: event.at,
     receivedAt: now,
     epoch,
   }),
-  refused: (_prev, message, { epoch }): UpgradeEntry => ({ kind: 'refused', message, epoch }),
-  released: (prev: UpgradeEntry): UpgradeEntry => ({ ...prev, epoch: RELEASED_EPOCH }),
+  refused: (_prev, message, { epoch }) => ({ kind: 'refused', message, epoch }),
+  released: (prev) => ({ ...prev, epoch: RELEASED_EPOCH }),
 });
 
 const NO_PARAMS = {};
@@ -32,5 +33,5 @@ const NO_PARAMS = {};
 /** Holds the `upgrade` subscription while mounted and reads its latest snapshot. */
 export function useUpgradeEntry(ensemble: string): UpgradeEntry | undefined {
   useTopic('upgrade', ensemble, NO_PARAMS);
-  return useTopicEntry<UpgradeEntry>(upgradeQueryKey(ensemble));
+  return upgradeBinding.useEntry(ensemble, NO_PARAMS);
 }

@@ -7,9 +7,8 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import {
+  ROUTES,
   restartCommandRecordSchema,
-  upgradeAnswerSchema,
-  upgradeListAnswerSchema,
   type UpgradeAction,
   type UpgradeActionBody,
   type UpgradeAnswer,
@@ -18,33 +17,30 @@ import {
   type RestartCommandRecord,
   type UpgradeStepAction,
 } from '@keeper/shared';
-import { api } from '../../lib/api';
-import { apiEnsembleUrl } from '../../app/urls/ensembleUrls';
+import { call } from '../../lib/api';
 
 export const upgradesQueryKey = (ensemble: string) => ['ensembles', ensemble, 'upgrades'] as const;
 
-const upgradeUrl = (ensemble: string, id: string, rest = '') => apiEnsembleUrl(ensemble, `upgrades/${encodeURIComponent(id)}${rest}`);
-
 export function createUpgrade(ensemble: string, body: UpgradeCreateBody): Promise<UpgradeAnswer> {
-  return api(apiEnsembleUrl(ensemble, 'upgrades'), { method: 'POST', body, schema: upgradeAnswerSchema });
+  return call(ROUTES.upgradeCreate, { params: { name: ensemble }, body });
 }
 
 export function upgradeAction(ensemble: string, id: string, action: UpgradeAction, body: UpgradeActionBody = {}): Promise<UpgradeAnswer> {
-  return api(upgradeUrl(ensemble, id, `/${action}`), { method: 'POST', body, schema: upgradeAnswerSchema });
+  return call(ROUTES.upgradeAction, { params: { name: ensemble, id, action }, body });
 }
 
 /** A step is named by its member's address (host:clientPort), the step's stable key. */
 export function upgradeStepAction(ensemble: string, id: string, address: string, action: UpgradeStepAction, confirmation?: string): Promise<UpgradeAnswer> {
   const body = confirmation !== undefined ? { confirmation } : {};
-  return api(upgradeUrl(ensemble, id, `/steps/${encodeURIComponent(address)}/${action}`), { method: 'POST', body, schema: upgradeAnswerSchema });
+  return call(ROUTES.upgradeStepAction, { params: { name: ensemble, id, member: address, action }, body });
 }
 
 export function listUpgrades(ensemble: string): Promise<UpgradeListAnswer> {
-  return api(apiEnsembleUrl(ensemble, 'upgrades'), { schema: upgradeListAnswerSchema });
+  return call(ROUTES.upgrades, { params: { name: ensemble } });
 }
 
 export function getUpgrade(ensemble: string, id: string): Promise<UpgradeAnswer> {
-  return api(upgradeUrl(ensemble, id), { schema: upgradeAnswerSchema });
+  return call(ROUTES.upgrade, { params: { name: ensemble, id } });
 }
 
 /** What changes a step's command record: its restart asked for again, its end, its output. */

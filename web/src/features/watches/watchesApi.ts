@@ -6,9 +6,8 @@
  */
 import { useState } from 'react';
 import { skipToken, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { watchesAnswerSchema, type WatchesAnswer } from '@keeper/shared';
-import { api, ApiError } from '../../lib/api';
-import { apiEnsembleUrl } from '../../app/urls/ensembleUrls';
+import { ROUTES, type WatchesAnswer } from '@keeper/shared';
+import { call, ApiError } from '../../lib/api';
 import { blockedUntil } from '../../lib/gatherSchedule';
 
 export type ByPath = NonNullable<WatchesAnswer['byPath']>;
@@ -26,7 +25,7 @@ export function useWatches(ensemble: string) {
   return useQuery({
     queryKey: watchesKeys.all(ensemble),
     queryFn: async ({ signal }) => {
-      const data = await api(apiEnsembleUrl(ensemble, 'watches'), { schema: watchesAnswerSchema, signal });
+      const data = await call(ROUTES.watches, { params: { name: ensemble }, signal });
       // A server that keeps its last wchp answer returns it here too: keep the newest.
       if (data.byPath) keepNewest(client, ensemble, data.byPath);
       return data;
@@ -50,7 +49,7 @@ export function useRunByPath(ensemble: string) {
   const client = useQueryClient();
   const [blocked, setBlocked] = useState<number | null>(null);
   const mutation = useMutation({
-    mutationFn: () => api(apiEnsembleUrl(ensemble, 'watches', { byPath: true }), { schema: watchesAnswerSchema }),
+    mutationFn: () => call(ROUTES.watches, { params: { name: ensemble }, query: { byPath: 'true' } }),
     onSuccess: (data) => {
       client.setQueryData(watchesKeys.all(ensemble), data);
       if (data.byPath) keepNewest(client, ensemble, data.byPath);

@@ -6,19 +6,11 @@
  */
 import { z } from 'zod';
 import {
-  aclAnswerSchema,
-  deleteAnswerSchema,
+  ROUTES,
   encodedDataSchema,
   encodeZnodeData,
-  exportDocumentSchema,
-  importPreviewSchema,
-  jobAnswerSchema,
   MAX_ZNODE_DATA_BYTES,
-  pathToUrlSegment,
-  setAclAnswerSchema,
   statSchema,
-  subtreeCountSchema,
-  writeAnswerSchema,
   ZNODE_DATA_HEADERS,
   type AclAnswer,
   type AclEntryInput,
@@ -33,49 +25,47 @@ import {
   type WriteAnswer,
   type ZnodeStat,
 } from '@keeper/shared';
-import { api, apiBytes, ApiError } from '../../../lib/api';
-
-function opUrl(kind: 'znodes' | 'data' | 'subtree' | 'acl' | 'export' | 'import', ensemble: string, path: string): string {
-  return `/api/ensembles/${encodeURIComponent(ensemble)}/${kind}${path === '/' ? '' : pathToUrlSegment(path)}`;
-}
+import { call, callBytes, ApiError } from '../../../lib/api';
 
 export type { AclAnswer, SubtreeCount, WriteAnswer };
 
+/** The job a route that starts one answered with (202); any other answer is not what was asked for. */
+function jobOf(answer: object): JobSnapshot {
+  if ('job' in answer) return (answer as { job: JobSnapshot }).job;
+  throw new ApiError(200, 'BAD_RESPONSE', 'Keeper answered without starting a job. If Keeper was just updated, reload the page');
+}
+
 export function createZnode(ensemble: string, path: string, body: CreateBody): Promise<WriteAnswer> {
-  return api(opUrl('znodes', ensemble, path), { method: 'POST', body, schema: writeAnswerSchema });
+  return call(ROUTES.znodeCreate, { params: { name: ensemble, path }, body });
 }
 
 export function setZnodeData(ensemble: string, path: string, body: { data: string; encoding: 'utf8' | 'base64'; version: number }): Promise<WriteAnswer> {
-  return api(opUrl('znodes', ensemble, path), { method: 'PUT', body, schema: writeAnswerSchema });
+  return call(ROUTES.znodeSet, { params: { name: ensemble, path }, body });
 }
 
 export function deleteZnode(ensemble: string, path: string, version: number): Promise<DeleteAnswer> {
-  return api(`${opUrl('znodes', ensemble, path)}?version=${version}`, { method: 'DELETE', schema: deleteAnswerSchema });
+  return call(ROUTES.znodeDelete, { params: { name: ensemble, path }, query: { version: String(version) } }) as Promise<DeleteAnswer>;
 }
 
 export async function startRecursiveDelete(ensemble: string, path: string, version: number): Promise<JobSnapshot> {
-  return (await api(`${opUrl('znodes', ensemble, path)}?version=${version}&recursive=true`, { method: 'DELETE', schema: jobAnswerSchema })).job;
+  return jobOf(await call(ROUTES.znodeDelete, { params: { name: ensemble, path }, query: { version: String(version), recursive: 'true' } }));
 }
 
 export function countSubtree(ensemble: string, path: string, signal?: AbortSignal): Promise<SubtreeCount> {
-  return api(opUrl('subtree', ensemble, path), { schema: subtreeCountSchema, ...(signal ? { signal } : {}) });
+  return call(ROUTES.subtreeCount, { params: { name: ensemble, path }, signal });
 }
 
 export function getAcl(ensemble: string, path: string): Promise<AclAnswer> {
-  return api(opUrl('acl', ensemble, path), { schema: aclAnswerSchema });
+  return call(ROUTES.acl, { params: { name: ensemble, path } });
 }
 
 /** `confirm` (the path, typed by the operator) applies an ACL the server said would lock the console out (409 ACL_LOCKS_OUT). */
 export function setAcl(ensemble: string, path: string, acl: AclEntryInput[], version: number, confirm?: string): Promise<SetAclAnswer> {
-  return api(opUrl('acl', ensemble, path), {
-    method: 'PUT',
-    body: { acl, version, ...(confirm !== undefined ? { confirm } : {}) },
-    schema: setAclAnswerSchema,
-  });
+  return call(ROUTES.aclSet, { params: { name: ensemble, path }, body: { acl, version, ...(confirm !== undefined ? { confirm } : {}) } });
 }
 
 export function exportSubtree(ensemble: string, path: string, signal?: AbortSignal): Promise<ExportDocument> {
-  return api(opUrl('export', ensemble, path), { schema: exportDocumentSchema, ...(signal ? { signal } : {}) });
+  return call(ROUTES.exportSubtree, { params: { name: ensemble, path }, signal });
 }
 
 /** The version header of GET .../data: the bytes' stat.version, a decimal integer. */
@@ -89,8 +79,7 @@ const versionHeader = z
  * the version they are at: what the editor opens when the live view carries only the first 64 KiB.
  */
 export async function readWholeValue(ensemble: string, path: string, signal?: AbortSignal): Promise<{ version: number; data: EncodedData }> {
-  const url = opUrl('data', ensemble, path);
-  const { bytes, headers } = await apiBytes(url, signal);
+  const { bytes, headers, url } = await callBytes(ROUTES.znodeData, { params: { name: ensemble, path }, signal });
   const version = versionHeader.safeParse(headers.get(ZNODE_DATA_HEADERS.version));
   if (!version.success)
     throw new ApiError(
@@ -102,11 +91,15 @@ export async function readWholeValue(ensemble: string, path: string, signal?: Ab
 }
 
 export function previewImport(ensemble: string, path: string, doc: ExportDocument, overwrite: boolean): Promise<ImportPreview> {
-  return api(`${opUrl('import', ensemble, path)}?dryRun=true${overwrite ? '&overwrite=true' : ''}`, { method: 'POST', body: doc, schema: importPreviewSchema });
+  return call(ROUTES.importSubtree, {
+    params: { name: ensemble, path },
+    query: { dryRun: 'true', overwrite: overwrite ? 'true' : undefined },
+    body: doc,
+  }) as Promise<ImportPreview>;
 }
 
 export async function startImport(ensemble: string, path: string, doc: ExportDocument, overwrite: boolean): Promise<JobSnapshot> {
-  return (await api(`${opUrl('import', ensemble, path)}${overwrite ? '?overwrite=true' : ''}`, { method: 'POST', body: doc, schema: jobAnswerSchema })).job;
+  return jobOf(await call(ROUTES.importSubtree, { params: { name: ensemble, path }, query: { overwrite: overwrite ? 'true' : undefined }, body: doc }));
 }
 
 export interface StaleVersion {
@@ -122,5 +115,3 @@ export function staleVersionOf(error: unknown): StaleVersion | null {
   const parsed = staleVersionBodySchema.safeParse(error.body);
   return parsed.success ? parsed.data.current : null;
 }
-
-export { opUrl };
