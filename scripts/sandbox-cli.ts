@@ -32,7 +32,8 @@ Fault drills on one member, run by the launcher (\`npm start\` or \`sandbox -- s
 Resizing (the sandbox runs with reconfigEnabled=true and a super user, password in <state-dir>/super.password):
   add <id>           start member <id> as a learner ready to be added: its zoo.cfg and dynamic config
                      list the current members plus itself; prints the line for \`reconfig -add\`
-                     (--observer: as an observer). Members a reconfig removes are stopped by the sandbox.
+                     (--observer or --role observer: as an observer). Members a reconfig removes are
+                     stopped by the sandbox.
 Options:
   --port-offset <n>   added to every port (default 0: clients on 2191..)
   --state-dir <dir>   default ${defaultStateDir(process.env)}
@@ -54,6 +55,8 @@ const { values, positionals } = (() => {
         size: { type: 'string', default: '3' },
         timeout: { type: 'string', default: '60' },
         observer: { type: 'boolean', default: false },
+        // The same as --observer, in the words of a server line (Keeper's startCommand fills {role}).
+        role: { type: 'string', default: 'participant' },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -130,7 +133,9 @@ async function drill(op: DrillOp, idText: string): Promise<void> {
 async function add(idText: string): Promise<void> {
   const id = Number(idText);
   if (!Number.isInteger(id) || id < 1) fail(`expected a member number after "add", got "${idText}"`);
-  const outcome = await runAdd(stateDir, id, { role: values.observer ? 'observer' : 'participant', timeoutMs: Math.round(timeoutS * 1000) });
+  if (values.role !== 'participant' && values.role !== 'observer') fail(`--role must be participant or observer, got "${values.role}"`);
+  const role = values.observer || values.role === 'observer' ? 'observer' : 'participant';
+  const outcome = await runAdd(stateDir, id, { role, timeoutMs: Math.round(timeoutS * 1000) });
   console.log(outcome.message);
 }
 

@@ -37,13 +37,20 @@ function die(message: string, code: number): never {
   process.exit(code);
 }
 
-function sandboxEnsemble(plan: SandboxPlan, sandbox: SandboxEnsemble): EnsembleConfig {
+function sandboxEnsemble(plan: SandboxPlan, sandbox: SandboxEnsemble, superPassword: string | null): EnsembleConfig {
   return {
     name: plan.ensembleName,
     connectionString: sandbox.connectionString,
     members: sandbox.members.map((m) => ({ host: m.host, clientPort: m.clientPort, adminPort: m.adminPort })),
     // --secure: the sandbox's CA, Keeper's client certificate and user keeper's password file.
     ...(sandbox.security ? keeperSecureSettings(sandbox.security) : {}),
+    // Resizing: the resize's own session is the sandbox's super user; a member to add is started by the sandbox's CLI.
+    ...(superPassword !== null
+      ? {
+          reconfigAuth: { scheme: 'digest' as const, credential: `super:${superPassword}` },
+          startCommand: `npm run sandbox -- add {id} --role {role} --state-dir ${plan.stateDir}`,
+        }
+      : {}),
   };
 }
 
@@ -136,8 +143,10 @@ async function main(): Promise<void> {
     console.log(`${generated.created ? 'Generated' : 'Using'} the admin token in ${generated.file}`);
   }
   let startOn: OlderBuild | null = null;
+  let superPassword: string | null = null;
   if (plan.sandbox) {
     if (plan.sandbox.fromOlderBuild) startOn = await olderBuildOrFallback();
+    superPassword = plan.sandbox.secure ? null : randomBytes(18).toString('base64url');
     console.log(`Starting the ZooKeeper sandbox (3 members${plan.sandbox.secure ? ', TLS and SASL' : ''}) in ${plan.sandbox.stateDir} ...`);
     try {
       sandbox = await SandboxEnsemble.start({
@@ -146,12 +155,12 @@ async function main(): Promise<void> {
         log: (line) => console.log(`[sandbox] ${line}`),
         ...(startOn ? { startOn } : {}),
         // Dynamic reconfiguration (issue 24): reconfigEnabled, a dynamic config file, a super user (a new password each start).
-        ...(plan.sandbox.secure ? secureSandboxOptions() : { reconfig: { superPassword: randomBytes(18).toString('base64url') } }),
+        ...(plan.sandbox.secure || superPassword === null ? secureSandboxOptions() : { reconfig: { superPassword } }),
       });
     } catch (err) {
       die(`could not start the sandbox: ${(err as Error).message}`, 1);
     }
-    options.ensembles = [sandboxEnsemble(plan.sandbox, sandbox)];
+    options.ensembles = [sandboxEnsemble(plan.sandbox, sandbox, superPassword)];
   }
 
   let keeper;

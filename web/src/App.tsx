@@ -14,6 +14,7 @@ import { LazyChunkError, lazyNamed } from './lib/lazyNamed';
 const LoginPage = lazyNamed(() => import('./features/auth/LoginPage'), 'LoginPage');
 const TreeExplorer = lazyNamed(() => import('./features/tree/TreeExplorer'), 'TreeExplorer');
 const EnsembleView = lazyNamed(() => import('./features/ensemble/EnsembleView'), 'EnsembleView');
+const ResizeView = lazyNamed(() => import('./features/ensemble/resize/ResizeView'), 'ResizeView');
 const SessionsView = lazyNamed(() => import('./features/sessions/SessionsView'), 'SessionsView');
 const WatchesView = lazyNamed(() => import('./features/watches/WatchesView'), 'WatchesView');
 const LocksView = lazyNamed(() => import('./features/locks/LocksView'), 'LocksView');
@@ -35,6 +36,8 @@ export function App() {
           <Route index element={<Navigate to="znodes/" replace />} />
           <Route path="znodes/*" element={view('TreeExplorer', <TreeExplorer />)} />
           <Route path="members/:address?" element={view('EnsembleView', <EnsembleView />)} />
+          {/* Resizing from the sizing view, and one resize by its id (a member's address is never "resize"). */}
+          <Route path="members/resize/:reconfigId?" element={view('ResizeView', <ResizeView />)} />
           <Route path="sessions/:sessionId?" element={view('SessionsView', <SessionsView />)} />
           <Route path="watches" element={view('WatchesView', <WatchesView />)} />
           {/* The list, and one lock directory by its path: /locks/app/locks/job. */}

@@ -141,6 +141,8 @@ Config file (--config keeper.json):
       "restartCommandTimeoutSeconds": 120,       (the Upgrades view's restart)
       "reconfigAuth": { "scheme": "digest", "credential": "super:pass" },
                         (resizing: a session with it only while a resize runs)
+      "startCommand": "ssh {host} sudo systemctl start zookeeper",
+                        (resizing: how a member to add is started, shown filled to admins)
       "tls": { "ca": "ca.pem", "cert": "keeper.pem", "key": "keeper.key",
                "servername": "zk.internal", "rejectUnauthorized": true,
                "adminServer": "http" | "https" },  (files re-read when they change)

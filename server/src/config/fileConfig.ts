@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { grantSchema, locksConfigSchema, restartCommandSchema } from '@keeper/shared';
+import { grantSchema, locksConfigSchema, restartCommandSchema, startCommandErrors } from '@keeper/shared';
 import { parseConnectionString } from './connectionString.js';
 import { ConfigError } from './errors.js';
 import type { AuthUserConfig, EnsembleConfig, LimitsConfig } from './types.js';
@@ -101,6 +101,14 @@ const ensemble = z.strictObject({
   restartCommandTimeoutSeconds: z.number().int().positive().max(3600).optional(),
   /** Resizing: the super user's (or a /zookeeper/config writer's) digest credential, for the resize's own session only. */
   reconfigAuth: z.strictObject({ scheme: z.literal('digest'), credential: z.string().regex(/^[^:]+:.*$/, 'must be "user:password"') }).optional(),
+  /** Resizing: how a member to add is started, shown to admins with its placeholders filled (Keeper never runs it). */
+  startCommand: z
+    .string()
+    .max(2000)
+    .superRefine((template, ctx) => {
+      for (const message of startCommandErrors(template)) ctx.addIssue({ code: 'custom', message });
+    })
+    .optional(),
 });
 
 const count = (max: number) => z.number().int().min(1).max(max);

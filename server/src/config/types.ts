@@ -46,6 +46,12 @@ export interface EnsembleConfig {
    * opens while it runs; Keeper's everyday session never holds it. Absent: that session uses `auth`.
    */
   reconfigAuth?: { scheme: 'digest'; credential: string };
+  /**
+   * Resizing: how a member to add is started (`ssh {host} sudo systemctl start zookeeper`), with
+   * {id}, {host}, {quorumPort}, {electionPort}, {clientHost}, {clientPort} and {role}; the plan
+   * shows it filled, to admins only. Keeper never runs it.
+   */
+  startCommand?: string;
 }
 
 export interface AuthUserConfig {

@@ -4,13 +4,14 @@
  *   POST /reconfig  {add?, remove?, roles?, start?, confirmation?}   admin: plan (201); a refused plan is 409 with the reason
  *   GET  /reconfig/<id>                             one workflow
  *   POST /reconfig/<id>/{start|pause|resume|abort}  admin
- * Writes check identity and role before reading the body (apiRoute.ts), and are audited.
+ * Writes check identity and role before reading the body (apiRoute.ts), and are audited. A
+ * filled startCommand is read by admins only (reconfigForReader).
  */
 import type { Request } from 'express';
-import { ROUTES, type AuditAction, type ReconfigWorkflow } from '@keeper/shared';
+import { ROUTES, reconfigForReader, type AuditAction, type ReconfigWorkflow } from '@keeper/shared';
 import type { Admin } from '../admin/admin.js';
 import { ensembleOf } from './ensembleLookup.js';
-import { caller } from './requestIdentity.js';
+import { caller, identityOf } from './requestIdentity.js';
 import type { ApiRoutes } from './apiRoute.js';
 
 const RECONFIG_BODY_LIMIT = '16kb';
@@ -34,7 +35,8 @@ export function reconfigRoutes(api: ApiRoutes, admin: Admin): void {
 
   api.handle(ROUTES.reconfigs, {}, ({ res }) => {
     const { name, reconfig } = ensembleOf(res);
-    return { ensemble: name, reconfigs: reconfig.list() };
+    const admin = identityOf(res).role === 'admin';
+    return { ensemble: name, reconfigs: reconfig.list().map((wf) => reconfigForReader(wf, admin)) };
   });
 
   api.handle(ROUTES.reconfigCreate, { bodyLimit: RECONFIG_BODY_LIMIT, refused: refused('reconfig.create') }, async ({ body, req, res }) => {
@@ -48,7 +50,7 @@ export function reconfigRoutes(api: ApiRoutes, admin: Admin): void {
     });
   });
 
-  api.handle(ROUTES.reconfig, {}, ({ params, res }) => ensembleOf(res).reconfig.get(params.id));
+  api.handle(ROUTES.reconfig, {}, ({ params, res }) => reconfigForReader(ensembleOf(res).reconfig.get(params.id), identityOf(res).role === 'admin'));
 
   api.handle(ROUTES.reconfigAction, { bodyLimit: RECONFIG_BODY_LIMIT, refused: refused('reconfig.action') }, async ({ params, body, req, res }) => {
     const ensemble = ensembleOf(res);

@@ -15,7 +15,9 @@ import type { Logger } from 'pino';
 import {
   backoffDelay,
   isReconfigFinished,
+  joinerStart,
   normalizeSessionId,
+  parseConf,
   parseDynamicConfig,
   parseMntr,
   parseSrvr,
@@ -24,6 +26,7 @@ import {
   summarizeQuorum,
   type DynamicConfig,
   type EnsembleHealth,
+  type EnsembleTimings,
   type ReconfigAction,
   type ReconfigActionBody,
   type ReconfigCreateBody,
@@ -171,6 +174,8 @@ export class ReconfigRunner {
         fromConfig: plan.fromConfig,
         verifiedVersion: plan.fromConfig,
         sizeSentence: plan.sizeSentence,
+        before: plan.before,
+        after: plan.after,
         risks: plan.risks,
         confirmationPhrase: plan.confirmationPhrase,
         confirmedBy: null,
@@ -193,8 +198,10 @@ export class ReconfigRunner {
           checks: [],
           reason: null,
         })),
+        joiners: [],
         keeperSession: null,
       };
+      created.joiners = await this.joinersOf(config, plan.steps, health);
       created.preflight = await this.preflight(created, health);
       this.commit(created);
     } finally {
@@ -564,6 +571,31 @@ export class ReconfigRunner {
   }
 
   // ---- helpers ----
+
+  /** How to start each member to add: the configuration it joins plus itself, the ensemble's timings, the filled startCommand. */
+  private async joinersOf(
+    config: DynamicConfig,
+    steps: readonly { kind: string; joining: string | null }[],
+    health: EnsembleHealth,
+  ): Promise<ReconfigWorkflow['joiners']> {
+    const adds = steps.filter((s) => s.kind === 'add' && s.joining !== null).map((s) => parseDynamicConfig(s.joining!).members[0]!);
+    if (adds.length === 0) return [];
+    const timings = await this.timings(health);
+    return adds.map((m) => joinerStart(config.members, m, timings, this.config.startCommand ?? null));
+  }
+
+  /** tickTime, initLimit and syncLimit from a serving member's `conf` (one word), which a joiner must share. */
+  private async timings(health: EnsembleHealth): Promise<EnsembleTimings> {
+    const serving = health.members.filter((m) => m.state === 'leader' || m.state === 'follower').slice(0, 2);
+    for (const m of serving) {
+      const text = await this.ask(m.host, m.clientPort, 'conf');
+      if (text === null) continue;
+      const settings = parseConf(text).settings;
+      const number = (key: string) => (/^\d+$/.test(settings.get(key) ?? '') ? Number(settings.get(key)) : null);
+      return { tickTime: number('tickTime'), initLimit: number('initLimit'), syncLimit: number('syncLimit') };
+    }
+    return { tickTime: null, initLimit: null, syncLimit: null };
+  }
 
   private doneCount(wf: ReconfigWorkflow): number {
     return wf.steps.filter((s) => s.state === 'done').length;

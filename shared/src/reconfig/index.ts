@@ -9,3 +9,5 @@ export * from './plan.js';
 export * from './rights.js';
 export * from './preflight.js';
 export * from './workflow.js';
+export * from './joiners.js';
+export * from './suggest.js';

@@ -9,6 +9,7 @@
  * viewers read the same workflow admins do.
  */
 import { z } from 'zod';
+import { joinerStartSchema } from './joiners.js';
 
 const text = (max: number) => z.string().trim().max(max);
 
@@ -55,6 +56,8 @@ export type ReconfigActionBody = z.infer<typeof reconfigActionBodySchema>;
 export const RECONFIG_STATES = ['planned', 'running', 'paused', 'done', 'failed', 'aborted'] as const;
 export const reconfigStateSchema = z.enum(RECONFIG_STATES);
 export type ReconfigState = z.infer<typeof reconfigStateSchema>;
+
+const ensembleSizeSchema = z.object({ voters: z.number().int(), observers: z.number().int(), tolerates: z.number().int(), sentence: z.string() });
 
 const checkSchema = z.object({ id: z.string(), ok: z.boolean(), saw: z.string(), at: z.number() });
 
@@ -107,11 +110,16 @@ export const reconfigWorkflowSchema = z.object({
   /** The version Keeper last verified: the next step's condition. */
   verifiedVersion: z.string(),
   sizeSentence: z.string(),
+  /** The size before and after, as figures (absent in state files written before they were kept). */
+  before: ensembleSizeSchema.nullable().default(null),
+  after: ensembleSizeSchema.nullable().default(null),
   risks: z.array(z.object({ id: z.string(), sentence: z.string() })),
   confirmationPhrase: z.string().nullable(),
   confirmedBy: z.string().nullable(),
   preflight: z.array(checkSchema),
   steps: z.array(reconfigStepSchema),
+  /** How to start each member to add (its dynamic config and zoo.cfg lines, the filled startCommand for admins). */
+  joiners: z.array(joinerStartSchema).default([]),
   /** The Keeper session that runs it (a restarted Keeper waits for its predecessor's lock to go). */
   keeperSession: z.string().nullable(),
 });
@@ -121,3 +129,13 @@ export const reconfigListAnswerSchema = z.object({ ensemble: z.string(), reconfi
 export type ReconfigListAnswer = z.infer<typeof reconfigListAnswerSchema>;
 
 export const isReconfigFinished = (wf: Pick<ReconfigWorkflow, 'state'>): boolean => wf.state === 'done' || wf.state === 'failed' || wf.state === 'aborted';
+
+/**
+ * The workflow as a reader sees it: a filled startCommand may hold a secret (a token in an ssh
+ * line), so only admins read it, as only they read an upgrade's restart command; everyone else
+ * learns that one is configured.
+ */
+export function reconfigForReader(wf: ReconfigWorkflow, admin: boolean): ReconfigWorkflow {
+  if (admin || wf.joiners.every((j) => j.startCommand === null)) return wf;
+  return { ...wf, joiners: wf.joiners.map((j) => (j.startCommand === null ? j : { ...j, startCommand: null, startCommandWithheld: true })) };
+}

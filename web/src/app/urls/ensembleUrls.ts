@@ -22,3 +22,8 @@ export function memberUrl(ensemble: string, address: string): string {
 export function ensembleViewUrl(ensemble: string, view: 'sessions' | 'watches' | 'locks' | 'upgrades'): string {
   return `${ensembleUrl(ensemble)}/${view}`;
 }
+
+/** The resize page (from the sizing view), or one resize by its id: a link pasted in an incident channel opens that workflow. */
+export function resizeUrl(ensemble: string, id?: string): string {
+  return `${membersUrl(ensemble)}/resize${id ? `/${encodeURIComponent(id)}` : ''}`;
+}

@@ -11,6 +11,7 @@ import { EventTimeline } from './EventTimeline';
 import { MemberCard } from './MemberCard';
 import { QuorumBanner } from './QuorumBanner';
 import { SizingPanel } from './sizing/SizingPanel';
+import type { ReconfigEntry } from './resize/reconfigTopic';
 import { useDismissedAlerts } from './useDismissedAlerts';
 import type { EnsembleHealthView } from './useEnsembleHealth';
 import { ViewHeader } from '../../app/ViewHeader';
@@ -24,7 +25,16 @@ export function EnsembleBody({
   history,
   freshness,
   events,
-}: { ensemble: string; selected: string | null; events?: readonly EnsembleEvent[] | undefined } & EnsembleHealthView) {
+  resize,
+  admin = false,
+}: {
+  ensemble: string;
+  selected: string | null;
+  events?: readonly EnsembleEvent[] | undefined;
+  /** The `reconfig` topic's entry: the sizing view's resize block. */
+  resize?: ReconfigEntry | undefined;
+  admin?: boolean;
+} & EnsembleHealthView) {
   const alerts = health?.alerts;
   const { dismissed, dismiss, restoreAll } = useDismissedAlerts(ensemble, alerts ?? NO_ALERTS, freshness.live && health !== undefined);
   const stale = !freshness.live;
@@ -86,7 +96,7 @@ export function EnsembleBody({
             </>
           )}
         </div>
-        <SizingPanel health={health} selected={selected} stale={stale} />
+        <SizingPanel ensemble={ensemble} health={health} selected={selected} stale={stale} resize={resize} admin={admin} />
       </div>
     </div>
   );

@@ -7,6 +7,8 @@ import { useParams } from 'react-router-dom';
 import { EnsembleBody } from './EnsembleBody';
 import { useEnsembleHealth } from './useEnsembleHealth';
 import { useEnsembleEvents } from './ensembleEventsTopic';
+import { useReconfigEntry } from './resize/reconfigTopic';
+import { useIsAdmin } from '../../app/me';
 
 export function EnsembleView() {
   const params = useParams();
@@ -18,5 +20,18 @@ export function EnsembleView() {
 function Ensemble({ ensemble, selected }: { ensemble: string; selected: string | null }) {
   const { health, history, freshness } = useEnsembleHealth(ensemble);
   const events = useEnsembleEvents(ensemble);
-  return <EnsembleBody ensemble={ensemble} selected={selected} health={health} history={history} freshness={freshness} events={events?.events} />;
+  const resize = useReconfigEntry(ensemble);
+  const admin = useIsAdmin();
+  return (
+    <EnsembleBody
+      ensemble={ensemble}
+      selected={selected}
+      health={health}
+      history={history}
+      freshness={freshness}
+      events={events?.events}
+      resize={resize}
+      admin={admin}
+    />
+  );
 }

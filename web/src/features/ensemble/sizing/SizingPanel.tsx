@@ -3,16 +3,33 @@
  * it, a what-if for taking one member down now, and a calculator for other sizes. Computed here
  * with the same shared functions the server's /sizing endpoint uses (sizingReport, whatIfDown),
  * from the very poll on screen: instant, no request per stepper click, never out of step with the
- * member cards beside it.
+ * member cards beside it. Resizing starts here: the resize under way, or "Plan a resize".
  */
 import { useMemo, useState } from 'react';
 import { sizingReport, whatIfDown, type EnsembleHealth, type SizingReport } from '@keeper/shared';
 import { plural } from '../../../ui/format';
+import type { ReconfigEntry } from '../resize/reconfigTopic';
+import { ResizeSummary } from '../resize/ResizeSummary';
 import { Calculator } from './Calculator';
 import { WhatIf } from './WhatIf';
+import '../../../ui/forms.css';
 import './sizing.css';
 
-export function SizingPanel({ health, selected, stale }: { health: EnsembleHealth | undefined; selected: string | null; stale: boolean }) {
+export function SizingPanel({
+  ensemble,
+  health,
+  selected,
+  stale,
+  resize,
+  admin,
+}: {
+  ensemble: string;
+  health: EnsembleHealth | undefined;
+  selected: string | null;
+  stale: boolean;
+  resize: ReconfigEntry | undefined;
+  admin: boolean;
+}) {
   const [down, setDown] = useState<string | null>(selected);
   // A deep link to a member proposes it for the what-if (adjusted during render, no extra frame).
   const [proposed, setProposed] = useState(selected);
@@ -38,6 +55,7 @@ export function SizingPanel({ health, selected, stale }: { health: EnsembleHealt
         <h3 className="section-title">This ensemble</h3>
         {live ? <LiveReport report={live} stale={stale} /> : <p className="note">Waiting for the first poll…</p>}
       </section>
+      <ResizeSummary ensemble={ensemble} entry={resize} admin={admin} />
       {members && <WhatIf members={members} down={down} onDown={setDown} answer={whatIf} stale={stale} />}
       {quorum && <Calculator liveVoters={Math.max(1, quorum.voters)} liveObservers={quorum.observers} />}
     </section>
