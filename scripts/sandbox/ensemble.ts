@@ -121,6 +121,8 @@ export class SandboxEnsemble implements MemberRestarter {
   /** Members seen in the dynamic configuration: one missing from it later was removed by a reconfig. */
   private readonly seenInConfig = new Set<number>();
   private removedTimer: NodeJS.Timeout | null = null;
+  /** Members the sandbox does not stop when a reconfig removes them (leaveRunningWhenRemoved). */
+  private readonly leftRunning = new Set<number>();
   private checkingRemoved = false;
 
   private constructor(
@@ -191,6 +193,14 @@ export class SandboxEnsemble implements MemberRestarter {
    */
   seenInConfiguration(id: number): boolean {
     return this.seenInConfig.has(id);
+  }
+
+  /**
+   * Lets member `id` run on once a reconfig removes it, as an operator who has not stopped it yet
+   * would (a test of Keeper showing "removed from the ensemble, still running: stop it").
+   */
+  leaveRunningWhenRemoved(id: number): void {
+    this.leftRunning.add(id);
   }
 
   async stopMember(id: number): Promise<void> {
@@ -460,7 +470,7 @@ export class SandboxEnsemble implements MemberRestarter {
         for (const id of current.ids) this.seenInConfig.add(id);
         for (const slot of this.slots.values()) {
           const id = slot.info.id;
-          if (!this.seenInConfig.has(id) || current.ids.has(id) || slot.proc === null) continue;
+          if (!this.seenInConfig.has(id) || current.ids.has(id) || slot.proc === null || this.leftRunning.has(id)) continue;
           this.seenInConfig.delete(id);
           this.cfg.log(`member ${id} was removed from the ensemble (configuration version ${current.version.toString(16)}): stopping it`);
           await this.exclusive(id, () => this.halt(slot, 'SIGTERM'));

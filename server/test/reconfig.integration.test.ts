@@ -28,6 +28,8 @@ import {
   reconfigListAnswerSchema,
   reconfigWorkflowSchema,
   type DynamicConfig,
+  type EnsembleEvent,
+  type EnsembleHealth,
   type ReconfigPlan,
   type ReconfigWorkflow,
 } from '@keeper/shared';
@@ -475,6 +477,15 @@ describe('the resize workflow through the API', () => {
     const final = await readConfig();
     expect(final.version).toBe(done.verifiedVersion);
     expect(final.members.map((m) => [m.id, m.role])).toEqual([...ids, 6, 7].map((id) => [id, 'participant']));
+    // The ensemble view shows the new membership at once (the poller reads it when /zookeeper/config changes), not a minute later.
+    const grown = await waitFor(
+      async () => {
+        const health = (await call(keeper!.url, 'GET', '/api/ensembles/it/members', viewer)).body as EnsembleHealth;
+        return health.quorum.voters === 5 && health.quorum.votersServing === 5 ? health : null;
+      },
+      { what: "Keeper's ensemble view with 5 voters", timeoutMs: 15_000 },
+    );
+    expect(grown.members.map((m) => [m.id, m.configuredRole]).sort()).toEqual([...ids, 6, 7].map((id) => [id, 'participant']).sort());
 
     const report: LoadReport = await writer.stop();
     writer = null;
@@ -520,9 +531,11 @@ describe('the resize workflow through the API', () => {
     expect(after.members.map((m) => [m.id, m.role])).toEqual(before.members.map((m) => [m.id, m.role]));
   }, 90_000);
 
-  it('pauses after the step in flight, and resumes to the end: 5 → 3 by removing the two members it added', async () => {
+  it('pauses after the step in flight, and resumes to the end: 5 → 3 by removing the two members it added; Keeper moves its connection string and shows member 7, left running, as removed until it stops', async () => {
     const before = await readConfig();
     expect(before.members.map((m) => m.id)).toContain(7);
+    // As an operator who has not stopped it yet: the sandbox leaves member 7 running once removed.
+    ensemble.leaveRunningWhenRemoved(7);
     const created = await api('POST', '', admin, { remove: ['6', '7'], start: true });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = reconfigWorkflowSchema.parse(created.body).id;
@@ -550,8 +563,53 @@ describe('the resize workflow through the API', () => {
     const done = await waitState(id, ['done', 'failed', 'paused']);
     expect(done.state, done.reason ?? '').toBe('done');
     expectVerified(done);
-    expect((await readConfig()).members.map((m) => m.id)).toEqual(before.members.map((m) => m.id).filter((m) => m !== 6 && m !== 7));
-  }, 90_000);
+    const remaining = before.members.map((m) => m.id).filter((m) => m !== 6 && m !== 7);
+    expect((await readConfig()).members.map((m) => m.id)).toEqual(remaining);
+
+    // Item 3: Keeper's connection string is the new configuration's, as a ZooKeeper client's updateServerList makes it.
+    const seven = `127.0.0.1:${2190 + PORT_OFFSETS.reconfigTest + 7}`;
+    await waitFor(async () => (await call(keeper!.url, 'GET', '/api/ensembles/it', viewer)).body.connectionString === hostsOf(remaining), {
+      what: "Keeper's connection string moved to the 3 members left",
+      timeoutMs: 15_000,
+    });
+    // Member 7 still runs: listed apart as removed, in no count; the 3 members left are the ensemble.
+    const shrunk = await waitFor(
+      async () => {
+        const health = (await call(keeper!.url, 'GET', '/api/ensembles/it/members', viewer)).body as EnsembleHealth;
+        // Member 6, which the sandbox stops, is forgotten once it stops answering; member 7 stays, apart.
+        return health.removed?.length === 1 && health.removed[0]!.address === seven && health.members.length === 3 ? health : null;
+      },
+      { what: 'member 7 shown as removed, still running, and member 6 (stopped) forgotten', timeoutMs: 15_000 },
+    );
+    expect(shrunk.members.map((m) => m.id).sort()).toEqual([...remaining].sort());
+    expect(shrunk.quorum).toMatchObject({ voters: 3, votersServing: 3, hasQuorum: true });
+    expect(shrunk.removed).toEqual([expect.objectContaining({ id: 7, address: seven, removed: true, configuredRole: null })]);
+    expect(shrunk.alerts.filter((a) => a.members.includes(seven))).toEqual([]);
+    // The timeline says what changed in the configuration and where Keeper now connects.
+    const events = ((await call(keeper!.url, 'GET', '/api/ensembles/it/events', viewer)).body as { events: EnsembleEvent[] }).events;
+    const texts = events.filter((e) => e.kind === 'configuration' || e.kind === 'resize').map((e) => e.text);
+    expect(texts).toEqual(
+      expect.arrayContaining([
+        // Each version as it was seen (the pause parts the two steps): the last one removed member 7.
+        expect.stringMatching(
+          /^configuration version \w+: (member 6 removed; )?member 7 removed \((4|5) voters tolerate \d failures? → 3 voters tolerate 1 failure\)$/,
+        ),
+        expect.stringMatching(
+          new RegExp(
+            `^Keeper's connection string is now ${hostsOf(remaining).replace(/\./g, '\\.')} \\(was [^)]+\\), from configuration version ${done.verifiedVersion}, as a ZooKeeper client's updateServerList does$`,
+          ),
+        ),
+        'resize done: 5 voters tolerate 2 failures → 3 voters tolerate 1 failure',
+      ]),
+    );
+    console.log(texts.join('\n'));
+    // Once stopped, it is gone from the view.
+    await ensemble.stopMember(7);
+    await waitFor(async () => ((await call(keeper!.url, 'GET', '/api/ensembles/it/members', viewer)).body as EnsembleHealth).removed === undefined, {
+      what: 'member 7 forgotten once stopped',
+      timeoutMs: 15_000,
+    });
+  }, 120_000);
 
   it('refuses a viewer (403), no identity (401), another origin (403), a malformed body (400), a refused plan (409), a second workflow, and a start whose preflight fails, changing nothing', async () => {
     const before = await readConfig();

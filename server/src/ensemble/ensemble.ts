@@ -7,7 +7,7 @@
  * here, so starting and stopping stays one call each.
  */
 import type { Logger } from 'pino';
-import { LOCK_DEFAULTS, parseSrvr, upgradeEvents, type EnsembleSummary, type UpgradeWorkflow } from '@keeper/shared';
+import { LOCK_DEFAULTS, parseSrvr, reconfigEvents, upgradeEvents, type EnsembleSummary, type ReconfigWorkflow, type UpgradeWorkflow } from '@keeper/shared';
 import type { MemberModes } from '../zk/readOnlyPolicy.js';
 import type { EnsembleConfig } from '../config/types.js';
 import { parseConnectionString } from '../config/connectionString.js';
@@ -24,6 +24,7 @@ import { WatchGatherer } from '../locks/watchGatherings.js';
 import { UpgradeRunner } from '../upgrades/upgradeRunner.js';
 import { ReconfigRunner } from '../reconfig/reconfigRunner.js';
 import { EnsembleTimeline } from './eventTimeline.js';
+import { ConfigFollower } from './configFollower.js';
 import { EnsembleIdentity } from './ensembleIdentity.js';
 
 const READ_WRITE_MODES: ReadonlySet<string> = new Set(['leader', 'follower', 'observer', 'standalone']);
@@ -55,6 +56,8 @@ export class Ensemble {
   readonly reconfig: ReconfigRunner;
   /** What changed, as the poller observed it, and the upgrade's steps (configured by startKeeper before start). */
   readonly timeline: EnsembleTimeline;
+  /** /zookeeper/config followed: the membership and Keeper's connection string move with it. */
+  readonly configFollower: ConfigFollower;
   private readonly stops: (() => void)[] = [];
 
   constructor(
@@ -129,6 +132,19 @@ export class Ensemble {
         lastWorkflow = next;
       }),
     );
+    let lastResize: ReconfigWorkflow | null = null;
+    this.stops.push(
+      this.reconfig.onChange((next) => {
+        if (next && (lastResize !== null || next.state === 'planned')) this.timeline.add(reconfigEvents(lastResize, next, Date.now()));
+        lastResize = next;
+      }),
+    );
+    this.configFollower = new ConfigFollower({
+      gateway: this.gateway,
+      refreshMembership: () => this.monitor.poller.refreshMembershipSoon(),
+      timeline: (events) => this.timeline.add(events),
+      log: log.child({ ensemble: config.name }),
+    });
   }
 
   /**
@@ -183,10 +199,12 @@ export class Ensemble {
     this.upgrades.start();
     this.reconfig.start();
     this.timeline.start();
+    this.configFollower.start();
   }
 
   close(): void {
     for (const stop of this.stops.splice(0)) stop();
+    this.configFollower.close();
     this.timeline.close();
     this.identity.close();
     this.upgrades.close();

@@ -94,6 +94,10 @@ interface Slot {
   confAsks: number;
   /** zk_packets_received/sent at the previous answer, for packets per second. */
   packets: CounterReading | null;
+  /** Named by the ensemble's membership at some read: only such a member can be removed from it. */
+  inMembership: boolean;
+  /** Named once, no longer: a reconfig removed it. Kept (apart from the members) while it still answers. */
+  removed: boolean;
 }
 
 type Listener = (health: EnsembleHealth, appended: MemberHistory) => void;
@@ -334,10 +338,22 @@ export class MemberPoller implements HealthFeed {
     this.creditRefusals();
     const appended: MemberHistory = {};
     const members: MemberStatus[] = [];
-    for (const slot of this.slots.values()) {
+    const removed: MemberStatus[] = [];
+    for (const [address, slot] of [...this.slots]) {
       if (!slot.status) continue;
+      if (slot.removed) {
+        // Out of the ensemble: listed apart while it answers at all, forgotten once it does not.
+        if (slot.status.state === 'down' || slot.status.state === 'unreachable') {
+          this.slots.delete(address);
+          continue;
+        }
+        slot.status = { ...slot.status, id: slot.target.id, configuredRole: null, removed: true };
+        removed.push(slot.status);
+        continue;
+      }
       // Keep the target's latest id/role (membership may have arrived after the poll).
-      const status: MemberStatus = { ...slot.status, id: slot.target.id, configuredRole: slot.target.configuredRole };
+      const { removed: _wasRemoved, ...current } = slot.status;
+      const status: MemberStatus = { ...current, id: slot.target.id, configuredRole: slot.target.configuredRole };
       slot.status = status;
       members.push(status);
       const polledNow = status.polledAt >= started;
@@ -365,7 +381,15 @@ export class MemberPoller implements HealthFeed {
       ...computeAlerts({ members, quorum, blocked, lag: lag.findings, connectionLimits }),
       ...this.alertSources.flatMap((source) => source() ?? []),
     ];
-    this.latest = { ensemble: this.ensemble, polledAt: started, pollIntervalMs: this.intervalMs, members, quorum, alerts };
+    this.latest = {
+      ensemble: this.ensemble,
+      polledAt: started,
+      pollIntervalMs: this.intervalMs,
+      members,
+      quorum,
+      alerts,
+      ...(removed.length > 0 ? { removed } : {}),
+    };
     for (const listener of this.listeners) {
       try {
         listener(this.latest, appended);
@@ -392,6 +416,8 @@ export class MemberPoller implements HealthFeed {
       ownId: null,
       confAsks: 0,
       packets: null,
+      inMembership: false,
+      removed: false,
     });
   }
 
@@ -467,6 +493,40 @@ export class MemberPoller implements HealthFeed {
       else this.addSlot(target);
     }
     this.applyOwnIds();
+    this.markRemoved(servers);
+  }
+
+  /**
+   * A member the membership named before and names no more was removed by a reconfig: it leaves
+   * the members (the quorum, the alerts, an upgrade's plan) at once. While it still answers it is
+   * listed apart ("removed from the ensemble, still running: stop it"); once it stops answering it
+   * is forgotten. One named again (added back) is a member again.
+   */
+  private markRemoved(servers: readonly ServerSpec[]): void {
+    const ids = new Set(servers.map((s) => s.id));
+    for (const slot of this.slots.values()) {
+      const id = slot.target.id;
+      if (id === null) continue;
+      if (ids.has(id)) {
+        slot.inMembership = true;
+        slot.removed = false;
+      } else if (slot.inMembership && !slot.removed) {
+        slot.removed = true;
+        slot.target = { ...slot.target, configuredRole: null };
+        // Asked again at once: whether it still runs is what the view says of it.
+        slot.nextPollAt = 0;
+        this.options.log.info({ ensemble: this.ensemble, member: slot.target.address, id }, 'a member left the membership (a reconfig removed it)');
+      }
+    }
+  }
+
+  /** The membership changed (a reconfig): read it in the next round, which comes at once. */
+  refreshMembershipSoon(): void {
+    this.membershipDueAt = 0;
+    if (!this.running && !this.stopped && this.timer) {
+      clearTimeout(this.timer);
+      this.schedule(0);
+    }
   }
 
   private async membershipFromSession(): Promise<ServerSpec[] | null> {

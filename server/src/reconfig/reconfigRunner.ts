@@ -610,8 +610,8 @@ export class ReconfigRunner {
           const m = parseDynamicConfig(s.joining!).members[0]!;
           return { id: m.id, host: m.clientHost ?? m.host, clientPort: m.clientPort ?? 0 };
         });
-      // The poller keeps a member a resize removed (as a voter, down once the sandbox or the operator stops it) until
-      // Keeper restarts: the preflight judges the members /zookeeper/config names, not those.
+      // The members /zookeeper/config names now: the poller learns of a change a round later (its removed members are
+      // already apart from health.members, but one added by someone else a moment ago may not be polled yet).
       const configured = new Set(parseDynamicConfig((await gateway.getData(CONFIG_PATH)).data.toString('utf8')).members.map((m) => m.id));
       const current = { ...health, members: health.members.filter((m) => m.id === null || configured.has(m.id)) };
       const result = await gatherReconfigPreflight(

@@ -111,6 +111,21 @@ export class ZkConnection extends EventEmitter<ConnectionEvents> {
     this.watchdog.unref();
   }
 
+  /**
+   * The library's list of members to (re)connect to, replaced in place: it has no
+   * updateServerList. The session stays on its member; the next connect attempt starts at the
+   * list's beginning, so a member removed from the ensemble is never tried again.
+   */
+  updateServers(hostPorts: readonly string[]): void {
+    const servers = hostPorts.map((hp) => {
+      const cut = hp.lastIndexOf(':');
+      return { host: hp.slice(0, cut).replace(/^\[|\]$/g, ''), port: Number(hp.slice(cut + 1)) };
+    });
+    this.cm.servers = servers;
+    this.cm.nextServerIndex = 0;
+    this.cm.serverAttempts = 0;
+  }
+
   /** host:port of the member the session is on (or being opened on). */
   get member(): string | null {
     return this.currentServer ? `${this.currentServer.host}:${this.currentServer.port}` : null;

@@ -116,6 +116,8 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
   /** What the last `connected` event said, to restore it when an unconfirmed member answers again. */
   private lastConnected: Extract<SessionEvent, { kind: 'connected' }> | null = null;
   private calls = 0;
+  /** The connection string sessions are opened with: the configured one until the configuration moves it (updateServers). */
+  private servers: string;
   /** How the console reaches the ensemble and who it is there (merged into every snapshot). */
   private facts: ConsoleConnectionFacts;
   /** The last time the ensemble answered the console's session while read-write: "as of its last sync". */
@@ -129,6 +131,7 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
   constructor(private readonly options: GatewayOptions) {
     super();
     this.name = options.name;
+    this.servers = options.connectionString;
     this.log = options.logger.child({ ensemble: options.name });
     this.deadlineMs = options.requestDeadlineMs ?? 10_000;
     this.limiter = new RequestLimiter(options.maxInFlight ?? 64, options.maxQueued ?? 5_000);
@@ -189,7 +192,24 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
   }
 
   get connectionString(): string {
-    return this.options.connectionString;
+    return this.servers;
+  }
+
+  /**
+   * The members to connect to from now on (host:port each; the chroot is kept), as the ZooKeeper
+   * client's updateServerList does after a reconfig: the live session stays where it is while its
+   * member serves, and a reconnect (or a new session) picks from the new list. A member a resize
+   * removed is never tried again. Returns the new connection string.
+   */
+  updateServers(hostPorts: readonly string[]): string {
+    if (hostPorts.length === 0) throw new Error('updateServers needs at least one member');
+    // The chroot is everything from the first '/' (host:port,host:port/app).
+    const slash = this.servers.indexOf('/');
+    const chroot = slash === -1 ? '' : this.servers.slice(slash);
+    this.servers = `${hostPorts.join(',')}${chroot}`;
+    this.connection?.updateServers(hostPorts);
+    this.log.info({ connectionString: this.servers }, 'the connection string follows the ensemble configuration');
+    return this.servers;
   }
 
   get outstandingRequests(): number {
@@ -412,7 +432,7 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
   private openSession(): void {
     if (this.closed) return;
     const connection = new ZkConnection({
-      connectionString: this.options.connectionString,
+      connectionString: this.servers,
       sessionTimeoutMs: this.options.sessionTimeoutMs ?? 30_000,
       ...(this.options.auth ? { auth: this.options.auth } : {}),
       tls: this.options.tls ?? null,

@@ -36,3 +36,4 @@ export * from './watches.js';
 export * from './events/schema.js';
 export * from './events/derive.js';
 export * from './events/upgrade.js';
+export * from './events/reconfig.js';

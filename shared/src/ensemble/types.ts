@@ -85,6 +85,8 @@ export const memberStatusSchema = z.object({
     })
     .nullable()
     .optional(),
+  /** Added: a reconfig removed it from the ensemble and it still answers (listed in the health's `removed`, never among the members). */
+  removed: z.boolean().optional(),
 });
 export type MemberStatus = z.infer<typeof memberStatusSchema>;
 
@@ -144,6 +146,12 @@ export const ensembleHealthSchema = z.object({
   members: z.array(memberStatusSchema),
   quorum: quorumSummarySchema,
   alerts: z.array(alertSchema),
+  /**
+   * Added: members a reconfig removed that still answer ("removed from the ensemble, still
+   * running: stop it"); not counted in the quorum, the alerts or anything else. A removed member
+   * that stops answering is dropped.
+   */
+  removed: z.array(memberStatusSchema).optional(),
 });
 export type EnsembleHealth = z.infer<typeof ensembleHealthSchema>;
 

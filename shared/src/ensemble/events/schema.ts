@@ -19,6 +19,10 @@ export const ENSEMBLE_EVENT_KINDS = [
   'alert-raised',
   'alert-cleared',
   'upgrade',
+  /** A resize's steps: started, each step verified, paused, failed, done (issue 24). */
+  'resize',
+  /** The dynamic configuration changed (/zookeeper/config's version), and Keeper's connection string following it. */
+  'configuration',
 ] as const;
 export type EnsembleEventKind = (typeof ENSEMBLE_EVENT_KINDS)[number];
 
@@ -41,6 +45,10 @@ export const ensembleEventSchema = z.object({
   alertId: z.string().optional(),
   /** upgrade: the workflow's id. */
   upgradeId: z.string().optional(),
+  /** resize: the workflow's id. */
+  reconfigId: z.string().optional(),
+  /** configuration: the version it now has (hex, as /zookeeper/config prints it). */
+  configVersion: z.string().optional(),
   /** watching: the last observation of the previous Keeper process, when one was kept (nothing is known in between). */
   notWatchingSince: z.number().nullable().optional(),
 });

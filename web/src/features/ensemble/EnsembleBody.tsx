@@ -5,7 +5,7 @@
  */
 import { useEffect, useMemo } from 'react';
 import { plural } from '../../ui/format';
-import type { EnsembleEvent } from '@keeper/shared';
+import type { EnsembleEvent, MemberStatus } from '@keeper/shared';
 import { AlertList } from './AlertList';
 import { EventTimeline } from './EventTimeline';
 import { MemberCard } from './MemberCard';
@@ -92,6 +92,7 @@ export function EnsembleBody({
                   />
                 ))}
               </section>
+              {health.removed && health.removed.length > 0 && <RemovedMembers members={health.removed} stale={stale} />}
               <EventTimeline events={events} stale={stale} />
             </>
           )}
@@ -103,6 +104,26 @@ export function EnsembleBody({
 }
 
 const NO_ALERTS: readonly never[] = [];
+
+/** Members a reconfig removed that still answer: out of every count above, and to be stopped. */
+function RemovedMembers({ members, stale }: { members: readonly MemberStatus[]; stale: boolean }) {
+  return (
+    <section className="removed-members" aria-label="Removed members">
+      <h2 className="section-title">Removed from the ensemble</h2>
+      <ul className="removed-members__list">
+        {members.map((m) => (
+          <li key={m.address} className={`tone-${stale ? 'stale' : 'degraded'}`}>
+            <span className="status">still running</span>{' '}
+            <strong>
+              {m.id !== null ? `member ${m.id}` : 'a member'} <span className="mono">{m.address}</span>
+            </strong>
+            : removed from the ensemble, still running: stop it. <span className="muted">It answers as {m.state}; it counts in no quorum.</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
 
 /** Members whose build string is not the one most members run (none when all agree or there is no majority build). */
 export function membersOffTheCommonBuild(members: readonly { address: string; metrics: { version: string | null } }[]): ReadonlySet<string> {

@@ -31,4 +31,6 @@ export const EVENT_WORD: Record<EnsembleEvent['kind'], string> = {
   'alert-raised': 'alert',
   'alert-cleared': 'cleared',
   upgrade: 'upgrade',
+  resize: 'resize',
+  configuration: 'config',
 };
