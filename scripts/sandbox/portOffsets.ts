@@ -83,6 +83,8 @@ export const PORT_OFFSETS = {
   /** Kept for the resize workflow's tests (a concurrent change, a member that never connects). */
   reconfigWorkflowTest: 12_180,
   reconfigSpareTest: 12_200,
+  /** The resize e2e spec's own sandbox, grown 3 → 4 and back through the UI (e2e/resize.spec.ts). */
+  resizeE2e: 12_240,
   /**
    * The shared ensembles lent to integration files (server/test/support/ensemblePool.ts).
    * (10_400, 10_600 and 10_700 would share ports with fanoutBench, childrenBench and pollerBench.)
@@ -128,6 +130,8 @@ export const KEEPER_PORTS = {
   e2eSecure: 18_186,
   /** A second Keeper of that spec, on the same sandbox with rejectUnauthorized: false (the header's warning). */
   e2eSecureUnverified: 18_187,
+  /** The resize e2e spec's Keeper, on its own sandbox (PORT_OFFSETS.resizeE2e). */
+  e2eResize: 18_188,
 } as const;
 
 /** The OpenID Connect provider the e2e sign-in specs start (npm oidc-provider, on loopback). */
