@@ -20,6 +20,7 @@ import { promisify } from 'node:util';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { E2E_ADMIN_TOKEN, E2E_VIEWER_TOKEN } from '../playwright.config.js';
 import { launchKeeper, type KeeperProcess } from '../scripts/lib/keeperProcess.js';
+import { runDrill } from '../scripts/sandbox/controlClient.js';
 import { KEEPER_PORTS, PORT_OFFSETS } from '../scripts/sandbox/portOffsets.js';
 import { useTheme } from './support/accessPage.js';
 import { ResizePage } from './support/resizePage.js';
@@ -70,6 +71,17 @@ async function viewerPage(browser: Browser, theme: 'dark' | 'light'): Promise<Pa
   return page;
 }
 
+/** A follower whose client port is not the one Keeper's own session is on (freezing it leaves the page live). */
+async function followerOutsideKeepersSession(page: Page): Promise<number> {
+  const summary = (await (await page.request.get('/api/ensembles/default')).json()) as { session: { member: string | null } };
+  const health = (await (await page.request.get('/api/ensembles/default/members')).json()) as {
+    members: { id: number | null; address: string; state: string }[];
+  };
+  const follower = health.members.find((m) => m.state === 'follower' && m.id !== null && m.id <= 3 && m.address !== summary.session.member);
+  if (!follower) throw new Error(`no follower to freeze in ${JSON.stringify(health.members)}`);
+  return follower.id!;
+}
+
 /** Runs the start command the page shows for a member, as the operator would paste it. */
 async function runShownCommand(resize: ResizePage, id: number): Promise<void> {
   const command = (await resize.joiners.getByLabel(`Start command for member ${id}`, { exact: true }).textContent())!;
@@ -112,6 +124,14 @@ test('an admin grows the sandbox from the sizing view while a viewer follows on 
   if (DOCS_SCREENSHOTS) {
     await settle(page);
     await page.screenshot({ path: shot('resize-planned-dark.png'), fullPage: true });
+    await useTheme(page, 'light');
+    await page.reload();
+    await expect(resize.state()).toHaveText('planned');
+    await settle(page);
+    await page.screenshot({ path: shot('resize-planned-light.png'), fullPage: true });
+    await useTheme(page, 'dark');
+    await page.reload();
+    await expect(resize.state()).toHaveText('planned');
   }
   for (const member of ADDED) await runShownCommand(resize, member);
 
@@ -125,14 +145,40 @@ test('an admin grows the sandbox from the sizing view while a viewer follows on 
   const refused = await viewer.request.post(`/api/ensembles/default/reconfig/${id}/start`, { data: {}, headers: { Origin: KEEPER_URL } });
   expect(refused.status()).toBe(403);
 
+  const started = page.waitForResponse((r) => r.url().endsWith(`/reconfig/${id}/start`));
   await resize.button('Start').click();
+  expect((await started).status()).toBe(200);
   if (DOCS_SCREENSHOTS) {
-    // A run under way: the second step sent while the first is verified.
-    await expect(followed.workflow.locator('.resize-progress__sentence')).toHaveText(/^step 2 of 2/, { timeout: 60_000 });
-    await Promise.all([
-      viewer.screenshot({ path: shot('resize-running-light-phone.png'), fullPage: true }),
-      page.screenshot({ path: shot('resize-running-dark.png') }),
-    ]);
+    // A step takes well under a second: for a picture of a run under way, the run is paused after
+    // step 1 (as an admin may), a follower that is not Keeper's own member is frozen, and on
+    // Resume the check after step 2 waits for that member's role until it is thawed.
+    const paused = await page.request.post(`/api/ensembles/default/reconfig/${id}/pause`, {
+      data: { reason: 'for the picture' },
+      headers: { Origin: KEEPER_URL },
+    });
+    expect(paused.status(), await paused.text()).toBe(200);
+    await expect(resize.state()).toHaveText('paused');
+    await expect(resize.steps.first()).toContainText('verified', { timeout: 30_000 });
+    const frozen = await followerOutsideKeepersSession(page);
+    await runDrill(join(stateDir, 'sandbox'), 'freeze', frozen, { timeoutMs: 20_000 });
+    try {
+      await resize.button('Resume').click();
+      await expect(followed.workflow.locator('.resize-progress__sentence')).toHaveText(/verifying/, { timeout: 30_000 });
+      await expect(followed.workflow.getByRole('list', { name: /^Checks after step/ })).toContainText('no answer', { timeout: 10_000 });
+      await settle(viewer);
+      await Promise.all([
+        viewer.screenshot({ path: shot('resize-running-light-phone.png'), fullPage: true }),
+        page.screenshot({ path: shot('resize-running-dark.png') }),
+      ]);
+      const sizing = await page.context().newPage();
+      await sizing.goto('/ensembles/default/members');
+      await expect(new ResizePage(sizing).sizingBlock).toContainText('running');
+      await settle(sizing);
+      await sizing.screenshot({ path: shot('resize-sizing-running-dark.png') });
+      await sizing.close();
+    } finally {
+      await runDrill(join(stateDir, 'sandbox'), 'thaw', frozen, { timeoutMs: 20_000 });
+    }
   }
   await expect(resize.state()).toHaveText('done', { timeout: 90_000 });
   await expect(followed.state()).toHaveText('done');

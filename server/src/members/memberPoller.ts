@@ -242,7 +242,12 @@ export class MemberPoller implements HealthFeed {
       const due = [...this.slots.values()].filter((s) => isDue(s.nextPollAt, started, this.intervalMs));
       await Promise.all(due.map((slot) => this.pollSlot(slot, started)));
       // After the probes, so `conf` (when /zookeeper/config is unreadable) goes to a member known to serve.
-      if (started >= this.membershipDueAt) await this.refreshMembership();
+      if (started >= this.membershipDueAt) {
+        await this.refreshMembership();
+        // A member the membership just revealed (a reconfig added it) is polled now, not a round later.
+        const revealed = [...this.slots.values()].filter((slot) => slot.status === null);
+        await Promise.all(revealed.map((slot) => this.pollSlot(slot, started)));
+      }
       if (started >= this.limitsDueAt) await this.refreshLimits();
       else await this.learnMissingIds();
       this.publish(started);

@@ -395,7 +395,14 @@ export class ReconfigRunner {
     }
     step = this.updateStep(id, step.index, { state: 'verifying', version });
     this.audit(step, 'ok', null);
-    const verified = await this.verify(gateway, step, version);
+    // What the check sees while it waits is shown live (each change of it, at the check's own pace).
+    let shown = '';
+    const verified = await this.verify(gateway, step, version, (checks) => {
+      const seen = checks.map((c) => `${c.id} ${c.ok} ${c.saw}`).join('\n');
+      if (seen === shown || this.closed || this.wf?.id !== id) return;
+      shown = seen;
+      this.updateStep(id, step.index, { checks });
+    });
     if (this.closed) return;
     if (!verified.ok) {
       this.updateStep(id, step.index, { checks: verified.checks, reason: verified.reason });
@@ -423,6 +430,7 @@ export class ReconfigRunner {
     gateway: ZkGateway,
     step: ReconfigStep,
     version: string,
+    onWaiting: (checks: ReconfigStep['checks']) => void = () => undefined,
   ): Promise<{ ok: true; checks: ReconfigStep['checks'] } | { ok: false; checks: ReconfigStep['checks']; reason: string }> {
     const until = Date.now() + (this.settings.verifyWithinMs ?? 60_000);
     let last: ReconfigStep['checks'] = [];
@@ -471,6 +479,7 @@ export class ReconfigRunner {
       }
       last = checks;
       if (checks.every((c) => c.ok)) return { ok: true, checks };
+      onWaiting(checks);
       if (this.closed || Date.now() >= until)
         return {
           ok: false,

@@ -19,11 +19,18 @@ import {
 } from '@keeper/shared';
 import { formatAbsolute, formatClock } from '../../../lib/time';
 import { Callout } from '../../../ui/Callout';
+import type { Tone } from '../../../ui/tone';
 import { useSubmit } from '../../../ui/useSubmit';
 import { PlanPreview } from './PlanPreview';
 import { createReconfig, resizeErrorText, type ConfigRead } from './resizeApi';
 
 type Role = 'participant' | 'observer';
+
+/** A member's polled state as the ensemble view colours it: serving green, out of service red, anything else grey. */
+function stateTone(state: string): Tone {
+  if (state === 'leader' || state === 'follower' || state === 'observer' || state === 'standalone') return 'live';
+  return state === 'down' || state === 'unreachable' || state === 'not-serving' ? 'lost' : 'stale';
+}
 
 interface AddRow {
   key: number;
@@ -175,7 +182,7 @@ export function Composer({
                   server.{m.id}={m.value}
                 </td>
                 <td className="resize-members__now">
-                  {state ?? <span className="muted">not polled</span>}
+                  {state === null ? <span className="muted">not polled</span> : <span className={`status tone-${stateTone(state)}`}>{state}</span>}
                   {keeperMember === m.id && <span className="chip">Keeper’s session</span>}
                 </td>
                 <td>

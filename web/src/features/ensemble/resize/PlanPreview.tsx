@@ -62,6 +62,7 @@ export function PlanPreview({
       <ol className="resize-steps" aria-label="Steps">
         {steps.map((s) => (
           <li key={s.index} className="resize-step">
+            <span className="resize-step__n">{s.index}.</span>
             <code className="mono resize-step__cli">{s.zkCli}</code>
             <span className="resize-step__sentence">
               {s.sentence}

@@ -78,7 +78,7 @@ export function Resize({
     if (stateKey !== '') void client.invalidateQueries({ queryKey: reconfigsQueryKey(ensemble) });
   }, [client, ensemble, stateKey]);
   const planning = admin && deep === null && entry?.kind === 'reconfig' && (shown === null || !isActive(shown));
-  const config = useConfigText(ensemble, planning, stateKey);
+  const config = useConfigText(ensemble, planning, stateKey, current?.state === 'done' ? current.verifiedVersion : null);
 
   const voters = health?.quorum.voters;
   return (

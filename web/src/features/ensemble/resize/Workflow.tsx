@@ -88,7 +88,7 @@ export function Workflow({
           <Checks checks={wf.preflight} label="Preflight checks" empty="The preflight has not run yet." />
         </>
       )}
-      {isActive(wf) && <JoinerStarts wf={wf} admin={admin} />}
+      {(wf.state === 'planned' || wf.state === 'paused') && <JoinerStarts wf={wf} admin={admin} />}
       {wf.state === 'planned' && wf.risks.length > 0 && (
         <Callout tone="degraded" role="note">
           <strong>A risk to accept</strong>
@@ -156,6 +156,8 @@ function Progress({ wf, serverNow }: { wf: ReconfigWorkflow; serverNow: number }
   const percent = total === 0 ? 0 : Math.round((done / total) * 100);
   const firstSent = wf.steps.reduce<number | null>((min, s) => (s.sentAt !== null && (min === null || s.sentAt < min) ? s.sentAt : min), null);
   const end = wf.finishedAt ?? Math.max(serverNow, wf.updatedAt);
+  // The step sent and being verified: drawn apart from the verified ones, so a run under way never looks idle.
+  const inFlight = wf.state === 'running' && wf.steps.some((s) => s.state === 'sending' || s.state === 'verifying');
   return (
     <div className="resize-progress">
       <p className="resize-progress__sentence" aria-live="polite">
@@ -171,22 +173,32 @@ function Progress({ wf, serverNow }: { wf: ReconfigWorkflow; serverNow: number }
         aria-valuetext={`${done} of ${total} steps verified`}
       >
         <div className="progress__fill" style={{ width: `${percent}%` }} />
+        {inFlight && <div className="resize-progress__current" style={{ left: `${percent}%`, width: `${Math.round(100 / total)}%` }} />}
       </div>
       <p className="resize-progress__figures muted">
         <span>
           {done} of {total} steps verified
         </span>
-        {firstSent !== null && <span>{formatDuration(Math.max(0, end - firstSent))} since the first step was sent</span>}
+        {firstSent !== null &&
+          (wf.finishedAt !== null ? (
+            <span>took {tookText(Math.max(0, end - firstSent))} from the first step sent</span>
+          ) : (
+            <span>{formatDuration(Math.max(0, end - firstSent))} since the first step was sent</span>
+          ))}
       </p>
     </div>
   );
 }
+
+/** "0.4 s" below 10 s (a resize step takes about a second), else the usual "2 min". */
+const tookText = (ms: number) => (ms < 10_000 ? `${(ms / 1000).toFixed(1)} s` : formatDuration(ms));
 
 function StepList({ wf }: { wf: ReconfigWorkflow }) {
   return (
     <ol className="resize-steps" aria-label="Steps">
       {wf.steps.map((s) => (
         <li key={s.index} className={`resize-step tone-${STEP_TONE[s.state]}`}>
+          <span className="resize-step__n">{s.index}.</span>
           <span className="status resize-step__state">{STEP_WORD[s.state]}</span>
           <code className="mono resize-step__cli">
             {s.zkCli}

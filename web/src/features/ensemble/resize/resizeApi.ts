@@ -41,14 +41,23 @@ export interface ConfigRead {
   readAt: number;
 }
 
-/** `/zookeeper/config` for the plan preview, read again whenever `version` (the last workflow's state) moves. */
-export function useConfigText(ensemble: string, enabled: boolean, version: string) {
+/**
+ * `/zookeeper/config` for the plan preview, read again whenever `key` (the last workflow's state)
+ * moves. Keeper's session may be on a follower that applies a reconfig a moment after the leader
+ * answered it: when the last resize verified `expectedVersion`, an older read is tried again for
+ * up to 2 s before it is shown (with its version, as read).
+ */
+export function useConfigText(ensemble: string, enabled: boolean, key: string, expectedVersion: string | null) {
   return useQuery({
-    queryKey: [...configQueryKey(ensemble), version],
+    queryKey: [...configQueryKey(ensemble), key],
     queryFn: async (): Promise<ConfigRead> => {
-      const answer = await call(ROUTES.znode, { params: { name: ensemble, path: '/zookeeper/config' }, query: { limit: 1 } });
-      const text = answer.data.encoding === 'base64' ? atob(answer.data.value) : answer.data.value;
-      return { text, mtime: answer.stat.mtime, readAt: Date.now() };
+      for (let attempt = 0; ; attempt++) {
+        const answer = await call(ROUTES.znode, { params: { name: ensemble, path: '/zookeeper/config' }, query: { limit: 1 } });
+        const text = answer.data.encoding === 'base64' ? atob(answer.data.value) : answer.data.value;
+        const version = /^version=(\w+)$/m.exec(text)?.[1] ?? null;
+        if (expectedVersion === null || version === expectedVersion || attempt >= 8) return { text, mtime: answer.stat.mtime, readAt: Date.now() };
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
     },
     enabled,
     staleTime: Infinity,
