@@ -94,6 +94,25 @@ describe('member cards', () => {
     expect(build('127.0.0.1:2193')).toHaveTextContent(`build ${old}differs`);
   });
 
+  it('list a member a reconfig removed apart, still running, with what to do, and no card for it', () => {
+    const base = healthy();
+    const removed = {
+      ...base.members[2]!,
+      id: 4,
+      address: '127.0.0.1:2194',
+      clientPort: 2194,
+      state: 'not-serving' as const,
+      configuredRole: null,
+      removed: true,
+    };
+    show({ ...base, removed: [removed] });
+    const section = screen.getByRole('region', { name: 'Removed members' });
+    expect(section).toHaveTextContent('member 4 127.0.0.1:2194: removed from the ensemble, still running: stop it.');
+    expect(section).toHaveTextContent('It answers as not-serving; it counts in no quorum.');
+    expect(screen.queryByRole('article', { name: '127.0.0.1:2194' })).toBeNull();
+    expect(screen.getAllByRole('article')).toHaveLength(3);
+  });
+
   it('mark a check that is several polls old as late', () => {
     vi.setSystemTime(T0 + 20_000);
     show(healthy());
