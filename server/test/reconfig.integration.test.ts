@@ -367,7 +367,15 @@ describe('the resize workflow through the API', () => {
       {
         host: '127.0.0.1',
         port: 0,
-        ensembles: [{ name: 'it', connectionString: hostsOf(ids), reconfigAuth: { scheme: 'digest', credential: `super:${SUPER_PASSWORD}` } }],
+        ensembles: [
+          {
+            name: 'it',
+            connectionString: hostsOf(ids),
+            reconfigAuth: { scheme: 'digest', credential: `super:${SUPER_PASSWORD}` },
+            // Holds a secret, as an ssh line may: admins read it filled, nobody else, on no channel.
+            startCommand: 'ssh {host} START_TOKEN=s3cret-start start-zk --id {id} --client {clientPort}',
+          },
+        ],
         auth: { stateDir, adminToken: ADMIN, viewerToken: VIEWER },
       },
       { logger: testLogger, ensembleDefaults: { pollIntervalMs: 1_000, sessionsMinIntervalMs: 3_000 }, rateLimits: { api: 100_000 } },
@@ -450,10 +458,23 @@ describe('the resize workflow through the API', () => {
     expect(wf.sizeSentence).toBe('3 voters tolerate 1 failure → 5 voters tolerate 2 failures');
     expect(wf.steps.map((s) => s.zkCli)).toEqual([`reconfig -add ${six.line}`, `reconfig -add ${seven.line}`]);
     expect(wf.preflight.filter((c) => !c.ok)).toEqual([]);
+    // How to start each member to add: its lines, and the startCommand filled for the admin who asked.
+    expect(wf.joiners.map((j) => [j.memberId, j.startCommand])).toEqual([
+      [6, `ssh 127.0.0.1 START_TOKEN=s3cret-start start-zk --id 6 --client ${six.member.clientPort}`],
+      [7, `ssh 127.0.0.1 START_TOKEN=s3cret-start start-zk --id 7 --client ${seven.member.clientPort}`],
+    ]);
+    expect(wf.joiners[0]!.dynamicConfig.split('\n')).toEqual([...start.members.map((m) => `server.${m.id}=${m.value}`), six.line]);
+    const asViewer = await getWorkflow(wf.id);
+    expect(asViewer.joiners.map((j) => [j.startCommand, j.startCommandWithheld])).toEqual([
+      [null, true],
+      [null, true],
+    ]);
+    expect(JSON.stringify((await api('GET', '', viewer)).body)).not.toContain('s3cret');
     await waitFor(() => stoppedAt, { what: 'step 1 verified and Keeper stopped', timeoutMs: 60_000 });
     await first.close();
     const seen = watching.topicEvents('reconfig', 'it').map((e) => e.event.reconfig);
     watching.close();
+    expect(JSON.stringify(seen)).not.toContain('s3cret');
     // Live while it ran (Keeper stopped the instant step 1 was verified: that last push may not have left it).
     expect(seen.some((r) => r?.id === wf.id && r.state === 'running' && r.steps[0]!.state === 'sending')).toBe(true);
     const onDisk = reconfigWorkflowSchema.parse(
