@@ -16,9 +16,11 @@ import json
 import sys
 import threading
 import time
+from collections import namedtuple
 
 from kazoo.client import KazooClient
 from kazoo.exceptions import NoNodeError
+from kazoo.protocol.serialization import int_struct, write_string
 from kazoo.retry import KazooRetry
 from kazoo.security import make_acl, make_digest_acl
 
@@ -37,19 +39,40 @@ def acl_of(op):
 
 
 def node(zk, path, subtree):
+    if subtree:
+        # The member this session reads from applies every write acknowledged before (another
+        # client's deletes included) before it answers: the count is of the subtree as it is now.
+        zk.sync(path)
     try:
         data, stat = zk.get(path)
     except NoNodeError:
         return None
     out = {'data': (data or b'').decode('utf-8', 'replace'), 'version': stat.version, 'aversion': stat.aversion, 'numChildren': stat.numChildren}
     if subtree:
-        count, todo = 0, [path]
-        while todo:
-            p = todo.pop()
-            count += 1
-            todo.extend((p.rstrip('/') + '/' + c) for c in zk.get_children(p))
-        out['subtree'] = count
+        out['subtree'] = count_subtree(zk, path)
     return out
+
+
+class GetAllChildrenNumber(namedtuple('GetAllChildrenNumber', 'path')):
+    """ZooKeeper's own count of the nodes under a path (getAllChildrenNumber, opcode 104, since
+    3.6; kazoo 2.8 has no call for it): one request, where listing 18,000 nodes one
+    get_children at a time took 10 to 40 s on a loaded 2-core machine, and level by level with
+    256 outstanding still 15 to 30 s."""
+    type = 104
+
+    def serialize(self):
+        return write_string(self.path)
+
+    @classmethod
+    def deserialize(cls, bytes, offset):
+        return int_struct.unpack_from(bytes, offset)[0]
+
+
+def count_subtree(zk, root):
+    # The node itself counts too.
+    counted = zk.handler.async_result()
+    zk._call(GetAllChildrenNumber(root), counted)
+    return 1 + counted.get()
 
 
 def snapshot(zk, path, acc):
