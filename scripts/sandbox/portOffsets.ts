@@ -94,6 +94,10 @@ export const PORT_OFFSETS = {
   /** Two Keeper replicas on one home ensemble (server/test/replicas.integration.test.ts), and two behind nginx (replicasBehindNginx). */
   replicasTest: 12_100,
   replicaSharingTest: 12_120,
+  /** sharedPolling: three replicas, one polling for all, the leader partitioned and closed (server/test/sharedPolling.integration.test.ts). */
+  sharedPollingTest: 12_300,
+  /** sharedPolling's 4lw load, 1 replica vs 3, with and without it (server/test/sharedPollingLoad.integration.test.ts). */
+  sharedPollingLoadTest: 12_320,
   fanoutBench: 16_300,
   latencyBench: 16_400,
   childrenBench: 16_500,

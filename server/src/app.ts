@@ -140,7 +140,13 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   if (replicas && credentials) replicas.shareSessions(access);
   const startedAt = Date.now();
   const admin = new Admin({ audit, jobs, log });
-  const ensembles = Ensembles.fromConfig(options.ensembles, log, admin, extras.gatewayDefaults, extras.ensembleDefaults ?? {});
+  // With sharedPolling the pollers wait for the election (replicas/sharedPolling.ts) rather than start with their ensembles.
+  const pollerHeld = replicas !== null && options.replicas?.sharedPolling === true;
+  const ensembles = Ensembles.fromConfig(options.ensembles, log, admin, extras.gatewayDefaults, {
+    ...extras.ensembleDefaults,
+    ...(pollerHeld ? { pollerHeld } : {}),
+  });
+  replicas?.sharePolling(ensembles);
   for (const ensemble of ensembles) {
     // The Locks view remembers scans' finds and the holds it saw begin, keyed by the ensemble's identity.
     if (auth?.stateDir) {

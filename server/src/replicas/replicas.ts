@@ -22,6 +22,8 @@ import { SharedShareLinks } from './sharedShareLinks.js';
 import type { ShareLinkStore } from '../auth/shareLinks.js';
 import type { AccessControl } from '../auth/accessControl.js';
 import { SharedSessions } from './sharedSessions.js';
+import { SharedPolling } from './sharedPolling.js';
+import type { PollingTarget } from './polledEnsemble.js';
 
 export const REPLICAS_NOTE = 'A replica killed without closing stays listed until ZooKeeper ends its session, at most its session timeout later.';
 
@@ -38,6 +40,10 @@ export class Replicas {
   private registry: ReplicaRegistry | null = null;
   private sharedLinks: SharedShareLinks | null = null;
   private sharedSessions: SharedSessions | null = null;
+  private pollingTargets: PollingTarget[] = [];
+  /** With `sharedPolling`: the election and what each watched ensemble shows (null without it). */
+  polling: SharedPolling | null = null;
+  private readonly stateSessionTimeoutMs: number;
   /** Random per process: a restarted replica is a new one (its old znode goes with its old session). */
   readonly id = randomBytes(6).toString('hex');
 
@@ -47,6 +53,7 @@ export class Replicas {
     private readonly log: Logger,
     gatewayDefaults: GatewayDefaults = {},
   ) {
+    this.stateSessionTimeoutMs = home.sessionTimeoutMs ?? gatewayDefaults.sessionTimeoutMs ?? 30_000;
     this.gateway = new ZkGateway({
       name: `${home.name} (replica state)`,
       connectionString: home.connectionString,
@@ -56,7 +63,7 @@ export class Replicas {
       ...(home.sasl ? { sasl: { settings: home.sasl, factory: saslFactory(home.sasl) } } : {}),
       // Shared state is written and read on a member with quorum, never a read-only one.
       canBeReadOnly: false,
-      sessionTimeoutMs: home.sessionTimeoutMs ?? gatewayDefaults.sessionTimeoutMs ?? 30_000,
+      sessionTimeoutMs: this.stateSessionTimeoutMs,
       ...(gatewayDefaults.requestDeadlineMs ? { requestDeadlineMs: gatewayDefaults.requestDeadlineMs } : {}),
       maxInFlight: 16,
       maxQueued: 1_000,
@@ -86,6 +93,11 @@ export class Replicas {
     access.sessions.shareWith(this.sharedSessions);
   }
 
+  /** With `sharedPolling`: these ensembles (their pollers held until the election says who polls) are polled by one replica for all. */
+  sharePolling(ensembles: Iterable<PollingTarget>): void {
+    if (this.options.sharedPolling) this.pollingTargets = [...ensembles];
+  }
+
   /** Opens the state session, registers this replica once it serves at `self.url`, and shares its share links. */
   start(self: ReplicaSelf, shared: { shareLinks: ShareLinkStore }): void {
     const name = `${hostname()}:${self.port}`;
@@ -95,10 +107,19 @@ export class Replicas {
       this.log,
     );
     this.sharedLinks = new SharedShareLinks(this.store, shared.shareLinks, this.log);
+    if (this.options.sharedPolling)
+      this.polling = new SharedPolling({
+        store: this.store,
+        self: { id: this.id, name },
+        ensembles: this.pollingTargets,
+        log: this.log,
+        fallbackAfterMs: this.stateSessionTimeoutMs,
+      });
     this.gateway.start();
     this.registry.start();
     void this.sharedLinks.start();
     void this.sharedSessions?.start();
+    this.polling?.start();
   }
 
   /** The registered session (hex) once this replica is listed; null before. */
@@ -120,6 +141,7 @@ export class Replicas {
     this.registry?.close();
     this.sharedLinks?.close();
     this.sharedSessions?.close();
+    this.polling?.close();
     this.store.close();
     // Closing the session deletes this replica's znode at once: the others stop listing it.
     this.gateway.close();
