@@ -109,6 +109,8 @@ export const PORT_OFFSETS = {
   /** bench/secure.ts: a TLS-only, SASL-required ensemble, and the plain one it is compared with in the same run. */
   secureBench: 17_100,
   secureBenchPlain: 17_200,
+  /** bench/sharedPolling.ts: 1 vs 3 replicas' 4lw load, with and without sharedPolling. */
+  sharedPollingBench: 17_360,
 } as const;
 
 /** The pool's offsets: as many ensembles at once as integration files run at once, plus one starting beside them. */
