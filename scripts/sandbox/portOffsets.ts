@@ -96,8 +96,8 @@ export const PORT_OFFSETS = {
   replicaSharingTest: 12_120,
   /** sharedPolling: three replicas, one polling for all, the leader partitioned and closed (server/test/sharedPolling.integration.test.ts). */
   sharedPollingTest: 12_300,
-  /** sharedPolling's 4lw load, 1 replica vs 3, with and without it (server/test/sharedPollingLoad.integration.test.ts). */
-  sharedPollingLoadTest: 12_320,
+  /** sharedPolling with its home ensemble stopped and started again (server/test/sharedPollingHomeAway.integration.test.ts). */
+  sharedPollingHomeTest: 12_320,
   fanoutBench: 16_300,
   latencyBench: 16_400,
   childrenBench: 16_500,

@@ -131,7 +131,12 @@ export class PolledEnsemble {
       this.clearLate();
       poller.start();
     }
-    if (!polls && poller.polling) poller.stop();
+    if (!polls && poller.polling) {
+      poller.stop();
+      // Its own last round (it led, or ran an upgrade) stays shown until the polling replica's next: late if that does not come.
+      const latest = poller.current();
+      if (this.modeNow === 'follow' && latest && !latest.lateReason) this.armLate(latest, latest.polledBy ?? 'the elected replica');
+    }
   }
 
   // ---- leading ----
@@ -219,22 +224,31 @@ export class PolledEnsemble {
     if (this.modeNow !== 'follow' || poller.polling) return;
     const { health, appended } = result.value;
     poller.adopt({ ...health, polledBy: result.by.name }, appended);
+    this.armLate(health, result.by.name);
+  }
+
+  /** The round shown now is said to be late when the next does not come within its cadence and the grace (at once when it is old already). */
+  private armLate(health: EnsembleHealth, publisher: string): void {
+    const { poller } = this.target.monitor;
     this.clearLate();
-    const lateAfterMs = health.pollIntervalMs + this.ctx.lateGraceMs;
-    const age = Date.now() - health.polledAt;
-    // Published long ago (the replica that polled died before this one started): never shown as live.
-    const dueIn = age > 2 * health.pollIntervalMs + this.ctx.lateGraceMs ? 0 : lateAfterMs;
     const receivedAt = Date.now();
-    this.lateTimer = setTimeout(() => {
-      this.lateTimer = null;
-      if (this.modeNow !== 'follow' || poller.polling) return;
-      const silentS = Math.round((Date.now() - receivedAt) / 1000);
-      poller.markLate(
-        dueIn === 0
-          ? `${result.by.name} polls the members for every replica, and its last round is from ${Math.round(age / 1000)} s ago`
-          : `${result.by.name} polls the members for every replica, and has published nothing for ${silentS} s (a round is due every ${Math.round(health.pollIntervalMs / 1000)} s)`,
-      );
-    }, dueIn);
+    const age = receivedAt - health.polledAt;
+    // Published long ago (the replica that polled died before this one started): never shown as live.
+    const old = age > 2 * health.pollIntervalMs + this.ctx.lateGraceMs;
+    const every = Math.round(health.pollIntervalMs / 1000);
+    this.lateTimer = setTimeout(
+      () => {
+        this.lateTimer = null;
+        if (this.modeNow !== 'follow' || poller.polling) return;
+        const silentS = Math.round((Date.now() - receivedAt) / 1000);
+        poller.markLate(
+          old
+            ? `${publisher} polls the members for every replica, and its last round is from ${Math.round(age / 1000)} s ago`
+            : `${publisher} polls the members for every replica, and has published nothing for ${silentS} s (a round is due every ${every} s)`,
+        );
+      },
+      old ? 0 : health.pollIntervalMs + this.ctx.lateGraceMs,
+    );
     this.lateTimer.unref();
   }
 
