@@ -155,6 +155,8 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
       audit: (entry) => audit.append(entry),
       ...(extras.restartMember ? { restartMember: extras.restartMember } : {}),
       ...(extras.upgradeTimings ? { timings: extras.upgradeTimings } : {}),
+      // With replicas, workflows live in the home ensemble: one replica runs each, another takes it over when its session ends.
+      ...(replicas ? { shared: replicas.upgradesOf() } : {}),
     });
   }
   const ops = new ZnodeOps({ admin, ...(extras.recursiveDelete ? { recursiveDelete: extras.recursiveDelete } : {}) });

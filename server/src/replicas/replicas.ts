@@ -22,6 +22,7 @@ import { SharedShareLinks } from './sharedShareLinks.js';
 import type { ShareLinkStore } from '../auth/shareLinks.js';
 import type { AccessControl } from '../auth/accessControl.js';
 import { SharedSessions } from './sharedSessions.js';
+import { SharedUpgrades } from './sharedUpgrades.js';
 
 export const REPLICAS_NOTE = 'A replica killed without closing stays listed until ZooKeeper ends its session, at most its session timeout later.';
 
@@ -40,6 +41,8 @@ export class Replicas {
   private sharedSessions: SharedSessions | null = null;
   /** Random per process: a restarted replica is a new one (its old znode goes with its old session). */
   readonly id = randomBytes(6).toString('hex');
+  /** `<host>:<port>` once it serves (start). */
+  private name = `${hostname()}:?`;
 
   constructor(
     readonly options: ReplicasOptions,
@@ -86,9 +89,15 @@ export class Replicas {
     access.sessions.shareWith(this.sharedSessions);
   }
 
+  /** An ensemble's upgrade workflows, kept in the home ensemble and run by one replica at a time (sharedUpgrades.ts). */
+  upgradesOf(): SharedUpgrades {
+    return new SharedUpgrades(this.store, () => ({ replica: this.id, name: this.name }), this.log);
+  }
+
   /** Opens the state session, registers this replica once it serves at `self.url`, and shares its share links. */
   start(self: ReplicaSelf, shared: { shareLinks: ShareLinkStore }): void {
     const name = `${hostname()}:${self.port}`;
+    this.name = name;
     this.registry = new ReplicaRegistry(
       this.store,
       { id: this.id, name, url: self.url, version: self.version, startedAt: self.startedAt, pid: process.pid },
