@@ -138,6 +138,8 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   const home = options.replicas ? options.ensembles.find((e) => e.name === options.replicas?.stateEnsemble) : undefined;
   const replicas = options.replicas && home ? new Replicas(options.replicas, home, log, extras.gatewayDefaults) : null;
   if (replicas && credentials) replicas.shareSessions(access);
+  // One audit trail: each entry also in the home ensemble's window before the change is answered.
+  replicas?.shareAudit(audit);
   const startedAt = Date.now();
   const admin = new Admin({ audit, jobs, log });
   const ensembles = Ensembles.fromConfig(options.ensembles, log, admin, extras.gatewayDefaults, extras.ensembleDefaults ?? {});

@@ -23,6 +23,8 @@ import type { ShareLinkStore } from '../auth/shareLinks.js';
 import type { AccessControl } from '../auth/accessControl.js';
 import { SharedSessions } from './sharedSessions.js';
 import { SharedUpgrades } from './sharedUpgrades.js';
+import { SharedAudit } from './sharedAudit.js';
+import type { AuditLog } from '../audit/auditLog.js';
 
 export const REPLICAS_NOTE = 'A replica killed without closing stays listed until ZooKeeper ends its session, at most its session timeout later.';
 
@@ -39,6 +41,7 @@ export class Replicas {
   private registry: ReplicaRegistry | null = null;
   private sharedLinks: SharedShareLinks | null = null;
   private sharedSessions: SharedSessions | null = null;
+  private sharedAudit: SharedAudit | null = null;
   /** Random per process: a restarted replica is a new one (its old znode goes with its old session). */
   readonly id = randomBytes(6).toString('hex');
   /** `<host>:<port>` once it serves (start). */
@@ -89,6 +92,12 @@ export class Replicas {
     access.sessions.shareWith(this.sharedSessions);
   }
 
+  /** Every replica's audit entries in one bounded window of the home ensemble; this replica's file stays its own record. */
+  shareAudit(audit: AuditLog): void {
+    this.sharedAudit = new SharedAudit(this.store, () => ({ replica: this.id, name: this.name }), this.log, this.options.auditWindow);
+    audit.share(this.sharedAudit);
+  }
+
   /** An ensemble's upgrade workflows, kept in the home ensemble and run by one replica at a time (sharedUpgrades.ts). */
   upgradesOf(): SharedUpgrades {
     return new SharedUpgrades(this.store, () => ({ replica: this.id, name: this.name }), this.log);
@@ -129,6 +138,7 @@ export class Replicas {
     this.registry?.close();
     this.sharedLinks?.close();
     this.sharedSessions?.close();
+    this.sharedAudit?.close();
     this.store.close();
     // Closing the session deletes this replica's znode at once: the others stop listing it.
     this.gateway.close();
