@@ -164,6 +164,8 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   const ops = new ZnodeOps({ admin, ...(extras.recursiveDelete ? { recursiveDelete: extras.recursiveDelete } : {}) });
   const limits: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits, ...extras.rateLimits };
   const guard = new SignInGuard(signInLimiter(limits), audit, log);
+  // Guesses counted across replicas: N replicas allow what one allows, not N times as much.
+  if (replicas) guard.limiter.share(replicas.signInFailures(limits.windowMs));
   const allowedHosts = allowedHostNames(options.host, auth?.allowedOrigins ?? [], options.allowedHosts ?? []);
 
   const app = express();

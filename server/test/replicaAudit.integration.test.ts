@@ -1,7 +1,8 @@
 /**
  * One audit trail across replicas (issue 21, item 4; docs/replicas.md): every replica writes its
  * own file and the home ensemble's bounded recent window; GET /api/audit on any replica shows
- * every replica's entries, each marked with its replica. A is a process of its own (killed with
+ * every replica's entries, each marked with its replica. And sign-in guesses counted across
+ * replicas: two replicas allow about what one allows. A is a process of its own (killed with
  * SIGKILL), B runs in this process; one real 3-member home ensemble.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,6 +26,8 @@ const VIEWER = 'replica-audit-viewer-token-0123456789';
 const SECRET = 'replica-audit-cluster-secret-0123456789-abcdef';
 const ROOT = '/keeper/replicas';
 const WINDOW = 100;
+/** Failed sign-ins per address and name a minute (a wrong token is the name "token"). */
+const GUESSES = 4;
 const admin: Who = { token: ADMIN };
 const viewer: Who = { token: VIEWER };
 
@@ -44,7 +47,7 @@ function options(stateDir: string): KeeperOptions {
     replicas: { stateEnsemble: 'home', root: ROOT, secret: SECRET, sharedPolling: false, auditWindow: WINDOW },
   };
 }
-const extras = { gatewayDefaults: { sessionTimeoutMs: 4_000 }, rateLimits: { api: 100_000, loginFailures: 1_000 } };
+const extras = { gatewayDefaults: { sessionTimeoutMs: 4_000 }, rateLimits: { api: 100_000, loginFailures: GUESSES } };
 
 const launchA = () =>
   launchKeeper({ options: options(mkdtempSync(join(dir, 'a-'))), extras, logFile: join(dir, `a-${Date.now()}.log`) }, join(dir, `a-${Date.now()}.json`));
@@ -54,6 +57,10 @@ async function page(url: string, query = ''): Promise<AuditPage> {
   expect(res.status).toBe(200);
   return auditPageSchema.parse(res.body);
 }
+
+/** What a client without the secret gets listing `<root>/<dir>`: its error code. */
+const listedByOthers = (dir: string) =>
+  new Promise<number | undefined>((resolve) => raw.client.getChildren(`${ROOT}/${dir}`, (error) => resolve((error as { code?: number } | null)?.code)));
 
 const created = (entries: AuditEntry[], path: string) => entries.find((e) => e.action === 'create' && e.path === path);
 
@@ -127,11 +134,31 @@ describe('one audit trail across replicas', () => {
   });
 
   it('is read by no one without the cluster secret, and by no viewer through Keeper', async () => {
-    const code = await new Promise<number | undefined>((resolve) =>
-      raw.client.getChildren(`${ROOT}/audit`, (error) => resolve((error as { code?: number } | null)?.code)),
-    );
-    expect(code).toBe(zookeeper.Exception.NO_AUTH);
+    expect(await listedByOthers('audit')).toBe(zookeeper.Exception.NO_AUTH);
     expect((await call(b.url, 'GET', '/api/audit', viewer)).status).toBe(403);
     expect((await call(b.url, 'GET', '/api/audit')).status).toBe(401);
+  });
+});
+
+describe('sign-in guesses across replicas', () => {
+  it('allows about the guesses one replica allows, however a balancer spreads them, and a right token still passes', async () => {
+    // Not across a window's boundary (the replicas' count starts again there).
+    if (Date.now() % 60_000 > 57_000) await new Promise((r) => setTimeout(r, 60_000 - (Date.now() % 60_000) + 100));
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++)
+      statuses.push((await call(i % 2 ? b.url : a.url, 'GET', '/api/ensembles', { token: `wrong-guess-${i}-0123456789abcdef` })).status);
+    const wrong = statuses.filter((s) => s === 401).length;
+    // One replica allows GUESSES; two counting apart would allow twice that. Shared: at most one more per other replica.
+    expect(wrong).toBeGreaterThanOrEqual(GUESSES);
+    expect(wrong).toBeLessThanOrEqual(GUESSES + 1);
+    expect(statuses.slice(-4)).toEqual([429, 429, 429, 429]);
+    for (const url of [a.url, b.url]) expect((await call(url, 'GET', '/api/ensembles', admin)).status).toBe(200);
+    // Kept as counts under keys no one can read back: an HMAC, never the address or the name tried.
+    const store = b.replicas!.store;
+    const windows = await store.children(store.path('sign-in-failures'));
+    const keys = (await Promise.all(windows.map((w) => store.children(store.path('sign-in-failures', w))))).flat();
+    expect(keys.length).toBeGreaterThanOrEqual(2);
+    for (const key of keys) expect(key).toMatch(/^[0-9a-f]{32}$/);
+    expect(await listedByOthers('sign-in-failures')).toBe(zookeeper.Exception.NO_AUTH);
   });
 });

@@ -24,6 +24,7 @@ import type { AccessControl } from '../auth/accessControl.js';
 import { SharedSessions } from './sharedSessions.js';
 import { SharedUpgrades } from './sharedUpgrades.js';
 import { SharedAudit } from './sharedAudit.js';
+import { SharedSignInFailures } from './sharedSignInFailures.js';
 import type { AuditLog } from '../audit/auditLog.js';
 
 export const REPLICAS_NOTE = 'A replica killed without closing stays listed until ZooKeeper ends its session, at most its session timeout later.';
@@ -96,6 +97,11 @@ export class Replicas {
   shareAudit(audit: AuditLog): void {
     this.sharedAudit = new SharedAudit(this.store, () => ({ replica: this.id, name: this.name }), this.log, this.options.auditWindow);
     audit.share(this.sharedAudit);
+  }
+
+  /** Failed sign-ins counted in the home ensemble too, per window of `windowMs` (the limiter's). */
+  signInFailures(windowMs: number): SharedSignInFailures {
+    return new SharedSignInFailures(this.store, this.options.secret, windowMs, this.log);
   }
 
   /** An ensemble's upgrade workflows, kept in the home ensemble and run by one replica at a time (sharedUpgrades.ts). */
