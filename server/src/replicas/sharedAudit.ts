@@ -171,7 +171,7 @@ export class SharedAudit {
       shared: {
         maxEntries: this.maxEntries,
         maxBytes: AUDIT_WINDOW_BYTES,
-        note: `Every replica's newest entries, kept in the home ensemble (at most ${this.maxEntries} entries, 16 MiB); older ones are in each replica's own audit file.`,
+        note: `Every replica's newest entries, kept in the home ensemble (at most ${this.maxEntries.toLocaleString('en-US')} entries, 16 MiB); older ones are in each replica's own audit file.`,
       },
     };
   }
