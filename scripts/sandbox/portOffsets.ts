@@ -94,6 +94,10 @@ export const PORT_OFFSETS = {
   /** Two Keeper replicas on one home ensemble (server/test/replicas.integration.test.ts), and two behind nginx (replicasBehindNginx). */
   replicasTest: 12_100,
   replicaSharingTest: 12_120,
+  /** A replica killed (SIGKILL) mid-upgrade, the upgrade finished by another (server/test/replicaHandover.integration.test.ts). */
+  replicaHandoverTest: 12_260,
+  /** The replicas' shared audit window and sign-in guess counters (server/test/replicaAudit.integration.test.ts). */
+  replicaAuditTest: 12_280,
   /** sharedPolling: three replicas, one polling for all, the leader partitioned and closed (server/test/sharedPolling.integration.test.ts). */
   sharedPollingTest: 12_300,
   /** sharedPolling with its home ensemble stopped and started again (server/test/sharedPollingHomeAway.integration.test.ts). */

@@ -370,6 +370,8 @@ describe('sign-in sessions across replicas', () => {
       log: testLogger,
     });
     expect(shared.perBucket).toBe(2);
+    // Started, so its sign-ins do not wait 10 s each for directories it would otherwise never be told exist.
+    await shared.start();
     const bucket = a.replicas!.store.path('sessions', 'ee');
     for (const name of await a.replicas!.store.children(bucket)) await a.replicas!.store.remove(`${bucket}/${name}`, -1);
     const now = Date.now();

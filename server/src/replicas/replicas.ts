@@ -24,6 +24,10 @@ import type { AccessControl } from '../auth/accessControl.js';
 import { SharedSessions } from './sharedSessions.js';
 import { SharedPolling } from './sharedPolling.js';
 import type { PollingTarget } from './polledEnsemble.js';
+import { SharedUpgrades } from './sharedUpgrades.js';
+import { SharedAudit } from './sharedAudit.js';
+import { SharedSignInFailures } from './sharedSignInFailures.js';
+import type { AuditLog } from '../audit/auditLog.js';
 
 export const REPLICAS_NOTE = 'A replica killed without closing stays listed until ZooKeeper ends its session, at most its session timeout later.';
 
@@ -44,8 +48,11 @@ export class Replicas {
   /** With `sharedPolling`: the election and what each watched ensemble shows (null without it). */
   polling: SharedPolling | null = null;
   private readonly stateSessionTimeoutMs: number;
+  private sharedAudit: SharedAudit | null = null;
   /** Random per process: a restarted replica is a new one (its old znode goes with its old session). */
   readonly id = randomBytes(6).toString('hex');
+  /** `<host>:<port>` once it serves (start). */
+  private name = `${hostname()}:?`;
 
   constructor(
     readonly options: ReplicasOptions,
@@ -98,9 +105,26 @@ export class Replicas {
     if (this.options.sharedPolling) this.pollingTargets = [...ensembles];
   }
 
+  /** Every replica's audit entries in one bounded window of the home ensemble; this replica's file stays its own record. */
+  shareAudit(audit: AuditLog): void {
+    this.sharedAudit = new SharedAudit(this.store, () => ({ replica: this.id, name: this.name }), this.log, this.options.auditWindow);
+    audit.share(this.sharedAudit);
+  }
+
+  /** Failed sign-ins counted in the home ensemble too, per window of `windowMs` (the limiter's). */
+  signInFailures(windowMs: number): SharedSignInFailures {
+    return new SharedSignInFailures(this.store, this.options.secret, windowMs, this.log);
+  }
+
+  /** An ensemble's upgrade workflows, kept in the home ensemble and run by one replica at a time (sharedUpgrades.ts). */
+  upgradesOf(): SharedUpgrades {
+    return new SharedUpgrades(this.store, () => ({ replica: this.id, name: this.name }), this.log);
+  }
+
   /** Opens the state session, registers this replica once it serves at `self.url`, and shares its share links. */
   start(self: ReplicaSelf, shared: { shareLinks: ShareLinkStore }): void {
     const name = `${hostname()}:${self.port}`;
+    this.name = name;
     this.registry = new ReplicaRegistry(
       this.store,
       { id: this.id, name, url: self.url, version: self.version, startedAt: self.startedAt, pid: process.pid },
@@ -142,6 +166,7 @@ export class Replicas {
     this.sharedLinks?.close();
     this.sharedSessions?.close();
     this.polling?.close();
+    this.sharedAudit?.close();
     this.store.close();
     // Closing the session deletes this replica's znode at once: the others stop listing it.
     this.gateway.close();

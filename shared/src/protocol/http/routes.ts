@@ -496,7 +496,8 @@ export const HTTP_ROUTES: readonly HttpRoute[] = [
     shareHolders: false,
     query: auditQuerySchema,
     answers: { 200: json(auditPageSchema) },
-    errors: ['FORBIDDEN', 'INVALID_QUERY'],
+    // With replicas the page is read from the home ensemble.
+    errors: ['FORBIDDEN', 'INVALID_QUERY', ...ZOOKEEPER_ERRORS],
   },
   // Replicas (docs/replicas.md).
   {
