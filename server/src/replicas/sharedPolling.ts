@@ -10,7 +10,8 @@
  *    by default; by then a leader's candidate would have expired too) makes every replica poll on
  *    its own until it is back, rather than show results that stopped moving;
  *  - the ensemble's identity (`/keeper/ensemble-id`), which the results are keyed by: unknown
- *    after `fallbackAfterMs`, the ensemble is polled locally. Two configured names of one
+ *    after IDENTITY_WAIT_MS (an ensemble down when Keeper starts), the ensemble is polled locally
+ *    until it is known. Two configured names of one
  *    ensemble (one identity): the first shares, the others poll on their own.
  */
 import type { Logger } from 'pino';
@@ -32,6 +33,8 @@ export interface SharedPollingOptions {
 
 /** Within 3 s of a missed refresh a follower says "as of" (the truth rule); 2 s leaves room for its timer and the browser. */
 export const LATE_GRACE_MS = 2_000;
+/** An ensemble's identity is read in milliseconds when it serves; one that does not is polled here rather than shown as nothing. */
+const IDENTITY_WAIT_MS = 5_000;
 
 export class SharedPolling {
   readonly election: PollingElection;
@@ -69,10 +72,13 @@ export class SharedPolling {
     this.options.store.gateway.on('session', this.onSession);
     this.election.start();
     this.watchHome();
-    this.identityTimer = setTimeout(() => {
-      this.identityWaitOver = true;
-      this.decide();
-    }, this.options.fallbackAfterMs);
+    this.identityTimer = setTimeout(
+      () => {
+        this.identityWaitOver = true;
+        this.decide();
+      },
+      Math.min(IDENTITY_WAIT_MS, this.options.fallbackAfterMs),
+    );
     this.identityTimer.unref();
     for (const share of this.shares)
       share.target.identity
