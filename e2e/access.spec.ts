@@ -375,6 +375,27 @@ const securityShot = (name: string) => join(process.env.KEEPER_SECURITY_SHOTS ??
 
 test('the sign-in page offers only the token when no users are configured, and a long next path stays in the card', async ({ browser }) => {
   const longPath = `/ensembles/default/znodes/${'services/payments/'.repeat(8)}database.json`;
+  // While the page asks which ways this server offers, it offers none: a Password tab shown first
+  // and taken away when the answer came offered what this server does not have.
+  {
+    const context = await anonymousContext(browser, 'dark');
+    const page = await context.newPage();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/sign-in-methods', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/login');
+    await expect(page.getByText('Asking Keeper how to sign in…')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Password' })).toHaveCount(0);
+    await expect(page.getByLabel('Token', { exact: true })).toHaveCount(0);
+    release();
+    await expect(page.getByLabel('Token', { exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Password' })).toHaveCount(0);
+    await expect(page.getByText('Asking Keeper how to sign in…')).toHaveCount(0);
+    await context.close();
+  }
   for (const { theme, width } of checkedVariants([
     { theme: 'dark', width: 1440 },
     { theme: 'light', width: 1440, screenshotOnly: true },

@@ -51,10 +51,13 @@ export class AccessPage {
   }
 
   async signInWithToken(token: string): Promise<void> {
-    // The Token tab is shown only when passwords are offered too (users configured).
+    // The Token tab is shown only when passwords are offered too (users configured); the form
+    // appears once the page knows which ways are offered, so wait for it before looking for a tab.
     const tab = this.button('Token');
-    if ((await tab.count()) > 0) await tab.click();
-    await this.page.getByLabel('Token', { exact: true }).fill(token);
+    const field = this.page.getByLabel('Token', { exact: true });
+    await field.or(tab).first().waitFor();
+    if (await tab.isVisible()) await tab.click();
+    await field.fill(token);
     await this.button('Sign in').click();
   }
 }

@@ -96,6 +96,14 @@ export const PORT_OFFSETS = {
   /** Two Keeper replicas on one home ensemble (server/test/replicas.integration.test.ts), and two behind nginx (replicasBehindNginx). */
   replicasTest: 12_100,
   replicaSharingTest: 12_120,
+  /** A replica killed (SIGKILL) mid-upgrade, the upgrade finished by another (server/test/replicaHandover.integration.test.ts). */
+  replicaHandoverTest: 12_260,
+  /** The replicas' shared audit window and sign-in guess counters (server/test/replicaAudit.integration.test.ts). */
+  replicaAuditTest: 12_280,
+  /** sharedPolling: three replicas, one polling for all, the leader partitioned and closed (server/test/sharedPolling.integration.test.ts). */
+  sharedPollingTest: 12_300,
+  /** sharedPolling with its home ensemble stopped and started again (server/test/sharedPollingHomeAway.integration.test.ts). */
+  sharedPollingHomeTest: 12_320,
   fanoutBench: 16_300,
   latencyBench: 16_400,
   childrenBench: 16_500,
@@ -107,6 +115,8 @@ export const PORT_OFFSETS = {
   /** bench/secure.ts: a TLS-only, SASL-required ensemble, and the plain one it is compared with in the same run. */
   secureBench: 17_100,
   secureBenchPlain: 17_200,
+  /** bench/sharedPolling.ts: 1 vs 3 replicas' 4lw load, with and without sharedPolling. */
+  sharedPollingBench: 17_360,
 } as const;
 
 /** The pool's offsets: as many ensembles at once as integration files run at once, plus one starting beside them. */

@@ -130,9 +130,17 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   const home = options.replicas ? options.ensembles.find((e) => e.name === options.replicas?.stateEnsemble) : undefined;
   const replicas = options.replicas && home ? new Replicas(options.replicas, home, log, extras.gatewayDefaults) : null;
   if (replicas && credentials) replicas.shareSessions(access);
+  // One audit trail: each entry also in the home ensemble's window before the change is answered.
+  replicas?.shareAudit(audit);
   const startedAt = Date.now();
   const admin = new Admin({ audit, jobs, log });
-  const ensembles = Ensembles.fromConfig(options.ensembles, log, admin, extras.gatewayDefaults, extras.ensembleDefaults ?? {});
+  // With sharedPolling the pollers wait for the election (replicas/sharedPolling.ts) rather than start with their ensembles.
+  const pollerHeld = replicas !== null && options.replicas?.sharedPolling === true;
+  const ensembles = Ensembles.fromConfig(options.ensembles, log, admin, extras.gatewayDefaults, {
+    ...extras.ensembleDefaults,
+    ...(pollerHeld ? { pollerHeld } : {}),
+  });
+  replicas?.sharePolling(ensembles);
   for (const ensemble of ensembles) {
     // The Locks view remembers scans' finds and the holds it saw begin, keyed by the ensemble's identity.
     if (auth?.stateDir) {
@@ -147,12 +155,16 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
       audit: (entry) => audit.append(entry),
       ...(extras.restartMember ? { restartMember: extras.restartMember } : {}),
       ...(extras.upgradeTimings ? { timings: extras.upgradeTimings } : {}),
+      // With replicas, workflows live in the home ensemble: one replica runs each, another takes it over when its session ends.
+      ...(replicas ? { shared: replicas.upgradesOf() } : {}),
     });
     ensemble.reconfig.configure({ stateDir: auth?.stateDir ?? null, audit: (entry) => audit.append(entry) });
   }
   const ops = new ZnodeOps({ admin, ...(extras.recursiveDelete ? { recursiveDelete: extras.recursiveDelete } : {}) });
   const limits: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits, ...extras.rateLimits };
   const guard = new SignInGuard(signInLimiter(limits), audit, log);
+  // Guesses counted across replicas: N replicas allow what one allows, not N times as much.
+  if (replicas) guard.limiter.share(replicas.signInFailures(limits.windowMs));
   const allowedHosts = allowedHostNames(options.host, auth?.allowedOrigins ?? [], options.allowedHosts ?? []);
 
   const app = express();

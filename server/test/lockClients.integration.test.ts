@@ -169,6 +169,8 @@ describe('the Locks API on locks made by real kazoo and Curator clients', () => 
   let observer: LocksObserver;
   const started: { stop(): Promise<void> }[] = [];
   const keep = <T extends { stop(): Promise<void> }>(s: T): T => (started.push(s), s);
+  /** The Curator JVMs, started with the file so they come up while the kazoo scenarios' leak proof is awaited. */
+  let curatorStarting: Promise<PromiseSettledResult<CuratorScenario>[]>;
 
   beforeAll(async () => {
     ensemble = await startTestEnsemble(PORT_OFFSETS.lockClientsTest);
@@ -187,6 +189,14 @@ describe('the Locks API on locks made by real kazoo and Curator clients', () => 
         rateLimits: { api: 100_000, loginFailures: 1_000 },
       },
     );
+    const hosts = ensemble.connectionString;
+    // Four JVMs at once, beside the kazoo scenarios: what they share is the wait for the leak proof.
+    curatorStarting = Promise.allSettled([
+      curatorMutexScenario({ hosts, path: DIRS.curatorMutex }).then(keep),
+      curatorReadWriteScenario({ hosts, path: DIRS.curatorRw }).then(keep),
+      curatorLeaderLatchScenario({ hosts, path: DIRS.curatorLatch }).then(keep),
+      startCuratorScenario({ hosts, path: DIRS.curatorRwWriterFirst, roles: ['write', 'read', 'read', 'write'] }).then(keep),
+    ]);
     observer = new LocksObserver(async () => {
       const res = await fetch(`${keeper.url}/api/ensembles/it/locks?path=${ROOT}`, { headers: { authorization: `Bearer ${VIEWER}` } });
       if (res.status !== 200) throw new Error(`GET /locks answered ${res.status}: ${await res.text()}`);
@@ -195,6 +205,7 @@ describe('the Locks API on locks made by real kazoo and Curator clients', () => 
   }, 180_000);
 
   afterAll(async () => {
+    await curatorStarting;
     await observer?.stop();
     if (observer) console.info(`${observer.answers.length} answers of GET /locks read and checked, ${observer.violations.length} violations`);
     await Promise.all(started.map((s) => s.stop().catch(() => undefined)));
@@ -566,15 +577,7 @@ describe('the Locks API on locks made by real kazoo and Curator clients', () => 
     let writerFirst: CuratorScenario;
 
     beforeAll(async () => {
-      const hosts = ensemble.connectionString;
-      // Three JVMs at once: each compiles CuratorLocks.java; together they take about as long as one after another would not.
-      const settled = await Promise.allSettled([
-        curatorMutexScenario({ hosts, path: DIRS.curatorMutex }),
-        curatorReadWriteScenario({ hosts, path: DIRS.curatorRw }),
-        curatorLeaderLatchScenario({ hosts, path: DIRS.curatorLatch }),
-        startCuratorScenario({ hosts, path: DIRS.curatorRwWriterFirst, roles: ['write', 'read', 'read', 'write'] }),
-      ]);
-      for (const s of settled) if (s.status === 'fulfilled') keep(s.value);
+      const settled = await curatorStarting;
       const failed = settled.find((s) => s.status === 'rejected');
       if (failed) throw failed.reason;
       [mutex, readWrite, latch, writerFirst] = settled.map((s) => (s as PromiseFulfilledResult<CuratorScenario>).value) as [

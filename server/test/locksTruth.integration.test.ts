@@ -16,10 +16,10 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lockAnswerSchema, locksAnswerSchema, type Contender, type LockAnswer } from '@keeper/shared';
+import { leakCheckSummary, lockAnswerSchema, locksAnswerSchema, type Contender, type LeakCheck, type LockAnswer } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import type { KeeperOptions } from '../src/config/types.js';
-import { ensembleConfigOf, PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
+import { ensembleConfigOf, leaseSharedEnsemble, type SharedEnsemble } from './support/testEnsemble.js';
 import {
   kazooLockScenario,
   kazooLockHerdScenario,
@@ -43,10 +43,8 @@ const OUTSIDE_HERD = '/app/queue/head';
 const SLOW = '/app/locks/slow';
 const SLOW_SHORT = '/app/locks/slow-short';
 
-type Ensemble = Awaited<ReturnType<typeof startTestEnsemble>>;
-
 describe('the Locks view tells the truth, and keeps share links to their scope', () => {
-  let ensemble: Ensemble;
+  let ensemble: SharedEnsemble;
   let keeper: RunningKeeper;
   let stateDir: string;
   let options: KeeperOptions;
@@ -60,13 +58,14 @@ describe('the Locks view tells the truth, and keeps share links to their scope',
   const start = () =>
     startKeeper(options, {
       logger: testLogger,
-      // Owners are known (and their timeouts) once the sessions gathering lists them: every 10 s here, not every minute.
-      ensembleDefaults: { pollIntervalMs: 1_000, sessionsMinIntervalMs: 3_000, sessionsCadenceMs: 10_000 },
+      // Owners are known (and their timeouts) once the sessions gathering lists them: re-read at each watch gathering here, not every minute.
+      ensembleDefaults: { pollIntervalMs: 1_000, sessionsMinIntervalMs: 3_000, sessionsCadenceMs: 3_000 },
       rateLimits: { api: 100_000, loginFailures: 1_000 },
     });
 
   beforeAll(async () => {
-    ensemble = await startTestEnsemble(PORT_OFFSETS.locksTruthTest);
+    // It only connects clients and Keepers (every session closed at the end): a shared ensemble does.
+    ensemble = await leaseSharedEnsemble();
     stateDir = mkdtempSync(join(tmpdir(), 'keeper-lock-truth-'));
     // No configured roots: what Keeper watches comes from opened pages and scans.
     options = {
@@ -218,13 +217,24 @@ describe('the Locks view tells the truth, and keeps share links to their scope',
       // Refused, but the refusal is a payload too.
       browser.subscribe('lock', 'it', { path: OUTSIDE_LOCK }, 'outside');
       if (!withViews) browser.subscribe('locks', 'it', {}, 'list');
-      // A gathering later, every subscription has pushed at least once more (herds included).
+      const gatherer = keeper.ensembles.get('it').locks.gatherer;
       const before = frames.length;
-      await waitFor(() => frames.length >= before + (withViews ? 3 : 1) && keeper.ensembles.get('it').locks.gatherer.gatherings.length > 0, {
+      await waitFor(() => frames.length >= before + (withViews ? 3 : 1) && gatherer.gatherings.length > 0, {
         what: 'pushes after a gathering',
         timeoutMs: 30_000,
       });
-      await new Promise((r) => setTimeout(r, 12_000));
+      // A gathering later, every subscription has pushed at least once more (herds included): one asked now, and
+      // each accepted subscription's push that carries it (every gathering pushes every lock and list subscription).
+      await gatherer.gatherNow();
+      const gathered = leakCheckSummary(gatherer.gatherings);
+      const carries = (leakCheck: LeakCheck | undefined) => leakCheck?.spanMs === gathered.spanMs && leakCheck.gatherings === gathered.gatherings;
+      const accepted = [
+        () => browser.topicEvents('lock', 'it').some((e) => e.params.path === LEAKY && e.event.kind === 'lock' && carries(e.event.lock.leakCheck)),
+        ...(withViews
+          ? [undefined, 'queue'].map((q) => () => browser.topicEvents('locks', 'it').some((e) => e.params.q === q && carries(e.event.locks.leakCheck)))
+          : []),
+      ];
+      await waitFor(() => accepted.every((pushed) => pushed()), { what: "every subscription's push after the gathering", timeoutMs: 30_000 });
       payloads.push(...frames.map((text, i) => ({ label: `socket frame ${i}`, text })));
       return payloads;
     };
@@ -272,8 +282,8 @@ describe('the Locks view tells the truth, and keeps share links to their scope',
       { hosts, path: SLOW_SHORT, identifier: 'b', timeoutS: 4 },
     ])) as [KazooContender, KazooContender, KazooContender];
     stops.push(...[h1, w1, a, h2, v1, b].map((c) => () => c.stop()));
-    await settled(SLOW, 3);
-    await settled(SLOW_SHORT, 3);
+    // Both opened at once: Keeper tracks a directory from its first look, and a gathering keeps the watches of tracked ones only.
+    await Promise.all([settled(SLOW, 3), settled(SLOW_SHORT, 3)]);
     // Their owners are in the sessions data (with their timeouts): nothing below is "waiting" for want of knowing them.
     await waitFor(async () => byName(await detail(SLOW), a.name)?.owner?.known && byName(await detail(SLOW_SHORT), b.name)?.owner?.known, {
       what: "A's and B's sessions gathered",

@@ -62,11 +62,19 @@ describe('a quorum loss with read-only members', () => {
     try {
       // Before read-only: disconnected, never live.
       await waitFor(() => gateway.session.state !== 'connected', { what: 'the loss noticed', timeoutMs: 20_000 });
-      await waitFor(() => gateway.session.state === 'readOnly', { what: 'a read-only session', timeoutMs: 40_000, intervalMs: 100 });
+      // Asked of the API, what a browser sees. A read-only member may drop a connection once (seen 1 CI run in many:
+      // read-only, then 'disconnected' within milliseconds); the session's story is printed then, and Keeper must be read-only again.
+      const session = await waitFor(
+        async () => {
+          const answer = (await call('GET', '/api/ensembles')).body.ensembles[0].session;
+          return answer.state === 'readOnly' && answer;
+        },
+        { what: 'the API saying read-only', timeoutMs: 40_000, intervalMs: 100 },
+      );
       const readOnlyAfterMs = Date.now() - frozenAt;
-      const list = await call('GET', '/api/ensembles');
-      const session = list.body.ensembles[0].session;
-      expect(session.state).toBe('readOnly');
+      const flaps = session.timeline.filter((t: { state: string; at: number }) => t.at > frozenAt && t.state === 'readOnly').length;
+      if (flaps > 1)
+        console.log(`read-only ${flaps} times during the outage:`, JSON.stringify(session.timeline.filter((t: { at: number }) => t.at > frozenAt)));
       expect(session.connection.readOnly).toMatchObject({ memberId: mine });
       expect(session.connection.readOnly.lastReadWriteAt).toBeGreaterThan(frozenAt - 10_000);
       expect(session.connection.readOnly.lastReadWriteAt).toBeLessThanOrEqual(frozenAt + 5_000);

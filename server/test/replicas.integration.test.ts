@@ -98,7 +98,7 @@ describe('the replica registry', () => {
     // registeredAt is ZooKeeper's ctime of the ephemeral znode; its owner is B's state session, not its console session.
     const stat = await rawCall<zookeeper.Stat>((cb) => raw.client.exists(`${ROOT}/replicas/${idOf(b)}`, (e, s) => cb(e, s)));
     expect(bOnA.registeredAt).toBe(Number(stat.ctime.readBigInt64BE()));
-    expect(bOnA.sessionId).toBe(b.replicas!.registeredSession);
+    await waitFor(() => b.replicas!.registeredSession === bOnA.sessionId, { what: "B's registration confirmed", timeoutMs: 5_000 });
     expect(bOnA.sessionId).not.toBe(b.ensembles.get('home')!.gateway.session.sessionId);
   });
 
@@ -118,7 +118,8 @@ describe('the replica registry', () => {
     // A new znode (ZooKeeper's ctime after the expiry, owned by the new session): the old one went with its session.
     expect(again.registeredAt).toBeGreaterThanOrEqual(expiredAt - 1_000);
     expect(again.registeredAt).toBeGreaterThan(before.registeredAt);
-    expect(again.sessionId).toBe(b.replicas!.registeredSession);
+    // B counts itself registered once it has read back that its new session owns the znode (a stat after the create).
+    await waitFor(() => b.replicas!.registeredSession === again.sessionId, { what: "B's registration confirmed on its new session", timeoutMs: 5_000 });
     // B's console session was not touched: only the state session expired.
     expect(b.ensembles.get('home')!.gateway.session.state).toBe('connected');
   });
@@ -369,6 +370,8 @@ describe('sign-in sessions across replicas', () => {
       log: testLogger,
     });
     expect(shared.perBucket).toBe(2);
+    // Started, so its sign-ins do not wait 10 s each for directories it would otherwise never be told exist.
+    await shared.start();
     const bucket = a.replicas!.store.path('sessions', 'ee');
     for (const name of await a.replicas!.store.children(bucket)) await a.replicas!.store.remove(`${bucket}/${name}`, -1);
     const now = Date.now();

@@ -5,9 +5,7 @@
  * whichever replica answers, and when the replica holding its live socket goes away, it opens the
  * socket again through nginx with the same cookie and the updates keep coming.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -19,48 +17,20 @@ import { ensembleConfigOf, PORT_OFFSETS, startTestEnsemble } from './support/tes
 import { connectRaw, type RawClient } from './support/rawClient.js';
 import { testLogger } from './support/logger.js';
 import { waitFor } from './support/waitFor.js';
+import { startNginx, type RunningNginx, type ViaProxy } from './support/nginx.js';
 
 const ADMIN_TOKEN = 'nginx-replicas-admin-token-0123456789';
 const SECRET = 'nginx-replicas-cluster-secret-0123456789-abcdef';
-const SITE_FILE = join(import.meta.dirname, '../../docs/nginx/keeper.conf');
 const PORT = KEEPER_PORTS.replicasNginxTest;
 const PROXY = `https://127.0.0.1:${PORT}`;
 
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: any;
-}
-
 let ensemble: Awaited<ReturnType<typeof startTestEnsemble>>;
 let replicas: RunningKeeper[] = [];
-let nginx: ChildProcess;
+let nginx: RunningNginx;
+let viaProxy: ViaProxy;
 let dir: string;
 let ca: Buffer;
 let raw: RawClient;
-
-function viaProxy(method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = request(`${PROXY}${path}`, { method, ca, headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString();
-        let parsed: unknown = text;
-        try {
-          parsed = text ? JSON.parse(text) : null;
-        } catch {
-          // A page, not JSON.
-        }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parsed });
-      });
-    });
-    req.setTimeout(10_000, () => req.destroy(new Error(`${method} ${path}: no answer through nginx in 10 s`)));
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
 
 /** Which replica answered a request through nginx: the one GET /api/replicas marks `self`. */
 async function answeredBy(cookie: string): Promise<string> {
@@ -94,19 +64,6 @@ async function follow(cookie: string, path: string): Promise<{ socket: WebSocket
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'keeper-nginx-replicas-'));
-  const made = spawnSync(
-    'openssl',
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'].concat([
-      '-keyout',
-      join(dir, 'keeper.key'),
-      '-out',
-      join(dir, 'keeper.pem'),
-    ]),
-    { encoding: 'utf8', timeout: 30_000 },
-  );
-  expect(made.status, made.stderr).toBe(0);
-  ca = readFileSync(join(dir, 'keeper.pem'));
-
   ensemble = await startTestEnsemble(PORT_OFFSETS.replicaSharingTest);
   raw = await connectRaw(ensemble.connectionString);
   const start = (n: number) =>
@@ -123,45 +80,17 @@ beforeAll(async () => {
     );
   replicas = await Promise.all([start(1), start(2)]);
 
-  // The shipped site file; its one upstream server becomes the two replicas (round robin, nothing sticky).
-  let site = readFileSync(SITE_FILE, 'utf8');
-  const rewrite = (from: string, to: string) => {
-    expect(site, `docs/nginx/keeper.conf still says ${from}`).toContain(from);
-    site = site.replace(from, to);
-  };
-  rewrite('listen 443 ssl;', `listen 127.0.0.1:${PORT} ssl;`);
-  rewrite('server 127.0.0.1:8080;', replicas.map((r) => `server ${new URL(r.url).host};`).join('\n    '));
-  rewrite('/etc/ssl/certs/keeper.example.com.pem', join(dir, 'keeper.pem'));
-  rewrite('/etc/ssl/private/keeper.example.com.key', join(dir, 'keeper.key'));
-  const temp = (name: string) => join(dir, name);
-  writeFileSync(
-    join(dir, 'nginx.conf'),
-    [
-      `pid ${temp('nginx.pid')};`,
-      `error_log ${temp('error.log')} warn;`,
-      'worker_processes 1;',
-      'events { worker_connections 256; }',
-      'http {',
-      `  access_log ${temp('access.log')};`,
-      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${temp(t)};`),
-      site,
-      '}',
-    ].join('\n'),
+  // The shipped site file's one upstream server becomes the two replicas (round robin, nothing sticky).
+  nginx = await startNginx(
+    dir,
+    PORT,
+    replicas.map((r) => new URL(r.url).host),
   );
-  nginx = spawn('/usr/sbin/nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  nginx.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  await waitFor(
-    async () => {
-      if (nginx.exitCode !== null) throw new Error(`nginx exited ${nginx.exitCode}: ${stderr}${readFileSync(temp('error.log'), 'utf8')}`);
-      return (await viaProxy('GET', '/api/health').catch(() => null))?.status === 200;
-    },
-    { what: 'the replicas answering through nginx', timeoutMs: 20_000 },
-  );
+  ({ ca, viaProxy } = nginx);
 }, 180_000);
 
 afterAll(async () => {
-  nginx?.kill('SIGTERM');
+  nginx?.stop();
   raw?.close();
   await Promise.all(replicas.map((r) => r.close()));
   await ensemble?.dispose();

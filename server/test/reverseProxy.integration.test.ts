@@ -7,9 +7,7 @@
  *  - the live socket (wss) is upgraded through the proxy and carries a write made by another client;
  *  - a write from another site's page is still refused (the Host nginx passes keeps its port).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
@@ -23,64 +21,22 @@ import { connectRaw } from './support/rawClient.js';
 import { call } from './support/http.js';
 import { testLogger } from './support/logger.js';
 import { waitFor } from './support/waitFor.js';
+import { startNginx, type RunningNginx, type ViaProxy } from './support/nginx.js';
 
 const ADMIN_TOKEN = 'proxy-admin-token-0123456789abc';
-const SITE_FILE = join(import.meta.dirname, '../../docs/nginx/keeper.conf');
 const PORT = KEEPER_PORTS.nginxTest;
 const PROXY = `https://127.0.0.1:${PORT}`;
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: any;
-}
 
 describe('Keeper behind nginx terminating TLS (docs/nginx/keeper.conf)', () => {
   let ensemble: SharedEnsemble;
   let keeper: RunningKeeper;
-  let nginx: ChildProcess;
+  let nginx: RunningNginx;
+  let viaProxy: ViaProxy;
   let dir: string;
   let ca: Buffer;
 
-  /** A request through the proxy, trusting the test's own certificate. */
-  function viaProxy(method: string, path: string, headers: Record<string, string> = {}, body?: unknown): Promise<Answer> {
-    return new Promise((resolve, reject) => {
-      const payload = body === undefined ? undefined : JSON.stringify(body);
-      const req = request(`${PROXY}${path}`, { method, ca, headers: { ...headers, ...(payload ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString();
-          let parsed: unknown = text;
-          try {
-            parsed = text ? JSON.parse(text) : null;
-          } catch {
-            // A page, not JSON.
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parsed });
-        });
-      });
-      req.setTimeout(10_000, () => req.destroy(new Error(`${method} ${path}: no answer through nginx in 10 s`)));
-      req.on('error', reject);
-      req.end(payload);
-    });
-  }
-
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'keeper-nginx-'));
-    const made = spawnSync(
-      'openssl',
-      ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'].concat([
-        '-keyout',
-        join(dir, 'keeper.key'),
-        '-out',
-        join(dir, 'keeper.pem'),
-      ]),
-      { encoding: 'utf8', timeout: 30_000 },
-    );
-    expect(made.status, made.stderr).toBe(0);
-    ca = readFileSync(join(dir, 'keeper.pem'));
-
     ensemble = await leaseSharedEnsemble();
     keeper = await startKeeper(
       {
@@ -93,45 +49,12 @@ describe('Keeper behind nginx terminating TLS (docs/nginx/keeper.conf)', () => {
       { logger: testLogger },
     );
 
-    // The shipped site file, with only what differs on this machine rewritten; each rewrite must hit.
-    let site = readFileSync(SITE_FILE, 'utf8');
-    const rewrite = (from: string, to: string) => {
-      expect(site, `docs/nginx/keeper.conf still says ${from}`).toContain(from);
-      site = site.replace(from, to);
-    };
-    rewrite('listen 443 ssl;', `listen 127.0.0.1:${PORT} ssl;`);
-    rewrite('server 127.0.0.1:8080;', `server ${new URL(keeper.url).host};`);
-    rewrite('/etc/ssl/certs/keeper.example.com.pem', join(dir, 'keeper.pem'));
-    rewrite('/etc/ssl/private/keeper.example.com.key', join(dir, 'keeper.key'));
-    const temp = (name: string) => join(dir, name);
-    writeFileSync(
-      join(dir, 'nginx.conf'),
-      [
-        `pid ${temp('nginx.pid')};`,
-        `error_log ${temp('error.log')} warn;`,
-        'worker_processes 1;',
-        'events { worker_connections 256; }',
-        'http {',
-        `  access_log ${temp('access.log')};`,
-        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((t) => `  ${t}_temp_path ${temp(t)};`),
-        site,
-        '}',
-      ].join('\n'),
-    );
-    nginx = spawn('/usr/sbin/nginx', ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    nginx.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-    await waitFor(
-      async () => {
-        if (nginx.exitCode !== null) throw new Error(`nginx exited ${nginx.exitCode}: ${stderr}${readFileSync(temp('error.log'), 'utf8')}`);
-        return (await viaProxy('GET', '/api/health').catch(() => null))?.status === 200;
-      },
-      { what: 'Keeper answering through nginx', timeoutMs: 20_000 },
-    );
+    nginx = await startNginx(dir, PORT, [new URL(keeper.url).host]);
+    ({ ca, viaProxy } = nginx);
   }, 60_000);
 
   afterAll(async () => {
-    nginx?.kill('SIGTERM');
+    nginx?.stop();
     await keeper?.close();
     await ensemble?.dispose();
     if (dir) rmSync(dir, { recursive: true, force: true });
@@ -165,12 +88,14 @@ describe('Keeper behind nginx terminating TLS (docs/nginx/keeper.conf)', () => {
     const socket = new WebSocket(`wss://127.0.0.1:${PORT}/ws`, { ca, headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     const messages: any[] = [];
     socket.on('message', (data) => messages.push(JSON.parse(data.toString())));
+    // Listened for before anything is awaited: the socket may open while the create is on its way.
+    const opened = new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', reject);
+    });
     try {
       await writer.create('/through-nginx', 'before');
-      await new Promise<void>((resolve, reject) => {
-        socket.once('open', () => resolve());
-        socket.once('error', reject);
-      });
+      await opened;
       socket.send(JSON.stringify({ type: 'hello', protocolVersion: PROTOCOL_VERSION }));
       await waitFor(() => messages.some((m) => m.type === 'welcome'), { what: 'welcome through nginx' });
       socket.send(JSON.stringify({ type: 'subscribe', topic: 'znode', ensemble: 'prod', params: { path: '/through-nginx' }, id: 's' }));

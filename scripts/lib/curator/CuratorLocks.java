@@ -1,6 +1,7 @@
 /*
- * Real Apache Curator lock users for Keeper's tests (issue 12): Debian's libcurator-recipes-java,
- * run as a single-file source program (compiled at each start, about a second):
+ * Real Apache Curator lock users for Keeper's tests (issue 12): Debian's libcurator-recipes-java.
+ * The tests compile it once (scripts/lib/locks/curatorClasses.ts); it also runs as a single-file
+ * source program, compiled at each start (about 4 s of CPU):
  *
  *   java -cp /usr/share/java/curator-recipes.jar:/usr/share/java/slf4j-nop.jar \
  *     CuratorLocks.java HOSTS PATH SESSION_TIMEOUT_MS ROLE[,ROLE...]

@@ -1,9 +1,11 @@
 /**
  * Real Apache Curator 5.4 lock users (Debian's libcurator-recipes-java) for the Locks view's
- * tests: scripts/lib/curator/CuratorLocks.java, launched as a single-file source program. One
- * JVM holds every participant, each with its own CuratorFramework and so its own session.
+ * tests: scripts/lib/curator/CuratorLocks.java, compiled once (curatorClasses.ts) and run with C1
+ * only, as the sandbox's members are: a lock user needs a quick start, not peak speed. One JVM
+ * holds every participant, each with its own CuratorFramework and so its own session.
  */
 import { fileURLToPath } from 'node:url';
+import { curatorProgram } from './curatorClasses.js';
 import { EventProcess, orStop } from './eventProcess.js';
 import type { PlacedNode } from './kazooContender.js';
 import type { LockScenario } from './kazooScenarios.js';
@@ -26,7 +28,7 @@ export interface CuratorParticipant extends PlacedNode {
 export interface CuratorScenario extends LockScenario {
   /** In role order, which is sequence order. */
   participants: CuratorParticipant[];
-  /** From spawn to every participant placed: the JVM start and the source compilation included. */
+  /** From spawn to every participant placed: the JVM start included. */
   startMs: number;
   /** The participant releases the lock (or closes its latch): its node goes, its session stays. */
   release(index: number): Promise<void>;
@@ -43,10 +45,13 @@ export interface CuratorPlan {
 }
 
 export async function startCuratorScenario({ hosts, path, roles, sessionTimeoutMs = 30_000, readyWithinMs = 90_000 }: CuratorPlan): Promise<CuratorScenario> {
+  const program = await curatorProgram(CURATOR_LOCKS_JAVA, CURATOR_CLASSPATH);
   const proc = new EventProcess(`Curator ${roles.join(',')} on ${path}`, 'java', [
+    '-XX:TieredStopAtLevel=1',
+    '-XX:+UseSerialGC',
     '-cp',
-    CURATOR_CLASSPATH,
-    CURATOR_LOCKS_JAVA,
+    program.classpath,
+    program.main,
     hosts,
     path,
     String(sessionTimeoutMs),

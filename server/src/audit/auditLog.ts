@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'pino';
-import { auditEntrySchema, type AuditEntry } from '@keeper/shared';
+import { auditEntrySchema, type AuditEntry, type AuditPage } from '@keeper/shared';
 import { ensureStateDir } from '../config/stateFiles.js';
 import { boundAuditInput, type AuditInput } from './auditBounds.js';
 import { reverseLines } from './reverseLines.js';
@@ -32,6 +32,15 @@ export interface AuditRotation {
 }
 
 export const DEFAULT_AUDIT_ROTATION: AuditRotation = { maxFileBytes: 10 * 1024 * 1024, keepFiles: 4 };
+
+/**
+ * With replicas: the shared recent window of every replica's entries (replicas/sharedAudit.ts).
+ * `add` resolves once the entry is stored there (false: not within its wait, written later).
+ */
+export interface AuditShare {
+  add(entry: AuditEntry): Promise<boolean>;
+  page(query: { limit: number; before?: number }): Promise<AuditPage>;
+}
 
 /** Where entries are echoed as they are recorded (stdout through the logger), if anywhere. */
 export type AuditEcho = (entry: AuditEntry) => void;
@@ -64,6 +73,7 @@ export class AuditLog {
   private flushing = false;
   /** The development mode keeps entries in memory only. */
   private readonly memory: AuditEntry[] = [];
+  private shared: AuditShare | null = null;
 
   private constructor(
     private readonly dir: string | null,
@@ -104,21 +114,43 @@ export class AuditLog {
     return new AuditLog(stateDir, handle, seq ?? 0, size, rotation, log, echo);
   }
 
-  /** Records an entry; resolves when it is durable. Secrets never get here: callers pass fingerprints. */
+  /** From now on every entry also goes to the replicas' shared window, and pages are read from it. */
+  share(shared: AuditShare): void {
+    this.shared = shared;
+  }
+
+  /**
+   * Records an entry; resolves when it is durable: in this replica's file, and with replicas in the
+   * shared window too (so an answer sent after it loses nothing when this replica dies). Secrets
+   * never get here: callers pass fingerprints.
+   */
   async append(input: AuditInput): Promise<AuditEntry> {
     const entry: AuditEntry = { seq: ++this.seq, at: Date.now(), ...boundAuditInput(input) };
     if (!this.handle) {
       this.memory.push(entry);
       if (this.memory.length > 10_000) this.memory.shift();
-      this.echo?.(entry);
-      return entry;
+    } else {
+      await new Promise<void>((resolve, reject) => {
+        this.pending.push({ line: `${JSON.stringify(entry)}\n`, resolve, reject });
+        void this.flush();
+      });
     }
-    await new Promise<void>((resolve, reject) => {
-      this.pending.push({ line: `${JSON.stringify(entry)}\n`, resolve, reject });
-      void this.flush();
-    });
     this.echo?.(entry);
+    if (this.shared && !(await this.shared.add(entry)))
+      this.log.warn(
+        { seq: entry.seq, action: entry.action },
+        'audit entry not yet in the shared window (the home ensemble did not take it in time): it is written when it can be',
+      );
     return entry;
+  }
+
+  /** A page of the trail, newest first: this Keeper's own, or with replicas the shared window of all of them. */
+  async page({ limit, before }: { limit: number; before?: number }): Promise<AuditPage> {
+    if (this.shared) return this.shared.page({ limit, ...(before !== undefined ? { before } : {}) });
+    const entries = await this.list({ limit, ...(before !== undefined ? { before } : {}) });
+    const last = entries.at(-1);
+    // `next` pages on: pass it as `before` (absent when this page reached the beginning).
+    return { entries, ...(entries.length === limit && last ? { next: last.seq } : {}) };
   }
 
   /** Newest first; `before` is a seq (exclusive). */

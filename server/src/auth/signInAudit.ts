@@ -46,9 +46,9 @@ export class SignInGuard {
   }
 
   /** Counts and audits a failure; resolves once the entry is recorded. */
-  failed(attempt: SignInAttempt, message: string, code = 'INVALID_CREDENTIALS'): Promise<void> {
-    this.limiter.fail(attempt.address, attempt.name, attempt.device);
-    return this.record(attempt, 'failed', { code, message });
+  async failed(attempt: SignInAttempt, message: string, code = 'INVALID_CREDENTIALS'): Promise<void> {
+    // Counted (across replicas too) before the answer: the next guess, on any replica, meets it.
+    await Promise.all([this.limiter.fail(attempt.address, attempt.name, attempt.device), this.record(attempt, 'failed', { code, message })]);
   }
 
   /**

@@ -7,6 +7,11 @@
  * A password tried from a browser where that user signed in before (a device) is keyed by the
  * device alone, so a guesser at the same address cannot spend its budget.
  * Only failures count. The table is bounded: past `maxKeys` the oldest windows are dropped.
+ *
+ * With replicas, each failure is also counted in the home ensemble (replicas/sharedSignInFailures.ts)
+ * and the total there becomes this replica's count: N replicas then allow about what one allows
+ * (at most N − 1 more), not N times as much. Checking stays local and synchronous; when the home
+ * ensemble cannot count, the replica's own count still limits (never no limit).
  */
 
 export interface SignInLimits {
@@ -26,6 +31,11 @@ interface Window {
   reported: boolean;
 }
 
+/** Failures counted across replicas: the key's total in the current window after this one, or null when not counted. */
+export interface FailureShare {
+  add(key: string, now: number): Promise<number | null>;
+}
+
 export type SignInCheck = { ok: true } | { ok: false; retryAfterSeconds: number; firstRefusal: boolean };
 
 /** Longest name kept in a key or recorded anywhere: a guess may be megabytes long. */
@@ -38,6 +48,7 @@ export function capName(name: string): string {
 export class SignInLimiter {
   private readonly windows = new Map<string, Window>();
   private readonly maxKeys: number;
+  private shared: FailureShare | null = null;
 
   constructor(
     readonly limits: SignInLimits,
@@ -60,9 +71,15 @@ export class SignInLimiter {
     return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((blocked.startedAt + this.limits.windowMs - now) / 1000)), firstRefusal };
   }
 
-  /** A failed attempt: counts against both keys. */
-  fail(address: string, name: string, device?: string): void {
+  /** From now on failures are counted across replicas too. */
+  share(shared: FailureShare): void {
+    this.shared = shared;
+  }
+
+  /** A failed attempt: counts against both keys; with replicas, resolves once the shared totals are known here. */
+  fail(address: string, name: string, device?: string): Promise<void> {
     const now = this.now();
+    const counted: Promise<void>[] = [];
     for (const [key] of this.keys(address, name, device)) {
       let w = this.current(key, now);
       if (!w) {
@@ -71,7 +88,16 @@ export class SignInLimiter {
         this.windows.set(key, w);
       }
       w.failures++;
+      const window = w;
+      if (this.shared)
+        counted.push(
+          this.shared.add(key, now).then((total) => {
+            // The replicas' total (this failure included) when it is higher than what this one saw.
+            if (total !== null && this.windows.get(key) === window) window.failures = Math.max(window.failures, total);
+          }),
+        );
     }
+    return Promise.all(counted).then(() => undefined);
   }
 
   get size(): number {

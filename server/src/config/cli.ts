@@ -112,7 +112,7 @@ Prometheus metrics (GET /metrics, text format):
 Several replicas behind a load balancer (docs/replicas.md):
   config "replicas": { "stateEnsemble": "<a configured ensemble>", "root": "/keeper/replicas",
                        "secretEnv": "KEEPER_CLUSTER_SECRET", "sharedPolling": false,
-                       "maxSessions": 10000 }
+                       "maxSessions": 10000, "auditWindow": 10000 }
                                  shared state under root in that ensemble, readable by the
                                  replicas' identity only; each replica registers there
   KEEPER_CLUSTER_SECRET          the cluster secret (32+ characters, the same on every
@@ -317,6 +317,7 @@ function replicasOptions(env: Env, file: FileConfig | null): ReplicasOptions | u
     secret,
     sharedPolling: r.sharedPolling ?? false,
     ...(r.maxSessions !== undefined ? { maxSessions: r.maxSessions } : {}),
+    ...(r.auditWindow !== undefined ? { auditWindow: r.auditWindow } : {}),
   };
 }
 

@@ -265,6 +265,8 @@ export const fileConfigSchema = z.strictObject({
       sharedPolling: z.boolean().optional(),
       /** Sign-in sessions kept in the home ensemble (256 buckets of at most maxSessions / 256 each). */
       maxSessions: z.number().int().min(256).max(100_000).optional(),
+      /** Audit entries of every replica kept in the home ensemble (the shared recent window). */
+      auditWindow: z.number().int().min(100).max(100_000).optional(),
     })
     .optional(),
 });
@@ -299,6 +301,7 @@ export interface FileConfig {
     secretEnv?: string | undefined;
     sharedPolling?: boolean | undefined;
     maxSessions?: number | undefined;
+    auditWindow?: number | undefined;
   };
 }
 

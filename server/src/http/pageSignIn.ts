@@ -86,7 +86,7 @@ export function pageSignIn(ctx: PageSignInContext): Router {
       if (refused) return rateLimited(res, refused.retryAfterSeconds);
       // Replicas: made on another replica a moment ago? Looked for in the home ensemble (only past the limiter).
       found = await access.shareLinks.resolveFresh(String(req.params.token)).catch(() => found);
-      if (!found.ok && found.reason === 'unknown') guard.limiter.fail(attempt.address, attempt.name);
+      if (!found.ok && found.reason === 'unknown') await guard.limiter.fail(attempt.address, attempt.name);
     }
     if (!found.ok) {
       await audit.append({

@@ -4,7 +4,10 @@
  *  - at most one start per `minIntervalMs` per ensemble, however many ask (a refresh
  *    asked sooner gets the cached result and how long until the next one is allowed);
  *  - never per browser: the callers decide when to ask (sessionsCollector.ts: when the last
- *    gathering is older than its cadence).
+ *    gathering is older than its cadence);
+ *  - with the replicas' sharedPolling, a replica that does not poll relays its gatherings to the
+ *    one that does (`relayTo`) and adopts what that one publishes (`adopt`): the same rate limit
+ *    bounds how often it asks.
  */
 export interface Gathered<T> {
   value: T;
@@ -14,6 +17,9 @@ export interface Gathered<T> {
 
 export class RateLimitedGather<T> {
   private inFlight: Promise<Gathered<T>> | null = null;
+  /** Where gatherings come from instead of `gather` (another replica); null: gathered here. */
+  private relay: (() => Promise<Gathered<T>>) | null = null;
+  private readonly listeners = new Set<(gathered: Gathered<T>) => void>();
   private last: Gathered<T> | null = null;
   private lastStartedAt: number | null = null;
   /** Gatherings started so far (tests and benches read it). */
@@ -27,6 +33,22 @@ export class RateLimitedGather<T> {
 
   get cached(): Gathered<T> | null {
     return this.last;
+  }
+
+  /** Gatherings start by asking `relay` (another replica) rather than the members; null: here again. */
+  relayTo(relay: (() => Promise<Gathered<T>>) | null): void {
+    this.relay = relay;
+  }
+
+  /** A gathering made elsewhere: kept when it is newer than the one held (its `at` is when it started). */
+  adopt(gathered: Gathered<T>): void {
+    if (!this.last || gathered.at > this.last.at) this.last = gathered;
+  }
+
+  /** Called after each gathering made here (not relayed, not adopted); returns unsubscribe. */
+  onGathered(listener: (gathered: Gathered<T>) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Milliseconds until a new gathering may start (0 = now). */
@@ -52,9 +74,16 @@ export class RateLimitedGather<T> {
     this.gatherings++;
     const run = (async () => {
       try {
+        const relay = this.relay;
+        if (relay) {
+          this.adopt(await relay());
+          return this.last!;
+        }
         const value = await this.gather();
-        this.last = { value, at };
-        return this.last;
+        const gathered = { value, at };
+        this.last = gathered;
+        for (const listener of this.listeners) listener(gathered);
+        return gathered;
       } finally {
         this.inFlight = null;
       }

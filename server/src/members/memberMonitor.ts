@@ -26,6 +26,8 @@ export interface MonitorSettings {
   watchesByPathMinIntervalMs?: number;
   /** KEEPER_HERD_LATENCY_MS sets latencyMs; tests open that gate, since whether a herd raises latency depends on the machine. */
   herdThresholds?: Partial<RequestHerdThresholds>;
+  /** The poller does not start with the monitor: another part starts it (the replicas' sharedPolling, once the election has spoken). */
+  pollerHeld?: boolean;
 }
 
 export interface MemberMonitor {
@@ -107,7 +109,9 @@ export function createMemberMonitor(
     watches,
     counters,
     transport,
-    start: () => poller.start(),
+    start: () => {
+      if (!settings.pollerHeld) poller.start();
+    },
     close() {
       poller.stop();
       sessions.close();

@@ -12,6 +12,9 @@
  *    once; it shows its last state, when it was tried (`polledAt`) and when it will be next;
  *  - an AdminServer that does not answer is left alone for a while instead of doubling
  *    every poll with a failed HTTP call before the 4lw fallback.
+ *
+ * With the replicas' sharedPolling, a replica that does not poll is stopped and shows the rounds
+ * another replica published (`adopt`), and says when they stop arriving (`markLate`).
  */
 import type { Logger } from 'pino';
 import {
@@ -133,6 +136,9 @@ export class MemberPoller implements HealthFeed {
   private firstRound: { promise: Promise<void>; resolve: () => void };
   /** Alerts other parts raise on the ensemble (a paused upgrade), shown with the poller's own. */
   private readonly alertSources: (() => Alert | null)[] = [];
+  private readonly briskListeners = new Set<(brisk: boolean) => void>();
+  /** Rounds another replica polled and this one showed (sharedPolling). */
+  adopted = 0;
 
   constructor(private readonly options: PollerOptions) {
     this.ensemble = options.ensemble;
@@ -162,7 +168,9 @@ export class MemberPoller implements HealthFeed {
   setBrisk(intervalMs: number | null): void {
     const next = intervalMs === null ? null : Math.max(BRISK_FLOOR_MS, intervalMs);
     if (next === this.briskMs) return;
+    const was = this.briskMs !== null;
     this.briskMs = next;
+    if (was !== (next !== null)) for (const listener of this.briskListeners) listener(next !== null);
     // A round far off comes sooner; one under way schedules the next at the new cadence itself.
     if (next !== null && !this.running && !this.stopped && this.timer) {
       clearTimeout(this.timer);
@@ -172,6 +180,22 @@ export class MemberPoller implements HealthFeed {
 
   addAlertSource(source: () => Alert | null): void {
     this.alertSources.push(source);
+  }
+
+  /** Whether someone asked for a brisk cadence (an upgrade under way on this replica). */
+  get brisk(): boolean {
+    return this.briskMs !== null;
+  }
+
+  /** Told when a brisk cadence starts or ends (sharedPolling: a replica running an upgrade polls itself); returns unsubscribe. */
+  onBriskChange(listener: (brisk: boolean) => void): () => void {
+    this.briskListeners.add(listener);
+    return () => this.briskListeners.delete(listener);
+  }
+
+  /** Whether this poller runs rounds of its own now. */
+  get polling(): boolean {
+    return !this.stopped;
   }
 
   // ---- HealthFeed ----
@@ -230,6 +254,8 @@ export class MemberPoller implements HealthFeed {
 
   private schedule(delayMs: number): void {
     if (this.stopped) return;
+    // One chain of rounds: a stop and a start while a round ran must not leave two.
+    if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.round(), delayMs);
     this.timer.unref();
   }
@@ -386,18 +412,74 @@ export class MemberPoller implements HealthFeed {
       ...computeAlerts({ members, quorum, blocked, lag: lag.findings, connectionLimits }),
       ...this.alertSources.flatMap((source) => source() ?? []),
     ];
-    this.latest = {
-      ensemble: this.ensemble,
-      polledAt: started,
-      pollIntervalMs: this.intervalMs,
-      members,
-      quorum,
-      alerts,
-      ...(removed.length > 0 ? { removed } : {}),
-    };
+    this.tell(
+      {
+        ensemble: this.ensemble,
+        polledAt: started,
+        pollIntervalMs: this.intervalMs,
+        members,
+        quorum,
+        alerts,
+        ...(removed.length > 0 ? { removed } : {}),
+      },
+      appended,
+    );
+  }
+
+  // ---- another replica's rounds (sharedPolling) ----
+
+  /**
+   * A round another replica polled, shown as if polled here while this poller is stopped: its
+   * members become the targets and statuses (the collectors ask the same list), its points join
+   * the history, and subscribers hear it as they hear a round. Alerts raised here (this replica's
+   * paused upgrade) join the published ones.
+   */
+  adopt(health: EnsembleHealth, appended: MemberHistory): void {
+    if (!this.stopped) return;
+    for (const m of health.members) {
+      const target: MemberTarget = {
+        host: m.host,
+        clientPort: m.clientPort,
+        adminPort: m.adminPort,
+        address: m.address,
+        id: m.id,
+        configuredRole: m.configuredRole,
+      };
+      if (!this.slots.has(m.address)) this.addSlot(target);
+      const slot = this.slots.get(m.address)!;
+      slot.target = target;
+      slot.status = m;
+      slot.lastServingAt = m.lastServingAt;
+      if (SERVING_STATES.includes(m.state)) slot.lastServingState = m.state;
+      // Polled elsewhere: when this replica polls again, it asks at once.
+      slot.nextPollAt = 0;
+      slot.failures = 0;
+    }
+    for (const [address, points] of Object.entries(appended)) for (const point of points) this.ring.add(address, point);
+    const ids = new Set(health.alerts.map((a) => a.id));
+    const local = this.alertSources.flatMap((source) => source() ?? []).filter((a) => !ids.has(a.id));
+    this.adopted++;
+    this.tell({ ...health, ensemble: this.ensemble, alerts: [...health.alerts, ...local] }, appended);
+  }
+
+  /** The kept history another replica published, when this one has none yet (a replica that just started). */
+  seedHistory(history: MemberHistory): void {
+    if (Object.keys(this.ring.snapshot()).length > 0) return;
+    for (const [address, points] of Object.entries(history)) for (const point of points) this.ring.add(address, point);
+  }
+
+  /** The shown result is no longer live (the replica that polls stopped publishing): subscribers hear it with `reason`. */
+  markLate(reason: string): void {
+    if (!this.latest || this.latest.lateReason === reason) return;
+    this.tell({ ...this.latest, lateReason: reason }, {});
+  }
+
+  private tell(health: EnsembleHealth, appended: MemberHistory): void {
+    this.latest = health;
+    this.firstRound.resolve();
     for (const listener of this.listeners) {
       try {
-        listener(this.latest, appended);
+        listener(health, appended);
       } catch (error) {
         this.options.log.warn({ ensemble: this.ensemble, err: error }, 'health subscriber threw');
       }

@@ -74,7 +74,9 @@ export interface HeldList {
 }
 
 type Gap = SessionsAnswer['gaps'][number];
-type Gathering = Omit<SessionsAnswer, 'nextGatherInSeconds'>;
+/** One gathering, as kept (and, with the replicas' sharedPolling, published to the other replicas). */
+export type SessionsGathering = Omit<SessionsAnswer, 'nextGatherInSeconds'>;
+type Gathering = SessionsGathering;
 
 export const DEFAULT_SESSIONS_CADENCE_MS = 60_000;
 export const DEFAULT_SESSIONS_MIN_INTERVAL_MS = 10_000;
@@ -99,6 +101,11 @@ export class SessionsCollector {
     this.now = options.now ?? Date.now;
     this.gather = new RateLimitedGather(() => this.gatherOnce(), options.minIntervalMs ?? DEFAULT_SESSIONS_MIN_INTERVAL_MS, this.now);
     this.cadenceMs = Math.max(this.gather.minIntervalMs, options.cadenceMs ?? DEFAULT_SESSIONS_CADENCE_MS);
+  }
+
+  /** The rate-limited gathering itself: the replicas' sharedPolling relays it to the polling replica or publishes what it gathers. */
+  get shared(): RateLimitedGather<Gathering> {
+    return this.gather;
   }
 
   /** Gatherings started so far (one per rate window, whatever the number of askers). */

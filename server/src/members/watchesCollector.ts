@@ -34,8 +34,11 @@ export interface WatchesCollectorOptions {
   byPathMinIntervalMs?: number;
 }
 
-type Summary = WatchesAnswer['summary'];
-type ByPath = NonNullable<WatchesAnswer['byPath']>;
+/** wchs on every member, and wchp on every member merged (each published as is with the replicas' sharedPolling). */
+export type WatchSummary = WatchesAnswer['summary'];
+export type WatchesByPath = NonNullable<WatchesAnswer['byPath']>;
+type Summary = WatchSummary;
+type ByPath = WatchesByPath;
 
 /** How many paths the answer lists (herds are computed over all of them). */
 export const TOP_PATHS = 100;
@@ -47,6 +50,11 @@ export class WatchesCollector {
   constructor(private readonly options: WatchesCollectorOptions) {
     this.summary = new RateLimitedGather(() => this.gatherSummary(), options.summaryMaxAgeMs ?? 5_000);
     this.byPath = new RateLimitedGather(() => this.gatherByPath(), Math.max(30_000, options.byPathMinIntervalMs ?? 30_000));
+  }
+
+  /** The two rate-limited gatherings: the replicas' sharedPolling relays them or publishes what they gather. */
+  get shared(): { summary: RateLimitedGather<Summary>; byPath: RateLimitedGather<ByPath> } {
+    return { summary: this.summary, byPath: this.byPath };
   }
 
   get byPathGatherings(): number {

@@ -23,7 +23,11 @@ export interface ReplicasOptions {
   sharedPolling: boolean;
   /** Sign-in sessions kept in the home ensemble; default DEFAULT_SHARED_SESSIONS. */
   maxSessions?: number;
+  /** Audit entries kept in the home ensemble's shared window; default DEFAULT_AUDIT_WINDOW. */
+  auditWindow?: number;
 }
+
+export const DEFAULT_AUDIT_WINDOW = 10_000;
 
 export const DEFAULT_SHARED_SESSIONS = 10_000;
 

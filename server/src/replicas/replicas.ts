@@ -22,6 +22,12 @@ import { SharedShareLinks } from './sharedShareLinks.js';
 import type { ShareLinkStore } from '../auth/shareLinks.js';
 import type { AccessControl } from '../auth/accessControl.js';
 import { SharedSessions } from './sharedSessions.js';
+import { SharedPolling } from './sharedPolling.js';
+import type { PollingTarget } from './polledEnsemble.js';
+import { SharedUpgrades } from './sharedUpgrades.js';
+import { SharedAudit } from './sharedAudit.js';
+import { SharedSignInFailures } from './sharedSignInFailures.js';
+import type { AuditLog } from '../audit/auditLog.js';
 
 export const REPLICAS_NOTE = 'A replica killed without closing stays listed until ZooKeeper ends its session, at most its session timeout later.';
 
@@ -38,8 +44,15 @@ export class Replicas {
   private registry: ReplicaRegistry | null = null;
   private sharedLinks: SharedShareLinks | null = null;
   private sharedSessions: SharedSessions | null = null;
+  private pollingTargets: PollingTarget[] = [];
+  /** With `sharedPolling`: the election and what each watched ensemble shows (null without it). */
+  polling: SharedPolling | null = null;
+  private readonly stateSessionTimeoutMs: number;
+  private sharedAudit: SharedAudit | null = null;
   /** Random per process: a restarted replica is a new one (its old znode goes with its old session). */
   readonly id = randomBytes(6).toString('hex');
+  /** `<host>:<port>` once it serves (start). */
+  private name = `${hostname()}:?`;
 
   constructor(
     readonly options: ReplicasOptions,
@@ -47,6 +60,7 @@ export class Replicas {
     private readonly log: Logger,
     gatewayDefaults: GatewayDefaults = {},
   ) {
+    this.stateSessionTimeoutMs = home.sessionTimeoutMs ?? gatewayDefaults.sessionTimeoutMs ?? 30_000;
     this.gateway = new ZkGateway({
       name: `${home.name} (replica state)`,
       connectionString: home.connectionString,
@@ -56,7 +70,7 @@ export class Replicas {
       ...(home.sasl ? { sasl: { settings: home.sasl, factory: saslFactory(home.sasl) } } : {}),
       // Shared state is written and read on a member with quorum, never a read-only one.
       canBeReadOnly: false,
-      sessionTimeoutMs: home.sessionTimeoutMs ?? gatewayDefaults.sessionTimeoutMs ?? 30_000,
+      sessionTimeoutMs: this.stateSessionTimeoutMs,
       ...(gatewayDefaults.requestDeadlineMs ? { requestDeadlineMs: gatewayDefaults.requestDeadlineMs } : {}),
       maxInFlight: 16,
       maxQueued: 1_000,
@@ -86,19 +100,50 @@ export class Replicas {
     access.sessions.shareWith(this.sharedSessions);
   }
 
+  /** With `sharedPolling`: these ensembles (their pollers held until the election says who polls) are polled by one replica for all. */
+  sharePolling(ensembles: Iterable<PollingTarget>): void {
+    if (this.options.sharedPolling) this.pollingTargets = [...ensembles];
+  }
+
+  /** Every replica's audit entries in one bounded window of the home ensemble; this replica's file stays its own record. */
+  shareAudit(audit: AuditLog): void {
+    this.sharedAudit = new SharedAudit(this.store, () => ({ replica: this.id, name: this.name }), this.log, this.options.auditWindow);
+    audit.share(this.sharedAudit);
+  }
+
+  /** Failed sign-ins counted in the home ensemble too, per window of `windowMs` (the limiter's). */
+  signInFailures(windowMs: number): SharedSignInFailures {
+    return new SharedSignInFailures(this.store, this.options.secret, windowMs, this.log);
+  }
+
+  /** An ensemble's upgrade workflows, kept in the home ensemble and run by one replica at a time (sharedUpgrades.ts). */
+  upgradesOf(): SharedUpgrades {
+    return new SharedUpgrades(this.store, () => ({ replica: this.id, name: this.name }), this.log);
+  }
+
   /** Opens the state session, registers this replica once it serves at `self.url`, and shares its share links. */
   start(self: ReplicaSelf, shared: { shareLinks: ShareLinkStore }): void {
     const name = `${hostname()}:${self.port}`;
+    this.name = name;
     this.registry = new ReplicaRegistry(
       this.store,
       { id: this.id, name, url: self.url, version: self.version, startedAt: self.startedAt, pid: process.pid },
       this.log,
     );
     this.sharedLinks = new SharedShareLinks(this.store, shared.shareLinks, this.log);
+    if (this.options.sharedPolling)
+      this.polling = new SharedPolling({
+        store: this.store,
+        self: { id: this.id, name },
+        ensembles: this.pollingTargets,
+        log: this.log,
+        fallbackAfterMs: this.stateSessionTimeoutMs,
+      });
     this.gateway.start();
     this.registry.start();
     void this.sharedLinks.start();
     void this.sharedSessions?.start();
+    this.polling?.start();
   }
 
   /** The registered session (hex) once this replica is listed; null before. */
@@ -120,6 +165,8 @@ export class Replicas {
     this.registry?.close();
     this.sharedLinks?.close();
     this.sharedSessions?.close();
+    this.polling?.close();
+    this.sharedAudit?.close();
     this.store.close();
     // Closing the session deletes this replica's znode at once: the others stop listing it.
     this.gateway.close();

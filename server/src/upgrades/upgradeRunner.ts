@@ -13,11 +13,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import {
   backoffDelay,
   createWorkflow,
+  handoverSentence,
   isFinished,
   isTerminal,
   membersMismatch,
   normalizeSessionId,
   planUpgrade,
+  recordHandover,
   resumeFrom,
   stepsToRestart,
   summarizeUpgrade,
@@ -51,6 +53,8 @@ import { commandRestarter, manualRestarter, sandboxRestarter, type Restarter, ty
 import { transitionEntries } from './upgradeAudit.js';
 import { UpgradeLock, type LockAttempt } from './upgradeLock.js';
 import { migrateNameKeyed, UPGRADE_ID, UpgradeStore, upgradesDir } from './upgradeStore.js';
+import type { SharedWorkflows, StoredWorkflow } from './sharedWorkflows.js';
+import { WorkflowWriter } from './workflowWriter.js';
 
 /** What the runner reads of the member poller. */
 export interface HealthSource {
@@ -82,6 +86,8 @@ export interface UpgradeSettings {
   tickMs?: number;
   /** How long a resumed upgrade waits for its previous process's lock (default: twice the session timeout plus 5 s). */
   lockTakeoverMs?: number;
+  /** With replicas: workflows kept in the home ensemble, run by one replica at a time (sharedWorkflows.ts). */
+  shared?: SharedWorkflows;
 }
 
 /** A session that outlived its Keeper ends within its timeout; twice that allows for the members' own expiry tick. */
@@ -91,6 +97,8 @@ export function lockTakeoverWaitMs(configured: number | undefined, sessionTimeou
 
 /** Between looks at a predecessor's lock: about a second, jittered so two waiting processes do not align. */
 const LOCK_RETRY = { baseMs: 1_000, capMs: 2_000, jitter: [0.5, 1.5] } as const;
+/** Between attempts to reach the home ensemble for a hand-over: jittered, so the replicas do not call together. */
+const SHARED_RETRY = { baseMs: 500, capMs: 5_000, jitter: [0.5, 1.5] } as const;
 
 /** A person waits longer than a command: a manual restart gets this long to be seen. */
 const MANUAL_WENT_DOWN_WITHIN_MS = 30 * 60_000;
@@ -119,6 +127,8 @@ function signature(wf: UpgradeWorkflow): string {
     wf.keeperSession,
     wf.sessionExpiries.keeper,
     wf.recheck?.at ?? null,
+    wf.runBy,
+    wf.handovers.length,
   ]);
 }
 
@@ -150,6 +160,23 @@ export class UpgradeRunner {
   private closed = false;
   /** What else holds the ensemble (a resize): an upgrade is refused while it is in progress. */
   private otherWorkflow: () => string | null = () => null;
+  /** With replicas: where the workflows are kept, and whether this replica runs the current one (a follower mirrors it). */
+  private shared: SharedWorkflows | null = null;
+  private owner = true;
+  /** ZooKeeper's time this replica took the ownership (its owner znode's ctime). */
+  private ownedSince = 0;
+  private writer: WorkflowWriter | null = null;
+  /** The latest state's save: a restart runs only once its request is stored. */
+  private lastSave: Promise<boolean> = Promise.resolve(true);
+  /** The next commit is stored whatever changed (a hand-over's record). */
+  private mustStore = false;
+  /** Another replica's change seen while this one's write was under way: read again after it. */
+  private foreignSeen = false;
+  private opening: Promise<void> | null = null;
+  private takingOver = false;
+  private reconciling: Promise<void> | null = null;
+  /** After a hand-over: the resume's sentences start with it ("replica b:8080 took over") rather than "Keeper restarted". */
+  private resumeCause: string | null = null;
 
   constructor(
     private readonly config: EnsembleConfig,
@@ -165,6 +192,8 @@ export class UpgradeRunner {
   /** Called once before start(): what startKeeper knows (state dir, sandbox, audit). */
   configure(settings: UpgradeSettings): void {
     this.settings = settings;
+    this.shared = settings.shared ?? null;
+    this.owner = this.shared === null;
     const { restartCommand, restartCommandTimeoutSeconds } = this.config;
     this.restarter = restartCommand
       ? commandRestarter(restartCommand, restartCommandTimeoutSeconds)
@@ -184,7 +213,7 @@ export class UpgradeRunner {
 
   start(): void {
     // Kept in memory only: nothing to wait for. On disk: the files are the ensemble identity's, read once it is known.
-    if (this.settings.stateDir === null) this.load(new UpgradeStore(null, this.log));
+    if (this.settings.stateDir === null && this.shared === null) this.load(new UpgradeStore(null, this.log));
     else void this.identity.whenKnown().catch(() => undefined);
     this.stops.push(this.health.subscribe((h) => this.onHealth(h)));
     // A workflow not resumed (its plan names other members) is left as it is: no deadline moves it either.
@@ -199,6 +228,7 @@ export class UpgradeRunner {
     for (const timer of this.inheritedCommands.values()) clearTimeout(timer);
     for (const stop of this.stops.splice(0)) stop();
     this.listeners.clear();
+    this.shared?.close();
   }
 
   // ---- reading ----
@@ -221,12 +251,15 @@ export class UpgradeRunner {
   /** The history: the same lines for everyone (a reason never carries a command's output). */
   list(): UpgradeSummary[] {
     this.requireReady();
-    return (this.store?.list() ?? []).map((w) => (w.id === this.wf?.id ? this.wf : w)).map((w) => summarizeUpgrade(withheldCommands(w)));
+    const kept = this.shared ? this.shared.list() : (this.store?.list() ?? []);
+    const all = this.wf && !kept.some((w) => w.id === this.wf?.id) ? [this.wf, ...kept] : kept;
+    return all.map((w) => (w.id === this.wf?.id ? this.wf : w)).map((w) => summarizeUpgrade(withheldCommands(w)));
   }
 
   get(id: string): UpgradeWorkflow {
     this.requireReady();
-    const wf = UPGRADE_ID.test(id) ? (this.wf?.id === id ? this.wf : (this.store?.get(id) ?? null)) : null;
+    const kept = (known: string) => (this.shared ? this.shared.get(known) : (this.store?.get(known) ?? null));
+    const wf = UPGRADE_ID.test(id) ? (this.wf?.id === id ? this.wf : kept(id)) : null;
     if (!wf) throw new OpError('UNKNOWN_UPGRADE', `no upgrade ${JSON.stringify(id.slice(0, 64))} of ${this.config.name}`);
     return wf;
   }
@@ -250,13 +283,27 @@ export class UpgradeRunner {
     this.creating = true;
     try {
       const id = randomUUID();
-      await this.takeLock(id, by);
+      // With replicas, the replica that plans it runs it: it takes the ownership first (one upgrade per ensemble across replicas).
+      const runBy = this.shared ? await this.claimForNew(id) : null;
+      try {
+        await this.takeLock(id, by);
+      } catch (error) {
+        if (this.shared) await this.shared.release(id).catch(() => undefined);
+        throw error;
+      }
       const at = Date.now();
       const plan = planUpgrade({ health, mode: body.mode, targetVersion: body.targetVersion ?? null, note: body.note ?? null });
       const timings = { ...(this.restarter.method === 'manual' ? { wentDownWithinMs: MANUAL_WENT_DOWN_WITHIN_MS } : {}), ...this.settings.timings };
-      const created = createWorkflow({ id, plan, at, by, restartMethod: this.restarter.method, timings });
+      const created = { ...createWorkflow({ id, plan, at, by, restartMethod: this.restarter.method, timings }), runBy };
+      if (this.shared) this.becomeOwner(null, runBy!.since);
       // The preflight shows at once, from the latest poll.
       this.commit(null, workflowReducer(created, { type: 'poll', at, health }));
+      if (this.shared) {
+        // Stored before the answer: any replica serves it from now on.
+        if (!(await this.lastSave))
+          throw new OpError('UPGRADE_IN_PROGRESS', `upgrade ${id} could not be stored in the home ensemble: another replica wrote first`);
+        void this.shared.prune().catch((error: unknown) => this.log.warn({ err: error }, 'old upgrades not pruned from the home ensemble'));
+      }
     } finally {
       this.creating = false;
     }
@@ -299,6 +346,8 @@ export class UpgradeRunner {
       }
     }
     this.refuseIfError(wf, event);
+    // Another replica runs it: the action is stored, and that replica carries it out (it holds the lock).
+    if (!this.owner) return this.actThroughStore(id, event);
     // Restarts follow start and resume: this process must hold the ensemble's upgrade lock first.
     if (action === 'start' || action === 'resume') await this.takeLock(id, by);
     if (action === 'resume') this.refusedResume = null;
@@ -332,6 +381,7 @@ export class UpgradeRunner {
       }
     }
     this.refuseIfError(wf, event);
+    if (!this.owner) return this.actThroughStore(id, event);
     if (action === 'restartAgain') {
       await this.takeLock(id, by);
       this.refusedResume = null;
@@ -345,7 +395,15 @@ export class UpgradeRunner {
   private onHealth(health: EnsembleHealth): void {
     if (!this.loaded) {
       const id = this.identity.current();
-      if (id === null || this.settings.stateDir === null) return;
+      if (id === null) return;
+      if (this.shared) {
+        this.opening ??= this.openShared(id).catch((error: unknown) => {
+          this.log.warn({ err: error }, 'the upgrades kept in the home ensemble could not be read yet: again at the next poll');
+          this.opening = null;
+        });
+        return;
+      }
+      if (this.settings.stateDir === null) return;
       // The first poll with the identity known: this ensemble's name-keyed files (from Keepers before) move under it, then load.
       const stateDir = this.settings.stateDir;
       try {
@@ -362,7 +420,7 @@ export class UpgradeRunner {
       this.load(new UpgradeStore(upgradesDir(stateDir, id), this.log));
     }
     const wf = this.wf;
-    if (!wf || finished(wf)) return;
+    if (!wf || finished(wf) || !this.owner) return;
     const at = Date.now();
     if (this.needsResume) {
       this.needsResume = false;
@@ -390,14 +448,15 @@ export class UpgradeRunner {
    */
   private resumeAfterRestart(wf: UpgradeWorkflow, health: EnsembleHealth, at: number): void {
     const commandsRunning = new Set(wf.steps.filter((s) => s.command?.process && isStillRunning(s.command.process)).map((s) => s.address));
-    const { workflow, decisions, refused } = resumeFrom(wf, health, at, { commandsRunning });
+    const { workflow, decisions, refused } = resumeFrom(wf, health, at, { commandsRunning, ...(this.resumeCause ? { cause: this.resumeCause } : {}) });
+    this.resumeCause = null;
     if (refused !== null) {
       this.refusedResume = refused;
       this.log.warn({ upgrade: wf.id, reason: refused }, 'upgrade not resumed: its plan names other members');
       this.commit(wf, workflow);
       return;
     }
-    this.log.info({ upgrade: wf.id, decisions }, 'upgrade resumed after a Keeper restart');
+    this.log.info({ upgrade: wf.id, decisions }, this.shared ? 'upgrade resumed by this replica' : 'upgrade resumed after a Keeper restart');
     const mine = this.gateway.session.sessionId;
     const previous = wf.keeperSession;
     if (previous !== null && (mine === null || normalizeSessionId(previous) !== normalizeSessionId(mine))) void this.notePreviousSession(previous);
@@ -466,7 +525,7 @@ export class UpgradeRunner {
 
   private apply(event: WorkflowEvent): void {
     const wf = this.wf;
-    if (this.closed || !wf || (finished(wf) && event.type !== 'abort')) return;
+    if (this.closed || !this.owner || !wf || (finished(wf) && event.type !== 'abort')) return;
     const next = workflowReducer(wf, event);
     if (next !== wf && !sameContent(wf, next)) this.commit(wf, next);
   }
@@ -480,27 +539,48 @@ export class UpgradeRunner {
         ? { ...proposed, keeperSession: session }
         : proposed;
     this.wf = next;
-    if (prev === null || signature(prev) !== signature(next)) {
-      try {
-        this.store?.save(next);
-      } catch (error) {
-        this.log.error({ err: error, upgrade: next.id }, 'could not write the upgrade state file');
-      }
-      for (const entry of transitionEntries(prev, next)) {
-        void this.settings.audit?.(entry).catch((error: unknown) => this.log.warn({ err: error }, 'upgrade audit entry not written'));
-      }
+    if (prev === null || signature(prev) !== signature(next) || this.mustStore) {
+      this.mustStore = false;
+      this.save(next);
+      this.auditTransitions(prev, next);
     }
+    this.afterChange(prev, next);
+  }
+
+  /** Keeps the state: on disk (or in memory) with a single Keeper, in the home ensemble with replicas (write-ahead for restarts). */
+  private save(next: UpgradeWorkflow): void {
+    if (this.shared) {
+      this.lastSave = this.writer ? this.writer.submit(next) : Promise.resolve(false);
+      return;
+    }
+    try {
+      this.store?.save(next);
+    } catch (error) {
+      this.log.error({ err: error, upgrade: next.id }, 'could not write the upgrade state file');
+    }
+    this.lastSave = Promise.resolve(true);
+  }
+
+  private auditTransitions(prev: UpgradeWorkflow | null, next: UpgradeWorkflow): void {
+    for (const entry of transitionEntries(prev, next)) {
+      void this.settings.audit?.(entry).catch((error: unknown) => this.log.warn({ err: error }, 'upgrade audit entry not written'));
+    }
+  }
+
+  /** What follows any new state this replica runs: the lock released at the end, the pollers' pace, the listeners, the restarts due. */
+  private afterChange(prev: UpgradeWorkflow | null, next: UpgradeWorkflow): void {
     if (finished(next) && (prev === null || !finished(prev))) {
       void this.lock.release(next.id).catch((error: unknown) => this.log.warn({ err: error }, 'upgrade lock not released (it goes with the session)'));
+      if (this.shared) void this.endOwnership(next.id);
     }
-    this.health.setBrisk?.(wantsBrisk(next) ? BRISK_POLL_MS : null);
+    this.health.setBrisk?.(this.owner && wantsBrisk(next) ? BRISK_POLL_MS : null);
     for (const listener of this.listeners) listener(next);
     this.issueRestarts();
   }
 
   private issueRestarts(): void {
     const wf = this.wf;
-    if (!wf) return;
+    if (!wf || !this.owner || this.closed) return;
     for (const step of stepsToRestart(wf)) {
       if (this.inFlight.has(step.address)) continue;
       this.inFlight.add(step.address);
@@ -531,8 +611,13 @@ export class UpgradeRunner {
       this.apply({ type: 'restartResult', address, at: Date.now(), exitCode: null, outputTail: (error as Error).message });
       return;
     }
-    // Write-ahead: committed (and on disk) before the restart runs, so a Keeper restart never issues it twice.
+    // Write-ahead: committed (and on disk, or in the home ensemble) before the restart runs, so neither a Keeper
+    // restart nor another replica taking over ever issues it twice. Not stored (another replica wrote first): not run.
     this.apply({ type: 'restartStarted', address, at, method, ...described });
+    if (!(await this.lastSave) || !this.owner || this.closed) {
+      this.log.warn({ upgrade: id, member: address }, 'upgrade restart not run: its request was not stored (another replica runs the upgrade now)');
+      return;
+    }
     this.log.info({ upgrade: id, member: address, method, ...described }, 'upgrade restarts a member');
     const outcome = await this.restarter.run(step, (process) => this.apply({ type: 'restartProcess', address, at: Date.now(), process }));
     if (outcome) this.apply({ type: 'restartResult', address, at: Date.now(), ...outcome });
@@ -583,6 +668,232 @@ export class UpgradeRunner {
 
   private sessionTimeoutMs(): number {
     return this.gateway.session.timeoutMs;
+  }
+
+  // ---- with replicas: one replica runs the current upgrade, the others mirror it ----
+
+  /** Reads the workflows kept in the home ensemble and follows them; an unfinished one nobody runs is taken over. */
+  private async openShared(ensembleId: string): Promise<void> {
+    const shared = this.shared!;
+    const stored = await shared.open(ensembleId, { changed: (s) => this.onStored(s), ownerGone: () => this.onOwnerGone() });
+    const newest = [...stored].sort((a, b) => b.wf.createdAt - a.wf.createdAt);
+    this.wf = (newest.find((s) => !finished(s.wf)) ?? newest[0])?.wf ?? null;
+    this.loaded = true;
+    for (const listener of this.listeners) listener(this.wf);
+    if (this.wf && !finished(this.wf)) void this.takeOverIfUnowned();
+  }
+
+  /** A workflow as stored by any replica: mirrored by a follower; for the replica running it, another replica's action to adopt. */
+  private onStored(stored: StoredWorkflow): void {
+    const wf = this.wf;
+    if (this.closed) return;
+    if (this.owner) {
+      if (!wf || stored.wf.id !== wf.id || stored.version <= (this.writer?.storedVersion ?? -1)) return;
+      if (this.writer?.busy) this.foreignSeen = true;
+      else void this.reconcile();
+      return;
+    }
+    // An older upgrade changed (pruned history, a late write): history, not the current one.
+    if (wf && stored.wf.id !== wf.id && stored.wf.createdAt < wf.createdAt) return;
+    this.mirror(stored.wf);
+  }
+
+  private onOwnerGone(): void {
+    const wf = this.wf;
+    if (this.closed || !this.loaded || !wf || finished(wf)) return;
+    // This replica's own state session ended (its znode went with it): it claims again, or finds another replica has.
+    if (this.owner) void this.reconcile();
+    else void this.takeOverIfUnowned();
+  }
+
+  /** The current upgrade is nobody's (its replica's session ended): claimed, and if won, run from what is stored. */
+  private async takeOverIfUnowned(): Promise<void> {
+    if (this.takingOver) return;
+    this.takingOver = true;
+    try {
+      for (let attempt = 0; !this.closed && !this.owner; attempt++) {
+        const wf = this.wf;
+        if (!wf || finished(wf)) return;
+        try {
+          const claim = await this.shared!.claim(wf.id);
+          if (!claim.won) return;
+          const stored = await this.shared!.read(wf.id);
+          if (!stored || finished(stored.wf)) {
+            await this.shared!.release(wf.id);
+            if (stored) this.mirror(stored.wf);
+            return;
+          }
+          this.beginTakeOver(stored, claim.since);
+          return;
+        } catch (error) {
+          if (attempt === 0 || attempt % 10 === 0) this.log.warn({ err: error, upgrade: wf.id }, 'could not take over the upgrade yet: retrying');
+          await sleep(backoffDelay(attempt, SHARED_RETRY));
+        }
+      }
+    } finally {
+      this.takingOver = false;
+    }
+  }
+
+  /**
+   * This replica holds the ownership: it goes on from the stored workflow. When another replica ran
+   * it, the hand-over is recorded (ZooKeeper's time of the owner znode), and the steps under way are
+   * judged as after a Keeper restart (resume.ts): a restart asked for is never asked again, the
+   * previous replica's command is waited for, its lock awaited until its session has expired.
+   */
+  private beginTakeOver(stored: StoredWorkflow, since: number): void {
+    const self = this.shared!.self;
+    const from = stored.wf.runBy;
+    const handedOver = from === null || from.replica !== self.replica;
+    const next = handedOver
+      ? recordHandover(stored.wf, { at: since, from: from ? { replica: from.replica, name: from.name } : null, to: self })
+      : { ...stored.wf, runBy: { ...self, since } };
+    if (handedOver) this.log.warn({ upgrade: next.id, from: from?.name ?? null, at: since }, handoverSentence({ from, to: self }));
+    this.becomeOwner(stored.version, since);
+    this.mustStore = true;
+    this.needsResume = handedOver && (next.state === 'running' || next.state === 'paused');
+    this.resumeCause = handedOver ? `replica ${self.name} took over` : null;
+    if (!this.needsResume) {
+      this.commit(stored.wf, next);
+      return;
+    }
+    // Shown at once; stored with the resume's decisions at the first poll (it reads the previous replica's session from it).
+    this.wf = next;
+    for (const listener of this.listeners) listener(next);
+    const health = this.health.current();
+    if (health) this.onHealth(health);
+  }
+
+  private becomeOwner(version: number | null, since: number): void {
+    this.writer?.stop();
+    this.owner = true;
+    this.ownedSince = since;
+    this.foreignSeen = false;
+    this.writer = new WorkflowWriter(
+      version,
+      (wf, v) => this.shared!.write(wf, v),
+      {
+        stored: () => {
+          if (!this.foreignSeen) return;
+          this.foreignSeen = false;
+          void this.reconcile();
+        },
+        conflict: () => void this.reconcile(),
+      },
+      this.log,
+    );
+  }
+
+  /**
+   * Another replica wrote the workflow, or this one's ownership znode went: read what is stored
+   * and who owns it. Still this replica's: the stored state is adopted (an action taken on another
+   * replica). Another's: this replica follows, and lets its lock go so the new owner need not wait.
+   */
+  private reconcile(): Promise<void> {
+    this.reconciling ??= (async () => {
+      for (let attempt = 0; !this.closed && this.owner; attempt++) {
+        const wf = this.wf;
+        if (!wf) return;
+        try {
+          let owns = await this.shared!.owns(wf.id);
+          if (!owns && !finished(wf)) {
+            const claim = await this.shared!.claim(wf.id);
+            owns = claim.won;
+            if (claim.won) this.ownedSince = claim.since;
+          }
+          const stored = await this.shared!.read(wf.id);
+          if (!owns || !stored) return this.becomeFollower(stored?.wf ?? wf);
+          if (stored.wf.runBy?.replica !== this.shared!.self.replica) return this.beginTakeOver(stored, this.ownedSince);
+          if (stored.version !== this.writer?.storedVersion || this.writer === null) this.adopt(stored);
+          return;
+        } catch (error) {
+          if (attempt === 0 || attempt % 10 === 0) this.log.warn({ err: error, upgrade: wf.id }, 'could not read the stored upgrade yet: retrying');
+          await sleep(backoffDelay(attempt, SHARED_RETRY));
+        }
+      }
+    })().finally(() => (this.reconciling = null));
+    return this.reconciling;
+  }
+
+  /** The replica running it takes the stored state as its own (written by an action on another replica). */
+  private adopt(stored: StoredWorkflow): void {
+    const prev = this.wf;
+    this.becomeOwner(stored.version, this.ownedSince);
+    this.wf = stored.wf;
+    this.afterChange(prev, stored.wf);
+  }
+
+  private becomeFollower(wf: UpgradeWorkflow): void {
+    const id = this.wf?.id ?? wf.id;
+    this.log.warn({ upgrade: id }, 'another replica runs the upgrade now: this one follows it');
+    this.owner = false;
+    this.writer?.stop();
+    this.writer = null;
+    this.needsResume = false;
+    this.resumeCause = null;
+    this.previousSession = null;
+    for (const timer of this.inheritedCommands.values()) clearTimeout(timer);
+    this.inheritedCommands.clear();
+    // This console session's lock would keep the new owner waiting for its session to end.
+    void this.lock.release(id).catch(() => undefined);
+    this.mirror(wf);
+  }
+
+  /** A follower shows the stored state as it is. */
+  private mirror(wf: UpgradeWorkflow): void {
+    this.wf = wf;
+    this.health.setBrisk?.(null);
+    for (const listener of this.listeners) listener(wf);
+  }
+
+  /** An action on a replica that does not run the upgrade: applied to what is stored (compare-and-set), carried out by the one that does. */
+  private async actThroughStore(id: string, event: WorkflowEvent): Promise<UpgradeWorkflow> {
+    let before: UpgradeWorkflow | null = null;
+    let stored: StoredWorkflow;
+    try {
+      stored = await this.shared!.update(id, (current) => {
+        before = current;
+        this.refuseIfError(current, event);
+        return workflowReducer(current, event);
+      });
+    } catch (error) {
+      throw error instanceof OpError ? error : toOpError(error);
+    }
+    this.auditTransitions(before, stored.wf);
+    if (!this.owner) this.mirror(stored.wf);
+    return stored.wf;
+  }
+
+  /** A new upgrade on this replica: it takes the ensemble's ownership, or is told which replica runs another. */
+  private async claimForNew(id: string): Promise<NonNullable<UpgradeWorkflow['runBy']>> {
+    const claim = await this.shared!.claim(id).catch((error: unknown) => {
+      throw toOpError(error);
+    });
+    if (!claim.won) {
+      const other = claim.owner;
+      throw new OpError(
+        'UPGRADE_IN_PROGRESS',
+        other
+          ? `replica ${other.name} runs upgrade ${other.upgradeId} of ${this.config.name}`
+          : `another replica is taking on an upgrade of ${this.config.name}`,
+      );
+    }
+    return { ...this.shared!.self, since: claim.since };
+  }
+
+  /** The upgrade ended: once its last state is stored, nobody needs to own it. */
+  private async endOwnership(id: string): Promise<void> {
+    const stored = await this.lastSave;
+    if (!stored || this.wf?.id !== id) return;
+    this.owner = false;
+    this.writer?.stop();
+    this.writer = null;
+    try {
+      await this.shared!.release(id);
+      await this.shared!.prune();
+    } catch (error) {
+      this.log.warn({ err: error, upgrade: id }, 'upgrade ownership not released (it goes with the state session)');
+    }
   }
 
   // ---- helpers ----

@@ -26,6 +26,9 @@ interface Armed {
 
 export class LossyProxy {
   private armed: Armed | null = null;
+  /** Everything dropped both ways, on every connection, new ones too (a network partition): `silenceAll`, `heal`. */
+  private partitioned = false;
+  private readonly silencers = new Set<() => void>();
   private readonly sockets = new Set<net.Socket>();
   /** Connections accepted so far (a reconnect after a loss adds one). */
   connections = 0;
@@ -63,6 +66,21 @@ export class LossyProxy {
     });
   }
 
+  /**
+   * A network partition: from now on nothing passes either way, on open connections and new ones
+   * (which are accepted, then hear nothing), until `heal`. The client sees its member hang, the
+   * member sees its client go silent: its session expires after its timeout.
+   */
+  silenceAll(): void {
+    this.partitioned = true;
+    for (const silence of this.silencers) silence();
+  }
+
+  /** Ends the partition: connections made from now on pass everything (those opened during it stay silent). */
+  heal(): void {
+    this.partitioned = false;
+  }
+
   async close(): Promise<void> {
     for (const s of this.sockets) s.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
@@ -81,7 +99,10 @@ export class LossyProxy {
       });
       s.on('error', () => undefined);
     }
-    let silent = false;
+    let silent = this.partitioned;
+    const silence = () => void (silent = true);
+    this.silencers.add(silence);
+    client.on('close', () => this.silencers.delete(silence));
     let pending = Buffer.alloc(0);
     let packets = 0;
     upstream.on('data', (chunk) => {

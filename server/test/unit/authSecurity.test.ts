@@ -49,6 +49,30 @@ describe('SignInLimiter', () => {
     for (let i = 0; i < 5_000; i++) limiter.fail(`10.1.${i >> 8}.${i & 255}`, 'x'.repeat(15_000));
     expect(limiter.size).toBeLessThanOrEqual(500);
   });
+
+  it('with replicas, takes the total counted across them: two limiters allow one more guess, not twice as many', async () => {
+    const counts = new Map<string, number>();
+    const shared = { add: async (key: string) => counts.set(key, (counts.get(key) ?? 0) + 1).get(key)! };
+    const replicas = [
+      new SignInLimiter({ perName: 4, perAddress: 100, windowMs: 60_000 }),
+      new SignInLimiter({ perName: 4, perAddress: 100, windowMs: 60_000 }),
+    ];
+    for (const r of replicas) r.share(shared);
+    let allowed = 0;
+    for (let i = 0; i < 12; i++) {
+      const replica = replicas[i % 2]!;
+      if (!replica.check('10.0.0.7', 'token').ok) continue;
+      allowed++;
+      await replica.fail('10.0.0.7', 'token');
+    }
+    expect(allowed).toBe(5);
+    // The replicas' count unknown (the home ensemble away): each still counts its own.
+    const alone = new SignInLimiter({ perName: 2, perAddress: 100, windowMs: 60_000 });
+    alone.share({ add: async () => null });
+    await alone.fail('10.0.0.8', 'x');
+    await alone.fail('10.0.0.8', 'x');
+    expect(alone.check('10.0.0.8', 'x').ok).toBe(false);
+  });
 });
 
 describe('audit entries are bounded', () => {

@@ -48,6 +48,14 @@ describe('the replicas config', () => {
     expect(problems({ ensembles, replicas: { stateEnsemble: 'home', secret: SECRET } })).toMatch(/replicas: Unrecognized key/);
   });
 
+  it('takes the bounds of what the home ensemble keeps, within their ranges', () => {
+    const file = write({ ensembles, replicas: { stateEnsemble: 'home', maxSessions: 2_000, auditWindow: 500 } });
+    const plan = parseStartArgs(['--config', file], { HOME: '/h', KEEPER_CLUSTER_SECRET: SECRET });
+    expect(plan.kind === 'run' && plan.keeper.replicas).toMatchObject({ maxSessions: 2_000, auditWindow: 500 });
+    expect(problems({ ensembles, replicas: { stateEnsemble: 'home', auditWindow: 99 } })).toMatch(/replicas\.auditWindow/);
+    expect(problems({ ensembles, replicas: { stateEnsemble: 'home', auditWindow: 100_001 } })).toMatch(/replicas\.auditWindow/);
+  });
+
   it('refuses a missing or short secret, naming the variable', () => {
     const file = write({ ensembles, replicas: { stateEnsemble: 'home' } });
     expect(() => parseStartArgs(['--config', file], { HOME: '/h' })).toThrow(/KEEPER_CLUSTER_SECRET.*at least 32/);

@@ -152,6 +152,10 @@ export const ensembleHealthSchema = z.object({
    * that stops answering is dropped.
    */
   removed: z.array(memberStatusSchema).optional(),
+  /** Added (replicas' sharedPolling): the replica that polled this result when it was not this one (`host:port`). */
+  polledBy: z.string().optional(),
+  /** Added: why this result is no longer live although the link to Keeper is (the polling replica's results stopped arriving); absent while live. */
+  lateReason: z.string().optional(),
 });
 export type EnsembleHealth = z.infer<typeof ensembleHealthSchema>;
 

@@ -140,5 +140,10 @@ export const auditEntrySchema = z.object({
   details: z.record(z.string(), z.unknown()).optional(),
   /** Fields cut to their bound before recording (e.g. a refused request's 15 KB path). */
   truncated: z.array(z.string()).optional(),
+  /**
+   * With replicas (docs/replicas.md), in the shared window: the replica that recorded it, and its
+   * `seq` in that replica's own file (`seq` above is then its place in the shared window).
+   */
+  replica: z.object({ id: z.string(), name: z.string(), seq: z.number() }).optional(),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;

@@ -6,6 +6,7 @@
  *   workflowReducer    the whole upgrade over its steps; createWorkflow; stepsToRestart
  *   upgradeProgress    the bar, elapsed, estimate and "Restarting member 2 (next: 3, then the leader, 1)"
  *   resumeFrom         after Keeper restarted mid-upgrade: where each current step stands
+ *   recordHandover     with replicas: another replica took the upgrade over (its replica's session ended)
  *   fillRestartCommand the config's restartCommand: argv with no shell, or a checked shell line
  *   recheckMembers     every member against the target and its role: before done, and on resume
  *   withheldCommands   an answer for non-admins: the restart's outcome and exit code, never its command or output
@@ -28,6 +29,7 @@ export * from './sessionExpiries.js';
 export * from './progress.js';
 export * from './recheck.js';
 export * from './resume.js';
+export * from './handover.js';
 export * from './restartCommand.js';
 export * from './requests.js';
 export * from './alert.js';

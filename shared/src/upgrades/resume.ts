@@ -43,6 +43,8 @@ export interface ResumeDecision {
 export interface ResumeOptions {
   /** Steps (by address) whose restart command's process the server found still running. */
   commandsRunning?: ReadonlySet<string>;
+  /** What happened to the Keeper that ran it, starting each sentence ("Keeper restarted" unless told: "replica b:8080 took over"). */
+  cause?: string;
 }
 
 /** Until when the restart command may still do its work: its own deadline, if it has not passed and its process may live. */
@@ -117,7 +119,7 @@ function decide(
     };
   }
   const reason =
-    `Keeper restarted after asking for the restart of ${stepTitle(step)}; it serves as ${member.state} and nothing shows it restarted (${numbers}). ` +
+    `${options.cause ?? 'Keeper restarted'} after asking for the restart of ${stepTitle(step)}; it serves as ${member.state} and nothing shows it restarted (${numbers}). ` +
     'Restart it and mark the step done, or skip it.';
   return { step: pauseStep(step, at, reason, 'resume'), action: 'ask-operator', saw: reason };
 }
@@ -142,11 +144,12 @@ export function resumeFrom(wf: UpgradeWorkflow, health: EnsembleHealth, at: numb
     decisions.push({ address: step.address, memberId: step.memberId, action, saw });
     // pauseStep already recorded the operator's question; a paused step only notes that Keeper came back.
     if (action === 'ask-operator') return decided;
-    if (action === 'none') return record(decided, { id: 'resume', ok: true, saw: `Keeper restarted: ${saw}`, at });
+    const cause = options.cause ?? 'Keeper restarted';
+    if (action === 'none') return record(decided, { id: 'resume', ok: true, saw: `${cause}: ${saw}`, at });
     const fresh = freshDeadline(decided.state, at, wf.timings);
     const due = action === 'wait-for-command' ? (decided.command?.deadlineAt ?? null) : null;
     return {
-      ...record(decided, { id: action === 'wait-for-command' ? 'restart-process' : 'resume', ok: true, saw: `Keeper restarted: ${saw}`, at }),
+      ...record(decided, { id: action === 'wait-for-command' ? 'restart-process' : 'resume', ok: true, saw: `${cause}: ${saw}`, at }),
       deadlineAt: fresh !== null && due !== null ? Math.max(fresh, due) : fresh,
     };
   });

@@ -61,6 +61,7 @@ export const CHECK_IDS = [
   'upgrade-lock',
   'restart-process',
   'recheck',
+  'handover',
 ] as const;
 export const checkIdSchema = z.enum(CHECK_IDS);
 export type CheckId = z.infer<typeof checkIdSchema>;
@@ -246,6 +247,23 @@ export const recheckSchema = z.object({
 });
 export type Recheck = z.infer<typeof recheckSchema>;
 
+/** A Keeper replica as an upgrade names it (docs/replicas.md): its registry id and `<host>:<port>`. */
+export const upgradeReplicaSchema = z.object({ replica: z.string().max(64), name: z.string().max(300) });
+export type UpgradeReplica = z.infer<typeof upgradeReplicaSchema>;
+
+/** One replica taking over an upgrade whose replica's session ended (handover.ts). */
+export const handoverSchema = z.object({
+  /** ZooKeeper's time of the new owner's znode (its ctime): when it took over. */
+  at: z.number(),
+  /** The replica that ran it until its session ended (null: not recorded, an upgrade begun before replicas). */
+  from: upgradeReplicaSchema.nullable(),
+  to: upgradeReplicaSchema,
+});
+export type Handover = z.infer<typeof handoverSchema>;
+
+/** Hand-overs kept in a workflow, the oldest dropped past it. */
+export const MAX_HANDOVERS = 20;
+
 export const upgradeWorkflowSchema = z.object({
   schemaVersion: z.literal(UPGRADE_SCHEMA_VERSION),
   id: z.string(),
@@ -275,6 +293,10 @@ export const upgradeWorkflowSchema = z.object({
   keeperSession: z.string().nullable().default(null),
   /** Every member checked against the target and its role: at the end (what done means) and on each resume. */
   recheck: recheckSchema.nullable().default(null),
+  /** With replicas: the replica running it now, with when it took it on (ZooKeeper's time); null with a single Keeper. */
+  runBy: upgradeReplicaSchema.extend({ since: z.number() }).nullable().default(null),
+  /** With replicas: each time another replica took it over after its replica's session ended. */
+  handovers: z.array(handoverSchema).max(MAX_HANDOVERS).default([]),
   /** The last time anything changed (each poll that changed a step, each action). */
   updatedAt: z.number(),
 });

@@ -51,6 +51,8 @@ export function createWorkflow(input: CreateWorkflowInput): UpgradeWorkflow {
     sessionExpiries: NO_EXPIRIES,
     keeperSession: null,
     recheck: null,
+    runBy: null,
+    handovers: [],
     updatedAt: input.at,
   };
 }

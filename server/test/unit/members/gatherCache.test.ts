@@ -59,4 +59,29 @@ describe('RateLimitedGather', () => {
     expect((await cache.get(true)).value).toBe('ok');
     expect(cache.gatherings).toBe(2);
   });
+
+  it('relays a gathering to another replica under the same rate limit, adopts newer ones only, and tells listeners of its own gatherings alone', async () => {
+    let n = 0;
+    const cache = new RateLimitedGather(async () => `here-${++n}`, 10_000, clock);
+    const own: string[] = [];
+    cache.onGathered((g) => own.push(g.value));
+    expect((await cache.get(true)).value).toBe('here-1');
+    const relay = vi.fn(async () => ({ value: 'there', at: 500 }));
+    cache.relayTo(relay);
+    now += 10_000;
+    // Relayed, but older than the one held: the held one stays (a gathering's age is its own time).
+    expect(await cache.get(true)).toEqual({ value: 'here-1', at: 1_000 });
+    expect(relay).toHaveBeenCalledTimes(1);
+    // Inside the window nobody is asked, here or there.
+    expect((await cache.get(true)).value).toBe('here-1');
+    expect(relay).toHaveBeenCalledTimes(1);
+    cache.adopt({ value: 'published', at: 5_000 });
+    expect(cache.cached).toEqual({ value: 'published', at: 5_000 });
+    cache.adopt({ value: 'stale', at: 4_000 });
+    expect(cache.cached?.value).toBe('published');
+    cache.relayTo(null);
+    now += 10_000;
+    expect((await cache.get(true)).value).toBe('here-2');
+    expect(own).toEqual(['here-1', 'here-2']);
+  });
 });

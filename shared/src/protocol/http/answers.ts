@@ -54,6 +54,8 @@ export const auditPageSchema = z.object({
   entries: z.array(auditEntrySchema),
   /** Pass as `before` for the next (older) page; absent when this page reached the beginning. */
   next: z.number().optional(),
+  /** With replicas: the entries are the shared recent window of every replica, bounded as said here; older ones are in each replica's file. */
+  shared: z.object({ maxEntries: z.number(), maxBytes: z.number(), note: z.string() }).optional(),
 });
 export type AuditPage = z.infer<typeof auditPageSchema>;
 

@@ -208,7 +208,8 @@ export const ROUTE_DOCS: { readonly [K in RouteKey]: RouteDoc } = {
   },
   audit: {
     summary: 'The audit trail, newest first, a page at a time',
-    errors: ['FORBIDDEN', 'INVALID_QUERY'],
+    // With replicas the page is read from the home ensemble.
+    errors: ['FORBIDDEN', 'INVALID_QUERY', ...ZOOKEEPER_ERRORS],
   },
   replicas: {
     summary: 'The Keeper replicas registered in the home ensemble (empty and enabled: false without "replicas")',

@@ -132,7 +132,7 @@ export function AuditPage() {
                 {trail.isFetchingNextPage ? 'Loading…' : 'Load older entries'}
               </button>
             ) : trail.data ? (
-              <span className="muted">That is the beginning of the trail.</span>
+              <span className="muted">{trail.data.pages[0]?.shared ? trail.data.pages[0].shared.note : 'That is the beginning of the trail.'}</span>
             ) : null}
           </div>
         </div>
@@ -172,10 +172,11 @@ function AuditRow({ entry, index }: { entry: AuditEntry; index: number }) {
       <span
         role="cell"
         className="acell acell--who"
-        title={`${entry.actor.name} · ${entry.actor.role ?? 'no role'} · via ${entry.actor.via}${entry.remoteAddress ? ` · from ${entry.remoteAddress}` : ''}`}
+        title={`${entry.actor.name} · ${entry.actor.role ?? 'no role'} · via ${entry.actor.via}${entry.remoteAddress ? ` · from ${entry.remoteAddress}` : ''}${entry.replica ? ` · on replica ${entry.replica.name}` : ''}`}
       >
         <span className="acell__name">{entry.actor.name}</span>
         <span className="muted acell__role">{entry.actor.role ?? '—'}</span>
+        {entry.replica && <span className="muted acell__replica">on {entry.replica.name}</span>}
       </span>
       <span role="cell" className="acell acell--action">
         {actionLabel(entry)}

@@ -111,6 +111,7 @@ function haystack(entry: AuditEntry): string {
     entry.error?.message ?? '',
     entry.note ?? '',
     entry.remoteAddress ?? '',
+    entry.replica?.name ?? '',
     entry.details ? JSON.stringify(entry.details) : '',
   ]
     .join('\n')

@@ -27,8 +27,10 @@ export function LoginPage() {
   const { data: me } = useMe();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  // Unknown (older server, or it failed): offer both, password first as before.
-  const { data: methods } = useQuery({
+  // Unknown (older server, or it failed): offer both, password first as before. While it is being
+  // asked, nothing is offered: a Password tab shown first and then taken away offered what the
+  // server may not have (and moved the form under a hand or a test about to click it).
+  const { data: methods, isPending: methodsPending } = useQuery({
     queryKey: ['sign-in-methods'],
     queryFn: () => call(ROUTES.signInMethods, {}),
     staleTime: Infinity,
@@ -84,7 +86,12 @@ export function LoginPage() {
           ) : null}
         </p>
         {methods?.ended && <EndedNote ended={methods.ended} />}
-        {sso && (
+        {methodsPending && (
+          <p className="auth-text muted" role="status">
+            Asking Keeper how to sign in…
+          </p>
+        )}
+        {!methodsPending && sso && (
           <>
             {/* A plain navigation: the server sends the browser on to the provider and back. */}
             <a className="btn btn--primary auth-submit auth-sso" href={`${sso.url}?next=${encodeURIComponent(next)}`}>
@@ -97,7 +104,7 @@ export function LoginPage() {
             )}
           </>
         )}
-        {offered.length > 1 && (
+        {!methodsPending && offered.length > 1 && (
           <div className="segmented auth-methods" role="group" aria-label="Sign in with">
             {offered.map((m) => (
               <button key={m} type="button" className="segmented__btn" aria-pressed={method === m} onClick={() => choose(m)}>
@@ -106,7 +113,7 @@ export function LoginPage() {
             ))}
           </div>
         )}
-        {(offered.length > 0 || !sso) && (
+        {!methodsPending && (offered.length > 0 || !sso) && (
           <form className="auth-form" onSubmit={submit} noValidate>
             {method === 'password' ? (
               <>

@@ -20,6 +20,11 @@ describe('healthFreshness', () => {
     expect(healthFreshness(live, { ...entry, epoch: 2 }, false)).toMatchObject({ live: false, asOf: T0, reason: 'refreshing after a reconnect' });
     expect(healthFreshness(live, entry, true)).toMatchObject({ live: false, asOf: T0 });
   });
+  it('is stale as of the last poll when another replica polls and Keeper says its results stopped arriving', () => {
+    const late = { health: { ...healthy(), polledBy: 'keeper-a:8080', lateReason: 'keeper-a:8080 polls the members and published nothing for 4 s' }, epoch: 3 };
+    expect(healthFreshness(live, late, false)).toEqual({ live: false, asOf: T0, reason: late.health.lateReason });
+    expect(healthFreshness(live, { ...late, health: { ...late.health, lateReason: undefined } }, false)).toEqual({ live: true });
+  });
   it('allows a few late polls before calling it silent', () => {
     expect(silenceLimit(5_000)).toBe(15_000);
     expect(silenceLimit(2_000)).toBe(15_000);

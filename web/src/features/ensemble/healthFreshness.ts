@@ -40,6 +40,8 @@ export function healthFreshness(
   }
   if (entry === undefined) return { live: false, asOf: null, reason: 'waiting for the first poll of the members' };
   if (entry.epoch !== status.epoch) return { live: false, asOf: polledAt, reason: 'refreshing after a reconnect' };
+  // Another replica polls (sharedPolling) and its results stopped arriving: Keeper says so at once.
+  if (entry.health.lateReason) return { live: false, asOf: polledAt, reason: entry.health.lateReason };
   if (silent) {
     return { live: false, asOf: polledAt, reason: 'no new poll has arrived since: the link to Keeper or its member poller is stuck' };
   }

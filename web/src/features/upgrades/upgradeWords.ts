@@ -71,6 +71,7 @@ export const CHECK_LABEL: Record<CheckId, string> = {
   'upgrade-lock': 'upgrade lock',
   'restart-process': 'restart command',
   recheck: 'checked again',
+  handover: 'taken over',
 };
 
 /** How Keeper knew the member restarted: a fast restart may never look down. */

@@ -1,0 +1,170 @@
+/**
+ * Workflows survive their replica (issue 21, item 3; docs/replicas.md): two Keeper replicas, each
+ * its own process, share one real 3-member ensemble as their home ensemble and as the ensemble
+ * they upgrade. The upgrade starts on A; a browser follows it on B (B mirrors what A stores).
+ * A is killed (SIGKILL) while its first restart command runs. B takes the upgrade over once A's
+ * state session has expired (the owner znode goes with it), waits for A's upgrade lock to expire
+ * too, waits for the command A left running rather than restarting that member again, and
+ * finishes: each member restarted exactly once (the command appends each member's id to a file),
+ * and the hand-over is in the timeline the browser on B was sent, at ZooKeeper's time.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replicasAnswerSchema, upgradeAnswerSchema, type UpgradeAnswer } from '@keeper/shared';
+import type { KeeperOptions } from '../src/config/types.js';
+import { ensembleConfigOf, PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
+import { launchKeeper, type KeeperProcess, type KeeperProcessSpec } from './support/keeperProcess.js';
+import { call, type Who } from './support/http.js';
+import { TestBrowser } from './support/wsClient.js';
+import { waitFor } from './support/waitFor.js';
+
+const ADMIN = 'handover-admin-token-0123456789';
+const SECRET = 'handover-cluster-secret-0123456789-abcdef';
+const admin: Who = { token: ADMIN };
+const REPO = resolve(import.meta.dirname, '../..');
+const TSX = join(REPO, 'node_modules', '.bin', 'tsx');
+/** Every session of both replicas (console and state): A's end 5 s after the kill. */
+const SESSION_MS = 5_000;
+
+let ensemble: Awaited<ReturnType<typeof startTestEnsemble>>;
+let dir: string;
+const replicas: KeeperProcess[] = [];
+
+beforeAll(async () => {
+  ensemble = await startTestEnsemble(PORT_OFFSETS.replicaHandoverTest);
+  dir = mkdtempSync(join(tmpdir(), 'keeper-handover-'));
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all(replicas.map((r) => r.stop()));
+  await ensemble?.dispose();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function spec(name: string, line: string): KeeperProcessSpec {
+  const stateDir = mkdtempSync(join(dir, `${name}-`));
+  const options: KeeperOptions = {
+    host: '127.0.0.1',
+    port: 0,
+    ensembles: [ensembleConfigOf(ensemble, { name: 'home', restartCommand: { shell: true, line }, restartCommandTimeoutSeconds: 90 })],
+    auth: { stateDir, adminToken: ADMIN },
+    replicas: { stateEnsemble: 'home', root: '/keeper/replicas', secret: SECRET, sharedPolling: false },
+  };
+  return {
+    options,
+    extras: {
+      gatewayDefaults: { sessionTimeoutMs: SESSION_MS },
+      ensembleDefaults: { pollIntervalMs: 1_000, sessionsMinIntervalMs: 3_000 },
+      rateLimits: { api: 100_000, loginFailures: 1_000 },
+      upgradeTimings: { settleMs: 1_000, backWithinMs: 45_000 },
+    },
+    logFile: join(dir, `${name}.log`),
+  };
+}
+
+const read = async (url: string, id: string): Promise<UpgradeAnswer> =>
+  upgradeAnswerSchema.parse((await call(url, 'GET', `/api/ensembles/home/upgrades/${id}`, admin)).body);
+
+describe('an upgrade whose replica is killed', () => {
+  it('is taken over by the other replica once its sessions end, restarts no member twice, and says so in every timeline', async () => {
+    const restartsLog = join(dir, 'restarts.log');
+    const go = join(dir, 'go');
+    // The first command holds its member's restart until A is dead; the later ones find `go` and restart at once.
+    const line = `echo {id} >> ${restartsLog} && while [ ! -e ${go} ]; do sleep 0.2; done && ${TSX} ${join(REPO, 'scripts', 'sandbox-cli.ts')} restart {id} --state-dir ${ensemble.stateDir} --timeout 45`;
+    const [a, b] = await Promise.all([launchKeeper(spec('a', line), join(dir, 'a.json')), launchKeeper(spec('b', line), join(dir, 'b.json'))]);
+    replicas.push(a, b);
+    const ids = await waitFor(
+      async () => {
+        const res = await call(b.url, 'GET', '/api/replicas', admin);
+        const list = res.status === 200 ? replicasAnswerSchema.parse(res.body).replicas : [];
+        return list.length === 2 && { a: list.find((r) => r.url === a.url)!, b: list.find((r) => r.url === b.url)! };
+      },
+      { what: 'both replicas registered', timeoutMs: 60_000 },
+    );
+
+    // A browser on B follows the ensemble's upgrade from before it exists.
+    const browser = await TestBrowser.open(b.url, { headers: { authorization: `Bearer ${ADMIN}` } });
+    await browser.subscribed('upgrade', 'home', {});
+
+    const started = await waitFor(
+      async () => {
+        const res = await call(a.url, 'POST', '/api/ensembles/home/upgrades', admin, { mode: 'rolling', start: true });
+        if (res.status === 201) return upgradeAnswerSchema.parse(res.body);
+        // A plan whose start was refused (the preflight wants one more poll) stays planned: abort it and try again.
+        const list = (await call(a.url, 'GET', '/api/ensembles/home/upgrades', admin)).body as { upgrades?: { id: string; state: string }[] };
+        for (const u of (list.upgrades ?? []).filter((x) => x.state === 'planned'))
+          await call(a.url, 'POST', `/api/ensembles/home/upgrades/${u.id}/abort`, admin, { reason: 'preflight not passing yet' });
+        return null;
+      },
+      { what: 'the upgrade started on A', timeoutMs: 60_000, intervalMs: 1_000 },
+    );
+    expect(started.runBy).toMatchObject({ replica: ids.a.id, name: ids.a.name });
+
+    // B serves A's progress as A stores it: the first command's process, seen through B.
+    const running = await waitFor(
+      async () => {
+        const wf = await read(b.url, started.id);
+        return wf.steps[0]!.command?.process ? wf : null;
+      },
+      { what: 'the first restart command running, as B serves it', timeoutMs: 60_000, intervalMs: 100 },
+    );
+    expect(running.runBy?.replica).toBe(ids.a.id);
+    // An action taken on B, which does not run it, is stored there and carried out by A (a round-robin balancer sends admins anywhere).
+    const onA = (state: string) => waitFor(async () => (await read(a.url, started.id)).state === state, { what: `A has it ${state}`, timeoutMs: 10_000 });
+    const paused = await call(b.url, 'POST', `/api/ensembles/home/upgrades/${started.id}/pause`, admin, { reason: 'looking from B' });
+    expect(paused.status).toBe(200);
+    expect(paused.body).toMatchObject({ state: 'paused', reason: expect.stringContaining('looking from B') });
+    await onA('paused');
+    expect((await call(b.url, 'POST', `/api/ensembles/home/upgrades/${started.id}/resume`, admin, {})).status).toBe(200);
+    await onA('running');
+
+    const killedAt = Date.now();
+    await a.kill();
+    // Not before A's state session has expired: B waits for ZooKeeper to end it.
+    const handedOver = await waitFor(
+      async () => {
+        const wf = await read(b.url, started.id);
+        return wf.handovers.length > 0 ? wf : null;
+      },
+      { what: 'B took the upgrade over', timeoutMs: 40_000, intervalMs: 100 },
+    );
+    const handover = handedOver.handovers[0]!;
+    expect(handover).toMatchObject({ from: { replica: ids.a.id, name: ids.a.name }, to: { replica: ids.b.id, name: ids.b.name } });
+    // ZooKeeper's time of B's owner znode: after the kill, once A's session could have expired.
+    expect(handover.at).toBeGreaterThanOrEqual(killedAt + SESSION_MS - 1_500);
+    expect(handover.at).toBeLessThan(killedAt + 4 * SESSION_MS);
+    writeFileSync(go, '');
+
+    const done = await waitFor(
+      async () => {
+        const wf = await read(b.url, started.id);
+        if (wf.state === 'paused' || wf.state === 'failed') throw new Error(`upgrade stopped: ${wf.reason}`);
+        return wf.state === 'done' ? wf : null;
+      },
+      { what: 'the upgrade done on B', timeoutMs: 200_000, intervalMs: 1_000 },
+    );
+    // Each member restarted exactly once, in the plan's order: the member A's command was restarting was not asked again.
+    const restarts = readFileSync(restartsLog, 'utf8').trim().split('\n').map(Number);
+    expect(restarts).toEqual(done.plan.order.map((m) => m.memberId));
+    expect(done.steps.map((s) => s.state)).toEqual(['done', 'done', 'done']);
+    expect(done.runBy?.replica).toBe(ids.b.id);
+    const first = done.steps[0]!;
+    const sentence = `replica ${ids.b.name} took over after replica ${ids.a.name}'s session ended`;
+    expect(first.checks.find((c) => c.id === 'handover')).toMatchObject({ at: handover.at, saw: expect.stringContaining(sentence) });
+    // B waited for the command A left running, and for A's lock to go with A's console session.
+    expect(first.checks.some((c) => c.id === 'restart-process' && c.saw.startsWith(`replica ${ids.b.name} took over: the restart command`))).toBe(true);
+
+    // The browser on B was sent the hand-over while the upgrade still ran, then the end.
+    const sent = browser.topicEvents('upgrade', 'home').map((e) => e.event.upgrade);
+    expect(sent.some((wf) => wf?.state === 'running' && wf.handovers.length === 1 && wf.runBy?.replica === ids.b.id)).toBe(true);
+    expect(sent.some((wf) => wf?.state === 'running' && wf.runBy?.replica === ids.a.id)).toBe(true);
+    expect(sent.at(-1)?.state).toBe('done');
+    browser.close();
+    console.log(
+      `killed at ${new Date(killedAt).toISOString()}, taken over at ${new Date(handover.at).toISOString()} (+${handover.at - killedAt} ms); ` +
+        `done ${Math.round((done.finishedAt! - killedAt) / 1000)} s after the kill; ${JSON.stringify(first.checks.filter((c) => ['handover', 'restart-process', 'upgrade-lock'].includes(c.id)).map((c) => c.saw))}`,
+    );
+  }, 400_000);
+});
