@@ -36,13 +36,18 @@ export class ConfigFollower {
 
   start(): void {
     if (this.stop) return;
-    this.stop = this.options.gateway.watches.watch(CONFIG_PATH, {
-      onNode: (state) => this.onConfig(state),
-      onChildren: () => undefined,
-      onWatchEvent: () => undefined,
-      // The registry retries with back-off; nothing here is judged from a failed read.
-      onError: () => undefined,
-    });
+    this.stop = this.options.gateway.watches.watch(
+      CONFIG_PATH,
+      {
+        onNode: (state) => this.onConfig(state),
+        onChildren: () => undefined,
+        onWatchEvent: () => undefined,
+        // The registry retries with back-off; nothing here is judged from a failed read.
+        onError: () => undefined,
+        // Keeper's own watch: not one of the browsers' watched paths (their cap, the watched-paths metric).
+      },
+      { internal: true },
+    );
   }
 
   close(): void {

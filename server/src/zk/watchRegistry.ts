@@ -161,6 +161,8 @@ const EVENT_TYPES: Record<string, WatchEventType> = {
 };
 
 export class WatchRegistry {
+  /** Keeper's own listeners (watch(..., {internal: true})): not counted in watchedPaths. */
+  private readonly internal = new Set<WatchListener>();
   private readonly entries = new Map<string, Entry>();
   /** Paths whose ZooKeeper watch is to be removed, oldest first. */
   private readonly removalQueue = new Set<string>();
@@ -188,8 +190,12 @@ export class WatchRegistry {
     this.removalDeadlineMs = options.removalDeadlineMs ?? DEFAULT_REMOVAL_DEADLINE_MS;
   }
 
+  /** Paths browsers (or anyone but Keeper's own followers) watch: what the hub's cap on watched paths counts. */
   get watchedPaths(): number {
-    return this.entries.size;
+    if (this.internal.size === 0) return this.entries.size;
+    let n = 0;
+    for (const entry of this.entries.values()) if ([...entry.listeners].some((l) => !this.internal.has(l))) n++;
+    return n;
   }
 
   /** The paths some subscriber watches now (what held() may answer for). */
@@ -221,8 +227,13 @@ export class WatchRegistry {
     return { ...this.removalCounts, queued: this.removalQueue.size, inFlight: this.removalsInFlight.size };
   }
 
-  /** Subscribes a listener to a path; returns the unsubscribe function. */
-  watch(path: string, listener: WatchListener): () => void {
+  /**
+   * Subscribes a listener to a path; returns the unsubscribe function. An `internal` listener is
+   * Keeper's own (the /zookeeper/config follower): the same one watch, not counted as a watched
+   * path against the browsers' cap.
+   */
+  watch(path: string, listener: WatchListener, opts: { internal?: boolean } = {}): () => void {
+    if (opts.internal) this.internal.add(listener);
     let entry = this.entries.get(path);
     if (!entry) {
       entry = {
@@ -266,6 +277,7 @@ export class WatchRegistry {
     }
     const owner = entry;
     return () => {
+      this.internal.delete(listener);
       owner.listeners.delete(listener);
       if (owner.listeners.size === 0 && this.entries.get(path) === owner) this.release(owner);
     };

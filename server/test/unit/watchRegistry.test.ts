@@ -129,6 +129,24 @@ describe('WatchRegistry reference counting', () => {
     expect(registry.removalStats).toMatchObject({ removed: 1, queued: 0, inFlight: 0 });
   });
 
+  it("does not count Keeper's own listener as a watched path, unless a browser watches the path too", async () => {
+    const { reader, registry } = setup();
+    const offOwn = registry.watch('/zookeeper/config', new RecordingListener(), { internal: true });
+    await settle();
+    expect(registry.watchedPaths).toBe(0);
+    const offBrowser = registry.watch('/zookeeper/config', new RecordingListener());
+    await settle();
+    expect(registry.watchedPaths).toBe(1);
+    offBrowser();
+    expect(registry.watchedPaths).toBe(0);
+    // Still one ZooKeeper watch, for Keeper's own listener: nothing removed.
+    await settle();
+    expect(reader.removals).toEqual([]);
+    offOwn();
+    await settle();
+    expect(reader.removals).toEqual(['/zookeeper/config']);
+  });
+
   it('is not fooled by an unsubscribe called twice', async () => {
     const { registry } = setup();
     const off = registry.watch('/x', new RecordingListener());
