@@ -24,7 +24,7 @@ import { startKeeper, type RunningKeeper } from '../src/app.js';
 import { CLOSE_TOO_MANY_SOCKETS, DEFAULT_HUB_LIMITS } from '../src/hub/hubLimits.js';
 import type { ZkGateway } from '../src/zk/gateway.js';
 import { leaseSharedEnsemble, type SharedEnsemble } from './support/sharedEnsemble.js';
-import { connectRaw, type RawClient } from './support/rawClient.js';
+import { connectRaw, createMany, type RawClient } from './support/rawClient.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
 import { call, type Who } from './support/http.js';
@@ -157,9 +157,10 @@ const api = (method: string, path: string, who: Who) => call(keeper.url, method,
 
 async function createChildren(parent: string, count: number, name: (i: number) => string): Promise<void> {
   await other.mkdirp(parent);
-  for (let start = 0; start < count; start += 500) {
-    await Promise.all(Array.from({ length: Math.min(500, count - start) }, (_, k) => other.create(`${parent}/${name(start + k)}`, 'x')));
-  }
+  await createMany(
+    other.client,
+    Array.from({ length: count }, (_, i) => ({ path: `${parent}/${name(i)}`, data: 'x' })),
+  );
 }
 
 async function closeAll(): Promise<void> {
