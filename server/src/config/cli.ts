@@ -139,6 +139,7 @@ Config file (--config keeper.json):
                         (an argv, run with no shell; a string is split into one;
                          a shell only when asked: { "shell": true, "line": "..." })
       "restartCommandTimeoutSeconds": 120,       (the Upgrades view's restart)
+      "upgradeSettleSeconds": 10,      (after each member is back and synced, 0-3,600)
       "tls": { "ca": "ca.pem", "cert": "keeper.pem", "key": "keeper.key",
                "servername": "zk.internal", "rejectUnauthorized": true,
                "adminServer": "http" | "https" },  (files re-read when they change)

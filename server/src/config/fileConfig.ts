@@ -99,6 +99,7 @@ const ensemble = z.strictObject({
   /** The Upgrades view's restart command (placeholders checked here, not at the first restart). */
   restartCommand: restartCommandSchema.optional(),
   restartCommandTimeoutSeconds: z.number().int().positive().max(3600).optional(),
+  upgradeSettleSeconds: z.number().int().min(0).max(3600).optional(),
 });
 
 const count = (max: number) => z.number().int().min(1).max(max);

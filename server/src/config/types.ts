@@ -40,6 +40,8 @@ export interface EnsembleConfig {
   restartCommand?: RestartCommandConfig;
   /** How long restartCommand may run before the step is called failed and the upgrade pauses (default 120). */
   restartCommandTimeoutSeconds?: number;
+  /** How long an upgrade waits after a restarted member is back and synced before the next step (default 10). */
+  upgradeSettleSeconds?: number;
 }
 
 export interface AuthUserConfig {
