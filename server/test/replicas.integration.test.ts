@@ -369,6 +369,8 @@ describe('sign-in sessions across replicas', () => {
       log: testLogger,
     });
     expect(shared.perBucket).toBe(2);
+    // Started as a replica starts it: a put waits (up to 10 s) for the directories its start prepares.
+    await shared.start();
     const bucket = a.replicas!.store.path('sessions', 'ee');
     for (const name of await a.replicas!.store.children(bucket)) await a.replicas!.store.remove(`${bucket}/${name}`, -1);
     const now = Date.now();
