@@ -1,12 +1,12 @@
 /**
  * Gathers what the resize preflight judges (shared/src/reconfig/preflight.ts): /zookeeper/config
  * and its ACL through the console's session, Keeper's identities (whoAmI), every configured
- * member's `conf` version, the lock's holder, and `srvr` and `conf` of each member to add (after
- * the leader's, so that "caught up" compares with a zxid the leader had before; its `conf` version
- * shows whether it took the leader's configuration, which only reconfigEnabled=true does). Every ask has a
+ * member's `conf` version, the lock's holder, and `srvr` of each member to add (after the
+ * leader's, so that "caught up" compares with a zxid the leader had before). Every ask has a
  * deadline; a member that does not answer is said as such, never assumed.
  */
 import {
+  isNotServing,
   parseDynamicConfig,
   parseSrvr,
   reconfigPreflight,
@@ -77,16 +77,11 @@ export async function gatherReconfigPreflight(
     : null;
   const joinerFacts: JoinerFacts[] = await Promise.all(
     joiners.map(async (j) => {
-      const [srvr, conf] = await Promise.all([ask(j.host, j.clientPort, 'srvr').catch(() => null), ask(j.host, j.clientPort, 'conf').catch(() => null)]);
+      const srvr = await ask(j.host, j.clientPort, 'srvr').catch(() => null);
       const parsed = srvr === null ? null : parseSrvr(srvr);
-      return {
-        id: j.id,
-        address: `${j.host}:${j.clientPort}`,
-        mode: parsed?.mode ?? null,
-        zxid: parsed?.zxid ?? null,
-        // With reconfigEnabled=true a learner shows the leader's configuration once synced; without it, its own.
-        configVersion: conf === null ? null : parseDynamicConfig(conf).version,
-      };
+      // "Not currently serving" is an answer: the member is up, outside any quorum (started without reconfigEnabled, it stays so).
+      const notServing = srvr !== null && isNotServing(srvr);
+      return { id: j.id, address: `${j.host}:${j.clientPort}`, mode: parsed?.mode ?? null, zxid: parsed?.zxid ?? null, notServing };
     }),
   );
   const checks = reconfigPreflight({

@@ -3,18 +3,18 @@
  * member checks are the Upgrades view's own gates (every voter serving, the leader's followers
  * in sync); the rest are the reconfig's: the members agree on the dynamic configuration, Keeper
  * may reconfig, no upgrade or other reconfig holds the ensemble's lock, and each member to add
- * answers as a learner with the leader's zxid and the ensemble's configuration.
+ * answers as a learner with the leader's zxid.
  *
  * ZooKeeper reports `reconfigEnabled` nowhere (not in `conf`, `mntr`, `envi` or the AdminServer's
  * `configuration`, checked on 3.8.0): what can be seen is that every member runs the same dynamic
  * configuration version; the leader's refusal (RECONFIG_DISABLED) at the first step is the proof.
- * A member to add shows it by its effect: with reconfigEnabled=true a learner takes the leader's
- * configuration when it syncs, so its `conf` shows the ensemble's version; without it, its own.
+ * A member to add shows it only by its effect: started without it, it never serves (seen on 3.8.0:
+ * it restarts its election each time it hears of the ensemble's newer configuration version), so
+ * one that answers but does not serve is told apart from one that does not answer at all.
  */
 import type { EnsembleHealth } from '../ensemble/types.js';
 import { zxidParts } from '../ensemble/zxid.js';
 import { syncedFollowersCheck, votersServingCheck } from '../upgrades/gates.js';
-import { configVersionNumber } from './dynamicConfig.js';
 import type { ReconfigRights } from './rights.js';
 
 export interface ReconfigCheck {
@@ -31,12 +31,8 @@ export interface JoinerFacts {
   mode: string | null;
   /** srvr's Zxid (hex). */
   zxid: string | null;
-  /**
-   * The dynamic configuration version its own `conf` shows (hex, as printed); null when it did not
-   * answer conf with one. A learner running with reconfigEnabled=true takes the leader's
-   * configuration when it syncs (QuorumPeer.processReconfig); one without it keeps its own file's.
-   */
-  configVersion: string | null;
+  /** It answered srvr "not currently serving requests": its process is up, outside any quorum. */
+  notServing: boolean;
 }
 
 export interface ReconfigPreflightFacts {
@@ -86,9 +82,9 @@ export function reconfigPreflight(f: ReconfigPreflightFacts): ReconfigCheck[] {
     let ok = false;
     let saw: string;
     const z = zxidParts(j.zxid);
-    if (j.mode === null) saw = `${name} does not answer srvr as a serving learner: start it with the current configuration plus itself`;
+    if (j.mode === null && j.notServing) saw = upNotServing(name);
+    else if (j.mode === null) saw = `${name} does not answer srvr as a serving learner: start it with the current configuration plus itself`;
     else if (j.mode !== 'follower' && j.mode !== 'observer') saw = `${name} says Mode: ${j.mode}, not a learner waiting to be added`;
-    else if (!tookLeadersConfig(j.configVersion, f.configVersion)) saw = withoutReconfig(name, j.configVersion, f.configVersion);
     else if (!reference || !z) saw = `${name} is ${a(j.mode)}, but its zxid or the leader's is not known`;
     else if (z.value < reference.value)
       saw = `${name} is ${a(j.mode)} at zxid 0x${z.value.toString(16)}, behind the leader's 0x${reference.value.toString(16)}`;
@@ -102,20 +98,14 @@ export function reconfigPreflight(f: ReconfigPreflightFacts): ReconfigCheck[] {
 }
 
 /**
- * Whether a serving learner shows the ensemble's configuration (or a newer one, taken from a reconfig
- * committed since /zookeeper/config was read). Versions are zxids, which only grow.
+ * Up but outside any quorum while the ensemble has one: not a learner (yet). Its own words give no
+ * cause; these are the ones that leave a member so, the one Keeper can least check first.
  */
-function tookLeadersConfig(joiner: string | null, ensemble: string): boolean {
-  const mine = joiner === null ? null : configVersionNumber(joiner);
-  const theirs = configVersionNumber(ensemble);
-  return mine !== null && (theirs === null || mine >= theirs);
-}
-
-function withoutReconfig(name: string, joiner: string | null, ensemble: string): string {
-  if (joiner === null)
-    return `${name} did not answer conf with a dynamic configuration: whether it runs with reconfigEnabled=true (a learner that does takes the ensemble's configuration, version ${ensemble}, when it syncs) cannot be seen`;
+function upNotServing(name: string): string {
   return (
-    `${name} keeps its own configuration (version ${joiner}), not the ensemble's version ${ensemble} that a learner takes from the leader when it syncs: ` +
-    `it runs without reconfigEnabled=true and would not apply the reconfig that adds it; restart it with reconfigEnabled=true`
+    `${name} is up but not serving ("not currently serving requests"): it has not joined the leader as a learner. ` +
+    'A member started without reconfigEnabled=true stays so (seen on ZooKeeper 3.8.0: it restarts its election each time it hears of the ' +
+    "ensemble's newer configuration version, and never serves); so does one that cannot reach the members' quorum and election ports, and, " +
+    'for a few seconds, one still syncing: start it with reconfigEnabled=true and the current configuration plus itself'
   );
 }

@@ -16,7 +16,7 @@ function facts(over: Partial<ReconfigPreflightFacts> = {}): ReconfigPreflightFac
     rights: reconfigRights(READ_ONLY, [{ scheme: 'super', id: '' }, ip]),
     lockHolder: null,
     leaderZxidBefore: '0x100000010',
-    joiners: [{ id: 4, address: 'zk4:2181', mode: 'follower', zxid: '0x100000012', configVersion: '100000000' }],
+    joiners: [{ id: 4, address: 'zk4:2181', mode: 'follower', zxid: '0x100000012', notServing: false }],
     ...over,
   };
 }
@@ -80,7 +80,7 @@ describe('reconfigPreflight', () => {
   });
   it('fails a member to add that is not there, not a learner, or behind the leader', () => {
     const j = (mode: string | null, zxid: string | null) =>
-      check(facts({ joiners: [{ id: 4, address: 'zk4:2181', mode, zxid, configVersion: '100000000' }] }), 'joiner-4');
+      check(facts({ joiners: [{ id: 4, address: 'zk4:2181', mode, zxid, notServing: false }] }), 'joiner-4');
     expect(j(null, null)).toMatchObject({
       ok: false,
       saw: 'member 4 (zk4:2181) does not answer srvr as a serving learner: start it with the current configuration plus itself',
@@ -91,18 +91,13 @@ describe('reconfigPreflight', () => {
       saw: "member 4 (zk4:2181) is an observer at zxid 0x10000000f, behind the leader's 0x100000010",
     });
   });
-  it('fails a learner that keeps its own configuration (it runs without reconfigEnabled=true), and one whose conf says nothing', () => {
-    const j = (configVersion: string | null) =>
-      check(facts({ joiners: [{ id: 4, address: 'zk4:2181', mode: 'follower', zxid: '0x100000012', configVersion }] }), 'joiner-4');
-    expect(j('0')).toEqual({
-      id: 'joiner-4',
-      ok: false,
-      saw: "member 4 (zk4:2181) keeps its own configuration (version 0), not the ensemble's version 100000000 that a learner takes from the leader when it syncs: it runs without reconfigEnabled=true and would not apply the reconfig that adds it; restart it with reconfigEnabled=true",
-      at: T,
-    });
-    expect(j(null)).toMatchObject({ ok: false, saw: expect.stringContaining('member 4 (zk4:2181) did not answer conf with a dynamic configuration') });
-    // A newer version than the one read: a reconfig committed since, which it took too.
-    expect(j('100000001').ok).toBe(true);
-    expect(j('100000000').ok).toBe(true);
+  it('tells a member to add that is up but not serving (started without reconfigEnabled, it stays so) from one that does not answer', () => {
+    const up = check(facts({ joiners: [{ id: 4, address: 'zk4:2181', mode: null, zxid: null, notServing: true }] }), 'joiner-4');
+    expect(up.ok).toBe(false);
+    expect(up.saw).toMatch(/^member 4 \(zk4:2181\) is up but not serving \("not currently serving requests"\): it has not joined the leader as a learner\. /);
+    expect(up.saw).toContain('A member started without reconfigEnabled=true stays so');
+    expect(up.saw).toMatch(/start it with reconfigEnabled=true and the current configuration plus itself$/);
+    const down = check(facts({ joiners: [{ id: 4, address: 'zk4:2181', mode: null, zxid: null, notServing: false }] }), 'joiner-4');
+    expect(down.saw).not.toContain('reconfigEnabled');
   });
 });
