@@ -85,6 +85,9 @@ export const PORT_OFFSETS = {
   reconfigSpareTest: 12_200,
   /** The resize e2e spec's own sandbox, grown 3 → 4 and back through the UI (e2e/resize.spec.ts). */
   resizeE2e: 12_240,
+  /** A voter ↔ observer round trip, Keeper killed mid-step, a member to add without reconfigEnabled (server/test/reconfigFaults.integration.test.ts). */
+  reconfigFaultsTest: 12_340,
+  reconfigFaultsSpare: 12_360,
   /**
    * The shared ensembles lent to integration files (server/test/support/ensemblePool.ts).
    * (10_400, 10_600 and 10_700 would share ports with fanoutBench, childrenBench and pollerBench.)
