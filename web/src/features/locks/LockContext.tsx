@@ -75,6 +75,18 @@ function LastScanLine({ scan }: { scan: LastScan }) {
       <span className={`status ${SCAN_TONE[scan.state]}`}>scan {SCAN_STATE[scan.state]}</span> Last scan of <span className="mono">{scan.path}</span>,{' '}
       <RelativeTime at={scan.finishedAt ?? scan.startedAt} />: {plural(scan.visited, 'znode')} listed, {plural(scan.found, 'lock')} found,{' '}
       {plural(scan.requests, 'ZooKeeper request')}
+      {scan.runBy && (
+        <>
+          {' '}
+          · {scan.state === 'running' ? 'running on' : 'run by'} replica <span className="mono">{scan.runBy.name}</span>
+        </>
+      )}
+      {scan.handovers?.map((h) => (
+        <span key={h.at} className="locks__scan-handover">
+          {' '}
+          · {h.sentence}
+        </span>
+      ))}
       {scan.skippedTotal > 0 && (
         <details className="locks__skipped">
           <summary>{plural(scan.skippedTotal, 'place')} not looked into</summary>
