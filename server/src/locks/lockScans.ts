@@ -86,10 +86,17 @@ export class LockScans {
   async start(caller: Caller, root: string): Promise<JobSnapshot> {
     const { name: ensembleName, gateway } = this.ensemble;
     return this.admin.audited(caller, { action: 'lock.scan', ensemble: ensembleName, path: root, details: { phase: 'start' } }, async (record) => {
-      if (this.running) throw new OpError('SCAN_IN_PROGRESS', `a lock scan of ${ensembleName} is running already: wait for it or cancel it`);
+      if (this.running || this.takingOver) throw new OpError('SCAN_IN_PROGRESS', `a lock scan of ${ensembleName} is running already: wait for it or cancel it`);
       const shared = this.shared;
       if (shared && !this.sharedOpen)
         throw new OpError('NOT_READY', `the lock scans of ${ensembleName} are not read from the home ensemble yet: try again in a few seconds`);
+      // One at a time across replicas, a scan whose replica died included (another replica takes it over).
+      const other = shared?.list().find((s) => !isScanFinished(s));
+      if (other)
+        throw new OpError(
+          'SCAN_IN_PROGRESS',
+          `a lock scan of ${ensembleName} is running on replica ${other.runBy?.name ?? 'another replica'} already: wait for it or cancel it there`,
+        );
       this.running = 'starting';
       let claimed: string | null = null;
       try {

@@ -146,9 +146,10 @@ export class SharedLockScans implements SharedScans {
       if (!owner) continue;
       const ours = owner.session !== null && owner.session === this.mySession();
       if (ours && owner.scanId === scanId) return { won: true, since: owner.since };
-      // Held for a scan that has ended (its release was lost), or by this session for another: it holds nothing any more.
+      // Held by this session for another scan, or for a scan that has ended (its release was lost): it holds nothing any more.
+      // A scan not stored (yet) is held: its replica claims before it creates the record.
       const held = this.scans.get(owner.scanId) ?? (await this.read(owner.scanId).catch(() => null));
-      if (ours || !held || isScanFinished(held.scan)) {
+      if (ours || (held && isScanFinished(held.scan))) {
         await this.store.remove(this.ownerPath, owner.version);
         continue;
       }

@@ -132,7 +132,7 @@ export function lastScanOf(scan: LockScanRecord): LastScan {
     requests: scan.requests,
     skipped: scan.skipped,
     skippedTotal: scan.skippedTotal,
-    ...(scan.runBy ? { runBy: scan.runBy } : {}),
+    ...(scan.runBy ? { runBy: scan.runBy, updatedAt: scan.updatedAt } : {}),
     ...(scan.handovers.length > 0 ? { handovers: scan.handovers.map((h) => ({ at: h.at, sentence: h.sentence })) } : {}),
   };
 }

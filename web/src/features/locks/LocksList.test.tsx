@@ -103,12 +103,15 @@ describe('the Locks list', () => {
       ...base.lastScan!,
       state: 'running' as const,
       runBy: { replica: 'bbb', name: 'b:8080', since: NOW },
+      updatedAt: NOW - 5_000,
       handovers: [{ at: NOW, sentence }],
     };
     show({ entry: { ...ENTRY, locks: { ...base, lastScan } } });
     const scan = screen.getByText('scan running').parentElement!;
     expect(scan).toHaveTextContent('running on replica b:8080');
     expect(scan).toHaveTextContent(sentence);
+    // Its progress 6 s old: said, not shown as live.
+    expect(scan).toHaveTextContent('progress as of 6 s ago: its replica has stored none since');
   });
 
   it('filters by path, recipe, status or flag, keeping the order', async () => {
