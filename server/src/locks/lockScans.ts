@@ -163,6 +163,7 @@ export class LockScans {
             (s, v) => shared.write(s, v),
             { stored: () => this.showShared(), conflict: () => void this.onConflict(current.id, (why) => (lost = why)) },
             this.log,
+            'scan',
           )
         : null;
     const store = (next: LockScanRecord, force: boolean): Promise<boolean> | null => {

@@ -27,6 +27,8 @@ export class WorkflowWriter<T extends { id: string } = UpgradeWorkflow> {
     private readonly write: (wf: T, version: number | null) => Promise<WriteOutcome>,
     private readonly events: { stored(version: number): void; conflict(): void },
     private readonly log: Logger,
+    /** What the log calls the record. */
+    private readonly what: 'upgrade' | 'scan' = 'upgrade',
   ) {}
 
   /** True while a write is under way or waiting. */
@@ -68,7 +70,8 @@ export class WorkflowWriter<T extends { id: string } = UpgradeWorkflow> {
           // Not known to be stored: written again (the newest state, if one came meanwhile).
           this.pending ??= wf;
           this.waiters.unshift(...waiting);
-          if (attempt === 0 || attempt % 10 === 0) this.log.warn({ err: error, upgrade: wf.id }, 'upgrade state not stored in the home ensemble yet: retrying');
+          if (attempt === 0 || attempt % 10 === 0)
+            this.log.warn({ err: error, [this.what]: wf.id }, `${this.what} state not stored in the home ensemble yet: retrying`);
           await sleep(backoffDelay(attempt++, RETRY));
           continue;
         }
