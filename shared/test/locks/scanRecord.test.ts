@@ -22,7 +22,7 @@ const scan = (over: Partial<LockScanRecord> = {}): LockScanRecord => ({
   handovers: [],
   ...over,
 });
-const bytes = (s: LockScanRecord) => Buffer.byteLength(JSON.stringify(s), 'utf8');
+const bytes = (s: LockScanRecord) => new TextEncoder().encode(JSON.stringify(s)).length;
 
 describe('fitScanRecord', () => {
   it('keeps a record that fits as it is', () => {
