@@ -107,6 +107,8 @@ export const PORT_OFFSETS = {
   sharedPollingTest: 12_300,
   /** sharedPolling with its home ensemble stopped and started again (server/test/sharedPollingHomeAway.integration.test.ts). */
   sharedPollingHomeTest: 12_320,
+  /** A replica killed (SIGKILL) mid lock scan, the scan taken over by another (server/test/replicaLockScan.integration.test.ts). */
+  replicaLockScanTest: 12_380,
   fanoutBench: 16_300,
   latencyBench: 16_400,
   childrenBench: 16_500,
