@@ -13,13 +13,14 @@
  */
 import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { get, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { decode } from '@jridgewell/sourcemap-codec';
 import express from 'express';
 import { staticWeb } from '../server/src/http/staticWeb.js';
 import { runBench } from './support/lifecycle.js';
@@ -83,6 +84,40 @@ async function overTheWire(distDir: string, files: readonly string[]): Promise<M
   }
 }
 
+/** The part of the app a source file is: a library by its package name, or Keeper's own code by workspace. */
+function partOf(source: string): string {
+  const library = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(source);
+  if (library) return library[1]!;
+  if (source.includes('shared/src/')) return 'Keeper: shared/ (schemas, routes, topics, domain)';
+  if (source.includes('web/src/')) return 'Keeper: web/';
+  return 'the bundler’s own';
+}
+
+/**
+ * The characters of a built chunk per part, from its source map (the build writes hidden maps):
+ * each mapped segment's characters go to its source's part. A chunk's gzip bytes are then shared
+ * out in the same proportions: approximate (gzip does not compress every part alike) but enough
+ * to say where the first route's weight is.
+ */
+function charsByPart(dir: string, file: string): Map<string, number> {
+  const code = readFileSync(join(dir, file), 'utf8');
+  // The bundler's runtime chunk has no map: all of it is the bundler's.
+  if (!existsSync(join(dir, `${file}.map`))) return new Map([['the bundler’s own', code.length]]);
+  const lines = code.split('\n');
+  const map = JSON.parse(readFileSync(join(dir, `${file}.map`), 'utf8')) as { sources: string[]; mappings: string };
+  const parts = new Map<string, number>();
+  decode(map.mappings).forEach((segments, i) => {
+    const length = lines[i]?.length ?? 0;
+    segments.forEach((segment, j) => {
+      const end = segments[j + 1]?.[0] ?? length;
+      const source = segment.length >= 4 ? map.sources[segment[1]!] : undefined;
+      const part = source === undefined ? 'the bundler’s own' : partOf(source);
+      parts.set(part, (parts.get(part) ?? 0) + end - segment[0]);
+    });
+  });
+  return parts;
+}
+
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 await runBench('bundle', { timeoutMs: 180_000 }, async ({ defer, log }) => {
@@ -113,6 +148,16 @@ await runBench('bundle', { timeoutMs: 180_000 }, async ({ defer, log }) => {
   const gzip = sum(first, 'gzip');
   const later = all.filter((c) => !first.some((f) => f.file === c.file));
 
+  // Each first-route chunk's gzip bytes shared out over its parts.
+  const byPart = new Map<string, number>();
+  for (const chunk of first) {
+    const chars = charsByPart(out, chunk.file);
+    const total = [...chars.values()].reduce((a, b) => a + b, 0);
+    for (const [part, n] of chars) byPart.set(part, (byPart.get(part) ?? 0) + (total === 0 ? 0 : (chunk.gzip * n) / total));
+  }
+  const parts = [...byPart].sort((a, b) => b[1] - a[1]);
+  const small = parts.filter(([, bytes]) => bytes < 512);
+
   log("serving the build with the server's static router, every file asked for as a browser does ...");
   const files = servedFiles(out);
   const wire = await overTheWire(out, files);
@@ -126,6 +171,9 @@ await runBench('bundle', { timeoutMs: 180_000 }, async ({ defer, log }) => {
     lines: [
       `first route: ${first.length} chunks, ${kb(sum(first, 'raw'))} raw, ${kb(gzip)} gzip, ${kb(sum(first, 'brotli'))} brotli (goal ${kb(GOAL_BYTES)} gzip: ${(gzip / GOAL_BYTES).toFixed(2)}x)`,
       ...first.map((c) => `  ${c.file.padEnd(44)} ${kb(c.raw).padStart(9)} raw ${kb(c.gzip).padStart(9)} gzip ${kb(c.brotli).padStart(9)} br`),
+      `where the first route's gzip goes (each chunk's share by its source map's characters):`,
+      ...parts.filter(([, bytes]) => bytes >= 512).map(([part, bytes]) => `  ${part.padEnd(52)} ${kb(bytes).padStart(9)} gzip`),
+      ...(small.length === 0 ? [] : [`  (${small.length} parts under 0.5 KB each: ${kb(small.reduce((sum, [, bytes]) => sum + bytes, 0))})`]),
       `loaded later, on demand: ${later.length} chunks, ${kb(sum(later, 'gzip'))} gzip`,
       `served: ${files.length} files asked for with Accept-Encoding: gzip, deflate, br; ${texts.length - notBrotli.length} text files came back brotli` +
         (notBrotli.length === 0 ? ', none without' : `, NOT: ${notBrotli.join(', ')}`) +
