@@ -49,6 +49,7 @@ const RESIZE_TIMEOUT_MS = 120_000;
 const MAX_ID = 9;
 
 interface StepRun {
+  memberId: number;
   zkCli: string;
   sentAt: number;
   doneAt: number;
@@ -137,7 +138,7 @@ async function keeperResize(scope: Scope, env: BenchEnv, change: ReconfigChange)
     if (Date.now() - planned.createdAt > RESIZE_TIMEOUT_MS) throw new Error(`the resize was not done within ${RESIZE_TIMEOUT_MS / 1000} s`);
     await sleep(250, scope.signal);
   }
-  return wf.steps.map((s) => ({ zkCli: s.zkCli, sentAt: s.sentAt!, doneAt: s.doneAt! }));
+  return wf.steps.map((s) => ({ memberId: s.memberId, zkCli: `${s.zkCli} -v ${s.fromConfig}`, sentAt: s.sentAt!, doneAt: s.doneAt! }));
 }
 
 /** The same steps by a raw client pinned to the member that stays (so its own connection never drops). */
@@ -152,7 +153,7 @@ async function rawResize(change: ReconfigChange, leader: number, kept: number): 
       const sentAt = Date.now();
       const config = await session.step(step, from);
       await waitSettled(session, config.version!);
-      runs.push({ zkCli: `${step.zkCli} -v ${from}`, sentAt, doneAt: Date.now() });
+      runs.push({ memberId: step.memberId, zkCli: `${step.zkCli} -v ${from}`, sentAt, doneAt: Date.now() });
       from = config.version!;
     }
     return runs;
@@ -197,7 +198,10 @@ async function runBlock(scope: Scope, env: BenchEnv, side: Side, n: number, runn
   const began = Date.now();
   const runs = side === 'keeper' ? await keeperResize(scope, env, change) : await rawResize(change, leader, kept);
   const totalMs = Date.now() - began;
-  if (runs.length !== STEPS.length) throw new Error(`${runs.length} steps, ${STEPS.length} expected: ${runs.map((r) => r.zkCli).join('; ')}`);
+  // Both sides must have run the same steps in the same order: the joiners ascending, the follower, the leader last.
+  const expected = [...[...joiners].sort((a, b) => a - b), follower, leader];
+  if (runs.map((r) => r.memberId).join() !== expected.join())
+    throw new Error(`${side} ran ${runs.map((r) => r.zkCli).join('; ')}: members ${expected.join(', ')} in that order expected`);
 
   // Each step's window ends once it is verified and every writer has been acknowledged after that.
   const lastDone = runs.at(-1)!.doneAt;
