@@ -19,4 +19,4 @@ export {
   type LoadWriterPlan,
   type RunningLoadWriter,
 } from './loadWriter.js';
-export { longestGap, typicalGap } from './writeGaps.js';
+export { longestGap, typicalGap, writesSentIn, type SentWrite } from './writeGaps.js';
