@@ -308,7 +308,7 @@ await runBench('reconfig', { timeoutMs: 480_000 }, async (scope) => {
     const p99Ratio = p99('keeper', k) / p99('raw', k);
     return [
       {
-        measure: `Longest gap between a writer's acknowledged writes, step ${k + 1} ${label}: Keeper's resize vs a raw client's reconfig (median of ${perSide} blocks each, worst in brackets)`,
+        measure: `Longest gap between a writer's acknowledged writes, step ${k + 1} ${label}: Keeper's resize vs a raw client's reconfig (median of ${perSide} blocks each, worst in parentheses)`,
         keeper: `${ms(gap('keeper', k))} (${ms(worstGap('keeper', k))})`,
         baseline: `${ms(gap('raw', k))} (${ms(worstGap('raw', k))})`,
         ratio: gapRatio,
