@@ -67,6 +67,8 @@ interface Block {
   /** From the request (Keeper: the POST; raw: reading the configuration) to the last step verified. */
   totalMs: number;
   members: string;
+  /** Where Keeper's console session was when the resize began, against the leader it removed (a clue for the leader's step). */
+  keeperOn: string;
 }
 
 const ms = (n: number) => (Number.isFinite(n) ? `${Math.round(n)} ms` : 'n/a');
@@ -191,6 +193,8 @@ async function runBlock(scope: Scope, env: BenchEnv, side: Side, n: number, runn
 
   const added = await Promise.all(joiners.map((id) => env.ensemble.addMember(id)));
   const change: ReconfigChange = { add: added.map((a) => a.line), remove: [String(follower), String(leader)] };
+  const keeperMember = env.gateway.session.member;
+  const keeperOn = `Keeper's session on ${keeperMember === hostOf(leader) ? 'the leader' : keeperMember === hostOf(follower) ? 'the follower removed' : (keeperMember ?? 'no member')}`;
   const began = Date.now();
   const runs = side === 'keeper' ? await keeperResize(scope, env, change) : await rawResize(change, leader, kept);
   const totalMs = Date.now() - began;
@@ -235,7 +239,7 @@ async function runBlock(scope: Scope, env: BenchEnv, side: Side, n: number, runn
     scope.log(
       `  ${s.zkCli}: ${seconds(s.doneAt - s.sentAt)}, longest gap ${ms(s.gapMs)}, p99 ${ms(percentile(s.latencies, 99))} (${s.latencies.length} writes)`,
     );
-  return { side, n, steps, reports, idleGapMs, idleP99Ms: percentile(sentIn(reports, idleFrom, idleTo).latencies, 99), totalMs, members };
+  return { side, n, steps, reports, idleGapMs, idleP99Ms: percentile(sentIn(reports, idleFrom, idleTo).latencies, 99), totalMs, members, keeperOn };
 }
 
 await runBench('reconfig', { timeoutMs: 480_000 }, async (scope) => {
@@ -270,7 +274,7 @@ await runBench('reconfig', { timeoutMs: 480_000 }, async (scope) => {
   ];
   for (const b of blocks) {
     lines.push(
-      `block ${b.n} (${b.side}): idle typical gap ${ms(b.idleGapMs)}, p99 ${ms(b.idleP99Ms)}; whole resize ${seconds(b.totalMs)}; members after: ${b.members}`,
+      `block ${b.n} (${b.side}): idle typical gap ${ms(b.idleGapMs)}, p99 ${ms(b.idleP99Ms)}; whole resize ${seconds(b.totalMs)}; ${b.keeperOn}; members after: ${b.members}`,
     );
     for (const [k, s] of b.steps.entries())
       lines.push(
