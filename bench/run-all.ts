@@ -13,7 +13,21 @@ import { fileURLToPath } from 'node:url';
 import { RESULT_FILE_ENV } from './support/lifecycle.js';
 import { markdownTable, type BenchResult } from './support/report.js';
 
-const BENCHES = ['fanout', 'latency', 'children', 'secure', 'poller', 'herd', 'locks', 'lockAnalysis', 'upgrades', 'scale', 'sharedPolling', 'bundle'] as const;
+const BENCHES = [
+  'fanout',
+  'latency',
+  'children',
+  'secure',
+  'poller',
+  'herd',
+  'locks',
+  'lockAnalysis',
+  'upgrades',
+  'reconfig',
+  'scale',
+  'sharedPolling',
+  'bundle',
+] as const;
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const repoRoot = dirname(benchDir);
 
@@ -72,7 +86,7 @@ const summary = [
   '',
   `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus[0]?.model.trim() ?? 'unknown CPU'} (${cpus.length} cores), Node ${process.version}, ` +
     `a 3-member ZooKeeper ${zk} sandbox on loopback; Keeper, browsers and raw clients in one process per bench. ` +
-    "Ratios compare Keeper with a raw node-zookeeper-client in the same run (fan-out: 100 browsers with 1; poller: 50 browsers with 1; herd: Keeper's requests during a kazoo herd with the same while idle; upgrades: kazoo writers' longest wait during Keeper's rolling restart with the same during plain sandbox restarts; secure: Keeper/raw over TLS + SASL divided by Keeper/raw over plain TCP).",
+    "Ratios compare Keeper with a raw node-zookeeper-client in the same run (fan-out: 100 browsers with 1; poller: 50 browsers with 1; herd: Keeper's requests during a kazoo herd with the same while idle; upgrades: kazoo writers' longest wait during Keeper's rolling restart with the same during plain sandbox restarts; reconfig: kazoo writers' longest wait and p99 write latency per step of Keeper's 3 → 5 → 3 resize with the same steps sent by a raw client; secure: Keeper/raw over TLS + SASL divided by Keeper/raw over plain TCP).",
   '',
   markdownTable(results.flatMap((r) => r.rows.map((row) => ({ ...row, bench: r.bench })))),
 ];

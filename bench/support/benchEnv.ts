@@ -34,25 +34,45 @@ export { PORT_OFFSETS } from '../../scripts/sandbox/portOffsets.js';
 /**
  * `extras`: more of Keeper's start options, given the ensemble (bench/upgrades.ts wires its
  * restarter); `options`: more of its configuration (bench/scale.ts signs people in with tokens);
- * `sandbox.secure`: a TLS-only ensemble, SASL-required when it names users (bench/secure.ts).
+ * `sandbox.secure`: a TLS-only ensemble, SASL-required when it names users (bench/secure.ts);
+ * `sandbox.reconfig`: reconfigEnabled with ZooKeeper's super user, given to Keeper as the
+ * ensemble's `reconfigAuth` (bench/reconfig.ts).
  */
 export async function startBenchEnv(
   scope: Scope,
   portOffset: number,
   extras?: (ensemble: SandboxEnsemble) => StartExtras,
   options: Partial<KeeperOptions> = {},
-  sandbox: { secure?: SandboxSecureOptions } = {},
+  sandbox: { secure?: SandboxSecureOptions; reconfig?: { superPassword: string } } = {},
 ): Promise<BenchEnv> {
   const stateDir = mkdtempSync(join(tmpdir(), 'keeper-bench-'));
   scope.defer('remove state dir', () => rmSync(stateDir, { recursive: true, force: true }));
-  const kind = sandbox.secure ? 'TLS-only' : '';
+  const kind = sandbox.secure ? 'TLS-only' : sandbox.reconfig ? 'reconfig-enabled' : '';
   scope.log(`starting a 3-member ${kind ? `${kind} ` : ''}ensemble (port offset ${portOffset}, state in ${stateDir})`);
-  const ensemble = await SandboxEnsemble.start({ stateDir, portOffset, tickTime: 2000, ...(sandbox.secure ? { secure: sandbox.secure } : {}) });
+  const ensemble = await SandboxEnsemble.start({
+    stateDir,
+    portOffset,
+    tickTime: 2000,
+    ...(sandbox.secure ? { secure: sandbox.secure } : {}),
+    ...(sandbox.reconfig ? { reconfig: sandbox.reconfig, log: (line: string) => scope.log(`sandbox: ${line}`) } : {}),
+  });
   scope.defer('close ensemble', () => ensemble.close());
   const security = ensemble.security ? keeperSecureSettings(ensemble.security) : null;
 
   const keeper = await startKeeper(
-    { host: '127.0.0.1', port: 0, ensembles: [{ name: ENSEMBLE, connectionString: ensemble.connectionString, ...security }], ...options },
+    {
+      host: '127.0.0.1',
+      port: 0,
+      ensembles: [
+        {
+          name: ENSEMBLE,
+          connectionString: ensemble.connectionString,
+          ...security,
+          ...(sandbox.reconfig ? { reconfigAuth: { scheme: 'digest', credential: `super:${sandbox.reconfig.superPassword}` } } : {}),
+        },
+      ],
+      ...options,
+    },
     { logger: pino({ level: process.env.KEEPER_BENCH_LOG ?? 'silent' }), ...extras?.(ensemble) },
   );
   scope.defer('close keeper', () => keeper.close());

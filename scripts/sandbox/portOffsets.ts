@@ -122,6 +122,8 @@ export const PORT_OFFSETS = {
   secureBenchPlain: 17_200,
   /** bench/sharedPolling.ts: 1 vs 3 replicas' 4lw load, with and without sharedPolling. */
   sharedPollingBench: 17_360,
+  /** bench/reconfig.ts: a reconfig-enabled ensemble resized 3 → 5 → 3 again and again (members up to 9). */
+  reconfigBench: 17_420,
 } as const;
 
 /** The pool's offsets: as many ensembles at once as integration files run at once, plus one starting beside them. */

@@ -9,5 +9,14 @@ export { kazoo, kazooGet, kazooSnapshot, type DigestGrant, type KazooNode, type 
 export { holdSessions, type HeldSessions, type HoldOptions, type KazooClientPlan } from './sessions.js';
 export { startRequestHerd, type RequestHerdPlan, type RunningRequestHerd } from './herd.js';
 export { KazooWriter, type AckedWrite } from './writer.js';
-export { longestGapAcross, missingWrites, startLoadWriter, startingOn, type LoadReport, type LoadWriterPlan, type RunningLoadWriter } from './loadWriter.js';
-export { longestGap, typicalGap } from './writeGaps.js';
+export {
+  longestGapAcross,
+  missingWrites,
+  startLoadWriter,
+  startingOn,
+  type LoadAck,
+  type LoadReport,
+  type LoadWriterPlan,
+  type RunningLoadWriter,
+} from './loadWriter.js';
+export { longestGap, typicalGap, writesSentIn, type SentWrite } from './writeGaps.js';

@@ -25,10 +25,15 @@ export interface LoadWriterPlan {
   readyWithinMs?: number;
 }
 
+/** An acknowledged write of the load: `sentAt` is when it was first sent (at - sentAt: its latency, retries included). */
+export interface LoadAck extends AckedWrite {
+  sentAt: number;
+}
+
 export interface LoadReport {
   root: string;
   /** In ack order; `value` is n of `<root>/w-<n>`. */
-  acks: AckedWrite[];
+  acks: LoadAck[];
   /** Writes not acknowledged within the retry deadline (applied or not: unknown). */
   fails: { value: number; error: string; at: number }[];
   /** kazoo's session states as they changed (SUSPENDED: disconnected, LOST: expired, CONNECTED). */
@@ -45,7 +50,7 @@ export interface RunningLoadWriter {
   root: string;
   sessionId: string;
   /** Live, in ack order. */
-  readonly acks: readonly AckedWrite[];
+  readonly acks: readonly LoadAck[];
   /** Ends the loop after the write in flight; resolves with everything it recorded. */
   stop(): Promise<LoadReport>;
 }
@@ -64,7 +69,7 @@ export async function startLoadWriter({
   let done: Record<string, unknown> | null = null;
   const onLine = (line: string) => {
     const [kind, a, b, c] = line.split(' ');
-    if (kind === 'ack') report.acks.push({ value: Number(a), at: Number(b) });
+    if (kind === 'ack') report.acks.push({ value: Number(a), at: Number(b), sentAt: Number(c) });
     else if (kind === 'fail') report.fails.push({ value: Number(a), error: b ?? '', at: Number(c) });
     else if (kind === 'state') report.states.push({ state: a ?? '', at: Number(b) });
     else if (kind === 'peer') report.peers.push({ peer: a ?? '', at: Number(b) });

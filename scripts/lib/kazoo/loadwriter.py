@@ -6,7 +6,7 @@ states and the member it is on are printed as they change: LOST is kazoo's word 
 session. Driven by loadWriter.ts; the configuration comes as JSON through argv.
 
   loadwriter.py write CONFIG   print "ready <sessionId>", then until stdin closes:
-                               "ack <n> <epoch ms>", "fail <n> <error> <epoch ms>",
+                               "ack <n> <epoch ms> <epoch ms the write was first sent>", "fail <n> <error> <epoch ms>",
                                "state <SUSPENDED|LOST|CONNECTED> <epoch ms>", "peer <host:port> <epoch ms>";
                                then "done <json>" with the session ids it had
   loadwriter.py list CONFIG    print {"<root>": [n, ...]}: the writes that exist under each root, read
@@ -74,9 +74,11 @@ def write(config_json):
                 # An earlier attempt was applied before its connection dropped: the write is there.
                 pass
 
+        sent = now_ms()
         try:
             retry(create_once)
-            say('ack %d %d' % (n, now_ms()))
+            # The send time too: ack - sent is the write's latency as the application felt it, retries included.
+            say('ack %d %d %d' % (n, now_ms(), sent))
         except Exception as e:
             # Not acknowledged: whether it was applied is unknown, and the verifier does not ask.
             say('fail %d %s %d' % (n, type(e).__name__, now_ms()))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { longestGap, typicalGap } from './writeGaps.js';
+import { longestGap, typicalGap, writesSentIn } from './writeGaps.js';
 
 describe('longestGap', () => {
   it('finds the longest gap between acks inside the window', () => {
@@ -35,5 +35,29 @@ describe('typicalGap', () => {
     expect(typicalGap([0, 10, 20, 35, 500, 520], 0, 520)).toBe(15);
     expect(typicalGap([0, 10, 20, 35, 500, 520], 0, 20)).toBe(10);
     expect(typicalGap([5], 0, 10)).toBe(0);
+  });
+});
+
+describe('writesSentIn', () => {
+  const acks = [
+    { sentAt: 0, at: 5 },
+    { sentAt: 25, at: 30 },
+    // Sent at 50, stalled until 1_200 (a member removed under it): its wait runs from the ack at 30.
+    { sentAt: 50, at: 1_200 },
+    { sentAt: 1_220, at: 1_226 },
+  ];
+
+  it('charges a stall to the window its write was sent in, whenever its ack came', () => {
+    expect(writesSentIn(acks, 40, 100)).toEqual([{ gapMs: 1_170, latencyMs: 1_150 }]);
+    // The next window (the next step sent at 100) does not count it again.
+    expect(writesSentIn(acks, 100, 2_000)).toEqual([{ gapMs: 26, latencyMs: 6 }]);
+  });
+
+  it("takes a window as [from, to) and a first write's wait from its own send", () => {
+    expect(writesSentIn(acks, 0, 50)).toEqual([
+      { gapMs: 5, latencyMs: 5 },
+      { gapMs: 25, latencyMs: 5 },
+    ]);
+    expect(writesSentIn(acks, 51, 1_220)).toEqual([]);
   });
 });

@@ -34,3 +34,24 @@ export function typicalGap(ackTimes: readonly number[], from: number, to: number
   gaps.sort((a, b) => a - b);
   return gaps[Math.floor(gaps.length / 2)]!;
 }
+
+export interface SentWrite {
+  /** The wait this write's ack ended: from the writer's ack before it (or its own send, for its first) to its ack. */
+  gapMs: number;
+  /** ack - first send, retries included. */
+  latencyMs: number;
+}
+
+/**
+ * The writes first sent in [from, to) by one writer whose acks (in order) carry their send time.
+ * A stall is charged to the window in which the stalled write was sent, so back-to-back windows
+ * (the steps of a resize) each count a write once, whenever its ack came.
+ */
+export function writesSentIn(acks: readonly { at: number; sentAt: number }[], from: number, to: number): SentWrite[] {
+  const out: SentWrite[] = [];
+  acks.forEach((a, i) => {
+    if (a.sentAt < from || a.sentAt >= to) return;
+    out.push({ gapMs: a.at - (i > 0 ? acks[i - 1]!.at : a.sentAt), latencyMs: a.at - a.sentAt });
+  });
+  return out;
+}
