@@ -23,6 +23,8 @@ export function ReplicasPage() {
   const answer = list.data;
   const failed = list.error ? errorText(list.error) : null;
   const freshness = freshnessOf(answer, list.dataUpdatedAt, failed, now);
+  // Behind a load balancer each refresh may be answered by another replica: said once, not as a row's tag.
+  const self = answer?.replicas.find((r) => r.self);
   const serving = answer?.replicas.filter((r) => r.health.state === 'serving').length ?? 0;
   const meta = !answer
     ? failed
@@ -45,7 +47,11 @@ export function ReplicasPage() {
       <div className="replicas-status">
         {freshness.live ? (
           <span className="replicas-live tone-live" data-testid="replicas-live">
-            <span className="status">live</span> <span className="muted">refreshed every 2 s · read {answer ? formatClock(answer.readAt) : ''}</span>
+            <span className="status">live</span>{' '}
+            <span className="muted">
+              refreshed every 2 s · read {answer ? formatClock(answer.readAt) : ''}
+              {self ? ` · answered by ${self.name}` : ''}
+            </span>
           </span>
         ) : (
           <span className="as-of" role="note" data-as-of={freshness.asOf ?? undefined} title={freshness.reason}>
@@ -107,10 +113,9 @@ function ReplicaRow({ replica, sharedPolling, live }: { replica: Replica; shared
   // Not confirmed: the health is shown as it was, in grey, never in the colour of a live state.
   const tone = live ? health.tone : 'stale';
   return (
-    <tr data-replica={replica.id} className={replica.self ? 'is-self' : ''}>
+    <tr data-replica={replica.id}>
       <td data-label="Replica" className="replicas-name">
         <span className="mono replicas-name__host">{replica.name}</span>
-        {replica.self && <span className="replicas-tag">this one</span>}
         <span className="mono muted replicas-sub" title={`its own address; session ${replica.sessionId}`}>
           {replica.url} · pid {replica.pid}
         </span>
