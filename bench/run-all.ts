@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { RESULT_FILE_ENV } from './support/lifecycle.js';
 import { markdownTable, type BenchResult } from './support/report.js';
 
-const BENCHES = ['fanout', 'latency', 'children', 'secure', 'poller', 'herd', 'locks', 'lockAnalysis', 'upgrades', 'scale', 'sharedPolling', 'bundle'] as const;
+const BENCHES = ['fanout', 'latency', 'children', 'secure', 'poller', 'herd', 'locks', 'lockAnalysis', 'upgrades', 'scale', 'sharedPolling', 'replicaFailover', 'bundle'] as const;
 const benchDir = dirname(fileURLToPath(import.meta.url));
 const repoRoot = dirname(benchDir);
 
