@@ -83,7 +83,7 @@ test('two replicas behind nginx: the panel lists them, a link revoked on the oth
       replicas: { stateEnsemble: 'home', root: ROOT, sharedPolling: true },
     }),
   );
-  const env = { KEEPER_ADMIN_TOKEN: ADMIN, KEEPER_CLUSTER_SECRET: SECRET, KEEPER_TRUST_PROXY: 'loopback', KEEPER_PUBLIC_URL: NGINX };
+  const env = { KEEPER_ADMIN_TOKEN: ADMIN, KEEPER_CLUSTER_SECRET: SECRET, KEEPER_TRUST_PROXY: 'loopback' };
   const launch = (port: number) => launchKeeper(['--config', config, '--port', String(port), '--data-dir', join(dir, `data-${port}`)], env);
   let replicas: KeeperProcess[] = [];
   let nginx: RunningNginx | null = null;
