@@ -31,7 +31,7 @@ export function ReplicasPage() {
       ? 'not read'
       : 'loading…'
     : answer.enabled
-      ? `${formatCount(answer.replicas.length)} registered · ${formatCount(serving)} serving · home ensemble ${answer.stateEnsemble ?? '?'}`
+      ? `${formatCount(answer.replicas.length)} registered · ${formatCount(serving)} serving · home ensemble: ${answer.stateEnsemble ?? '?'}`
       : 'this Keeper runs alone';
 
   return (

@@ -13,8 +13,10 @@ describe('the replicas list: live only while confirmed', () => {
   });
 
   it('names the poller only with sharedPolling, and each upgrade a replica runs', () => {
-    const replica = { poller: true, upgrades: [{ ensemble: 'prod', upgradeId: 'u1', since: 5 }] } as Replica;
+    const replica = { poller: true, health: { state: 'serving' }, upgrades: [{ ensemble: 'prod', upgradeId: 'u1', since: 5 }] } as Replica;
     expect(rolesOf(replica, true)).toEqual(['polls the members for all', 'runs the upgrade of prod']);
     expect(rolesOf(replica, false)).toEqual(['runs the upgrade of prod']);
+    // Killed: still elected until ZooKeeper ends its session, but not polling.
+    expect(rolesOf({ ...replica, health: { ...replica.health, state: 'unreachable' } }, true)[0]).toMatch(/^elected to poll, not answering/);
   });
 });

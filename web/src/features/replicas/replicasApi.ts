@@ -44,7 +44,11 @@ export const HEALTH_WORDS: Record<ReplicaHealth['state'], { word: string; tone: 
 /** What the replica does for all, in words: polls the members, runs an upgrade. */
 export function rolesOf(replica: Replica, sharedPolling: boolean): string[] {
   const roles: string[] = [];
-  if (sharedPolling && replica.poller) roles.push('polls the members for all');
+  // Elected while its session lives; a poller that does not answer is not polling, and says so.
+  if (sharedPolling && replica.poller)
+    roles.push(
+      replica.health.state === 'unreachable' ? 'elected to poll, not answering: another takes over when its session ends' : 'polls the members for all',
+    );
   for (const u of replica.upgrades) roles.push(`runs the upgrade of ${u.ensemble}`);
   return roles;
 }
