@@ -120,6 +120,26 @@ test('two replicas behind nginx: the panel lists them, a link revoked on the oth
       await expect(panel.live).toContainText(new RegExp(`live.*answered by \\S+:(${PORTS.join('|')})`));
       await settle(page);
       await page.screenshot({ path: docsShot('replicas-dark.png', (n) => info.outputPath(n)) });
+      // The Audit table at 1,280 px (a laptop): its last column, Outcome, was cut off there. Both
+      // replicas' entries are listed, each with its replica.
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.getByRole('link', { name: 'Audit trail' }).click();
+      const outcome = page.getByRole('columnheader', { name: 'Outcome' });
+      await expect(
+        page
+          .getByRole('table', { name: 'Audit entries' })
+          .getByText(/^on \S+:\d+$/)
+          .first(),
+      ).toBeVisible();
+      const head = await outcome.boundingBox();
+      expect(head!.x + head!.width, 'the Outcome column ends inside the window').toBeLessThanOrEqual(1280);
+      const cell = page.locator('.acell--outcome .status').first();
+      expect(await cell.evaluate((el) => el.getBoundingClientRect().right <= (el.closest('.acell') as HTMLElement).getBoundingClientRect().right)).toBe(true);
+      await settle(page);
+      await page.screenshot({ path: docsShot('audit-1280-dark.png', (n) => info.outputPath(n)) });
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await panel.tab.click();
+      await expect(panel.table).toBeVisible();
       // Keyboard: the admin tabs are links in order; Enter on "Audit trail" leaves, on "Replicas" comes back.
       await page.getByRole('link', { name: 'Audit trail' }).focus();
       await page.keyboard.press('Enter');

@@ -35,13 +35,18 @@ export async function installRecorder(context: BrowserContext): Promise<void> {
     }
     window.WebSocket = RecordedSocket;
     let last = '';
-    setInterval(() => {
+    const look = () => {
       const banner = document.querySelector('.banner')?.textContent ?? '';
       const asOf = document.querySelector('.as-of') !== null;
       const key = `${banner}|${asOf}`;
       if (key !== last) log.push({ t: now(), kind: 'ui', banner, asOf });
       last = key;
-    }, 20);
+    };
+    // At each DOM change (timed when React commits it), and every 20 ms as a backstop.
+    const observe = () => new MutationObserver(look).observe(document.documentElement, { childList: true, subtree: true, characterData: true });
+    if (document.documentElement) observe();
+    else document.addEventListener('DOMContentLoaded', observe);
+    setInterval(look, 20);
   });
 }
 
