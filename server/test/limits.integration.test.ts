@@ -24,7 +24,7 @@ import { startKeeper, type RunningKeeper } from '../src/app.js';
 import { CLOSE_TOO_MANY_SOCKETS, DEFAULT_HUB_LIMITS } from '../src/hub/hubLimits.js';
 import type { ZkGateway } from '../src/zk/gateway.js';
 import { leaseSharedEnsemble, type SharedEnsemble } from './support/sharedEnsemble.js';
-import { connectRaw, type RawClient } from './support/rawClient.js';
+import { connectRaw } from './support/rawClient.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
 import { call, type Who } from './support/http.js';
@@ -41,7 +41,6 @@ const SOCKETS_PER_IDENTITY = 300;
 let ensemble: SharedEnsemble;
 let keeper: RunningKeeper;
 let gateway: ZkGateway;
-let other: RawClient;
 let stateDir: string;
 const sockets: Lean[] = [];
 
@@ -155,10 +154,20 @@ async function memberWatches(): Promise<number> {
 
 const api = (method: string, path: string, who: Who) => call(keeper.url, method, path, who);
 
+/**
+ * Writes with a session of its own: a client opened in beforeAll can expire while the first test
+ * floods this very process's event loop for minutes on a loaded machine (it did: CONNECTION_LOSS
+ * from a closed client, CI at load 10-15).
+ */
 async function createChildren(parent: string, count: number, name: (i: number) => string): Promise<void> {
-  await other.mkdirp(parent);
-  for (let start = 0; start < count; start += 500) {
-    await Promise.all(Array.from({ length: Math.min(500, count - start) }, (_, k) => other.create(`${parent}/${name(start + k)}`, 'x')));
+  const writer = await connectRaw(ensemble.connectionString);
+  try {
+    await writer.mkdirp(parent);
+    for (let start = 0; start < count; start += 500) {
+      await Promise.all(Array.from({ length: Math.min(500, count - start) }, (_, k) => writer.create(`${parent}/${name(start + k)}`, 'x')));
+    }
+  } finally {
+    writer.close();
   }
 }
 
@@ -192,14 +201,13 @@ beforeAll(async () => {
     { logger: testLogger, rateLimits: { api: 100_000 } },
   );
   gateway = keeper.ensembles.get('it').gateway;
-  other = await connectRaw(ensemble.connectionString);
-  await other.mkdirp(ROOT);
+  const setup = await connectRaw(ensemble.connectionString);
+  await setup.mkdirp(ROOT).finally(() => setup.close());
   await waitFor(() => gateway.session.state === 'connected', { what: 'console connected' });
 }, 120_000);
 
 afterAll(async () => {
   for (const s of sockets) s.close();
-  other?.close();
   await keeper?.close();
   await ensemble?.dispose();
   if (stateDir) rmSync(stateDir, { recursive: true, force: true });
