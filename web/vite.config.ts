@@ -19,6 +19,10 @@ export default defineConfig({
     // Maps are written for whoever runs the build (to decode a stack trace), without the
     // sourceMappingURL comment; the server never serves them (server/src/http/staticWeb.ts).
     sourcemap: 'hidden',
+    // The polyfill fetches <link rel="modulepreload"> for browsers without it (Safari before 17,
+    // Firefox before 115); the app needs the Popover API (Safari 17, Firefox 125) anyway, so every
+    // browser it runs in preloads natively and the first page need not carry it.
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
         // Libraries change less often than the app: in chunks of their own they stay cached

@@ -7,7 +7,7 @@ import type { AddOutcome, DrillOp, DrillOutcome, SandboxMember } from './types.j
 /** What the socket drives: SandboxEnsemble, named by shape so this file does not import it. */
 export interface DrillTarget {
   drill(op: DrillOp, id: number, opts?: { timeoutMs?: number }): Promise<DrillOutcome>;
-  addMember(id: number, opts?: { role?: 'participant' | 'observer'; timeoutMs?: number }): Promise<AddOutcome>;
+  addMember(id: number, opts?: { role?: 'participant' | 'observer'; timeoutMs?: number; waitServing?: boolean }): Promise<AddOutcome>;
   snapshot(): SandboxMember[];
 }
 

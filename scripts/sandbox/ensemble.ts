@@ -308,8 +308,9 @@ export class SandboxEnsemble implements MemberRestarter {
    * Starts member `id` as a learner ready to be added by a reconfig (issue 24): its dynamic config
    * lists the ensemble's current members (read from a serving member's `conf`) plus itself with
    * `role`. It syncs with the leader and waits there, answering srvr, until `reconfig -add <line>`.
+   * `waitServing: false` returns once it is launched (a test's member that is not meant to serve).
    */
-  async addMember(id: number, opts: { role?: 'participant' | 'observer'; timeoutMs?: number } = {}): Promise<AddOutcome> {
+  async addMember(id: number, opts: { role?: 'participant' | 'observer'; timeoutMs?: number; waitServing?: boolean } = {}): Promise<AddOutcome> {
     this.assertOpen();
     if (!this.cfg.reconfig) throw new Error('sandbox: members can be added only to a sandbox started with reconfig (npm start does)');
     intIn('member id', id, 1, MAX_SIZE);
@@ -331,9 +332,9 @@ export class SandboxEnsemble implements MemberRestarter {
       fs.writeFileSync(slot.logPath, '');
       await assertPortsFree(allPorts(slot.ports));
       this.launch(slot);
-      const mode = await this.waitServing(slot, opts.timeoutMs ?? this.servingTimeoutMs);
+      const mode = (opts.waitServing ?? true) ? await this.waitServing(slot, opts.timeoutMs ?? this.servingTimeoutMs) : null;
       const message =
-        `member ${id} started as a learner (pid ${slot.info.pid}, srvr says ${mode}) with the ensemble's configuration version ` +
+        `member ${id} ${mode === null ? 'launched' : 'started as a learner'} (pid ${slot.info.pid}${mode === null ? '' : `, srvr says ${mode}`}) with the ensemble's configuration version ` +
         `${current.version.toString(16)} plus itself; add it with: reconfig -add ${line}`;
       this.cfg.log(message);
       return { member: { ...slot.info }, line, mode, message, tookMs: Date.now() - began };

@@ -85,6 +85,9 @@ export const PORT_OFFSETS = {
   reconfigSpareTest: 12_200,
   /** The resize e2e spec's own sandbox, grown 3 → 4 and back through the UI (e2e/resize.spec.ts). */
   resizeE2e: 12_240,
+  /** A voter ↔ observer round trip, Keeper killed mid-step, a member to add without reconfigEnabled (server/test/reconfigFaults.integration.test.ts). */
+  reconfigFaultsTest: 12_340,
+  reconfigFaultsSpare: 12_360,
   /**
    * The shared ensembles lent to integration files (server/test/support/ensemblePool.ts).
    * (10_400, 10_600 and 10_700 would share ports with fanoutBench, childrenBench and pollerBench.)
@@ -104,6 +107,8 @@ export const PORT_OFFSETS = {
   sharedPollingTest: 12_300,
   /** sharedPolling with its home ensemble stopped and started again (server/test/sharedPollingHomeAway.integration.test.ts). */
   sharedPollingHomeTest: 12_320,
+  /** A replica killed (SIGKILL) mid lock scan, the scan taken over by another (server/test/replicaLockScan.integration.test.ts). */
+  replicaLockScanTest: 12_380,
   fanoutBench: 16_300,
   latencyBench: 16_400,
   childrenBench: 16_500,

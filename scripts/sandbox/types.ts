@@ -52,8 +52,8 @@ export interface AddOutcome {
   member: SandboxMember;
   /** The server line to add it with (`reconfig -add <line>`). */
   line: string;
-  /** The mode srvr reported once it answered (a joiner waits as a follower or observer without voting). */
-  mode: string;
+  /** The mode srvr reported once it answered (a joiner waits as a follower or observer without voting); null when not waited for. */
+  mode: string | null;
   message: string;
   tookMs: number;
 }

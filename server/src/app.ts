@@ -159,6 +159,8 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
       ...(replicas ? { shared: replicas.upgradesOf(ensemble.name) } : {}),
     });
     ensemble.reconfig.configure({ stateDir: auth?.stateDir ?? null, audit: (entry) => audit.append(entry) });
+    // With replicas, lock scans live in the home ensemble too: every replica lists them, another takes a scan over when its replica dies.
+    if (replicas) ensemble.lockScans.configure({ shared: replicas.lockScansOf() });
   }
   const ops = new ZnodeOps({ admin, ...(extras.recursiveDelete ? { recursiveDelete: extras.recursiveDelete } : {}) });
   const limits: RateLimits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits, ...extras.rateLimits };

@@ -175,6 +175,15 @@ describe('live answers match the document', () => {
     expect(list.body.locks.map((l: { path: string }) => l.path)).toEqual([dir]);
     const scan = await live('post', '/api/ensembles/{name}/locks/scan', '/api/ensembles/it/locks/scan', admin, { path: '/hc' });
     expect(scan.status).toBe(202);
+    // A single Keeper lists its own last scans (in memory), the finished one with what it found.
+    const scans = await waitFor(
+      async () => {
+        const res = await live('get', '/api/ensembles/{name}/lock-scans', '/api/ensembles/it/lock-scans', viewer);
+        return res.body.scans[0]?.state === 'done' ? res.body : null;
+      },
+      { what: 'the scan listed done' },
+    );
+    expect(scans).toMatchObject({ ensemble: 'it', shared: false, scans: [{ path: '/hc', found: 1, foundPaths: [dir], runBy: null, handovers: [] }] });
     await live('post', '/api/ensembles/{name}/locks/clean', '/api/ensembles/it/locks/clean', admin, { path: '/hc', dryRun: true });
     const last = one.body.lock.contenders[1];
     const deleted = await live('post', '/api/ensembles/{name}/locks/delete', '/api/ensembles/it/locks/delete', admin, {

@@ -24,7 +24,7 @@ import { startKeeper, type RunningKeeper } from '../src/app.js';
 import { CLOSE_TOO_MANY_SOCKETS, DEFAULT_HUB_LIMITS } from '../src/hub/hubLimits.js';
 import type { ZkGateway } from '../src/zk/gateway.js';
 import { leaseSharedEnsemble, type SharedEnsemble } from './support/sharedEnsemble.js';
-import { connectRaw } from './support/rawClient.js';
+import { connectRaw, createMany } from './support/rawClient.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
 import { call, type Who } from './support/http.js';
@@ -163,9 +163,10 @@ async function createChildren(parent: string, count: number, name: (i: number) =
   const writer = await connectRaw(ensemble.connectionString);
   try {
     await writer.mkdirp(parent);
-    for (let start = 0; start < count; start += 500) {
-      await Promise.all(Array.from({ length: Math.min(500, count - start) }, (_, k) => writer.create(`${parent}/${name(start + k)}`, 'x')));
-    }
+    await createMany(
+      writer.client,
+      Array.from({ length: count }, (_, i) => ({ path: `${parent}/${name(i)}`, data: 'x' })),
+    );
   } finally {
     writer.close();
   }

@@ -23,7 +23,7 @@ import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
 import { call, type Who } from './support/http.js';
-import { connectRaw } from './support/rawClient.js';
+import { connectRaw, createMany } from './support/rawClient.js';
 
 const ADMIN = 'admin-token-for-locks-0123456789abcdef';
 const VIEWER = 'viewer-token-for-locks-0123456789abcdef';
@@ -78,9 +78,7 @@ describe('locks on a real ensemble with kazoo', () => {
     ensemble = await startTestEnsemble(PORT_OFFSETS.locksTest);
     stateDir = mkdtempSync(join(tmpdir(), 'keeper-locks-'));
     keeper = await startOurKeeper(stateDir);
-    scenario = await lockAt(LOCK);
-    releasedLock = await lockAt(RELEASED);
-    pushedOnceLock = await lockAt(PUSHED_ONCE);
+    [scenario, releasedLock, pushedOnceLock] = await Promise.all([lockAt(LOCK), lockAt(RELEASED), lockAt(PUSHED_ONCE)]);
   }, 180_000);
 
   afterAll(async () => {
@@ -166,15 +164,11 @@ describe('locks on a real ensemble with kazoo', () => {
       await raw.create(dir);
       const total = 100_000;
       const prefix = 'f'.repeat(32);
-      let next = 0;
-      const worker = async () => {
-        while (next < total) {
-          const n = next++;
-          await raw.create(`${dir}/${prefix}__lock__${String(n).padStart(10, '0')}`, `task-${n}`);
-        }
-      };
       const started = Date.now();
-      await Promise.all(Array.from({ length: 64 }, worker));
+      await createMany(
+        raw.client,
+        Array.from({ length: total }, (_, n) => ({ path: `${dir}/${prefix}__lock__${String(n).padStart(10, '0')}`, data: `task-${n}` })),
+      );
       console.log(`100,000 contenders created in ${Date.now() - started} ms`);
     } finally {
       raw.close();

@@ -24,7 +24,7 @@ import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
 import { call, type Who } from './support/http.js';
-import { connectRaw, type RawClient } from './support/rawClient.js';
+import { connectRaw, createMany, type RawClient } from './support/rawClient.js';
 import { watchLoopWork } from './support/loopWork.js';
 import { startViewerLoad } from '../../scripts/lib/locks/viewerLoad.js';
 
@@ -57,20 +57,28 @@ describe('the Locks view under viewers, with 1,000 lock directories', () => {
     stateDir = mkdtempSync(join(tmpdir(), 'keeper-lock-load-'));
     const setup = await connectRaw(ensemble.connectionString);
     await setup.mkdirp(ROOT);
-    for (let i = 0; i < DIRS; i++) await setup.create(dirPath(i));
+    await createMany(
+      setup.client,
+      Array.from({ length: DIRS }, (_, i) => ({ path: dirPath(i) })),
+    );
     setup.close();
-    // Eight live owner sessions, each holding its share of the 20,000 contenders.
+    // Eight live owner sessions, each holding its share of the 20,000 contenders (in multi transactions).
     for (let k = 0; k < 8; k++) owners.push(await connectRaw(ensemble.connectionString, { sessionTimeout: 30_000 }));
     const started = Date.now();
-    let next = 0;
     const total = DIRS * CONTENDERS;
-    const worker = async (w: number) => {
-      while (next < total) {
-        const n = next++;
-        await owners[w % owners.length]!.create(`${dirPath(n % DIRS)}/${kazooPrefix(n)}`, '', zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL);
-      }
-    };
-    await Promise.all(Array.from({ length: 64 }, (_, w) => worker(w)));
+    await Promise.all(
+      owners.map((owner, k) =>
+        createMany(
+          owner.client,
+          Array.from({ length: total / owners.length }, (_, i) => {
+            const n = i * owners.length + k;
+            return { path: `${dirPath(n % DIRS)}/${kazooPrefix(n)}` };
+          }),
+          zookeeper.CreateMode.EPHEMERAL_SEQUENTIAL,
+          { inFlight: 1 },
+        ),
+      ),
+    );
     console.log(`${total} contenders in ${DIRS} directories created in ${Date.now() - started} ms`);
     keeper = await startKeeper(
       {

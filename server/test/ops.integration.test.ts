@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_REPORTED_REMAINING, PROTOCOL_VERSION, type JobSnapshot } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
-import { connectRaw, type RawClient } from './support/rawClient.js';
+import { connectRaw, createMany, type RawClient } from './support/rawClient.js';
 import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
@@ -42,14 +42,18 @@ async function open(headers: Record<string, string> = { authorization: `Bearer $
 /** root + `dirs` children, each with `perDir` children: 1 + dirs * (1 + perDir) nodes. */
 async function populate(root: string, dirs: number, perDir: number): Promise<number> {
   await other.mkdirp(root);
-  const create = (path: string) =>
-    new Promise<void>((resolve, reject) => other.client.create(path, Buffer.from('x'), zookeeper.CreateMode.PERSISTENT, (e) => (e ? reject(e) : resolve())));
   const paths: string[] = [];
   for (let d = 0; d < dirs; d++) paths.push(`${root}/d${d}`);
-  for (let i = 0; i < paths.length; i += 500) await Promise.all(paths.slice(i, i + 500).map(create));
+  await createMany(
+    other.client,
+    paths.map((path) => ({ path, data: 'x' })),
+  );
   const leaves: string[] = [];
   for (let d = 0; d < dirs; d++) for (let c = 0; c < perDir; c++) leaves.push(`${root}/d${d}/n${c}`);
-  for (let i = 0; i < leaves.length; i += 1_000) await Promise.all(leaves.slice(i, i + 1_000).map(create));
+  await createMany(
+    other.client,
+    leaves.map((path) => ({ path, data: 'x' })),
+  );
   return 1 + dirs * (1 + perDir);
 }
 

@@ -14,17 +14,13 @@
  *     every voter serving and synced, and a member to add that was never started, said as such.
  * One ensemble for the file: the tests run in order on what the first one leaves.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   parseDynamicConfig,
-  parseMntr,
   planReconfig,
-  quorumSize,
   reconfigListAnswerSchema,
   reconfigWorkflowSchema,
   type DynamicConfig,
@@ -37,9 +33,8 @@ import { startKeeper, type RunningKeeper } from '../src/app.js';
 import { reconfigsDir } from '../src/reconfig/reconfigStore.js';
 import { call, type Who } from './support/http.js';
 import { TestBrowser } from './support/wsClient.js';
-import { fourLetterWord, parseSrvrMode, sandboxServerLine, type SandboxEnsemble } from '../../scripts/sandbox/index.js';
+import { sandboxServerLine, type SandboxEnsemble } from '../../scripts/sandbox/index.js';
 import { longestGapAcross, missingWrites, startLoadWriter, type LoadReport, type RunningLoadWriter } from '../../scripts/lib/kazoo/index.js';
-import { PYTHON } from '../../scripts/lib/kazoo/process.js';
 import { CONFIG_PATH, executeReconfigStep, type ReconfigStepOutcome } from '../src/reconfig/executor.js';
 import { gatherReconfigPreflight } from '../src/reconfig/preflight.js';
 import { MemberPoller } from '../src/members/memberPoller.js';
@@ -51,6 +46,16 @@ import { ZkGateway } from '../src/zk/gateway.js';
 import { testLogger } from './support/logger.js';
 import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { waitFor } from './support/waitFor.js';
+import {
+  clientHosts,
+  expectError,
+  expectVerified,
+  kazooReconfig as kazooReconfigOn,
+  leaderOf,
+  readDynamicConfig,
+  resizeApi,
+  verifyMembership,
+} from './support/resize.js';
 
 const SUPER_PASSWORD = 'resize-test-super';
 const WRITER_SESSION_TIMEOUT_MS = 10_000;
@@ -59,65 +64,13 @@ let ensemble: SandboxEnsemble & { dispose(): Promise<void> };
 let gateway: ZkGateway;
 let writer: RunningLoadWriter | null = null;
 
-const hostsOf = (ids: number[]) => ids.map((id) => `127.0.0.1:${2190 + PORT_OFFSETS.reconfigTest + id}`).join(',');
+const hostsOf = (ids: number[]) => clientHosts(PORT_OFFSETS.reconfigTest, ids);
 const ALL_HOSTS = hostsOf([1, 2, 3, 4, 5]);
 
-async function readConfig(): Promise<DynamicConfig> {
-  const { data } = await gateway.getData(CONFIG_PATH);
-  return parseDynamicConfig(data.toString('utf8'));
-}
-
-async function srvrMode(clientPort: number): Promise<string | null> {
-  return fourLetterWord('127.0.0.1', clientPort, 'srvr', 1_500).then(parseSrvrMode, () => null);
-}
-
-/** After a step: every member of the configuration serves in its role, and the leader counts every voting follower in sync. */
-async function verifyMembership(config: DynamicConfig): Promise<string> {
-  let seen = '';
-  const met = waitFor(
-    async () => {
-      const modes = await Promise.all(config.members.map(async (m) => [m, await srvrMode(m.clientPort!)] as const));
-      seen = modes.map(([m, mode]) => `${m.id}:${mode}`).join(' ');
-      for (const [m, mode] of modes) {
-        if (m.role === 'observer' ? mode !== 'observer' : mode !== 'leader' && mode !== 'follower') return null;
-      }
-      const leader = modes.find(([, mode]) => mode === 'leader')![0];
-      const mntr = parseMntr(await fourLetterWord('127.0.0.1', leader.clientPort!, 'mntr', 1_500));
-      const voters = config.members.filter((m) => m.role === 'participant').length;
-      const synced = Number(mntr.get('synced_followers'));
-      seen += `; synced ${synced} of ${voters - 1}`;
-      // At least: a joiner still waiting to be added is a synced learner too, and the leader counts it (seen: 4 of 3).
-      if (synced < voters - 1) return null;
-      return `member ${leader.id} leads; ${synced} of ${voters - 1} followers synced; quorum ${quorumSize(voters)} of ${voters}`;
-    },
-    { timeoutMs: 20_000, intervalMs: 200, what: `every member of version ${config.version} in its role, followers synced` },
-  );
-  return met.catch((error: Error) => {
-    throw new Error(`${error.message}; last seen ${seen}`);
-  });
-}
-
-async function leaderId(): Promise<number> {
-  const config = await readConfig();
-  for (const m of config.members) if ((await srvrMode(m.clientPort!)) === 'leader') return m.id;
-  throw new Error('no leader');
-}
-
-/** Another client's reconfig (kazoo, as the super user): `joining` re-added, so a new version with the same membership. Its new configuration's text. */
-async function kazooReconfig(ids: number[], joining: string): Promise<string> {
-  const script = [
-    'import sys',
-    'from kazoo.client import KazooClient',
-    'zk = KazooClient(hosts=sys.argv[1], timeout=10.0)',
-    'zk.start(timeout=15)',
-    "zk.add_auth('digest', sys.argv[2])",
-    'data, stat = zk.reconfig(joining=sys.argv[3], leaving=None, new_members=None)',
-    'print(data.decode())',
-    'zk.stop()',
-  ].join('\n');
-  const { stdout } = await promisify(execFile)(PYTHON, ['-c', script, hostsOf(ids), `super:${SUPER_PASSWORD}`, joining], { timeout: 30_000 });
-  return stdout;
-}
+const readConfig = (): Promise<DynamicConfig> => readDynamicConfig(gateway);
+const leaderId = (): Promise<number> => leaderOf(gateway);
+/** Another client's reconfig (kazoo, as the super user) on members `ids`. */
+const kazooReconfig = (ids: number[], joining: string): Promise<string> => kazooReconfigOn(hostsOf(ids), SUPER_PASSWORD, joining);
 
 /** Runs a plan's steps in order, each conditioned on the version verified after the one before. */
 async function runPlan(plan: ReconfigPlan): Promise<{ outcomes: ReconfigStepOutcome[]; spans: { step: number; from: number; to: number }[] }> {
@@ -203,7 +156,9 @@ describe('resizing under a kazoo write load', () => {
       timeoutMs: 15_000,
     });
 
-    await new Promise((r) => setTimeout(r, 1_000));
+    // The writer goes on on the 3 members left (acknowledged writes after the removed ones stopped), then stops.
+    const stoppedAt = Date.now();
+    await waitFor(() => writer!.acks.filter((a) => a.at > stoppedAt).length >= 10, { what: 'writes acknowledged after the shrink', timeoutMs: 15_000 });
     const report: LoadReport = await writer.stop();
     writer = null;
     const missing = await missingWrites(hostsOf(remaining), [report]);
@@ -387,39 +342,8 @@ describe('the resize workflow through the API', () => {
     return started;
   }
 
-  const api = (method: string, path: string, who: Who = admin, body?: unknown, raw = false) =>
-    call(keeper!.url, method, `/api/ensembles/it/reconfig${path}`, who, body, { raw });
-  const getWorkflow = async (id: string): Promise<ReconfigWorkflow> => {
-    const res = await api('GET', `/${id}`, viewer);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    return reconfigWorkflowSchema.parse(res.body);
-  };
-  const waitState = (id: string, states: string[], timeoutMs = 90_000) =>
-    waitFor(
-      async () => {
-        const wf = await getWorkflow(id);
-        return states.includes(wf.state) ? wf : null;
-      },
-      { what: `resize ${id} ${states.join(' or ')}`, timeoutMs, intervalMs: 250 },
-    );
-  /** Every check after a step passed: /zookeeper/config, roles, synced followers, the quorum sentence. */
-  const expectVerified = (wf: ReconfigWorkflow) => {
-    let from = wf.fromConfig;
-    for (const step of wf.steps) {
-      expect(step.state, `${step.sentence}: ${step.reason}`).toBe('done');
-      expect(step.fromConfig, `step ${step.index} conditioned on the version verified before it`).toBe(from);
-      expect(step.checks.map((c) => c.id)).toEqual(['config', 'roles', 'synced-followers', 'quorum']);
-      for (const c of step.checks) expect(c.ok, `${c.id}: ${c.saw}`).toBe(true);
-      console.log(`step ${step.index} ${step.zkCli} -v ${step.fromConfig} -> ${step.version}: ${step.checks.map((c) => c.saw).join(' | ')}`);
-      from = step.version!;
-    }
-    expect(wf.verifiedVersion).toBe(from);
-  };
-
-  const expectError = (res: { status: number; body: any }, status: number, code: string) => {
-    expect(res.status, JSON.stringify(res.body)).toBe(status);
-    expect(res.body?.error?.code).toBe(code);
-  };
+  const { api: apiAs, getWorkflow, waitState } = resizeApi(() => keeper!.url, viewer);
+  const api = (method: string, path: string, who: Who = admin, body?: unknown, raw = false) => apiAs(method, path, who, body, raw);
 
   beforeAll(() => {
     stateDir = mkdtempSync(join(tmpdir(), 'keeper-resize-'));

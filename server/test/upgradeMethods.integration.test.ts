@@ -120,8 +120,15 @@ describe('an upgrade restarted by a command, and one restarted by hand', () => {
     const go = join(dataDir, 'go');
     const line = `echo {id} >> ${restartsLog} && while [ ! -e ${go} ]; do sleep 0.2; done && ${TSX} ${join(REPO, 'scripts', 'sandbox-cli.ts')} restart {id} --state-dir ${ensemble.stateDir} --timeout 45`;
     const configFile = join(dataDir, 'keeper.json');
-    // A 10 s session (not the default 30 s): the killed process's session, and its upgrade lock, end sooner.
-    writeFileSync(configFile, JSON.stringify({ ensembles: [ensembleConfigOf(ensemble, { restartCommand: { shell: true, line }, sessionTimeoutMs: 10_000 })] }));
+    // A 20 s session (not the default 30 s): the killed process's session, and its upgrade lock, end sooner, and still
+    // outlive the start of the next process (tsx compiles it: 6-11 s at load 7), which must see it hold the lock to
+    // count its expiry apart. A 1 s settle: what is tested is the resume, not the default timings.
+    writeFileSync(
+      configFile,
+      JSON.stringify({
+        ensembles: [ensembleConfigOf(ensemble, { restartCommand: { shell: true, line }, sessionTimeoutMs: 20_000, upgradeSettleSeconds: 1 })],
+      }),
+    );
     const children: ChildProcess[] = [];
     /** `npm start --config` as its own process: answers its URL once it serves. */
     const launch = async (): Promise<string> => {
@@ -192,7 +199,7 @@ describe('an upgrade restarted by a command, and one restarted by hand', () => {
           if (wf.state === 'paused' || wf.state === 'failed') throw new Error(`upgrade stopped: ${wf.reason}`);
           return wf.state === 'done' ? wf : null;
         },
-        // Default timings (10 s settle), and the killed process's session lives on for up to its timeout (10 s).
+        // The killed process's session lives on for up to its timeout (20 s).
         { what: 'the resumed upgrade done', timeoutMs: 200_000, intervalMs: 1_000 },
       );
       const first = done.steps[0]!;

@@ -143,6 +143,7 @@ Config file (--config keeper.json):
                         (resizing: a session with it only while a resize runs)
       "startCommand": "ssh {host} sudo systemctl start zookeeper",
                         (resizing: how a member to add is started, shown filled to admins)
+      "upgradeSettleSeconds": 10,      (after each member is back and synced, 0-3,600)
       "tls": { "ca": "ca.pem", "cert": "keeper.pem", "key": "keeper.key",
                "servername": "zk.internal", "rejectUnauthorized": true,
                "adminServer": "http" | "https" },  (files re-read when they change)

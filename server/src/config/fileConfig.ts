@@ -109,6 +109,7 @@ const ensemble = z.strictObject({
       for (const message of startCommandErrors(template)) ctx.addIssue({ code: 'custom', message });
     })
     .optional(),
+  upgradeSettleSeconds: z.number().int().min(0).max(3600).optional(),
 });
 
 const count = (max: number) => z.number().int().min(1).max(max);

@@ -52,6 +52,8 @@ export interface EnsembleConfig {
    * shows it filled, to admins only. Keeper never runs it.
    */
   startCommand?: string;
+  /** How long an upgrade waits after a restarted member is back and synced before the next step (default 10). */
+  upgradeSettleSeconds?: number;
 }
 
 export interface AuthUserConfig {

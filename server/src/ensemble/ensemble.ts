@@ -107,7 +107,7 @@ export class Ensemble {
         : null;
     });
     this.locks = new LockTracker({ ensemble: config.name, gateway: this.gateway, gatherer, ...(config.locks ? { config: config.locks } : {}), log });
-    this.lockScans = new LockScans(admin, this);
+    this.lockScans = new LockScans(admin, this, log);
     this.lockActions = new LockActions(admin, this);
     this.identity = new EnsembleIdentity(this.gateway, this.mutations, log.child({ ensemble: config.name }));
     this.upgrades = new UpgradeRunner(config, this.monitor.poller, this.gateway, this.mutations, this.identity, log);
@@ -209,6 +209,7 @@ export class Ensemble {
     this.identity.close();
     this.upgrades.close();
     this.reconfig.close();
+    this.lockScans.close();
     this.locks.close();
     this.monitor.close();
     this.gateway.close();

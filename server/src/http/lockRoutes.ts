@@ -3,6 +3,7 @@
  *   GET  /locks?path=<root>&offset=&limit=&q=   one page of the tracked locks at or under root, worst first (viewers too)
  *   GET  /locks/<path>           one lock directory, tracked and live from then on (until nobody looks)
  *   POST /locks/scan   {path}    admin: a paced, budgeted scan as a job (202 {job})
+ *   GET  /lock-scans              the last scans (with replicas: every replica's, from the home ensemble)
  *   POST /locks/delete {path, owner, version, confirmHolder?}   admin: one contender, re-checked
  *   POST /locks/clean  {path, dryRun}                          admin: leaked contenders
  * Writes check identity and role before reading the body (apiRoute.ts), like every other write.
@@ -42,6 +43,8 @@ export function lockRoutes(api: ApiRoutes): void {
   api.handle(ROUTES.lockScan, { bodyLimit: LOCK_BODY_LIMIT, refused: refused('lock.scan') }, async ({ body, req, res }) => ({
     job: await ensembleOf(res).lockScans.start(caller(req, res), body.path),
   }));
+
+  api.handle(ROUTES.lockScans, {}, ({ res }) => ({ ensemble: ensembleOf(res).name, ...ensembleOf(res).lockScans.list() }));
 
   api.handle(ROUTES.lockDelete, { bodyLimit: LOCK_BODY_LIMIT, refused: refused('lock.delete') }, ({ body, req, res }) =>
     ensembleOf(res).lockActions.delete(caller(req, res), body),

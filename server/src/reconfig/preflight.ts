@@ -6,6 +6,7 @@
  * deadline; a member that does not answer is said as such, never assumed.
  */
 import {
+  isNotServing,
   parseDynamicConfig,
   parseSrvr,
   reconfigPreflight,
@@ -78,7 +79,9 @@ export async function gatherReconfigPreflight(
     joiners.map(async (j) => {
       const srvr = await ask(j.host, j.clientPort, 'srvr').catch(() => null);
       const parsed = srvr === null ? null : parseSrvr(srvr);
-      return { id: j.id, address: `${j.host}:${j.clientPort}`, mode: parsed?.mode ?? null, zxid: parsed?.zxid ?? null };
+      // "Not currently serving" is an answer: the member is up, outside any quorum (started without reconfigEnabled, it stays so).
+      const notServing = srvr !== null && isNotServing(srvr);
+      return { id: j.id, address: `${j.host}:${j.clientPort}`, mode: parsed?.mode ?? null, zxid: parsed?.zxid ?? null, notServing };
     }),
   );
   const checks = reconfigPreflight({

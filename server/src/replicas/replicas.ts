@@ -25,6 +25,7 @@ import { SharedSessions } from './sharedSessions.js';
 import { SharedPolling } from './sharedPolling.js';
 import type { PollingTarget } from './polledEnsemble.js';
 import { SharedUpgrades } from './sharedUpgrades.js';
+import { SharedLockScans } from './sharedLockScans.js';
 import { SharedAudit } from './sharedAudit.js';
 import { SharedSignInFailures } from './sharedSignInFailures.js';
 import type { AuditLog } from '../audit/auditLog.js';
@@ -129,6 +130,11 @@ export class Replicas {
     const upgrades = new SharedUpgrades(this.store, () => ({ replica: this.id, name: this.name }), this.log);
     this.upgrades.set(ensemble, upgrades);
     return upgrades;
+  }
+
+  /** An ensemble's lock scans, kept in the home ensemble and run by one replica at a time (sharedLockScans.ts). */
+  lockScansOf(): SharedLockScans {
+    return new SharedLockScans(this.store, () => ({ replica: this.id, name: this.name }), this.log);
   }
 
   /** Opens the state session, registers this replica once it serves at `self.url`, and shares its share links. */

@@ -103,6 +103,22 @@ const SHARED_RETRY = { baseMs: 500, capMs: 5_000, jitter: [0.5, 1.5] } as const;
 /** A person waits longer than a command: a manual restart gets this long to be seen. */
 const MANUAL_WENT_DOWN_WITHIN_MS = 30 * 60_000;
 
+/**
+ * A new workflow's timings: the defaults, a longer wait for a person restarting by hand, the
+ * ensemble's configured settle time, then what startKeeper was given (tests).
+ */
+export function workflowTimings(
+  method: Restarter['method'],
+  config: Pick<EnsembleConfig, 'upgradeSettleSeconds'>,
+  overrides: Partial<UpgradeTimings> = {},
+): Partial<UpgradeTimings> {
+  return {
+    ...(method === 'manual' ? { wentDownWithinMs: MANUAL_WENT_DOWN_WITHIN_MS } : {}),
+    ...(config.upgradeSettleSeconds !== undefined ? { settleMs: config.upgradeSettleSeconds * 1000 } : {}),
+    ...overrides,
+  };
+}
+
 const finished = isFinished;
 
 /** What must be on disk: the states, phases and outcomes, not every poll's fresh `at` and numbers. */
@@ -293,7 +309,7 @@ export class UpgradeRunner {
       }
       const at = Date.now();
       const plan = planUpgrade({ health, mode: body.mode, targetVersion: body.targetVersion ?? null, note: body.note ?? null });
-      const timings = { ...(this.restarter.method === 'manual' ? { wentDownWithinMs: MANUAL_WENT_DOWN_WITHIN_MS } : {}), ...this.settings.timings };
+      const timings = workflowTimings(this.restarter.method, this.config, this.settings.timings);
       const created = { ...createWorkflow({ id, plan, at, by, restartMethod: this.restarter.method, timings }), runBy };
       if (this.shared) this.becomeOwner(null, runBy!.since);
       // The preflight shows at once, from the latest poll.

@@ -14,8 +14,9 @@ import type { WriteOutcome } from './sharedWorkflows.js';
 
 const RETRY: Backoff = { baseMs: 200, capMs: 5_000, jitter: [0.5, 1] };
 
-export class WorkflowWriter {
-  private pending: UpgradeWorkflow | null = null;
+/** Any record with an id (an upgrade workflow; a lock scan's record, locks/lockScans.ts). */
+export class WorkflowWriter<T extends { id: string } = UpgradeWorkflow> {
+  private pending: T | null = null;
   private waiters: ((stored: boolean) => void)[] = [];
   private writing = false;
   private stopped = false;
@@ -23,9 +24,11 @@ export class WorkflowWriter {
   constructor(
     /** The version stored now; null before the workflow's first write (it is created then). */
     private version: number | null,
-    private readonly write: (wf: UpgradeWorkflow, version: number | null) => Promise<WriteOutcome>,
+    private readonly write: (wf: T, version: number | null) => Promise<WriteOutcome>,
     private readonly events: { stored(version: number): void; conflict(): void },
     private readonly log: Logger,
+    /** What the log calls the record. */
+    private readonly what: 'upgrade' | 'scan' = 'upgrade',
   ) {}
 
   /** True while a write is under way or waiting. */
@@ -38,7 +41,7 @@ export class WorkflowWriter {
   }
 
   /** Resolves true once this state (or a later one) is stored; false when another replica wrote first, or the writer stopped. */
-  submit(wf: UpgradeWorkflow): Promise<boolean> {
+  submit(wf: T): Promise<boolean> {
     if (this.stopped) return Promise.resolve(false);
     this.pending = wf;
     const stored = new Promise<boolean>((resolve) => this.waiters.push(resolve));
@@ -67,7 +70,8 @@ export class WorkflowWriter {
           // Not known to be stored: written again (the newest state, if one came meanwhile).
           this.pending ??= wf;
           this.waiters.unshift(...waiting);
-          if (attempt === 0 || attempt % 10 === 0) this.log.warn({ err: error, upgrade: wf.id }, 'upgrade state not stored in the home ensemble yet: retrying');
+          if (attempt === 0 || attempt % 10 === 0)
+            this.log.warn({ err: error, [this.what]: wf.id }, `${this.what} state not stored in the home ensemble yet: retrying`);
           await sleep(backoffDelay(attempt++, RETRY));
           continue;
         }

@@ -14,7 +14,7 @@
 import net from 'node:net';
 
 /** ZooKeeper's op codes (jute's OpCode) for the requests a test may lose. */
-export const ZK_OP = { create: 1, delete: 2, setData: 5, setACL: 7, multi: 14 } as const;
+export const ZK_OP = { create: 1, delete: 2, setData: 5, setACL: 7, multi: 14, reconfig: 16 } as const;
 export type ZkOpName = keyof typeof ZK_OP;
 export type Loss = 'reply' | 'request';
 
@@ -32,6 +32,8 @@ export class LossyProxy {
   private readonly sockets = new Set<net.Socket>();
   /** Connections accepted so far (a reconnect after a loss adds one). */
   connections = 0;
+  /** Requests passed on to the member, by op code (a lost request is not counted; one whose reply is lost is). */
+  private readonly passedOps = new Map<number, number>();
 
   private constructor(
     private readonly server: net.Server,
@@ -48,6 +50,11 @@ export class LossyProxy {
     });
     proxy = new LossyProxy(server, (server.address() as net.AddressInfo).port);
     return proxy;
+  }
+
+  /** How many requests of type `op` reached the member through this proxy, on any connection. */
+  passed(op: ZkOpName): number {
+    return this.passedOps.get(ZK_OP[op]) ?? 0;
   }
 
   /** host:port, for a connection string. */
@@ -119,14 +126,18 @@ export class LossyProxy {
         // Packet 0 is the connect request, which has no header; the others start with xid, op.
         const op = packets++ > 0 && packet.length >= 12 ? packet.readInt32BE(8) : null;
         const armed = this.armed;
+        const pass = () => {
+          if (op !== null) this.passedOps.set(op, (this.passedOps.get(op) ?? 0) + 1);
+          upstream.write(packet);
+        };
         if (armed && op === armed.op) {
           this.armed = null;
-          if (armed.loss === 'reply') upstream.write(packet);
+          if (armed.loss === 'reply') pass();
           silent = true;
           armed.happened();
           return;
         }
-        upstream.write(packet);
+        pass();
       }
     });
   }

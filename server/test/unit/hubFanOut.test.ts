@@ -11,6 +11,7 @@ import type { Identity } from '../../src/auth/identity.js';
 import type { TopicProducer } from '../../src/topics/topicProducer.js';
 import { childrenListEvents } from '../../src/topics/znodeProducer.js';
 import { HubHarness, settle, until, type MemorySocket } from './support/hubHarness.js';
+import { advanceVirtual, useVirtualClock } from './support/virtualClock.js';
 
 const kindOf = (e: { event: unknown }) => (e.event as { kind?: string }).kind;
 
@@ -20,6 +21,7 @@ const subscribeA = { type: 'subscribe', topic: 'znode', ensemble: 'prod', params
 
 let harness: HubHarness | null = null;
 afterEach(() => {
+  vi.useRealTimers();
   harness?.dispose();
   harness = null;
   vi.restoreAllMocks();
@@ -40,6 +42,9 @@ const diff = (i: number, bytes: number): TopicEvent<'znode'> => ({
 
 describe('fan-out', () => {
   it('opens one producer for every socket following the same znode, serializes each event once and writes the same bytes to all', async () => {
+    // A virtual clock (support/virtualClock.ts): the 200 sockets' batches fall due together whatever the load, as
+    // they do when the machine keeps up (a batch is built once per flush pass for every socket in it).
+    useVirtualClock({ date: true });
     const h = hub();
     const sockets: MemorySocket[] = [];
     for (let i = 0; i < 200; i++) {
@@ -47,7 +52,8 @@ describe('fan-out', () => {
       socket.deliver(subscribeA);
       sockets.push(socket);
     }
-    await until(() => sockets.every((s) => s.events().length === 1), 'every socket sent the state');
+    await advanceVirtual(50);
+    expect(sockets.every((s) => s.events().length === 1)).toBe(true);
     // One channel: the producer's listener is one, however many sockets (each joiner got the state from a replay).
     expect(h.topics.znode.live).toBe(1);
     expect(sockets.every((s) => s.events().length === 1)).toBe(true);
@@ -55,7 +61,8 @@ describe('fan-out', () => {
     const stringify = vi.spyOn(JSON, 'stringify');
     h.topics.znode.emit({ kind: 'watchEvent', event: 'dataChanged', at: 5 });
     h.topics.znode.emit({ kind: 'state', node: { exists: false }, at: 6 });
-    await until(() => sockets.every((s) => s.events().length === 3), 'every socket sent both events');
+    await advanceVirtual(50);
+    expect(sockets.every((s) => s.events().length === 3)).toBe(true);
     // Events or batches serialized: before, each of the 200 sockets serialized its own batch.
     const serialized = stringify.mock.calls.filter(([value]) => typeof value === 'object' && value !== null && ('kind' in value || 'events' in value));
     expect(serialized).toHaveLength(2);
@@ -95,37 +102,45 @@ describe('fan-out', () => {
 
 describe('a socket that stops reading', () => {
   it('holds at most its budget, drops its events once behind instead of queueing copies, and is told to resync when it drains; readers get everything', async () => {
+    // On a virtual clock from the start (support/virtualClock.ts): every socket's batches fall due at the same
+    // virtual millisecond and leave in one flush pass, sharing one frame, and a diff comes every 2 ms, however late a
+    // loaded machine runs the timers. On the wall clock, sockets whose first flush a loaded machine spread over
+    // several milliseconds flushed in passes of their own, each building its own copy of the same batch (the ledger
+    // held 114,176 bytes at load ~10).
+    useVirtualClock({ date: true });
     const budget = 64 * 1024;
     const h = hub({ maxBufferedBytes: budget });
     const readers = Array.from({ length: 20 }, (_, i) => h.connect(viewer(i)));
     const stalled = Array.from({ length: 5 }, (_, i) => h.connect(viewer(100 + i)));
     for (const { socket } of [...readers, ...stalled]) socket.deliver(subscribeA);
-    await until(() => [...readers, ...stalled].every(({ socket }) => socket.events().length === 1), 'every state sent');
+    await advanceVirtual(50);
+    expect([...readers, ...stalled].map(({ socket }) => socket.events().length)).toEqual([...readers, ...stalled].map(() => 1));
     for (const { socket } of stalled) socket.stopReading();
 
     let peakHeld = 0;
     for (let i = 1; i <= 40; i++) {
       h.topics.znode.emit(diff(i, 8_000));
-      await new Promise((resolve) => setTimeout(resolve, 2));
+      await advanceVirtual(2);
       for (const { connection } of stalled) peakHeld = Math.max(peakHeld, connection.bufferedBytes);
     }
     // Counted before sending: never past the budget (before, the check came after a frame was queued).
     expect(peakHeld).toBeLessThanOrEqual(budget);
     // Shared frames count once: the stalled sockets hold the same bytes.
     expect(h.ledger.total).toBeLessThanOrEqual(budget + 16 * 1024);
-    await until(() => readers.every(({ socket }) => socket.events().filter((e) => kindOf(e) === 'children').length === 40), 'readers sent every diff');
+    await advanceVirtual(50);
+    expect(readers.map(({ socket }) => socket.events().filter((e) => kindOf(e) === 'children').length)).toEqual(readers.map(() => 40));
     for (const { connection } of stalled) expect(connection.resyncs).toBe(1);
     expect(h.tooSlow).toBe(0);
 
     for (const { socket } of stalled) socket.read();
-    await until(() => stalled.every(({ socket }) => socket.received.some((m) => m.type === 'resync')), 'resync notices');
+    await advanceVirtual(50);
     for (const { socket } of stalled) {
       expect(socket.received.filter((m) => m.type === 'resync')).toHaveLength(1);
       expect(socket.received.at(-1)).toMatchObject({ type: 'resync', reason: expect.stringMatching(/subscribe again/) });
     }
     // After the notice, events flow again.
     h.topics.znode.emit(diff(41, 10));
-    await until(() => stalled.every(({ socket }) => socket.received.at(-1)?.type === 'batch'), 'events after the notice');
+    await advanceVirtual(50);
     for (const { socket } of stalled) expect(socket.received.at(-1)).toMatchObject({ type: 'batch' });
   });
 

@@ -27,3 +27,4 @@ export * from './herds.js';
 export * from './requests.js';
 export * from './scope.js';
 export * from './listPage.js';
+export * from './scanRecord.js';

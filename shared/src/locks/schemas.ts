@@ -238,6 +238,12 @@ export const lastScanSchema = z.object({
   skipped: z.array(scanSkipSchema),
   /** How many were skipped in all (the list is capped). */
   skippedTotal: z.number().int(),
+  /** With replicas (docs/replicas.md): the replica running it, since ZooKeeper's time of its owner znode. */
+  runBy: z.object({ replica: z.string(), name: z.string(), since: z.number() }).optional(),
+  /** With replicas: when the running replica last stored its progress (its clock), about once a second while it runs. */
+  updatedAt: z.number().optional(),
+  /** With replicas: each replica that took the scan over after the previous one's session ended, said in a sentence. */
+  handovers: z.array(z.object({ at: z.number(), sentence: z.string() })).optional(),
 });
 export type LastScan = z.infer<typeof lastScanSchema>;
 

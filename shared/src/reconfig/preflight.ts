@@ -8,6 +8,9 @@
  * ZooKeeper reports `reconfigEnabled` nowhere (not in `conf`, `mntr`, `envi` or the AdminServer's
  * `configuration`, checked on 3.8.0): what can be seen is that every member runs the same dynamic
  * configuration version; the leader's refusal (RECONFIG_DISABLED) at the first step is the proof.
+ * A member to add shows it only by its effect: started without it, it never serves (seen on 3.8.0:
+ * it restarts its election each time it hears of the ensemble's newer configuration version), so
+ * one that answers but does not serve is told apart from one that does not answer at all.
  */
 import type { EnsembleHealth } from '../ensemble/types.js';
 import { zxidParts } from '../ensemble/zxid.js';
@@ -28,6 +31,8 @@ export interface JoinerFacts {
   mode: string | null;
   /** srvr's Zxid (hex). */
   zxid: string | null;
+  /** It answered srvr "not currently serving requests": its process is up, outside any quorum. */
+  notServing: boolean;
 }
 
 export interface ReconfigPreflightFacts {
@@ -77,7 +82,8 @@ export function reconfigPreflight(f: ReconfigPreflightFacts): ReconfigCheck[] {
     let ok = false;
     let saw: string;
     const z = zxidParts(j.zxid);
-    if (j.mode === null) saw = `${name} does not answer srvr as a serving learner: start it with the current configuration plus itself`;
+    if (j.mode === null && j.notServing) saw = upNotServing(name);
+    else if (j.mode === null) saw = `${name} does not answer srvr as a serving learner: start it with the current configuration plus itself`;
     else if (j.mode !== 'follower' && j.mode !== 'observer') saw = `${name} says Mode: ${j.mode}, not a learner waiting to be added`;
     else if (!reference || !z) saw = `${name} is ${a(j.mode)}, but its zxid or the leader's is not known`;
     else if (z.value < reference.value)
@@ -89,4 +95,17 @@ export function reconfigPreflight(f: ReconfigPreflightFacts): ReconfigCheck[] {
     checks.push({ id: `joiner-${j.id}`, ok, saw, at });
   }
   return checks;
+}
+
+/**
+ * Up but outside any quorum while the ensemble has one: not a learner (yet). Its own words give no
+ * cause; these are the ones that leave a member so, the one Keeper can least check first.
+ */
+function upNotServing(name: string): string {
+  return (
+    `${name} is up but not serving ("not currently serving requests"): it has not joined the leader as a learner. ` +
+    'A member started without reconfigEnabled=true stays so (seen on ZooKeeper 3.8.0: it restarts its election each time it hears of the ' +
+    "ensemble's newer configuration version, and never serves); so does one that cannot reach the members' quorum and election ports, and, " +
+    'for a few seconds, one still syncing: start it with reconfigEnabled=true and the current configuration plus itself'
+  );
 }

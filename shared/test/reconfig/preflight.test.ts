@@ -16,7 +16,7 @@ function facts(over: Partial<ReconfigPreflightFacts> = {}): ReconfigPreflightFac
     rights: reconfigRights(READ_ONLY, [{ scheme: 'super', id: '' }, ip]),
     lockHolder: null,
     leaderZxidBefore: '0x100000010',
-    joiners: [{ id: 4, address: 'zk4:2181', mode: 'follower', zxid: '0x100000012' }],
+    joiners: [{ id: 4, address: 'zk4:2181', mode: 'follower', zxid: '0x100000012', notServing: false }],
     ...over,
   };
 }
@@ -79,7 +79,8 @@ describe('reconfigPreflight', () => {
     expect(check(facts({ health: threeVoters(T, { 3: { state: 'down' } }) }), 'voters-serving').ok).toBe(false);
   });
   it('fails a member to add that is not there, not a learner, or behind the leader', () => {
-    const j = (mode: string | null, zxid: string | null) => check(facts({ joiners: [{ id: 4, address: 'zk4:2181', mode, zxid }] }), 'joiner-4');
+    const j = (mode: string | null, zxid: string | null) =>
+      check(facts({ joiners: [{ id: 4, address: 'zk4:2181', mode, zxid, notServing: false }] }), 'joiner-4');
     expect(j(null, null)).toMatchObject({
       ok: false,
       saw: 'member 4 (zk4:2181) does not answer srvr as a serving learner: start it with the current configuration plus itself',
@@ -89,5 +90,14 @@ describe('reconfigPreflight', () => {
       ok: false,
       saw: "member 4 (zk4:2181) is an observer at zxid 0x10000000f, behind the leader's 0x100000010",
     });
+  });
+  it('tells a member to add that is up but not serving (started without reconfigEnabled, it stays so) from one that does not answer', () => {
+    const up = check(facts({ joiners: [{ id: 4, address: 'zk4:2181', mode: null, zxid: null, notServing: true }] }), 'joiner-4');
+    expect(up.ok).toBe(false);
+    expect(up.saw).toMatch(/^member 4 \(zk4:2181\) is up but not serving \("not currently serving requests"\): it has not joined the leader as a learner\. /);
+    expect(up.saw).toContain('A member started without reconfigEnabled=true stays so');
+    expect(up.saw).toMatch(/start it with reconfigEnabled=true and the current configuration plus itself$/);
+    const down = check(facts({ joiners: [{ id: 4, address: 'zk4:2181', mode: null, zxid: null, notServing: false }] }), 'joiner-4');
+    expect(down.saw).not.toContain('reconfigEnabled');
   });
 });

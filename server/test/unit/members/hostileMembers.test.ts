@@ -6,7 +6,7 @@
  */
 import net from 'node:net';
 import http from 'node:http';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { classifyProbe, consFromConnections, parseCons } from '@keeper/shared';
 import { askMember } from '../../../src/members/memberAsk.js';
 import { adminCommand, fourLetterWord, MAX_ANSWER_BYTES } from '../../../src/members/wire.js';
@@ -14,6 +14,7 @@ import { probeMember } from '../../../src/members/memberProbe.js';
 import { MemberTransport } from '../../../src/members/transport.js';
 import { RequestCounters } from '../../../src/members/counters.js';
 import { readFileSync } from 'node:fs';
+import { onVirtualClock, STEP_MS } from '../support/virtualClock.js';
 
 /** A real AdminServer answer captured from the sandbox (shared's fixtures). */
 const fixture = (name: string) => readFileSync(new URL(`../../../../shared/test/ensemble/fixtures/${name}`, import.meta.url), 'utf8');
@@ -57,34 +58,6 @@ async function freePort(): Promise<number> {
 
 const member = (clientPort: number, adminPort: number | null = null) => ({ host: '127.0.0.1', clientPort, adminPort, address: `127.0.0.1:${clientPort}` });
 const transport = () => new MemberTransport(new RequestCounters(), DEADLINE);
-
-const STEP_MS = 10;
-
-/**
- * Runs `fn` with its timers on a virtual clock while its sockets stay real: between steps of
- * STEP_MS the clock stands still and real I/O (connects, bytes, resets) runs. A deadline fires
- * when the virtual clock reaches it, so "at the deadline" is checked exactly and no other
- * work on the machine (these files run in parallel) can stretch it. Returns the virtual time.
- */
-async function onVirtualClock<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
-  try {
-    let outcome: { value: T } | null = null;
-    const running = fn().then((value) => (outcome = { value }));
-    let ms = 0;
-    while (outcome === null) {
-      for (let turn = 0; turn < 3; turn++) await new Promise((r) => setImmediate(r));
-      if (outcome !== null) break;
-      if (ms >= 60_000) throw new Error('still running after 60 s of virtual time');
-      await vi.advanceTimersByTimeAsync(STEP_MS);
-      ms += STEP_MS;
-    }
-    await running;
-    return { value: (outcome as { value: T }).value, ms };
-  } finally {
-    vi.useRealTimers();
-  }
-}
 
 describe('the wire', () => {
   it('tells a refused connection apart', async () => {

@@ -3,17 +3,22 @@
  * ZooKeeper behaviour imitated): one that accepts and never answers (hung) and one that
  * refuses (dead). Rounds must not overlap, dead members must be backed off, a throwing
  * subscriber must not stop the polling, and the states must say unreachable and down.
+ * Timers and Date run on a virtual clock (support/virtualClock.ts), the sockets stay real: rounds
+ * and tries are counted per virtual second, exactly, however loaded the machine (a 3 s wall-clock
+ * budget counted 12 tries against 24 rounds at load ~10, where the cadence allows ~30 rounds).
  */
 import net from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { pino } from 'pino';
 import { MemberPoller } from '../../../src/members/memberPoller.js';
 import { MemberTransport } from '../../../src/members/transport.js';
 import { RequestCounters } from '../../../src/members/counters.js';
 import type { MemberTarget } from '../../../src/members/memberTargets.js';
+import { advanceVirtual, useVirtualClock } from '../support/virtualClock.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
+  vi.useRealTimers();
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
@@ -72,6 +77,7 @@ describe('MemberPoller against members that never cooperate', () => {
         inFlight--;
       }
     };
+    useVirtualClock({ date: true });
     const poller = new MemberPoller({
       ensemble: 'hostile',
       targets: [target(hungPort), target(deadPort)],
@@ -87,7 +93,7 @@ describe('MemberPoller against members that never cooperate', () => {
     });
     poller.start();
     cleanups.push(() => poller.stop());
-    await new Promise((r) => setTimeout(r, 3_000));
+    await advanceVirtual(3_000);
     poller.stop();
 
     const health = poller.current()!;
@@ -123,6 +129,7 @@ describe('MemberPoller cadence', () => {
     await new Promise<void>((r) => dead.listen(0, '127.0.0.1', r));
     const deadPort = (dead.address() as net.AddressInfo).port;
     await new Promise((r) => dead.close(r));
+    useVirtualClock({ date: true });
     const poller = new MemberPoller({
       ensemble: 'brisk',
       targets: [target(deadPort)],
@@ -132,11 +139,13 @@ describe('MemberPoller cadence', () => {
     });
     poller.start();
     cleanups.push(() => poller.stop());
-    await poller.ready(2_000);
+    const ready = poller.ready(2_000);
+    await advanceVirtual(100);
+    await ready;
     const before = poller.rounds;
     poller.setBrisk(1_000);
     expect(poller.intervalMs).toBe(1_000);
-    await new Promise((r) => setTimeout(r, 2_600));
+    await advanceVirtual(2_600);
     // At once, then about every second: three rounds where the configured cadence allows none.
     expect(poller.rounds - before).toBeGreaterThanOrEqual(3);
     expect(poller.current()!.pollIntervalMs).toBe(1_000);
@@ -145,7 +154,7 @@ describe('MemberPoller cadence', () => {
     poller.setBrisk(null);
     expect(poller.intervalMs).toBe(5_000);
     const after = poller.rounds;
-    await new Promise((r) => setTimeout(r, 2_000));
+    await advanceVirtual(2_000);
     expect(poller.rounds - after).toBeLessThanOrEqual(1);
   });
 });

@@ -136,6 +136,11 @@ export const ROUTE_DOCS: { readonly [K in RouteKey]: RouteDoc } = {
     summary: 'Scan a subtree for lock directories: a paced, budgeted job with progress; what it finds is tracked',
     errors: [...WRITE_ERRORS, ...ZNODE_READ_ERRORS, 'SCAN_IN_PROGRESS'],
   },
+  lockScans: {
+    summary:
+      "The ensemble's last lock scans (at most 10), newest first: state, counts, the first found directories, and with replicas who runs each and any hand-over",
+    errors: MONITOR_ERRORS,
+  },
   lockDelete: {
     summary: 'Delete one contender after re-checking it (owner, version, not holding unless confirmHolder names it)',
     errors: [...WRITE_ERRORS, ...ZNODE_READ_ERRORS, 'NOT_A_LOCK', 'LOCK_CHANGED', 'LOCK_HOLDER', 'PROTECTED_PATH', 'OUTCOME_UNKNOWN'],

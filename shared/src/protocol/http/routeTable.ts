@@ -52,6 +52,7 @@ import {
   locksQuerySchema,
 } from '../../locks/requests.js';
 import { lockAnswerSchema, locksAnswerSchema } from '../../locks/schemas.js';
+import { lockScansAnswerSchema } from '../../locks/scanRecord.js';
 import {
   upgradeActionBodySchema,
   upgradeActionSchema,
@@ -297,6 +298,14 @@ export const lockScan = route({
   shareHolders: false,
   body: lockScanBodySchema,
   answers: { 202: { json: jobAnswerSchema } },
+});
+
+export const lockScans = route({
+  method: 'get',
+  path: '/api/ensembles/{name}/lock-scans',
+  access: 'signedIn',
+  shareHolders: false,
+  answers: { 200: { json: lockScansAnswerSchema } },
 });
 
 export const lockDelete = route({

@@ -1,19 +1,17 @@
 /**
  * Who is signed in, in the top bar: the name and a role badge ("admin", "writer", "viewer",
- * "shared link · expires in 3 h"). A click opens "who am I": how this person signed in and until
- * when, their groups, and their effective rights as the server applies them (what they read,
- * where they may change znodes, what stays out of reach), and Sign out for sessions that can end.
+ * "shared link · expires in 3 h"). A click opens "who am I" (WhoAmI.tsx, loaded on that first
+ * click: the first page does not need it).
  */
 import { useId, useRef, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
-import { ROUTES } from '@keeper/shared';
-import { call, errorText } from '../../lib/api';
 import { useNow } from '../../lib/useNow';
-import { formatAbsolute, formatDuration } from '../../lib/time';
-import { SignOutIcon } from './icons';
-import { canSignOut, identityLabel, rightsWords } from './identity';
-import { setSignedOut, useMe } from '../../app/me';
+import { lazyNamed } from '../../lib/lazyNamed';
+import { LazyPart } from '../../ui/LazyPart';
+import { identityLabel } from './identity';
+import { useMe } from '../../app/me';
 import './userMenu.css';
+
+const WhoAmI = lazyNamed(() => import('./WhoAmI'), 'WhoAmI');
 
 export function UserMenu() {
   const { data: me } = useMe();
@@ -22,12 +20,9 @@ export function UserMenu() {
   const titleId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
   const popoverRef = useRef<HTMLDivElement>(null);
-  const queryClient = useQueryClient();
-  const [signingOut, setSigningOut] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [opened, setOpened] = useState(false);
   if (!me) return null;
   const label = identityLabel(me, now);
-  const rights = rightsWords(me);
 
   const place = () => {
     const b = buttonRef.current?.getBoundingClientRect();
@@ -37,21 +32,6 @@ export function UserMenu() {
     p.style.right = `${Math.max(8, window.innerWidth - b.right)}px`;
   };
 
-  const signOut = async () => {
-    setSigningOut(true);
-    setError(null);
-    try {
-      await call(ROUTES.logout, {});
-      popoverRef.current?.hidePopover();
-      // The sign-in gate sends this page to /login, and back here after the next sign-in.
-      setSignedOut(queryClient);
-    } catch (e) {
-      setError(errorText(e));
-    } finally {
-      setSigningOut(false);
-    }
-  };
-
   return (
     <>
       <button
@@ -59,7 +39,10 @@ export function UserMenu() {
         type="button"
         className={`user-chip user-chip--${label.tone}`}
         popoverTarget={popoverId}
-        onClick={place}
+        onClick={() => {
+          setOpened(true);
+          place();
+        }}
         aria-label={`Signed in: ${label.name}, ${label.badge}`}
         title={label.detail}
       >
@@ -67,100 +50,10 @@ export function UserMenu() {
         <span className="user-chip__badge">{label.badge}</span>
       </button>
       <div ref={popoverRef} id={popoverId} popover="auto" className="user-popover" role="dialog" aria-labelledby={titleId}>
-        <p className="user-popover__eyebrow muted">Who am I</p>
-        <div className="user-popover__head">
-          <span id={titleId} className="user-popover__name" title={label.name}>
-            {label.name}
-          </span>
-          <span className={`user-chip__badge user-chip--${label.tone}`}>{label.badge}</span>
-        </div>
-        <p className="user-popover__detail muted">
-          {me.signedInWith ? `Signed in with ${me.signedInWith}` : label.detail}
-          {me.expiresAt !== undefined && (
-            <>
-              {' '}
-              · until <time title={formatAbsolute(me.expiresAt)}>{formatAbsolute(me.expiresAt).slice(11, 16)}</time> ({formatDuration(me.expiresAt - now)} left)
-            </>
-          )}
-          {me.shareLink && (
-            <>
-              {' '}
-              · link ends <time title={formatAbsolute(me.shareLink.expiresAt)}>{formatAbsolute(me.shareLink.expiresAt).slice(0, 16)}</time>
-            </>
-          )}
-        </p>
-        <section className="whoami" aria-label="Effective rights">
-          <h2 className="whoami__title">What you may do</h2>
-          <dl className="whoami__rights">
-            <dt>Read</dt>
-            <dd>{rights.read}</dd>
-            <dt>Change</dt>
-            <dd>
-              {rights.change.length === 0 ? (
-                <span className="muted">nothing</span>
-              ) : (
-                <ul className="whoami__scopes">
-                  {rights.change.map((scope) => (
-                    <li key={scope.ensemble ?? '*'}>
-                      {scope.ensemble === null ? (
-                        'everything: znodes, ACLs, locks, upgrades, share links'
-                      ) : (
-                        <>
-                          <span className="whoami__ensemble">{scope.ensemble}</span>{' '}
-                          {scope.paths.map((p) => (
-                            <span key={p} className="mono whoami__path">
-                              {p}
-                            </span>
-                          ))}
-                        </>
-                      )}
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </dd>
-            {rights.not && (
-              <>
-                <dt>Not</dt>
-                <dd className="muted">{rights.not}</dd>
-              </>
-            )}
-            {me.groups && (
-              <>
-                <dt>Groups</dt>
-                <dd>
-                  {me.groups.length === 0 ? (
-                    <span className="muted">none</span>
-                  ) : (
-                    me.groups.map((g) => (
-                      <span
-                        key={g}
-                        className={`whoami__group${me.rights?.grantedBy.includes(g) ? ' whoami__group--granted' : ''}`}
-                        title={me.rights?.grantedBy.includes(g) ? 'gives these rights' : 'grants nothing here'}
-                      >
-                        {g}
-                      </span>
-                    ))
-                  )}
-                </dd>
-              </>
-            )}
-          </dl>
-        </section>
-        {error && (
-          <p className="user-popover__detail" role="alert">
-            <span className="status tone-lost">not signed out</span> {error}
-          </p>
-        )}
-        {canSignOut(me) ? (
-          <button type="button" className="btn btn--outline user-popover__action" disabled={signingOut} onClick={() => void signOut()}>
-            <SignOutIcon />
-            {signingOut ? 'Signing out…' : 'Sign out'}
-          </button>
-        ) : (
-          <p className="user-popover__detail muted">
-            {me.via === 'bearer' ? 'A bearer token has no session to sign out of: drop the header to stop using it.' : 'Nothing to sign out of.'}
-          </p>
+        {opened && (
+          <LazyPart>
+            <WhoAmI titleId={titleId} me={me} label={label} now={now} onSignedOut={() => popoverRef.current?.hidePopover()} />
+          </LazyPart>
         )}
       </div>
     </>

@@ -5,6 +5,7 @@
 import { Link } from 'react-router-dom';
 import type { LastScan, LeakCheck, LockHerd, LocksAnswer } from '@keeper/shared';
 import { formatCount } from '../../lib/bytes';
+import { useNow } from '../../lib/useNow';
 import { Callout } from '../../ui/Callout';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { plural } from '../../ui/format';
@@ -69,12 +70,39 @@ export function HerdList({ ensemble, herds }: { ensemble: string; herds: readonl
 const SCAN_STATE: Record<LastScan['state'], string> = { running: 'running', done: 'done', cancelled: 'cancelled', failed: 'failed' };
 const SCAN_TONE: Record<LastScan['state'], string> = { running: 'tone-live', done: 'tone-live', cancelled: 'tone-degraded', failed: 'tone-lost' };
 
+/** A replica stores a running scan's progress about once a second: past 3 s without it, the line says so (its replica may be gone). */
+const PROGRESS_LATE_MS = 3_000;
+
+function ProgressAge({ at }: { at: number }) {
+  const late = useNow() - at > PROGRESS_LATE_MS;
+  return (
+    <span className={late ? 'figure--warn' : undefined}>
+      {' '}
+      · progress as of <RelativeTime at={at} />
+      {late && ': its replica has stored none since; if it has stopped, another replica takes the scan over once its session ends'}
+    </span>
+  );
+}
+
 function LastScanLine({ scan }: { scan: LastScan }) {
   return (
     <div className="note locks__scan">
       <span className={`status ${SCAN_TONE[scan.state]}`}>scan {SCAN_STATE[scan.state]}</span> Last scan of <span className="mono">{scan.path}</span>,{' '}
       <RelativeTime at={scan.finishedAt ?? scan.startedAt} />: {plural(scan.visited, 'znode')} listed, {plural(scan.found, 'lock')} found,{' '}
       {plural(scan.requests, 'ZooKeeper request')}
+      {scan.runBy && (
+        <>
+          {' '}
+          · {scan.state === 'running' ? 'running on' : 'run by'} replica <span className="mono">{scan.runBy.name}</span>
+        </>
+      )}
+      {scan.state === 'running' && scan.updatedAt !== undefined && <ProgressAge at={scan.updatedAt} />}
+      {scan.handovers?.map((h) => (
+        <span key={h.at} className="locks__scan-handover">
+          {' '}
+          · {h.sentence}
+        </span>
+      ))}
       {scan.skippedTotal > 0 && (
         <details className="locks__skipped">
           <summary>{plural(scan.skippedTotal, 'place')} not looked into</summary>

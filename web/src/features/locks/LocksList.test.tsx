@@ -95,6 +95,25 @@ describe('the Locks list', () => {
     expect(within(scan).getByText('1 place not looked into')).toBeInTheDocument();
   });
 
+  it('says which replica runs the scan and who took it over, with replicas', () => {
+    const sentence =
+      "replica b:8080 took over at 14:02:31 UTC after replica a:8080's session ended; its partial walk (120 znodes listed, 3 found) is set aside and the scan starts again from /";
+    const base = locksResponse();
+    const lastScan = {
+      ...base.lastScan!,
+      state: 'running' as const,
+      runBy: { replica: 'bbb', name: 'b:8080', since: NOW },
+      updatedAt: NOW - 5_000,
+      handovers: [{ at: NOW, sentence }],
+    };
+    show({ entry: { ...ENTRY, locks: { ...base, lastScan } } });
+    const scan = screen.getByText('scan running').parentElement!;
+    expect(scan).toHaveTextContent('running on replica b:8080');
+    expect(scan).toHaveTextContent(sentence);
+    // Its progress 6 s old: said, not shown as live.
+    expect(scan).toHaveTextContent('progress as of 6 s ago: its replica has stored none since');
+  });
+
   it('filters by path, recipe, status or flag, keeping the order', async () => {
     const user = userEvent.setup();
     show();

@@ -1,0 +1,189 @@
+/**
+ * Lock scans survive their replica (issue 21, items 1 and 3; docs/replicas.md): two Keeper
+ * replicas, each its own process, share one real 3-member ensemble as their home ensemble and as
+ * the ensemble they scan. A scan started on A is listed by B (GET .../lock-scans and the Locks
+ * view's topic) as A stores its progress; a viewer may not start one. A is killed (SIGKILL)
+ * mid-scan; once A's state session has expired B takes the scan over, says who took over and
+ * when (ZooKeeper's time of its owner znode), scans again from the start rather than showing A's
+ * partial walk as the result, and finishes with every lock directory of the tree found.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobAnswerSchema, lockScansAnswerSchema, locksAnswerSchema, replicasAnswerSchema, type LockScanRecord } from '@keeper/shared';
+import type { KeeperOptions } from '../src/config/types.js';
+import { kazoo, type KazooOp } from '../../scripts/lib/kazoo/index.js';
+import { ensembleConfigOf, PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
+import { launchKeeper, type KeeperProcess, type KeeperProcessSpec } from './support/keeperProcess.js';
+import { call, type Who } from './support/http.js';
+import { TestBrowser } from './support/wsClient.js';
+import { waitFor } from './support/waitFor.js';
+
+const ADMIN = 'lock-scan-admin-token-0123456789';
+const VIEWER = 'lock-scan-viewer-token-0123456789';
+const SECRET = 'lock-scan-cluster-secret-0123456789-abcdef';
+const admin: Who = { token: ADMIN };
+const viewer: Who = { token: VIEWER };
+/** Every session of both replicas (console and state): A's end 5 s after the kill. */
+const SESSION_MS = 5_000;
+/** /scan/data/shard-NN/item-NNNN: enough znodes (one request each) that A is still scanning when it is killed. */
+const SHARDS = 12;
+const PER_SHARD = 100;
+const uuidHex = () => randomUUID().replace(/-/g, '');
+const LOCKS: Record<string, () => string> = {
+  '/scan/locks/kazoo-job': () => `${uuidHex()}__lock__`,
+  '/scan/locks/curator-mutex': () => `_c_${randomUUID()}-lock-`,
+};
+/** /scan, /scan/data, its shards and items, /scan/locks and its lock directories (each listed once; contenders are not descended). */
+const ZNODES = 2 + SHARDS * (1 + PER_SHARD) + 1 + Object.keys(LOCKS).length;
+
+let ensemble: Awaited<ReturnType<typeof startTestEnsemble>>;
+let dir: string;
+const replicas: KeeperProcess[] = [];
+
+beforeAll(async () => {
+  ensemble = await startTestEnsemble(PORT_OFFSETS.replicaLockScanTest);
+  dir = mkdtempSync(join(tmpdir(), 'keeper-lock-scan-'));
+  const ops: KazooOp[] = [
+    { op: 'grow', path: '/scan/data', shards: SHARDS, perShard: PER_SHARD },
+    ...Object.entries(LOCKS).flatMap(([lock, name]) =>
+      Array.from({ length: 2 }, () => ({ op: 'create' as const, path: `${lock}/${name()}`, sequence: true, makepath: true, data: 'worker' })),
+    ),
+  ];
+  await kazoo(ensemble.connectionString, ops);
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all(replicas.map((r) => r.stop()));
+  await ensemble?.dispose();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+function spec(name: string): KeeperProcessSpec {
+  const stateDir = mkdtempSync(join(dir, `${name}-`));
+  const options: KeeperOptions = {
+    host: '127.0.0.1',
+    port: 0,
+    ensembles: [ensembleConfigOf(ensemble, { name: 'home' })],
+    auth: { stateDir, adminToken: ADMIN, viewerToken: VIEWER },
+    replicas: { stateEnsemble: 'home', root: '/keeper/replicas', secret: SECRET, sharedPolling: false },
+  };
+  return {
+    options,
+    extras: { gatewayDefaults: { sessionTimeoutMs: SESSION_MS }, rateLimits: { api: 100_000, loginFailures: 1_000 } },
+    logFile: join(dir, `${name}.log`),
+  };
+}
+
+async function scans(url: string): Promise<LockScanRecord[]> {
+  const res = await call(url, 'GET', '/api/ensembles/home/lock-scans', admin);
+  return res.status === 200 ? lockScansAnswerSchema.parse(res.body).scans : [];
+}
+
+describe('a lock scan whose replica is killed', () => {
+  it('is listed on every replica, refused to a viewer, and taken over from the start by the other once its session ends', async () => {
+    const [a, b] = await Promise.all([launchKeeper(spec('a'), join(dir, 'a.json')), launchKeeper(spec('b'), join(dir, 'b.json'))]);
+    replicas.push(a, b);
+    const ids = await waitFor(
+      async () => {
+        const res = await call(b.url, 'GET', '/api/replicas', admin);
+        const list = res.status === 200 ? replicasAnswerSchema.parse(res.body).replicas : [];
+        return list.length === 2 && { a: list.find((r) => r.url === a.url)!, b: list.find((r) => r.url === b.url)! };
+      },
+      { what: 'both replicas registered', timeoutMs: 60_000 },
+    );
+    // Each has read the (empty) shared scans once the ensemble's identity is known.
+    for (const r of [a, b])
+      await waitFor(async () => (await call(r.url, 'GET', '/api/ensembles/home/lock-scans', admin)).status === 200, {
+        what: 'lock scans read',
+        timeoutMs: 30_000,
+      });
+
+    // A viewer may list scans, not start one: refused before anything is claimed or stored.
+    const refused = await call(a.url, 'POST', '/api/ensembles/home/locks/scan', viewer, { path: '/scan' });
+    expect(refused.status).toBe(403);
+    expect((await call(b.url, 'GET', '/api/ensembles/home/lock-scans', viewer)).status).toBe(200);
+    expect(await scans(b.url)).toEqual([]);
+
+    // A browser on B follows the Locks view from before the scan.
+    const browser = await TestBrowser.open(b.url, { headers: { authorization: `Bearer ${ADMIN}` } });
+    await browser.subscribed('locks', 'home', {});
+
+    const started = await call(a.url, 'POST', '/api/ensembles/home/locks/scan', admin, { path: '/scan' });
+    expect(started.status).toBe(202);
+    jobAnswerSchema.parse(started.body);
+    // B lists A's scan with A's progress, as A stores it.
+    const seen = await waitFor(
+      async () => {
+        const [scan] = await scans(b.url);
+        return scan?.state === 'running' && scan.visited > 0 ? scan : null;
+      },
+      { what: "A's scan running, as B lists it", timeoutMs: 30_000, intervalMs: 100 },
+    );
+    expect(seen).toMatchObject({ path: '/scan', startedBy: 'admin-token', runBy: { replica: ids.a.id, name: ids.a.name }, handovers: [] });
+    // One scan at a time across replicas: B refuses a second one, naming A.
+    const second = await call(b.url, 'POST', '/api/ensembles/home/locks/scan', admin, { path: '/scan' });
+    expect(second.status).toBe(409);
+    expect(second.body).toMatchObject({ error: { code: 'SCAN_IN_PROGRESS', message: expect.stringContaining(`running on replica ${ids.a.name}`) } });
+
+    const killedAt = Date.now();
+    await a.kill();
+    const progressAtKill = (await scans(b.url))[0]!;
+    expect(progressAtKill.state).toBe('running');
+    expect(progressAtKill.visited).toBeLessThan(ZNODES);
+
+    const handedOver = await waitFor(
+      async () => {
+        const [scan] = await scans(b.url);
+        return scan && scan.handovers.length > 0 ? scan : null;
+      },
+      { what: 'B took the scan over', timeoutMs: 40_000, intervalMs: 100 },
+    );
+    const handover = handedOver.handovers[0]!;
+    expect(handover).toMatchObject({ from: { replica: ids.a.id, name: ids.a.name }, to: { replica: ids.b.id, name: ids.b.name } });
+    // ZooKeeper's time of B's owner znode: after the kill, once A's session could have expired.
+    expect(handover.at).toBeGreaterThanOrEqual(killedAt + SESSION_MS - 1_500);
+    expect(handover.at).toBeLessThan(killedAt + 4 * SESSION_MS);
+    // A's partial walk is set aside (at least what B last listed of it), not carried on as B's result.
+    expect(handover.reached.visited).toBeGreaterThanOrEqual(progressAtKill.visited);
+    const clock = new Date(handover.at).toISOString().slice(11, 19);
+    expect(handover.sentence).toContain(`replica ${ids.b.name} took over at ${clock} UTC after replica ${ids.a.name}'s session ended`);
+    expect(handedOver.runBy).toMatchObject({ replica: ids.b.id, since: handover.at });
+
+    const done = await waitFor(
+      async () => {
+        const [scan] = await scans(b.url);
+        return scan?.state !== 'running' ? scan : null;
+      },
+      { what: 'the scan finished on B', timeoutMs: 120_000, intervalMs: 250 },
+    );
+    // The whole tree scanned by B from the start: every znode listed once, every lock found.
+    expect(done).toMatchObject({ state: 'done', visited: ZNODES, found: Object.keys(LOCKS).length, error: null, skippedTotal: 0 });
+    expect([...done.foundPaths].sort()).toEqual(Object.keys(LOCKS).sort());
+    expect(done.finishedAt).toBeGreaterThan(handover.at);
+
+    // The Locks view on B, once its list has pushed the end (at most every 250 ms) with the finds tracked (watched) there:
+    // A's scan while it ran, then only B's (A's partial counts never again), ending done with the hand-over said.
+    const lists = () => browser.topicEvents('locks', 'home').map((e) => locksAnswerSchema.parse(e.event.locks));
+    await waitFor(
+      () => {
+        const list = lists().at(-1);
+        return list?.lastScan?.state === 'done' && Object.keys(LOCKS).every((p) => list.locks.some((l) => l.path === p));
+      },
+      { what: "the scan's end and its finds in B's Locks list", timeoutMs: 10_000 },
+    );
+    const sent = lists().map((l) => l.lastScan);
+    expect(sent.some((s) => s?.state === 'running' && s.runBy?.replica === ids.a.id)).toBe(true);
+    const takenAt = sent.findIndex((s) => (s?.handovers?.length ?? 0) > 0);
+    expect(takenAt).toBeGreaterThan(-1);
+    expect(sent.slice(takenAt).every((s) => s?.runBy?.replica === ids.b.id && s.handovers?.[0]?.sentence === handover.sentence)).toBe(true);
+    expect(sent.at(-1)).toMatchObject({ state: 'done', visited: ZNODES, found: Object.keys(LOCKS).length });
+    browser.close();
+    console.log(
+      `killed at +${progressAtKill.visited} of ${ZNODES} znodes; taken over ${handover.at - killedAt} ms after the kill; ` +
+        `B's scan took ${Math.round((done.finishedAt! - handover.at) / 100) / 10} s; "${handover.sentence}"`,
+    );
+  }, 300_000);
+});
