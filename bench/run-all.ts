@@ -26,6 +26,7 @@ const BENCHES = [
   'reconfig',
   'scale',
   'sharedPolling',
+  'replicaFailover',
   'bundle',
 ] as const;
 const benchDir = dirname(fileURLToPath(import.meta.url));

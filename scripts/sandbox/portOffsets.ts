@@ -124,6 +124,8 @@ export const PORT_OFFSETS = {
   sharedPollingBench: 17_360,
   /** bench/reconfig.ts: a reconfig-enabled ensemble resized 3 → 5 → 3 again and again (members up to 9). */
   reconfigBench: 17_420,
+  /** bench/replicaFailover.ts: the home ensemble of two replica processes behind nginx, and the single Keeper it is compared with. */
+  replicaFailoverBench: 12_420,
 } as const;
 
 /** The pool's offsets: as many ensembles at once as integration files run at once, plus one starting beside them. */
@@ -149,6 +151,14 @@ export const KEEPER_PORTS = {
   e2eSecureUnverified: 18_187,
   /** The resize e2e spec's Keeper, on its own sandbox (PORT_OFFSETS.resizeE2e). */
   e2eResize: 18_188,
+  /** e2e/replicas.spec.ts: two Keeper replica processes, and the nginx in front of them. */
+  e2eReplicaA: 17_395,
+  e2eReplicaB: 17_396,
+  e2eReplicasNginx: 17_393,
+  /** bench/replicaFailover.ts: two replicas (the first also serves alone for the reference), and their nginx. */
+  benchReplicaA: 17_397,
+  benchReplicaB: 17_398,
+  benchReplicasNginx: 17_394,
 } as const;
 
 /** The OpenID Connect provider the e2e sign-in specs start (npm oidc-provider, on loopback). */

@@ -156,7 +156,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
       ...(extras.restartMember ? { restartMember: extras.restartMember } : {}),
       ...(extras.upgradeTimings ? { timings: extras.upgradeTimings } : {}),
       // With replicas, workflows live in the home ensemble: one replica runs each, another takes it over when its session ends.
-      ...(replicas ? { shared: replicas.upgradesOf() } : {}),
+      ...(replicas ? { shared: replicas.upgradesOf(ensemble.name) } : {}),
     });
     ensemble.reconfig.configure({ stateDir: auth?.stateDir ?? null, audit: (entry) => audit.append(entry) });
     // With replicas, lock scans live in the home ensemble too: every replica lists them, another takes a scan over when its replica dies.

@@ -119,6 +119,14 @@ describe('an upgrade whose replica is killed', () => {
     await onA('paused');
     expect((await call(b.url, 'POST', `/api/ensembles/home/upgrades/${started.id}/resume`, admin, {})).status).toBe(200);
     await onA('running');
+    // GET /api/replicas, asked of B, names who runs it: A (serving, asked at its own URL), since its owner znode's ctime.
+    const listedOnB = async () => replicasAnswerSchema.parse((await call(b.url, 'GET', '/api/replicas', admin)).body).replicas;
+    const beforeKill = await listedOnB();
+    expect(beforeKill.find((r) => r.id === ids.a.id)).toMatchObject({
+      health: { state: 'serving' },
+      upgrades: [{ ensemble: 'home', upgradeId: started.id, since: expect.any(Number) }],
+    });
+    expect(beforeKill.find((r) => r.id === ids.b.id)?.upgrades).toEqual([]);
 
     const killedAt = Date.now();
     await a.kill();
@@ -135,6 +143,14 @@ describe('an upgrade whose replica is killed', () => {
     // ZooKeeper's time of B's owner znode: after the kill, once A's session could have expired.
     expect(handover.at).toBeGreaterThanOrEqual(killedAt + SESSION_MS - 1_500);
     expect(handover.at).toBeLessThan(killedAt + 4 * SESSION_MS);
+    // Now B is named as its runner, and A (its session ended) is no longer listed.
+    await waitFor(
+      async () => {
+        const listed = await listedOnB();
+        return listed.find((r) => r.id === ids.b.id)?.upgrades[0]?.upgradeId === started.id && !listed.some((r) => r.id === ids.a.id);
+      },
+      { what: 'B named as the runner in GET /api/replicas, A gone', timeoutMs: 5_000 },
+    );
     writeFileSync(go, '');
 
     const done = await waitFor(

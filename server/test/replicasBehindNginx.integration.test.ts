@@ -17,7 +17,7 @@ import { ensembleConfigOf, PORT_OFFSETS, startTestEnsemble } from './support/tes
 import { connectRaw, type RawClient } from './support/rawClient.js';
 import { testLogger } from './support/logger.js';
 import { waitFor } from './support/waitFor.js';
-import { startNginx, type RunningNginx, type ViaProxy } from './support/nginx.js';
+import { startNginx, type RunningNginx, type ViaProxy } from '../../scripts/lib/nginx.js';
 
 const ADMIN_TOKEN = 'nginx-replicas-admin-token-0123456789';
 const SECRET = 'nginx-replicas-cluster-secret-0123456789-abcdef';

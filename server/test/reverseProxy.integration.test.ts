@@ -21,7 +21,7 @@ import { connectRaw } from './support/rawClient.js';
 import { call } from './support/http.js';
 import { testLogger } from './support/logger.js';
 import { waitFor } from './support/waitFor.js';
-import { startNginx, type RunningNginx, type ViaProxy } from './support/nginx.js';
+import { startNginx, type RunningNginx, type ViaProxy } from '../../scripts/lib/nginx.js';
 
 const ADMIN_TOKEN = 'proxy-admin-token-0123456789abc';
 const PORT = KEEPER_PORTS.nginxTest;

@@ -18,9 +18,38 @@ export const replicaRegistrationSchema = z.object({
 });
 export type ReplicaRegistration = z.infer<typeof replicaRegistrationSchema>;
 
+/**
+ * How a replica answered the one that lists it: its GET /api/health, asked at its own URL with a
+ * deadline (the answering replica itself is `serving` by answering). `unreachable` is said from the
+ * answering replica's side: a peer it cannot reach may still serve browsers through the load balancer.
+ */
+export const replicaHealthSchema = z.object({
+  state: z.enum(['serving', 'degraded', 'unreachable']),
+  /** When it was asked (epoch ms, the answering replica's clock). */
+  checkedAt: z.number(),
+  /** How long it took to answer (absent when it did not). */
+  answeredInMs: z.number().optional(),
+  /** In words: its ensembles' states when degraded, the error or timeout when unreachable. */
+  detail: z.string().max(500),
+});
+export type ReplicaHealth = z.infer<typeof replicaHealthSchema>;
+
+/** An upgrade this replica runs (it holds the ensemble's `upgrades/owner` znode). */
+export const replicaUpgradeSchema = z.object({
+  ensemble: z.string(),
+  upgradeId: z.string(),
+  /** ZooKeeper's ctime of its owner znode: since when this replica runs it. */
+  since: z.number(),
+});
+
 export const replicaSchema = replicaRegistrationSchema.extend({
   /** The replica that answered. */
   self: z.boolean(),
+  health: replicaHealthSchema,
+  /** With `sharedPolling`: it is the elected poller (the lowest candidate), polling the members for all. */
+  poller: z.boolean(),
+  /** The running upgrades it holds, by ensemble. */
+  upgrades: z.array(replicaUpgradeSchema),
   /** ZooKeeper's ctime of its registry znode: when this registration was made (epoch ms). */
   registeredAt: z.number(),
   /** Its state session (the znode's ephemeralOwner), hex. */
@@ -33,6 +62,8 @@ export const replicasAnswerSchema = z.object({
   enabled: z.boolean(),
   /** The home ensemble's name, when enabled. */
   stateEnsemble: z.string().optional(),
+  /** Whether one elected replica polls for all (`replicas.sharedPolling`); `poller` marks it. */
+  sharedPolling: z.boolean(),
   /** When the registry was read (epoch ms, the answering replica's clock). */
   readAt: z.number(),
   /** A replica killed without closing stays listed until ZooKeeper ends its session, up to its timeout: this says so. */

@@ -21,6 +21,7 @@ const LocksView = lazyNamed(() => import('./features/locks/LocksView'), 'LocksVi
 const UpgradesView = lazyNamed(() => import('./features/upgrades/UpgradesView'), 'UpgradesView');
 const AuditPage = lazyNamed(() => import('./features/audit/AuditPage'), 'AuditPage');
 const ShareLinksPage = lazyNamed(() => import('./features/share/ShareLinksPage'), 'ShareLinksPage');
+const ReplicasPage = lazyNamed(() => import('./features/replicas/ReplicasPage'), 'ReplicasPage');
 
 /**
  * Every view has its own URL (see notes/product.md); new views add a route here and a line in navItems.ts.
@@ -49,6 +50,7 @@ export function App() {
         <Route element={<AppShell global />}>
           <Route path="/audit" element={view('AuditPage', <AuditPage />)} />
           <Route path="/audit/share-links" element={view('ShareLinksPage', <ShareLinksPage />)} />
+          <Route path="/audit/replicas" element={view('ReplicasPage', <ReplicasPage />)} />
         </Route>
         <Route path="*" element={<NotFound />} />
       </Route>

@@ -6,7 +6,7 @@ import type { ApiRoutes } from './apiRoute.js';
 
 export function replicaRoutes(api: ApiRoutes, replicas: Replicas | null): void {
   api.handle(ROUTES.replicas, {}, async () => {
-    if (!replicas) return { enabled: false, readAt: Date.now(), note: REPLICAS_NOTE, replicas: [] };
+    if (!replicas) return { enabled: false, sharedPolling: false, readAt: Date.now(), note: REPLICAS_NOTE, replicas: [] };
     // A replica that cannot register (the home ensemble away, another secret) says why rather than list without itself.
     const problem = replicas.whyNotRegistered();
     if (problem !== null) throw new OpError('NOT_READY', `this replica is not in the registry: ${problem}`);

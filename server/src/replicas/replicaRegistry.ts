@@ -19,6 +19,9 @@ import type { ReplicaStore } from './replicaStore.js';
 
 /** The registry's bound: more replicas than this are refused a registration (docs/replicas.md). */
 export const MAX_REPLICAS = 64;
+
+/** A registry entry as ZooKeeper holds it; the answer adds health, poller and upgrades (replicas.ts). */
+export type RegisteredReplica = Omit<Replica, 'health' | 'poller' | 'upgrades'>;
 const REGISTER_RETRY: Backoff = { baseMs: 200, capMs: 5_000, jitter: [0.5, 1] };
 
 export class ReplicaRegistry {
@@ -67,7 +70,7 @@ export class ReplicaRegistry {
   }
 
   /** Every registered replica, read now (the children and each one's value and ZooKeeper stat). */
-  async list(): Promise<Replica[]> {
+  async list(): Promise<RegisteredReplica[]> {
     const names = (await this.store.children(this.dir)).slice(0, MAX_REPLICAS);
     const read = await Promise.all(names.map((name) => this.store.read(this.store.path('replicas', name), replicaRegistrationSchema).catch(() => null)));
     return read

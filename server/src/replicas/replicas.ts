@@ -29,8 +29,12 @@ import { SharedLockScans } from './sharedLockScans.js';
 import { SharedAudit } from './sharedAudit.js';
 import { SharedSignInFailures } from './sharedSignInFailures.js';
 import type { AuditLog } from '../audit/auditLog.js';
+import { PeerHealth, selfHealth } from './peerHealth.js';
+import { candidateOrder } from './pollingElection.js';
 
 export const REPLICAS_NOTE = 'A replica killed without closing stays listed until ZooKeeper ends its session, at most its session timeout later.';
+
+const ANSWER_REUSE_MS = 1_000;
 
 export interface ReplicaSelf {
   url: string;
@@ -52,6 +56,10 @@ export class Replicas {
   private sharedAudit: SharedAudit | null = null;
   /** Random per process: a restarted replica is a new one (its old znode goes with its old session). */
   readonly id = randomBytes(6).toString('hex');
+  /** Each watched ensemble's shared upgrades, by its configured name (who runs what, for the answer). */
+  private readonly upgrades = new Map<string, SharedUpgrades>();
+  private readonly peers = new PeerHealth();
+  private lastAnswer: { at: number; answer: Promise<ReplicasAnswer> } | null = null;
   /** `<host>:<port>` once it serves (start). */
   private name = `${hostname()}:?`;
 
@@ -118,8 +126,10 @@ export class Replicas {
   }
 
   /** An ensemble's upgrade workflows, kept in the home ensemble and run by one replica at a time (sharedUpgrades.ts). */
-  upgradesOf(): SharedUpgrades {
-    return new SharedUpgrades(this.store, () => ({ replica: this.id, name: this.name }), this.log);
+  upgradesOf(ensemble: string): SharedUpgrades {
+    const upgrades = new SharedUpgrades(this.store, () => ({ replica: this.id, name: this.name }), this.log);
+    this.upgrades.set(ensemble, upgrades);
+    return upgrades;
   }
 
   /** An ensemble's lock scans, kept in the home ensemble and run by one replica at a time (sharedLockScans.ts). */
@@ -162,9 +172,56 @@ export class Replicas {
     return this.registry ? this.registry.whyNotRegistered() : 'not started';
   }
 
-  async answer(): Promise<ReplicasAnswer> {
-    const replicas = this.registry ? await this.registry.list() : [];
-    return { enabled: true, stateEnsemble: this.options.stateEnsemble, readAt: Date.now(), note: REPLICAS_NOTE, replicas };
+  /**
+   * The registry read now, each replica with its health (asked of it, in parallel, each within
+   * PROBE_DEADLINE_MS), whether it is the elected poller (one listing of the candidates) and the
+   * upgrades it runs (one read of each ensemble's owner znode).
+   */
+  answer(): Promise<ReplicasAnswer> {
+    // Every admin looking at the panel (it refreshes every 2 s) shares one reading a second.
+    const now = Date.now();
+    if (this.lastAnswer && now - this.lastAnswer.at < ANSWER_REUSE_MS) return this.lastAnswer.answer;
+    const answer = this.readAnswer();
+    this.lastAnswer = { at: now, answer };
+    answer.catch(() => {
+      if (this.lastAnswer?.answer === answer) this.lastAnswer = null;
+    });
+    return answer;
+  }
+
+  private async readAnswer(): Promise<ReplicasAnswer> {
+    const registered = this.registry ? await this.registry.list() : [];
+    this.peers.keepOnly(registered.filter((r) => !r.self).map((r) => r.url));
+    const [poller, runners, healths] = await Promise.all([
+      this.options.sharedPolling ? this.electedPoller() : Promise.resolve(null),
+      Promise.all(
+        [...this.upgrades].map(async ([ensemble, upgrades]) => {
+          const runner = await upgrades.runner().catch(() => null);
+          return runner ? { ensemble, ...runner } : null;
+        }),
+      ),
+      Promise.all(registered.map((r) => (r.self ? Promise.resolve(selfHealth(Date.now())) : this.peers.of(r.url)))),
+    ]);
+    const replicas = registered.map((r, i) => ({
+      ...r,
+      health: healths[i]!,
+      poller: poller === r.id,
+      upgrades: runners.flatMap((u) => (u && u.replica === r.id ? [{ ensemble: u.ensemble, upgradeId: u.upgradeId, since: u.since }] : [])),
+    }));
+    return {
+      enabled: true,
+      stateEnsemble: this.options.stateEnsemble,
+      sharedPolling: this.options.sharedPolling === true,
+      readAt: Date.now(),
+      note: REPLICAS_NOTE,
+      replicas,
+    };
+  }
+
+  /** The replica whose candidate is lowest: the one polling for all. */
+  private async electedPoller(): Promise<string | null> {
+    const names = await this.store.children(this.store.path('polling')).catch(() => []);
+    return candidateOrder(names)[0]?.replica ?? null;
   }
 
   close(): void {

@@ -184,6 +184,13 @@ export class SharedUpgrades implements SharedWorkflows {
     return fitted;
   }
 
+  /** Who runs this ensemble's current upgrade (for GET /api/replicas): one read; null when none runs or not open yet. */
+  async runner(): Promise<{ replica: string; upgradeId: string; since: number } | null> {
+    if (this.dir === null) return null;
+    const owner = await this.readOwner();
+    return owner ? { replica: owner.replica, upgradeId: owner.upgradeId, since: owner.since } : null;
+  }
+
   private mySession(): string | null {
     const id = this.store.gateway.session.sessionId;
     return id === null ? null : normalizeSessionId(id);

@@ -1,5 +1,5 @@
 /**
- * The admin area (/audit, /audit/share-links): one header with tabs, shown to admins only. Anyone
+ * The admin area (/audit, /audit/share-links, /audit/replicas): one header with tabs, shown to admins only. Anyone
  * else who follows a link here is told plainly that it is for admins, not shown an empty table.
  */
 import type { ReactNode } from 'react';
@@ -15,7 +15,7 @@ export function AdminArea({ title, meta, aside, children }: { title: string; met
       <div className="empty-state">
         <h1>For admins only</h1>
         <p className="muted">
-          The audit trail and share links are shown to admins. You are signed in as {me?.name ?? 'nobody'} ({me?.role ?? 'no role'}).
+          The audit trail, share links and replicas are shown to admins. You are signed in as {me?.name ?? 'nobody'} ({me?.role ?? 'no role'}).
         </p>
       </div>
     );
@@ -31,6 +31,9 @@ export function AdminArea({ title, meta, aside, children }: { title: string; met
         </NavLink>
         <NavLink to="/audit/share-links" className={({ isActive }) => `admin-tab${isActive ? ' is-active' : ''}`}>
           Share links
+        </NavLink>
+        <NavLink to="/audit/replicas" className={({ isActive }) => `admin-tab${isActive ? ' is-active' : ''}`}>
+          Replicas
         </NavLink>
       </nav>
       <div className="admin-view__body">{children}</div>

@@ -9,14 +9,14 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { join } from 'node:path';
-import { expect } from 'vitest';
-import { waitFor } from './waitFor.js';
 
-const SITE_FILE = join(import.meta.dirname, '../../../docs/nginx/keeper.conf');
+// Used by vitest integration tests, Playwright specs and bench scripts alike: plain errors, no test runner's expect.
+const SITE_FILE = join(import.meta.dirname, '../../docs/nginx/keeper.conf');
 
 export interface ProxyAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the JSON of any route, read field by field by the tests
   body: any;
 }
 
@@ -44,13 +44,13 @@ export async function startNginx(dir: string, port: number, upstreams: readonly 
     ]),
     { encoding: 'utf8', timeout: 30_000 },
   );
-  expect(made.status, made.stderr).toBe(0);
+  if (made.status !== 0) throw new Error(`openssl could not make nginx's certificate: ${made.stderr}`);
   const ca = readFileSync(join(dir, 'keeper.pem'));
   const url = `https://127.0.0.1:${port}`;
 
   let site = readFileSync(SITE_FILE, 'utf8');
   const rewrite = (from: string, to: string) => {
-    expect(site, `docs/nginx/keeper.conf still says ${from}`).toContain(from);
+    if (!site.includes(from)) throw new Error(`docs/nginx/keeper.conf no longer says ${from}`);
     site = site.replace(from, to);
   };
   rewrite('listen 443 ssl;', `listen 127.0.0.1:${port} ssl;`);
@@ -78,13 +78,13 @@ export async function startNginx(dir: string, port: number, upstreams: readonly 
   const viaProxy = proxyClient(url, ca);
   const stop = () => void nginx.kill('SIGTERM');
   try {
-    await waitFor(
-      async () => {
-        if (nginx.exitCode !== null) throw new Error(`nginx exited ${nginx.exitCode}: ${stderr}${readFileSync(temp('error.log'), 'utf8')}`);
-        return (await viaProxy('GET', '/api/health').catch(() => null))?.status === 200;
-      },
-      { what: 'Keeper answering through nginx', timeoutMs: 20_000 },
-    );
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      if (nginx.exitCode !== null) throw new Error(`nginx exited ${nginx.exitCode}: ${stderr}${readFileSync(temp('error.log'), 'utf8')}`);
+      if ((await viaProxy('GET', '/api/health').catch(() => null))?.status === 200) break;
+      if (Date.now() > deadline) throw new Error(`Keeper did not answer through nginx within 20 s: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
   } catch (error) {
     stop();
     throw error;
