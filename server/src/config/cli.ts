@@ -112,9 +112,12 @@ Prometheus metrics (GET /metrics, text format):
 Several replicas behind a load balancer (docs/replicas.md):
   config "replicas": { "stateEnsemble": "<a configured ensemble>", "root": "/keeper/replicas",
                        "secretEnv": "KEEPER_CLUSTER_SECRET", "sharedPolling": false,
-                       "maxSessions": 10000, "auditWindow": 10000 }
+                       "maxSessions": 10000, "auditWindow": 10000,
+                       "identities": ["x509:CN=keeper,OU=ops", "sasl:keeper@EXAMPLE.COM"] }
                                  shared state under root in that ensemble, readable by the
-                                 replicas' identity only; each replica registers there
+                                 replicas' identity only (the digest from the secret, plus up
+                                 to 8 x509/sasl identities of the home ensemble's TLS or SASL
+                                 session); each replica registers there
   KEEPER_CLUSTER_SECRET          the cluster secret (32+ characters, the same on every
                                  replica), or the variable "secretEnv" names
 
@@ -319,6 +322,7 @@ function replicasOptions(env: Env, file: FileConfig | null): ReplicasOptions | u
     sharedPolling: r.sharedPolling ?? false,
     ...(r.maxSessions !== undefined ? { maxSessions: r.maxSessions } : {}),
     ...(r.auditWindow !== undefined ? { auditWindow: r.auditWindow } : {}),
+    ...(r.identities?.length ? { identities: r.identities } : {}),
   };
 }
 

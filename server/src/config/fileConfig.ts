@@ -10,7 +10,13 @@ import { parseConnectionString } from './connectionString.js';
 import { ConfigError } from './errors.js';
 import type { AuthUserConfig, EnsembleConfig, LimitsConfig } from './types.js';
 import type { Grant } from '@keeper/shared';
-import { DEFAULT_REPLICAS_ROOT, DEFAULT_REPLICAS_SECRET_ENV, replicaRootProblem } from '../replicas/replicaConfig.js';
+import {
+  DEFAULT_REPLICAS_ROOT,
+  DEFAULT_REPLICAS_SECRET_ENV,
+  MAX_REPLICA_IDENTITIES,
+  replicaIdentityProblem,
+  replicaRootProblem,
+} from '../replicas/replicaConfig.js';
 
 export const ENSEMBLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 export const ENSEMBLE_NAME_RULE = '1-63 letters, digits, ".", "_" or "-", starting with a letter or digit';
@@ -268,6 +274,17 @@ export const fileConfigSchema = z.strictObject({
       maxSessions: z.number().int().min(256).max(100_000).optional(),
       /** Audit entries of every replica kept in the home ensemble (the shared recent window). */
       auditWindow: z.number().int().min(100).max(100_000).optional(),
+      /** `x509:<DN>` / `sasl:<principal>` given every permission on the root and every znode under it, beside the digest entry. */
+      identities: z
+        .array(
+          z.string().superRefine((identity, ctx) => {
+            const problem = replicaIdentityProblem(identity);
+            if (problem) ctx.addIssue({ code: 'custom', message: problem });
+          }),
+        )
+        .max(MAX_REPLICA_IDENTITIES)
+        .refine((list) => new Set(list).size === list.length, 'lists an identity twice')
+        .optional(),
     })
     .optional(),
 });
@@ -303,6 +320,7 @@ export interface FileConfig {
     sharedPolling?: boolean | undefined;
     maxSessions?: number | undefined;
     auditWindow?: number | undefined;
+    identities?: string[] | undefined;
   };
 }
 

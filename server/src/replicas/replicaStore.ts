@@ -13,16 +13,21 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import zookeeper from 'node-zookeeper-client';
 import type { z } from 'zod';
-import { backoffDelay, type Backoff, type ZnodeStat } from '@keeper/shared';
+import { backoffDelay, replicaRegistrationSchema, type Backoff, type ZnodeStat } from '@keeper/shared';
 import type { ZkGateway } from '../zk/gateway.js';
 import { ZkError, toZkError } from '../zk/errors.js';
 import type { AclEntry, ZkMutations } from '../zk/mutations.js';
+import { describeAcl, rootAclChange, sameAcl } from './rootAcl.js';
 
 /** Every value's cap: the audit batches are the only ones this big, the rest a few hundred bytes. */
 export const MAX_VALUE_BYTES = 64 * 1024;
 const DEFAULT_DEADLINE_MS = 10_000;
 /** Retrying what never reached ZooKeeper, and a compare-and-set that lost a race: 0.1 s × 2ⁿ, ≤ 2 s, 50–100 %. */
 const RETRY: Backoff = { baseMs: 100, capMs: 2_000, jitter: [0.5, 1] };
+/** The walk that sets a changed ACL on every znode under the root stops past this many (the layout's bounds are about 45,000). */
+const MAX_ACL_WALK = 100_000;
+/** Znodes handled at once by that walk (the gateway caps what is in flight anyway). */
+const ACL_WALK_BATCH = 16;
 /** Failures that prove the request was never sent: safe to send again. */
 const NEVER_SENT = new Set(['NOT_CONNECTED', 'OVERLOADED']);
 
@@ -41,13 +46,8 @@ export interface ReplicaStoreOptions {
   log: Logger;
   /** One operation's deadline, its retries included. */
   deadlineMs?: number;
-}
-
-function sameAcl(a: readonly AclEntry[], b: readonly AclEntry[]): boolean {
-  const key = (e: AclEntry) => `${e.scheme}:${e.id}:${e.permissions}`;
-  const sa = a.map(key).sort();
-  const sb = b.map(key).sort();
-  return sa.length === sb.length && sa.every((k, i) => k === sb[i]);
+  /** This replica's id in `<root>/replicas` (not counted among the others when the identities change). */
+  replicaId?: string;
 }
 
 export class ReplicaStore {
@@ -57,7 +57,10 @@ export class ReplicaStore {
   private readonly acl: AclEntry[];
   private readonly log: Logger;
   private readonly deadlineMs: number;
+  private readonly replicaId: string | null;
   private closed = false;
+  /** The one ensureRoot under way: every shared part asks at start, and one check (or walk) answers them all. */
+  private rootInFlight: Promise<void> | null = null;
 
   constructor(options: ReplicaStoreOptions) {
     this.root = options.root;
@@ -66,6 +69,7 @@ export class ReplicaStore {
     this.acl = options.acl;
     this.log = options.log;
     this.deadlineMs = options.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    this.replicaId = options.replicaId ?? null;
   }
 
   /** `<root>/a/b` from segments (each a znode name, never containing "/"). */
@@ -80,9 +84,17 @@ export class ReplicaStore {
 
   /**
    * The root with its ACL, its ancestors made (open, as `/keeper` is made by every Keeper) when
-   * missing. A root that exists with another ACL is not taken over: it throws, naming what it found.
+   * missing. A root that exists with another ACL is not taken over: it throws, naming both ACLs.
+   * One exception: the same digest entry with other x509/sasl entries is `replicas.identities`
+   * changed, and once no other replica is registered (none runs with the old list) this replica
+   * sets the new ACL on the root and every znode under it.
    */
-  async ensureRoot(): Promise<void> {
+  ensureRoot(): Promise<void> {
+    this.rootInFlight ??= this.makeRoot().finally(() => (this.rootInFlight = null));
+    return this.rootInFlight;
+  }
+
+  private async makeRoot(): Promise<void> {
     const parts = this.root.split('/').slice(1);
     for (let i = 1; i < parts.length; i++) await this.createOpenIfMissing(`/${parts.slice(0, i).join('/')}`);
     try {
@@ -101,13 +113,24 @@ export class ReplicaStore {
         );
       throw error;
     }
-    if (!sameAcl(found, this.acl))
+    const change = rootAclChange(found, this.acl);
+    if (change === 'same') return;
+    const ours = this.describe(this.acl);
+    if (change === 'foreign')
       throw this.notOurs(
-        `${this.root} exists with the ACL ${found.map((a) => `${a.scheme}:${a.id}:${a.permissions}`).join(', ')}, not the replicas' own: ` +
+        `${this.root} exists with the ACL ${this.describe(found)}, not the replicas' own (${ours}): ` +
           'Keeper does not take over a znode it did not make; delete it or choose another replicas.root',
       );
+    const others = await this.otherReplicas();
+    if (others.length > 0)
+      throw this.notOurs(
+        `${this.root} has the ACL ${this.describe(found)}, and this replica's replicas.identities make it ${ours}; ` +
+          `${others.length} replica(s) registered with the old list still run (${others.slice(0, 5).join(', ')}): ` +
+          `stop every replica, then start them with the new identities; the first one sets the new ACL on ${this.root} and every znode under it`,
+      );
+    const changed = await this.setAclEverywhere();
+    this.log.warn({ root: this.root, from: this.describe(found), to: ours, znodes: changed }, 'replicas: identities changed; set the new ACL under the root');
   }
-
   /** The value at `path` parsed with `schema`, with its stat; null when there is no znode. */
   async read<T>(path: string, schema: z.ZodType<T>): Promise<Stored<T> | null> {
     try {
@@ -199,6 +222,67 @@ export class ReplicaStore {
       if (toZkError(error).code === 'NO_NODE') return false;
       throw error;
     }
+  }
+
+  /** The replicas registered now other than this one, by name (id when unreadable). */
+  private async otherReplicas(): Promise<string[]> {
+    const ids = (await this.children(this.path('replicas'))).filter((id) => id !== this.replicaId);
+    const schema = replicaRegistrationSchema.pick({ name: true });
+    return Promise.all(ids.map(async (id) => (await this.read(this.path('replicas', id), schema).catch(() => null))?.value.name ?? id));
+  }
+
+  /**
+   * Sets this replica's ACL on every znode under the root, level by level, the root last (a walk
+   * cut short leaves the root as it was, so the next start walks again). Each set names the ACL
+   * version read (compare-and-set); a znode gone meanwhile is skipped. Returns how many changed.
+   */
+  private async setAclEverywhere(): Promise<number> {
+    let changed = 0;
+    let visited = 0;
+    let level = [this.root];
+    while (level.length > 0) {
+      const next: string[] = [];
+      for (let i = 0; i < level.length; i += ACL_WALK_BATCH) {
+        await Promise.all(
+          level.slice(i, i + ACL_WALK_BATCH).map(async (path) => {
+            for (const child of await this.children(path)) next.push(`${path}/${child}`);
+            if (path !== this.root && (await this.setAclIfDifferent(path))) changed++;
+          }),
+        );
+      }
+      visited += level.length;
+      if (visited + next.length > MAX_ACL_WALK) throw this.notOurs(`more than ${MAX_ACL_WALK} znodes under ${this.root}: not what Keeper keeps there`);
+      level = next;
+    }
+    if (await this.setAclIfDifferent(this.root)) changed++;
+    return changed;
+  }
+
+  private async setAclIfDifferent(path: string): Promise<boolean> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      let current: { acl: AclEntry[]; stat: ZnodeStat };
+      try {
+        current = await this.retrying('getACL', () => this.mutations.getACL(path));
+      } catch (error) {
+        if (toZkError(error).code === 'NO_NODE') return false;
+        throw error;
+      }
+      if (sameAcl(current.acl, this.acl)) return false;
+      try {
+        await this.retrying('setACL', () => this.mutations.setACL(path, this.acl, current.stat.aversion));
+        return true;
+      } catch (error) {
+        const code = toZkError(error).code;
+        if (code === 'NO_NODE') return false;
+        // Another replica set it meanwhile (BAD_VERSION), or the reply was lost (OUTCOME_UNKNOWN): read it again.
+        if (code !== 'BAD_VERSION' && code !== 'OUTCOME_UNKNOWN') throw error;
+      }
+    }
+    throw new ZkError('DEADLINE_EXCEEDED', `the ACL of ${path} kept changing`, path);
+  }
+
+  private describe(acl: readonly AclEntry[]): string {
+    return describeAcl(acl, this.acl[0]);
   }
 
   private async createOpenIfMissing(path: string): Promise<void> {

@@ -90,7 +90,14 @@ export class Replicas {
       chroot: parsed.ok ? parsed.value.chroot : null,
       ...(home.juteMaxBuffer !== undefined ? { juteMaxBuffer: home.juteMaxBuffer } : {}),
     });
-    this.store = new ReplicaStore({ gateway: this.gateway, mutations, root: options.root, acl: replicaAcl(options.secret), log });
+    this.store = new ReplicaStore({
+      gateway: this.gateway,
+      mutations,
+      root: options.root,
+      acl: replicaAcl(options.secret, options.identities),
+      replicaId: this.id,
+      log,
+    });
   }
 
   /**

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseStartArgs } from '../../src/config/cli.js';
 import { parseFileConfig } from '../../src/config/fileConfig.js';
-import { checkReplicasOptions, replicaAcl, replicaRootProblem } from '../../src/replicas/replicaConfig.js';
+import { checkReplicasOptions, MAX_REPLICA_IDENTITIES, replicaAcl, replicaIdentityProblem, replicaRootProblem } from '../../src/replicas/replicaConfig.js';
+import { describeAcl, rootAclChange } from '../../src/replicas/rootAcl.js';
 
 const SECRET = 'x'.repeat(40);
 const ensembles = [{ name: 'home', connectionString: 'zk1:2181' }];
@@ -88,5 +89,63 @@ describe('the replicas config', () => {
   it("gives the root the replicas' digest identity only, with every permission", () => {
     // ZooKeeper's DigestAuthenticationProvider: base64(sha1("keeper:<secret>")).
     expect(replicaAcl('secret')).toEqual([{ scheme: 'digest', id: 'keeper:fVdK2HwI35pFaNBBBjXpQ3fU3iQ=', permissions: 31 }]);
+  });
+
+  it('takes up to 8 identities, each x509:<DN> as ZooKeeper writes it or sasl:<principal>, and adds one cdrwa entry per identity', () => {
+    const identities = ['x509:CN=keeper,OU=ops', 'sasl:keeper@EXAMPLE.COM'];
+    const file = write({ ensembles, replicas: { stateEnsemble: 'home', identities } });
+    const plan = parseStartArgs(['--config', file], { HOME: '/h', KEEPER_CLUSTER_SECRET: SECRET });
+    expect(plan.kind === 'run' && plan.keeper.replicas).toMatchObject({ identities });
+    expect(replicaAcl('secret', identities)).toEqual([
+      { scheme: 'digest', id: 'keeper:fVdK2HwI35pFaNBBBjXpQ3fU3iQ=', permissions: 31 },
+      { scheme: 'x509', id: 'CN=keeper,OU=ops', permissions: 31 },
+      { scheme: 'sasl', id: 'keeper@EXAMPLE.COM', permissions: 31 },
+    ]);
+    for (const ok of ['x509:CN=keeper', 'x509:OU=ops,CN=keeper\\, the second', 'sasl:keeper', 'sasl:zk/host.example.com@EXAMPLE.COM'])
+      expect(replicaIdentityProblem(ok), ok).toBeNull();
+    for (const bad of [
+      'CN=keeper',
+      'digest:keeper:abc',
+      'world:anyone',
+      'x509:',
+      'x509:keeper',
+      'x509: CN=keeper',
+      'x509:CN=keeper, OU=ops',
+      'sasl:',
+      'sasl:a b',
+      'sasl:a@b@c',
+      `sasl:${'k'.repeat(600)}`,
+      'sasl:ke\neper',
+    ])
+      expect(replicaIdentityProblem(bad), bad).not.toBeNull();
+    expect(problems({ ensembles, replicas: { stateEnsemble: 'home', identities: ['x509:CN=a, OU=b'] } })).toMatch(
+      /replicas\.identities\[0\]: must be written as ZooKeeper writes the DN/,
+    );
+    expect(problems({ ensembles, replicas: { stateEnsemble: 'home', identities: ['sasl:a', 'sasl:a'] } })).toMatch(
+      /replicas\.identities: lists an identity twice/,
+    );
+    const nine = Array.from({ length: MAX_REPLICA_IDENTITIES + 1 }, (_, i) => `sasl:keeper${i}`);
+    expect(problems({ ensembles, replicas: { stateEnsemble: 'home', identities: nine } })).toMatch(/replicas\.identities/);
+    const ok = { stateEnsemble: 'home', root: '/keeper/replicas', secret: SECRET, sharedPolling: false };
+    expect(() => checkReplicasOptions({ ...ok, identities: nine }, ['home'])).toThrow(/at most 8/);
+    expect(() => checkReplicasOptions({ ...ok, identities: ['ip:127.0.0.1'] }, ['home'])).toThrow(/x509:<subject DN> or sasl:<principal>/);
+    expect(() => checkReplicasOptions({ ...ok, identities: ['sasl:a', 'sasl:a'] }, ['home'])).toThrow(/twice/);
+    expect(() => checkReplicasOptions({ ...ok, identities }, ['home'])).not.toThrow();
+  });
+
+  it("tells a root whose identities changed (same digest, other x509/sasl entries) from one that is not the replicas' at all", () => {
+    const ours = replicaAcl(SECRET, ['x509:CN=keeper']);
+    expect(rootAclChange([...ours].reverse(), ours)).toBe('same');
+    expect(rootAclChange(replicaAcl(SECRET), ours)).toBe('identities');
+    expect(rootAclChange(replicaAcl(SECRET, ['sasl:keeper', 'x509:CN=old']), ours)).toBe('identities');
+    expect(rootAclChange(replicaAcl(SECRET, ['sasl:keeper']), replicaAcl(SECRET))).toBe('identities');
+    // Another secret, a weaker permission, a world entry or an ip entry: not ours to change.
+    expect(rootAclChange(replicaAcl('y'.repeat(40), ['x509:CN=keeper']), ours)).toBe('foreign');
+    expect(rootAclChange([ours[0]!, { scheme: 'x509', id: 'CN=keeper', permissions: 1 }], ours)).toBe('foreign');
+    expect(rootAclChange([ours[0]!, { scheme: 'world', id: 'anyone', permissions: 31 }], ours)).toBe('foreign');
+    expect(rootAclChange([{ scheme: 'ip', id: '127.0.0.1', permissions: 31 }], ours)).toBe('foreign');
+    // Said in zkCli's words, this secret's hash not repeated.
+    expect(describeAcl(ours, ours[0])).toBe('digest:keeper:<from the cluster secret>:cdrwa, x509:CN=keeper:cdrwa');
+    expect(describeAcl([{ scheme: 'world', id: 'anyone', permissions: 1 }], ours[0])).toBe('world:anyone:r');
   });
 });
