@@ -141,6 +141,8 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
     ...(pollerHeld ? { pollerHeld } : {}),
   });
   replicas?.sharePolling(ensembles);
+  // The console session may carry the identity the root's ACL names (replicas.identities): it never reaches the root.
+  if (options.replicas) ensembles.get(options.replicas.stateEnsemble).gateway.seal(options.replicas.root);
   for (const ensemble of ensembles) {
     // The Locks view remembers scans' finds and the holds it saw begin, keyed by the ensemble's identity.
     if (auth?.stateDir) {

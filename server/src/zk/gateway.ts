@@ -128,6 +128,9 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
   /** One function for every watch, so the client library and ZooKeeper both dedupe per path. */
   private readonly dispatchWatch = (event: ZkWatchEvent) => this.watches.onZkEvent(event);
 
+  /** Subtrees no call of this session may reach (seal). */
+  private readonly sealed: string[] = [];
+
   constructor(private readonly options: GatewayOptions) {
     super();
     this.name = options.name;
@@ -273,6 +276,22 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
     });
   }
 
+  /**
+   * Refuses every call at or under `root` with NO_AUTH before it is sent, whatever this session's
+   * identity. The home ensemble's console session gets the replicas' root sealed: with
+   * `replicas.identities` it may present the very x509/sasl identity the root's ACL names, and no
+   * browser may reach Keeper's shared state through the tree (docs/replicas.md).
+   */
+  seal(root: string): void {
+    if (root !== '/' && !this.sealed.includes(root)) this.sealed.push(root);
+  }
+
+  private checkSealed(op: string, path: string): void {
+    for (const root of this.sealed)
+      if (path === root || path.startsWith(`${root}/`))
+        throw new ZkError('NO_AUTH', `${op} ${path}: ${root} holds the Keeper replicas' shared state, which no console session reads or changes`, path);
+  }
+
   // ---- the call machinery ----
 
   /**
@@ -287,6 +306,7 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
   ): Promise<T> {
     const check = checkPath(path);
     if (!check.ok) throw new ZkError('INVALID_PATH', `invalid path ${JSON.stringify(path)}: ${check.reason}`, path);
+    this.checkSealed(op, path);
     const deadlineAt = Date.now() + (opts.deadlineMs ?? this.deadlineMs);
     return this.limiter.run(deadlineAt, () => this.attempt<T>(op, path, deadlineAt, undefined, (client, _watcher, done) => invoke(client, done)));
   }
@@ -294,6 +314,7 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
   private async read<T>(op: string, path: string, opts: CallOptions, invoke: Invoke<T>): Promise<T> {
     const check = checkPath(path);
     if (!check.ok) throw new ZkError('INVALID_PATH', `invalid path ${JSON.stringify(path)}: ${check.reason}`, path);
+    this.checkSealed(op, path);
     const deadlineAt = Date.now() + (opts.deadlineMs ?? this.deadlineMs);
     const watcher = opts.watch ? this.dispatchWatch : undefined;
     for (let attempt = 0; ; attempt++) {
