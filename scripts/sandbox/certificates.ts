@@ -47,6 +47,8 @@ export interface CertSpec {
   name: string;
   /** The subject's common name: what x509 ACLs name ("CN=keeper"). */
   cn: string;
+  /** Further subject attributes after the CN, in openssl's form ("/OU=ops": ZooKeeper then names it "OU=ops,CN=keeper"). */
+  subjectTail?: string;
   /** subjectAltName, e.g. "IP:127.0.0.1,DNS:localhost"; none for a client certificate. */
   san?: string;
   /** Validity in days; -1 makes one that has already expired. */
@@ -59,7 +61,7 @@ export function makeCert(ca: CaFiles, dir: string, spec: CertSpec): CertFiles {
   const csr = path.join(dir, `${spec.name}.csr`);
   const cert = path.join(dir, `${spec.name}.pem`);
   const ext = path.join(dir, `${spec.name}.ext`);
-  run('openssl', ['req', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-subj', `/CN=${spec.cn}`, '-keyout', key, '-out', csr], dir);
+  run('openssl', ['req', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-subj', `/CN=${spec.cn}${spec.subjectTail ?? ''}`, '-keyout', key, '-out', csr], dir);
   fs.writeFileSync(ext, spec.san ? `subjectAltName=${spec.san}\n` : 'basicConstraints=CA:FALSE\n');
   run(
     'openssl',

@@ -109,6 +109,8 @@ export const PORT_OFFSETS = {
   sharedPollingHomeTest: 12_320,
   /** A replica killed (SIGKILL) mid lock scan, the scan taken over by another (server/test/replicaLockScan.integration.test.ts). */
   replicaLockScanTest: 12_380,
+  /** replicas.identities: the root's x509/sasl ACL entries on a TLS + SASL home ensemble (server/test/replicaIdentities.integration.test.ts). */
+  replicaIdentitiesTest: 12_440,
   fanoutBench: 16_300,
   latencyBench: 16_400,
   childrenBench: 16_500,
