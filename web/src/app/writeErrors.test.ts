@@ -39,6 +39,17 @@ describe('writeErrorText', () => {
     );
   });
 
+  it("says Keeper, not ZooKeeper, refused a write under the replicas' root", () => {
+    const sealed = api(
+      403,
+      'NO_AUTH',
+      "create /keeper/replicas/x: /keeper/replicas holds the Keeper replicas' shared state, which no console session reads or changes",
+    );
+    expect(writeErrorText(sealed, 'create', 'ZooKeeper sees Keeper as sasl:keeper')).toBe(
+      'Keeper refused: this node holds the Keeper replicas’ shared state, which no console session reads or changes.',
+    );
+  });
+
   it('says why a read-only session refuses a write, in the words every view uses', () => {
     const refused = api(503, 'NOT_CONNECTED', 'read-only: member 3 has lost quorum; data as of its last sync: writes wait for a member with quorum');
     expect(writeErrorText(refused, 'edit')).toBe(

@@ -51,6 +51,9 @@ export function noAuthWriteText(whose: string, verb: string, seenAs: string | nu
     : `ZooKeeper refused: ${whose} ACL does not let the console ${verb}. Give Keeper a credential the ACL names (the ensemble’s "auth" entries in the config file).`;
 }
 
+/** The server's words for a call under the replicas' root, refused before it reached ZooKeeper. */
+const SEALED_REFUSAL = /holds the Keeper replicas' shared state/;
+
 /** The server's words for a write refused on a read-only session start so (ZkMutations, readOnlyReason). */
 const READ_ONLY_REFUSAL = /^read-only: /;
 
@@ -71,6 +74,9 @@ export function writeErrorText(error: unknown, kind: WriteKind, seenAs: string |
     case 'DATA_TOO_LARGE':
       return 'The data is too large: ZooKeeper takes at most 1 MiB (1,048,576 bytes) per znode by default.';
     case 'NO_AUTH':
+      // Keeper's own refusal, not ZooKeeper's: the replicas' root is sealed off the console session (server/src/zk/gateway.ts).
+      if (SEALED_REFUSAL.test(error.message))
+        return `Keeper refused: this node holds the Keeper replicas’ shared state, which no console session reads or changes.`;
       return noAuthWriteText('this node’s', verb, seenAs);
     case 'NO_NODE':
       return 'The node no longer exists: it was deleted meanwhile.';
