@@ -16,6 +16,7 @@ import { ZkMutations } from '../zk/mutations.js';
 import { saslFactory } from '../zk/sasl.js';
 import { TlsMaterial } from '../zk/tlsMaterial.js';
 import { replicaAcl, replicaCredential, type ReplicasOptions } from './replicaConfig.js';
+import { identitiesNotPresented } from './rootAcl.js';
 import { ReplicaRegistry } from './replicaRegistry.js';
 import { ReplicaStore } from './replicaStore.js';
 import { SharedShareLinks } from './sharedShareLinks.js';
@@ -98,6 +99,17 @@ export class Replicas {
       replicaId: this.id,
       log,
     });
+    const identities = options.identities ?? [];
+    if (identities.length > 0) {
+      // Once per session, when ZooKeeper has said who it sees (whoami): a listed identity this replica does not present is logged.
+      let checked: string | null = null;
+      this.gateway.on('session', (session) => {
+        const seen = session.connection?.identity;
+        if (!seen || session.sessionId === null || session.sessionId === checked) return;
+        checked = session.sessionId;
+        for (const note of identitiesNotPresented(identities, seen)) log.warn({ replica: this.id }, `replicas: ${note}`);
+      });
+    }
   }
 
   /**

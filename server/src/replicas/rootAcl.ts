@@ -49,3 +49,26 @@ export function describeAcl(acl: readonly AclEntry[], ownDigest?: AclEntry): str
     })
     .join(', ');
 }
+
+/**
+ * What `replicas.identities` names that this replica's state session does not present, one
+ * sentence per scheme ([] when it presents one listed identity of each listed scheme). Keeper
+ * still gets in by the digest, so a DN written otherwise than ZooKeeper writes it would go
+ * unnoticed: the replica logs these.
+ */
+export function identitiesNotPresented(configured: readonly string[], seen: readonly { scheme: string; id: string }[]): string[] {
+  const notes: string[] = [];
+  for (const scheme of ['x509', 'sasl']) {
+    const listed = configured.filter((i) => i.startsWith(`${scheme}:`));
+    if (listed.length === 0) continue;
+    const mine = seen.filter((i) => i.scheme === scheme).map((i) => `${i.scheme}:${i.id}`);
+    if (mine.some((i) => listed.includes(i))) continue;
+    const seenAs = seen.map((i) => `${i.scheme}:${i.id}`).join(', ') || 'nothing';
+    notes.push(
+      mine.length === 0
+        ? `replicas.identities lists ${listed.join(', ')}, but this replica's state session has no ${scheme} identity (ZooKeeper sees it as ${seenAs}); it gets in by the digest only`
+        : `replicas.identities lists ${listed.join(', ')}, but ZooKeeper sees this replica as ${mine.join(', ')}; it gets in by the digest only (write the identity as ZooKeeper's whoami shows it)`,
+    );
+  }
+  return notes;
+}

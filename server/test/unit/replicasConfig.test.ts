@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseStartArgs } from '../../src/config/cli.js';
 import { parseFileConfig } from '../../src/config/fileConfig.js';
 import { checkReplicasOptions, MAX_REPLICA_IDENTITIES, replicaAcl, replicaIdentityProblem, replicaRootProblem } from '../../src/replicas/replicaConfig.js';
-import { describeAcl, rootAclChange } from '../../src/replicas/rootAcl.js';
+import { describeAcl, identitiesNotPresented, rootAclChange } from '../../src/replicas/rootAcl.js';
 
 const SECRET = 'x'.repeat(40);
 const ensembles = [{ name: 'home', connectionString: 'zk1:2181' }];
@@ -147,5 +147,20 @@ describe('the replicas config', () => {
     // Said in zkCli's words, this secret's hash not repeated.
     expect(describeAcl(ours, ours[0])).toBe('digest:keeper:<from the cluster secret>:cdrwa, x509:CN=keeper:cdrwa');
     expect(describeAcl([{ scheme: 'world', id: 'anyone', permissions: 1 }], ours[0])).toBe('world:anyone:r');
+  });
+
+  it("says which listed identities this replica's state session does not present (it then gets in by the digest only)", () => {
+    const seen = [
+      { scheme: 'x509', id: 'OU=ops,CN=keeper' },
+      { scheme: 'sasl', id: 'keeper' },
+      { scheme: 'ip', id: '127.0.0.1' },
+    ];
+    expect(identitiesNotPresented(['x509:OU=ops,CN=keeper', 'x509:CN=other', 'sasl:keeper'], seen)).toEqual([]);
+    expect(identitiesNotPresented(['x509:CN=keeper,OU=ops'], seen)).toEqual([
+      "replicas.identities lists x509:CN=keeper,OU=ops, but ZooKeeper sees this replica as x509:OU=ops,CN=keeper; it gets in by the digest only (write the identity as ZooKeeper's whoami shows it)",
+    ]);
+    expect(identitiesNotPresented(['sasl:keeper@EXAMPLE.COM'], [{ scheme: 'ip', id: '127.0.0.1' }])).toEqual([
+      "replicas.identities lists sasl:keeper@EXAMPLE.COM, but this replica's state session has no sasl identity (ZooKeeper sees it as ip:127.0.0.1); it gets in by the digest only",
+    ]);
   });
 });
