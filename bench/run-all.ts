@@ -27,6 +27,7 @@ const BENCHES = [
   'scale',
   'sharedPolling',
   'replicaFailover',
+  'identitiesChange',
   'bundle',
 ] as const;
 const benchDir = dirname(fileURLToPath(import.meta.url));

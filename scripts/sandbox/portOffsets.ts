@@ -111,6 +111,8 @@ export const PORT_OFFSETS = {
   replicaLockScanTest: 12_380,
   /** replicas.identities: the root's x509/sasl ACL entries on a TLS + SASL home ensemble (server/test/replicaIdentities.integration.test.ts). */
   replicaIdentitiesTest: 12_440,
+  /** bench/identitiesChange.ts: a 3-member TLS + SASL ensemble whose replicas' root gets a new ACL on 10,000 znodes. */
+  replicaIdentitiesBench: 12_460,
   fanoutBench: 16_300,
   latencyBench: 16_400,
   childrenBench: 16_500,
