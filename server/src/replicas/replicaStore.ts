@@ -131,6 +131,7 @@ export class ReplicaStore {
     const changed = await this.setAclEverywhere();
     this.log.warn({ root: this.root, from: this.describe(found), to: ours, znodes: changed }, 'replicas: identities changed; set the new ACL under the root');
   }
+
   /** The value at `path` parsed with `schema`, with its stat; null when there is no znode. */
   async read<T>(path: string, schema: z.ZodType<T>): Promise<Stored<T> | null> {
     try {
