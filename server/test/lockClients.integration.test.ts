@@ -5,7 +5,7 @@
  *  - kazoo #732 reproduced through kazoo's own cleanup: `leaked` proven, its live neighbours never
  *    called leaked, the consequence in words, a dry-run clean, a real clean, a release that puts
  *    the leaked node at the front and the admin delete that unblocks the waiter;
- *  - a persistent node, a frozen 15-minute holder (and a frozen 60 s one, to see `silent`), a herd,
+ *  - a persistent node, a frozen 15-minute holder (and a frozen 90 s one, to see `silent`), a herd,
  *    kazoo's ReadLock/WriteLock;
  *  - Curator's InterProcessMutex, InterProcessReadWriteLock and LeaderLatch.
  * A background observer reads GET /locks every 250 ms for the whole file and checks EVERY answer
@@ -60,7 +60,7 @@ const DIRS = {
   cleaned: `${ROOT}/cleaned`,
   persistent: `${ROOT}/persistent`,
   frozen15: `${ROOT}/frozen15`,
-  frozen60: `${ROOT}/frozen60`,
+  frozen90: `${ROOT}/frozen90`,
   queue: `${ROOT}/queue`,
   rw: `${ROOT}/rw`,
   rwWriterFirst: `${ROOT}/rw-writer-first`,
@@ -235,7 +235,7 @@ describe('the Locks API on locks made by real kazoo and Curator clients', () => 
     let cleaned: Kazoo732Scenario;
     let persistent: KazooPersistentScenario;
     let frozen15: KazooFrozenHolderScenario;
-    let frozen60: KazooFrozenHolderScenario;
+    let frozen90: KazooFrozenHolderScenario;
     let queue: KazooLockScenario;
     let herd: LockHerdScenario;
     let rw: KazooReadWriteScenario;
@@ -246,13 +246,15 @@ describe('the Locks API on locks made by real kazoo and Curator clients', () => 
     beforeAll(async () => {
       const hosts = ensemble.connectionString;
       const t0 = Date.now();
-      [deadlock, cleaned, persistent, frozen15, frozen60, [queue, herd], rw, writerFirst] = await Promise.all([
+      [deadlock, cleaned, persistent, frozen15, frozen90, [queue, herd], rw, writerFirst] = await Promise.all([
         kazoo732Scenario({ hosts, path: DIRS.deadlock }).then(keep),
         kazoo732Scenario({ hosts, path: DIRS.cleaned }).then(keep),
         kazooPersistentNodeScenario({ hosts, path: DIRS.persistent }).then(keep),
         kazooFrozenHolderScenario({ hosts, path: DIRS.frozen15 }).then(keep),
-        // A 60 s timeout (still `long-timeout`) makes `silent` come within the file's time: at about T/3 + 5 s.
-        kazooFrozenHolderScenario({ hosts, path: DIRS.frozen60, holderTimeoutS: 60 }).then(keep),
+        // A 90 s timeout (still `long-timeout`) makes `silent` come within the file's time: at about T/3 + 7.5 s
+        // of silence, plus a gathering. Its session expires at 90 s of silence, far enough after that for
+        // the test to stop it first even on a slow machine (a 60 s one left about 10 s, and once did not).
+        kazooFrozenHolderScenario({ hosts, path: DIRS.frozen90, holderTimeoutS: 90 }).then(keep),
         kazooLockScenario({ hosts, path: DIRS.queue, waiters: 0 })
           .then(keep)
           .then(async (q) => [q, keep(await kazooLockHerdScenario({ hosts, path: q.holder.path, watchers: 10 }))] as const),
@@ -275,7 +277,7 @@ describe('the Locks API on locks made by real kazoo and Curator clients', () => 
       }
       observer.allow(persistent.holder!.path, ['holder'], 'holder ahead of the persistent node');
       observer.allow(persistent.persistent.path, ['persistent'], 'persistent node');
-      for (const s of [frozen15, frozen60]) {
+      for (const s of [frozen15, frozen90]) {
         observer.allow(s.holder.path, ['holder'], 'frozen holder');
         for (const w of s.waiters) observer.allow(w.path, ['waiting'], 'waiter behind a frozen holder');
       }
@@ -310,7 +312,7 @@ describe('the Locks API on locks made by real kazoo and Curator clients', () => 
       noViolations();
     });
 
-    it('flags the frozen 15-minute holder long-timeout (and, for a 60 s frozen holder, silent); its waiter waits', async () => {
+    it('flags the frozen 15-minute holder long-timeout (and, for a 90 s frozen holder, silent); its waiter waits', async () => {
       const holderOf = (s: KazooFrozenHolderScenario, dir: string) => (b: LocksAnswer) => contenderIn(b, dir, s.holder.path);
       const h15 = await observer.until((b) => {
         const h = holderOf(frozen15, DIRS.frozen15)(b);
@@ -327,24 +329,24 @@ describe('the Locks API on locks made by real kazoo and Curator clients', () => 
 
       const h60 = await observer.until(
         (b) => {
-          const h = holderOf(frozen60, DIRS.frozen60)(b);
+          const h = holderOf(frozen90, DIRS.frozen90)(b);
           return h?.flags.some((f) => f.kind === 'silent') ? h : null;
         },
-        'the frozen 60 s holder flagged silent',
-        50_000,
+        'the frozen 90 s holder flagged silent',
+        70_000,
       );
-      console.info(`frozen 60 s holder flagged silent ${secondsSince(readyAt)} after it was frozen`);
+      console.info(`frozen 90 s holder flagged silent ${secondsSince(readyAt)} after it was frozen`);
       expect(h60.status).toBe('holder');
       expect(h60.flags.map((f) => f.kind).sort()).toEqual(['long-timeout', 'silent']);
       expect(h60.flags.find((f) => f.kind === 'silent')!.message).toMatch(
-        /^Its owner has sent nothing for a large part of its 60 s timeout: it is stuck, paused or cut off\. If it does not come back, this hold ends only when its session expires/,
+        /^Its owner has sent nothing for a large part of its 90 s timeout: it is stuck, paused or cut off\. If it does not come back, this hold ends only when its session expires/,
       );
       // The 15-minute holder is silent only after T/3 + T/12 = 375 s: not within this file. Never flagged early:
       expect(observer.answers.some(({ body }) => holderOf(frozen15, DIRS.frozen15)(body)?.flags.some((f) => f.kind === 'silent'))).toBe(false);
-      expect(contenderIn(observer.latest, DIRS.frozen60, frozen60.waiters[0]!.path)?.status).toBe('waiting');
+      expect(contenderIn(observer.latest, DIRS.frozen90, frozen90.waiters[0]!.path)?.status).toBe('waiting');
       noViolations();
-      // Before the 60 s session expires (stop() thaws it first, so it closes its session itself).
-      await stopping(frozen60, frozen60.waiters);
+      // Before the 90 s session expires (stop() thaws it first, so it closes its session itself).
+      await stopping(frozen90, frozen90.waiters);
       await stopping(frozen15, frozen15.waiters);
     });
 

@@ -130,6 +130,7 @@ export class Ensemble {
       this.upgrades.onChange((next) => {
         if (next && (lastWorkflow !== null || next.state === 'planned')) this.timeline.add(upgradeEvents(lastWorkflow, next, Date.now()));
         lastWorkflow = next;
+        this.monitor.poller.refreshAlerts();
       }),
     );
     let lastResize: ReconfigWorkflow | null = null;

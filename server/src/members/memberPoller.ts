@@ -136,6 +136,8 @@ export class MemberPoller implements HealthFeed {
   private firstRound: { promise: Promise<void>; resolve: () => void };
   /** Alerts other parts raise on the ensemble (a paused upgrade), shown with the poller's own. */
   private readonly alertSources: (() => Alert | null)[] = [];
+  /** The shown health's alerts that no source raised (the round's own, or the adopted round's). */
+  private roundAlerts: Alert[] = [];
   private readonly briskListeners = new Set<(brisk: boolean) => void>();
   /** Rounds another replica polled and this one showed (sharedPolling). */
   adopted = 0;
@@ -180,6 +182,23 @@ export class MemberPoller implements HealthFeed {
 
   addAlertSource(source: () => Alert | null): void {
     this.alertSources.push(source);
+  }
+
+  /**
+   * A source's alert changed (an upgrade paused or resumed): the shown health says so now, not a
+   * round later, so the members view and the upgrade never disagree for a poll interval.
+   */
+  refreshAlerts(): void {
+    if (!this.latest) return;
+    const alerts = this.withSourced(this.roundAlerts);
+    if (JSON.stringify(alerts) === JSON.stringify(this.latest.alerts)) return;
+    this.tell({ ...this.latest, alerts }, {});
+  }
+
+  /** `base`, then what the sources raise that `base` does not already hold. */
+  private withSourced(base: Alert[]): Alert[] {
+    const ids = new Set(base.map((a) => a.id));
+    return [...base, ...this.alertSources.flatMap((source) => source() ?? []).filter((a) => !ids.has(a.id))];
   }
 
   /** Whether someone asked for a brisk cadence (an upgrade under way on this replica). */
@@ -408,10 +427,8 @@ export class MemberPoller implements HealthFeed {
     const blocked = new Map([...this.slots.values()].map((s) => [s.target.address, s.blocked] as const));
     const limits = new Map([...this.slots.values()].map((s) => [s.target.address, this.limitOf(s)] as const));
     const connectionLimits = { limits, connections: this.options.clientConnections?.() ?? null };
-    const alerts = [
-      ...computeAlerts({ members, quorum, blocked, lag: lag.findings, connectionLimits }),
-      ...this.alertSources.flatMap((source) => source() ?? []),
-    ];
+    this.roundAlerts = computeAlerts({ members, quorum, blocked, lag: lag.findings, connectionLimits });
+    const alerts = this.withSourced(this.roundAlerts);
     this.tell(
       {
         ensemble: this.ensemble,
@@ -456,10 +473,9 @@ export class MemberPoller implements HealthFeed {
       slot.failures = 0;
     }
     for (const [address, points] of Object.entries(appended)) for (const point of points) this.ring.add(address, point);
-    const ids = new Set(health.alerts.map((a) => a.id));
-    const local = this.alertSources.flatMap((source) => source() ?? []).filter((a) => !ids.has(a.id));
+    this.roundAlerts = health.alerts;
     this.adopted++;
-    this.tell({ ...health, ensemble: this.ensemble, alerts: [...health.alerts, ...local] }, appended);
+    this.tell({ ...health, ensemble: this.ensemble, alerts: this.withSourced(health.alerts) }, appended);
   }
 
   /** The kept history another replica published, when this one has none yet (a replica that just started). */

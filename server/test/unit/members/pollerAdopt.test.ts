@@ -119,4 +119,26 @@ describe("MemberPoller showing another replica's rounds", () => {
       p.stop();
     }
   });
+
+  it("shows a source's new alert at once, without a round, and only when it changed", () => {
+    const p = poller();
+    const heard: EnsembleHealth[] = [];
+    p.subscribe((health) => heard.push(health));
+    let paused: Alert | null = null;
+    p.addAlertSource(() => paused);
+    p.refreshAlerts();
+    expect(heard).toHaveLength(0);
+    const round = published(T0);
+    p.adopt(round.health, round.appended);
+    paused = alert('upgrade:u1', 'paused on member 2');
+    p.refreshAlerts();
+    p.refreshAlerts();
+    expect(heard.map((h) => h.alerts.map((a) => a.id))).toEqual([['request-herd'], ['request-herd', 'upgrade:u1']]);
+    // The same round: its time and members are not made newer by the alert.
+    expect(heard[1]).toMatchObject({ polledAt: T0, members: round.health.members });
+    paused = null;
+    p.refreshAlerts();
+    expect(p.current()?.alerts.map((a) => a.id)).toEqual(['request-herd']);
+    expect(heard).toHaveLength(3);
+  });
 });
