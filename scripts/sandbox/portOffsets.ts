@@ -109,6 +109,9 @@ export const PORT_OFFSETS = {
   sharedPollingHomeTest: 12_320,
   /** A replica killed (SIGKILL) mid lock scan, the scan taken over by another (server/test/replicaLockScan.integration.test.ts). */
   replicaLockScanTest: 12_380,
+  /** Two replica processes behind nginx: the home ensemble losing its leader, and the ensemble they upgrade under a kazoo writer (server/test/replicasFaults.integration.test.ts). */
+  replicasFaultsHome: 12_480,
+  replicasFaultsTarget: 12_500,
   fanoutBench: 16_300,
   latencyBench: 16_400,
   childrenBench: 16_500,
@@ -159,6 +162,8 @@ export const KEEPER_PORTS = {
   benchReplicaA: 17_397,
   benchReplicaB: 17_398,
   benchReplicasNginx: 17_394,
+  /** server/test/replicasFaults.integration.test.ts: nginx in front of its two replica processes. */
+  replicasFaultsNginx: 17_399,
 } as const;
 
 /** The OpenID Connect provider the e2e sign-in specs start (npm oidc-provider, on loopback). */
