@@ -634,10 +634,11 @@ export class UpgradeRunner {
     // Write-ahead: committed (and on disk, or in the home ensemble) before the restart runs, so neither a Keeper
     // restart nor another replica taking over ever issues it twice. Not stored (another replica wrote first): not run.
     this.apply({ type: 'restartStarted', address, at, method, ...described });
-    // Its audit entry too, before the command: a replica killed as the command starts would otherwise take "restarting member N"
-    // with it (in 20 ms of group commit), and the replica taking over never asks again, so the shared trail would not say who
-    // restarted it. Bounded: an append stops waiting after 10 s (the entry is in this replica's file, the window gets it later).
-    const [stored] = await Promise.all([this.lastSave, this.lastAudit]);
+    // With replicas, its audit entry too, before the command: a replica killed as the command starts would otherwise take
+    // "restarting member N" with it (in 20 ms of group commit), and the replica taking over never asks again, so the shared
+    // trail would not say who restarted it. Bounded: an append stops waiting after 10 s (the entry is in this replica's file,
+    // the window gets it later). A single Keeper's file is its whole trail, and killed it takes nothing another would resume.
+    const [stored] = await Promise.all([this.lastSave, this.shared ? this.lastAudit : null]);
     if (!stored || !this.owner || this.closed) {
       this.log.warn({ upgrade: id, member: address }, 'upgrade restart not run: its request was not stored (another replica runs the upgrade now)');
       return;
