@@ -423,8 +423,9 @@ export class ReconfigRunner {
 
   /**
    * After a step: /zookeeper/config has the change at the step's version; every member of it answers
-   * srvr in its configured role; the leader's synced followers count every voting follower; the
-   * quorum sentence over the new membership has a quorum. Waited for up to verifyWithinMs.
+   * srvr in its configured role and shows the step's version in its own `conf`; the leader's synced
+   * followers count every voting follower; the quorum sentence over the new membership has a quorum.
+   * Waited for up to verifyWithinMs.
    */
   private async verify(
     gateway: ZkGateway,
@@ -449,8 +450,14 @@ export class ReconfigRunner {
         const modes = await Promise.all(
           config.members.map(async (m) => {
             const host = m.clientHost ?? m.host;
-            const text = m.clientPort === null ? null : await this.ask(host, m.clientPort, 'srvr');
-            return { member: m, mode: text === null ? null : (parseSrvr(text)?.mode ?? null) };
+            const port = m.clientPort;
+            if (port === null) return { member: m, mode: null, configVersion: null };
+            const [text, conf] = await Promise.all([this.ask(host, port, 'srvr'), this.ask(host, port, 'conf')]);
+            return {
+              member: m,
+              mode: text === null ? null : (parseSrvr(text)?.mode ?? null),
+              configVersion: conf === null ? null : parseDynamicConfig(conf).version,
+            };
           }),
         );
         const wrong = modes.filter(({ member, mode }) => (member.role === 'observer' ? mode !== 'observer' : mode !== 'leader' && mode !== 'follower'));
@@ -458,6 +465,14 @@ export class ReconfigRunner {
           id: 'roles',
           ok: wrong.length === 0,
           saw: modes.map(({ member, mode }) => `${member.id} ${mode ?? 'no answer'}`).join(', '),
+          at,
+        });
+        // /zookeeper/config is one member's view; each member's own `conf` says it applied the change too.
+        const behind = modes.filter(({ configVersion }) => configVersion !== version);
+        checks.push({
+          id: 'member-configs',
+          ok: behind.length === 0,
+          saw: modes.map(({ member, configVersion }) => `${member.id} ${configVersion === null ? 'no conf' : `v${configVersion}`}`).join(', '),
           at,
         });
         const leader = modes.find((m) => m.mode === 'leader')?.member;

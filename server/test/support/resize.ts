@@ -104,7 +104,7 @@ export function expectVerified(wf: ReconfigWorkflow): void {
   for (const step of wf.steps) {
     expect(step.state, `${step.sentence}: ${step.reason}`).toBe('done');
     expect(step.fromConfig, `step ${step.index} conditioned on the version verified before it`).toBe(from);
-    expect(step.checks.map((c) => c.id)).toEqual(['config', 'roles', 'synced-followers', 'quorum']);
+    expect(step.checks.map((c) => c.id)).toEqual(['config', 'roles', 'member-configs', 'synced-followers', 'quorum']);
     for (const c of step.checks) expect(c.ok, `${c.id}: ${c.saw}`).toBe(true);
     console.log(`step ${step.index} ${step.zkCli} -v ${step.fromConfig} -> ${step.version}: ${step.checks.map((c) => c.saw).join(' | ')}`);
     from = step.version!;

@@ -85,7 +85,7 @@ export const reconfigStepSchema = z.object({
   doneAt: z.number().nullable(),
   /** How many times it was sent (a resend follows only a reply lost with the version unchanged). */
   attempts: z.number().int(),
-  /** What the check after it saw: /zookeeper/config, the roles, the synced followers, the quorum sentence. */
+  /** What the check after it saw: /zookeeper/config, the roles, each member's own configuration version (conf), the synced followers, the quorum sentence. */
   checks: z.array(checkSchema),
   reason: z.string().nullable(),
 });

@@ -46,6 +46,7 @@ const CHECK_LABEL: Record<string, string> = {
   'no-workflow': 'no other workflow',
   config: '/zookeeper/config',
   roles: 'roles',
+  'member-configs': 'each member applied it',
   quorum: 'quorum',
 };
 
