@@ -105,10 +105,11 @@ describe('two replicas behind nginx, the one running an upgrade killed while the
     const restartsLog = join(dir, 'restarts.log');
     const go = join(dir, 'go');
     // The first command kills the replica running it (its parent) as it begins, then holds its member's restart until the
-    // upgrade is handed over; the later ones find `go` at once. (Output to a file: the dead replica's pipe is gone.)
+    // upgrade is handed over; the later ones find `go` at once. (Output to a file: the dead replica's pipe is gone. A failed run's
+    // removed dir ends the wait: the orphan must not outlive the test.)
     const killed = join(dir, 'killed');
     const line =
-      `echo {id} >> ${restartsLog} && if [ ! -e ${killed} ]; then touch ${killed}; kill -9 $PPID; fi && while [ ! -e ${go} ]; do sleep 0.2; done && ` +
+      `echo {id} >> ${restartsLog} && if [ ! -e ${killed} ]; then touch ${killed}; kill -9 $PPID; fi && while [ -d ${dir} ] && [ ! -e ${go} ]; do sleep 0.2; done && [ -e ${go} ] && ` +
       `${TSX} ${join(REPO, 'scripts', 'sandbox-cli.ts')} restart {id} --state-dir ${prod.stateDir} --timeout 45 >> ${join(dir, 'restarts.out')} 2>&1`;
     const [a, b] = await Promise.all([launchKeeper(spec('a', line), join(dir, 'a.json')), launchKeeper(spec('b', line), join(dir, 'b.json'))]);
     replicas.push(a, b);
