@@ -113,6 +113,9 @@ export const PORT_OFFSETS = {
   replicaIdentitiesTest: 12_440,
   /** bench/identitiesChange.ts: a 3-member TLS + SASL ensemble whose replicas' root gets a new ACL on 10,000 znodes. */
   replicaIdentitiesBench: 12_460,
+  /** Two replica processes behind nginx: the home ensemble losing its leader, and the ensemble they upgrade under a kazoo writer (server/test/replicasFaults.integration.test.ts). */
+  replicasFaultsHome: 12_480,
+  replicasFaultsTarget: 12_500,
   fanoutBench: 16_300,
   latencyBench: 16_400,
   childrenBench: 16_500,
@@ -163,6 +166,8 @@ export const KEEPER_PORTS = {
   benchReplicaA: 17_397,
   benchReplicaB: 17_398,
   benchReplicasNginx: 17_394,
+  /** server/test/replicasFaults.integration.test.ts: nginx in front of its two replica processes. */
+  replicasFaultsNginx: 17_399,
 } as const;
 
 /** The OpenID Connect provider the e2e sign-in specs start (npm oidc-provider, on loopback). */

@@ -184,6 +184,8 @@ export class UpgradeRunner {
   private writer: WorkflowWriter | null = null;
   /** The latest state's save: a restart runs only once its request is stored. */
   private lastSave: Promise<boolean> = Promise.resolve(true);
+  /** The audit entries of the last stored change (a restart's is awaited before its command runs). */
+  private lastAudit: Promise<unknown> = Promise.resolve();
   /** The next commit is stored whatever changed (a hand-over's record). */
   private mustStore = false;
   /** Another replica's change seen while this one's write was under way: read again after it. */
@@ -578,9 +580,11 @@ export class UpgradeRunner {
   }
 
   private auditTransitions(prev: UpgradeWorkflow | null, next: UpgradeWorkflow): void {
-    for (const entry of transitionEntries(prev, next)) {
-      void this.settings.audit?.(entry).catch((error: unknown) => this.log.warn({ err: error }, 'upgrade audit entry not written'));
-    }
+    this.lastAudit = Promise.all(
+      transitionEntries(prev, next).map((entry) =>
+        this.settings.audit?.(entry).catch((error: unknown) => this.log.warn({ err: error }, 'upgrade audit entry not written')),
+      ),
+    );
   }
 
   /** What follows any new state this replica runs: the lock released at the end, the pollers' pace, the listeners, the restarts due. */
@@ -630,7 +634,12 @@ export class UpgradeRunner {
     // Write-ahead: committed (and on disk, or in the home ensemble) before the restart runs, so neither a Keeper
     // restart nor another replica taking over ever issues it twice. Not stored (another replica wrote first): not run.
     this.apply({ type: 'restartStarted', address, at, method, ...described });
-    if (!(await this.lastSave) || !this.owner || this.closed) {
+    // With replicas, its audit entry too, before the command: a replica killed as the command starts would otherwise take
+    // "restarting member N" with it (in 20 ms of group commit), and the replica taking over never asks again, so the shared
+    // trail would not say who restarted it. Bounded: an append stops waiting after 10 s (the entry is in this replica's file,
+    // the window gets it later). A single Keeper's file is its whole trail, and killed it takes nothing another would resume.
+    const [stored] = await Promise.all([this.lastSave, this.shared ? this.lastAudit : null]);
+    if (!stored || !this.owner || this.closed) {
       this.log.warn({ upgrade: id, member: address }, 'upgrade restart not run: its request was not stored (another replica runs the upgrade now)');
       return;
     }
