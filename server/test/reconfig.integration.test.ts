@@ -167,6 +167,7 @@ describe('resizing under a kazoo write load', () => {
     expect(report.expired, JSON.stringify(report.states)).toBe(false);
     expect(report.sessionIds).toHaveLength(1);
     expect(gateway.session.sessionId).toBe(consoleSession);
+    const acked = (from: number, to: number) => report.acks.some((a) => a.at >= from && a.at <= to);
     for (const [name, run] of [
       ['grow', grown],
       ['shrink', shrunk],
@@ -175,10 +176,13 @@ describe('resizing under a kazoo write load', () => {
         const gap = longestGapAcross([report], span.from, span.to);
         console.log(`${name} step ${span.step}: ${span.to - span.from} ms, longest gap between acknowledged writes ${gap} ms`);
         expect(gap).toBeLessThan(WRITER_SESSION_TIMEOUT_MS);
+        // The writer was writing at the step: a write acknowledged just before and just after it, so the gap bound
+        // spans real progress (a count over the whole run, > 100, depended on the machine's load).
+        expect(acked(span.from - WRITER_SESSION_TIMEOUT_MS, span.from), `${name} step ${span.step}: a write acknowledged before it`).toBe(true);
+        expect(acked(span.to, span.to + WRITER_SESSION_TIMEOUT_MS), `${name} step ${span.step}: a write acknowledged after it`).toBe(true);
       }
     }
     console.log(`${report.acks.length} writes acknowledged, members ${report.peers.map((p) => p.peer).join(' -> ')}`);
-    expect(report.acks.length).toBeGreaterThan(100);
   }, 180_000);
 
   it('stops on a version changed by another client (kazoo reconfig): BAD_VERSION, said in words, nothing changed', async () => {
