@@ -13,9 +13,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replicasAnswerSchema, upgradeAnswerSchema, type UpgradeAnswer } from '@keeper/shared';
-import type { KeeperOptions } from '../src/config/types.js';
 import { ensembleConfigOf, PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
-import { launchKeeper, type KeeperProcess, type KeeperProcessSpec } from './support/keeperProcess.js';
+import { QUICK_UPGRADES, startReplicaPair, type KeeperProcess } from './support/keeperProcess.js';
 import { call, type Who } from './support/http.js';
 import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';
@@ -43,27 +42,6 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function spec(name: string, line: string): KeeperProcessSpec {
-  const stateDir = mkdtempSync(join(dir, `${name}-`));
-  const options: KeeperOptions = {
-    host: '127.0.0.1',
-    port: 0,
-    ensembles: [ensembleConfigOf(ensemble, { name: 'home', restartCommand: { shell: true, line }, restartCommandTimeoutSeconds: 90 })],
-    auth: { stateDir, adminToken: ADMIN },
-    replicas: { stateEnsemble: 'home', root: '/keeper/replicas', secret: SECRET, sharedPolling: false },
-  };
-  return {
-    options,
-    extras: {
-      gatewayDefaults: { sessionTimeoutMs: SESSION_MS },
-      ensembleDefaults: { pollIntervalMs: 1_000, sessionsMinIntervalMs: 3_000 },
-      rateLimits: { api: 100_000, loginFailures: 1_000 },
-      upgradeTimings: { settleMs: 1_000, backWithinMs: 45_000 },
-    },
-    logFile: join(dir, `${name}.log`),
-  };
-}
-
 const read = async (url: string, id: string): Promise<UpgradeAnswer> =>
   upgradeAnswerSchema.parse((await call(url, 'GET', `/api/ensembles/home/upgrades/${id}`, admin)).body);
 
@@ -73,15 +51,16 @@ describe('an upgrade whose replica is killed', () => {
     const go = join(dir, 'go');
     // The first command holds its member's restart until A is dead; the later ones find `go` and restart at once.
     const line = `echo {id} >> ${restartsLog} && while [ ! -e ${go} ]; do sleep 0.2; done && ${TSX} ${join(REPO, 'scripts', 'sandbox-cli.ts')} restart {id} --state-dir ${ensemble.stateDir} --timeout 45`;
-    const [a, b] = await Promise.all([launchKeeper(spec('a', line), join(dir, 'a.json')), launchKeeper(spec('b', line), join(dir, 'b.json'))]);
-    replicas.push(a, b);
-    const ids = await waitFor(
-      async () => {
-        const res = await call(b.url, 'GET', '/api/replicas', admin);
-        const list = res.status === 200 ? replicasAnswerSchema.parse(res.body).replicas : [];
-        return list.length === 2 && { a: list.find((r) => r.url === a.url)!, b: list.find((r) => r.url === b.url)! };
+    const { a, b, ids } = await startReplicaPair(
+      {
+        dir,
+        ensembles: [ensembleConfigOf(ensemble, { name: 'home', restartCommand: { shell: true, line }, restartCommandTimeoutSeconds: 90 })],
+        auth: { adminToken: ADMIN },
+        secret: SECRET,
+        sessionTimeoutMs: SESSION_MS,
+        extras: QUICK_UPGRADES,
       },
-      { what: 'both replicas registered', timeoutMs: 60_000 },
+      replicas,
     );
 
     // A browser on B follows the ensemble's upgrade from before it exists.

@@ -12,11 +12,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { jobAnswerSchema, lockScansAnswerSchema, locksAnswerSchema, replicasAnswerSchema, type LockScanRecord } from '@keeper/shared';
-import type { KeeperOptions } from '../src/config/types.js';
+import { jobAnswerSchema, lockScansAnswerSchema, locksAnswerSchema, type LockScanRecord } from '@keeper/shared';
 import { kazoo, type KazooOp } from '../../scripts/lib/kazoo/index.js';
 import { ensembleConfigOf, PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
-import { launchKeeper, type KeeperProcess, type KeeperProcessSpec } from './support/keeperProcess.js';
+import { startReplicaPair, type KeeperProcess } from './support/keeperProcess.js';
 import { call, type Who } from './support/http.js';
 import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';
@@ -61,22 +60,6 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function spec(name: string): KeeperProcessSpec {
-  const stateDir = mkdtempSync(join(dir, `${name}-`));
-  const options: KeeperOptions = {
-    host: '127.0.0.1',
-    port: 0,
-    ensembles: [ensembleConfigOf(ensemble, { name: 'home' })],
-    auth: { stateDir, adminToken: ADMIN, viewerToken: VIEWER },
-    replicas: { stateEnsemble: 'home', root: '/keeper/replicas', secret: SECRET, sharedPolling: false },
-  };
-  return {
-    options,
-    extras: { gatewayDefaults: { sessionTimeoutMs: SESSION_MS }, rateLimits: { api: 100_000, loginFailures: 1_000 } },
-    logFile: join(dir, `${name}.log`),
-  };
-}
-
 async function scans(url: string): Promise<LockScanRecord[]> {
   const res = await call(url, 'GET', '/api/ensembles/home/lock-scans', admin);
   return res.status === 200 ? lockScansAnswerSchema.parse(res.body).scans : [];
@@ -84,15 +67,15 @@ async function scans(url: string): Promise<LockScanRecord[]> {
 
 describe('a lock scan whose replica is killed', () => {
   it('is listed on every replica, refused to a viewer, and taken over from the start by the other once its session ends', async () => {
-    const [a, b] = await Promise.all([launchKeeper(spec('a'), join(dir, 'a.json')), launchKeeper(spec('b'), join(dir, 'b.json'))]);
-    replicas.push(a, b);
-    const ids = await waitFor(
-      async () => {
-        const res = await call(b.url, 'GET', '/api/replicas', admin);
-        const list = res.status === 200 ? replicasAnswerSchema.parse(res.body).replicas : [];
-        return list.length === 2 && { a: list.find((r) => r.url === a.url)!, b: list.find((r) => r.url === b.url)! };
+    const { a, b, ids } = await startReplicaPair(
+      {
+        dir,
+        ensembles: [ensembleConfigOf(ensemble, { name: 'home' })],
+        auth: { adminToken: ADMIN, viewerToken: VIEWER },
+        secret: SECRET,
+        sessionTimeoutMs: SESSION_MS,
       },
-      { what: 'both replicas registered', timeoutMs: 60_000 },
+      replicas,
     );
     // Each has read the (empty) shared scans once the ensemble's identity is known.
     for (const r of [a, b])

@@ -25,14 +25,12 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditPageSchema, replicasAnswerSchema, upgradeAnswerSchema, upgradeListAnswerSchema, type AuditEntry, type UpgradeAnswer } from '@keeper/shared';
-import type { KeeperOptions } from '../src/config/types.js';
+import { auditPageSchema, upgradeAnswerSchema, upgradeListAnswerSchema, type AuditEntry, type UpgradeAnswer } from '@keeper/shared';
 import { KEEPER_PORTS } from '../../scripts/sandbox/portOffsets.js';
 import { missingWrites, startLoadWriter, type LoadReport, type RunningLoadWriter } from '../../scripts/lib/kazoo/index.js';
 import { startNginx, type RunningNginx } from '../../scripts/lib/nginx.js';
 import { ensembleConfigOf, PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
-import { launchKeeper, type KeeperProcess, type KeeperProcessSpec } from './support/keeperProcess.js';
-import { call } from './support/http.js';
+import { QUICK_UPGRADES, startReplicaPair, type KeeperProcess } from './support/keeperProcess.js';
 import { waitFor } from './support/waitFor.js';
 
 const ADMIN = 'replicas-faults-admin-token-0123456789';
@@ -64,30 +62,6 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function spec(name: string, line: string): KeeperProcessSpec {
-  const options: KeeperOptions = {
-    host: '127.0.0.1',
-    port: 0,
-    ensembles: [
-      ensembleConfigOf(home, { name: 'home' }),
-      ensembleConfigOf(prod, { name: 'prod', restartCommand: { shell: true, line }, restartCommandTimeoutSeconds: 90 }),
-    ],
-    auth: { stateDir: mkdtempSync(join(dir, `${name}-`)), adminToken: ADMIN },
-    trustProxy: ['loopback'],
-    replicas: { stateEnsemble: 'home', root: '/keeper/replicas', secret: SECRET, sharedPolling: false },
-  };
-  return {
-    options,
-    extras: {
-      gatewayDefaults: { sessionTimeoutMs: SESSION_MS },
-      ensembleDefaults: { pollIntervalMs: 1_000, sessionsMinIntervalMs: 3_000 },
-      rateLimits: { api: 100_000, loginFailures: 1_000 },
-      upgradeTimings: { settleMs: 1_000, backWithinMs: 45_000 },
-    },
-    logFile: join(dir, `${name}.log`),
-  };
-}
-
 /** What nginx served for the upgrade at one moment, and what was true then. */
 interface Seen {
   at: number;
@@ -111,25 +85,37 @@ describe('two replicas behind nginx, the one running an upgrade killed while the
     const line =
       `echo {id} >> ${restartsLog} && if [ ! -e ${killed} ]; then touch ${killed}; kill -9 $PPID; fi && while [ -d ${dir} ] && [ ! -e ${go} ]; do sleep 0.2; done && [ -e ${go} ] && ` +
       `${TSX} ${join(REPO, 'scripts', 'sandbox-cli.ts')} restart {id} --state-dir ${prod.stateDir} --timeout 45 >> ${join(dir, 'restarts.out')} 2>&1`;
-    const [a, b] = await Promise.all([launchKeeper(spec('a', line), join(dir, 'a.json')), launchKeeper(spec('b', line), join(dir, 'b.json'))]);
-    replicas.push(a, b);
+    const {
+      a,
+      b,
+      ids: listed,
+    } = await startReplicaPair(
+      {
+        dir,
+        ensembles: [
+          ensembleConfigOf(home, { name: 'home' }),
+          ensembleConfigOf(prod, { name: 'prod', restartCommand: { shell: true, line }, restartCommandTimeoutSeconds: 90 }),
+        ],
+        auth: { adminToken: ADMIN },
+        secret: SECRET,
+        sessionTimeoutMs: SESSION_MS,
+        extras: QUICK_UPGRADES,
+        options: { trustProxy: ['loopback'] },
+      },
+      replicas,
+    );
     const diedAt = new Map<KeeperProcess, number>();
-    for (const r of replicas) r.child.once('exit', () => diedAt.set(r, Date.now()));
+    for (const r of [a, b]) r.child.once('exit', () => diedAt.set(r, Date.now()));
     nginx = await startNginx(
       dir,
       KEEPER_PORTS.replicasFaultsNginx,
-      replicas.map((r) => new URL(r.url).host),
+      [a, b].map((r) => new URL(r.url).host),
     );
     const { viaProxy } = nginx;
-    const ids = await waitFor(
-      async () => {
-        const res = await call(a.url, 'GET', '/api/replicas', { token: ADMIN });
-        const list = res.status === 200 ? replicasAnswerSchema.parse(res.body).replicas : [];
-        const [ra, rb] = [list.find((r) => r.url === a.url), list.find((r) => r.url === b.url)];
-        return ra && rb && new Map([ra, rb].map((r) => [r.id, { id: r.id, name: r.name, process: r.url === a.url ? a : b }]));
-      },
-      { what: 'both replicas registered', timeoutMs: 60_000 },
-    );
+    const ids = new Map([
+      [listed.a.id, { id: listed.a.id, name: listed.a.name, process: a }],
+      [listed.b.id, { id: listed.b.id, name: listed.b.name, process: b }],
+    ]);
 
     writer = await startLoadWriter({ hosts: prod.connectionString, root: '/load/replicas-faults', sessionTimeoutMs: 15_000 });
     await waitFor(() => writer!.acks.length >= 20, { what: 'the kazoo writer acknowledged', timeoutMs: 30_000 });

@@ -40,6 +40,7 @@ import type { EnsembleIdentity } from '../ensemble/ensembleIdentity.js';
 import { fourLetterWord } from '../members/wire.js';
 import { ZkGateway } from '../zk/gateway.js';
 import { ZkMutations } from '../zk/mutations.js';
+import { RunGuard } from '../upgrades/runGuard.js';
 import { UpgradeLock } from '../upgrades/upgradeLock.js';
 import { lockTakeoverWaitMs, type HealthSource } from '../upgrades/upgradeRunner.js';
 import { CONFIG_PATH, executeReconfigStep, hasChange } from './executor.js';
@@ -65,6 +66,7 @@ export class ReconfigRunner {
   private settings: ReconfigSettings = { stateDir: null };
   private store: ReconfigStore | null = null;
   private readonly lock: UpgradeLock;
+  private readonly guard: RunGuard;
   private wf: ReconfigWorkflow | null = null;
   private loaded = false;
   private needsResume = false;
@@ -87,6 +89,15 @@ export class ReconfigRunner {
     private readonly log: Logger,
   ) {
     this.lock = new UpgradeLock(gateway, mutations, config.name);
+    this.guard = new RunGuard({
+      ensemble: config.name,
+      kept: 'resizes',
+      isLoaded: () => this.loaded,
+      identity,
+      health,
+      lock: this.lock,
+      lockHeld: (holder) => `the ensemble's upgrade lock is held: ${holder}; an upgrade and a resize never run together`,
+    });
   }
 
   configure(settings: ReconfigSettings): void {
@@ -129,12 +140,12 @@ export class ReconfigRunner {
   }
 
   list(): ReconfigWorkflow[] {
-    this.requireReady();
+    this.guard.requireReady();
     return (this.store?.list() ?? []).map((w) => (w.id === this.wf?.id ? this.wf : w));
   }
 
   get(id: string): ReconfigWorkflow {
-    this.requireReady();
+    this.guard.requireReady();
     const wf = RECONFIG_ID.test(id) ? (this.wf?.id === id ? this.wf : (this.store?.get(id) ?? null)) : null;
     if (!wf) throw new OpError('UNKNOWN_RECONFIG', `no resize ${JSON.stringify(id.slice(0, 64))} of ${this.config.name}`);
     return wf;
@@ -148,10 +159,10 @@ export class ReconfigRunner {
   // ---- acting (the routes audit these; they throw OpError) ----
 
   async create(by: string, body: ReconfigCreateBody): Promise<ReconfigWorkflow> {
-    this.requireReady();
+    this.guard.requireReady();
     const busy = this.inProgress() ?? this.otherWorkflow();
     if (busy !== null) throw new OpError('UPGRADE_IN_PROGRESS', busy);
-    const health = this.requireHealth();
+    const health = this.guard.requireHealth();
     this.creating = true;
     let created: ReconfigWorkflow;
     try {
@@ -233,11 +244,11 @@ export class ReconfigRunner {
         }
         const busy = this.otherWorkflow();
         if (busy !== null) throw new OpError('UPGRADE_IN_PROGRESS', busy);
-        const preflight = await this.preflight(wf, this.requireHealth());
+        const preflight = await this.preflight(wf, this.guard.requireHealth());
         const failing = preflight.filter((c) => !c.ok);
         this.commit({ ...this.wf!, preflight });
         if (failing.length > 0) throw new OpError('RECONFIG_REFUSED', `the preflight does not pass: ${failing.map((c) => c.saw).join('; ')}`);
-        await this.takeLock(id, by);
+        await this.guard.takeLock(id, by);
         this.commit({ ...this.wf!, state: 'running', reason: null, confirmedBy: wf.confirmationPhrase !== null ? by : null });
         this.run();
         break;
@@ -254,7 +265,7 @@ export class ReconfigRunner {
         if (wf.state !== 'paused') throw new OpError('RECONFIG_REFUSED', `resize ${id} is ${wf.state}: only a paused one resumes`);
         const busy = this.otherWorkflow();
         if (busy !== null) throw new OpError('UPGRADE_IN_PROGRESS', busy);
-        await this.takeLock(id, by);
+        await this.guard.takeLock(id, by);
         this.commit({ ...this.wf!, state: 'running', reason: null });
         this.run();
         break;
@@ -705,28 +716,6 @@ export class ReconfigRunner {
     const host = address.slice(0, address.lastIndexOf(':'));
     const match = config.members.filter((m) => m.clientPort === port && (m.clientHost === null || m.clientHost === host || m.host === host));
     return match.length === 1 ? match[0]!.id : null;
-  }
-
-  private requireReady(): void {
-    if (this.loaded) return;
-    throw new OpError(
-      'NOT_READY',
-      `the resizes of ${this.config.name} are not read yet: they are kept by the ensemble's identity, which is not known yet (${this.identity.whyUnknown() ?? 'reading it'}); try again in a few seconds`,
-    );
-  }
-
-  private requireHealth(): EnsembleHealth {
-    const health = this.health.current();
-    if (!health) throw new OpError('NOT_READY', `the members of ${this.config.name} have not been polled yet: try again in a few seconds`);
-    return health;
-  }
-
-  private async takeLock(id: string, by: string): Promise<void> {
-    const attempt = await this.lock.acquire(id, by).catch((error: unknown) => {
-      throw toOpError(error);
-    });
-    if (!attempt.held)
-      throw new OpError('UPGRADE_IN_PROGRESS', `the ensemble's upgrade lock is held: ${attempt.holder}; an upgrade and a resize never run together`);
   }
 }
 

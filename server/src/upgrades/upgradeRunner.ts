@@ -51,6 +51,7 @@ import type { ZkMutations } from '../zk/mutations.js';
 import { isStillRunning, killProcessGroup } from './commandProcess.js';
 import { commandRestarter, manualRestarter, sandboxRestarter, type Restarter, type SandboxRestart } from './restarter.js';
 import { transitionEntries } from './upgradeAudit.js';
+import { RunGuard } from './runGuard.js';
 import { UpgradeLock, type LockAttempt } from './upgradeLock.js';
 import { migrateNameKeyed, UPGRADE_ID, UpgradeStore, upgradesDir } from './upgradeStore.js';
 import type { SharedWorkflows, StoredWorkflow } from './sharedWorkflows.js';
@@ -155,6 +156,7 @@ export class UpgradeRunner {
   private store: UpgradeStore | null = null;
   private restarter: Restarter = manualRestarter;
   private readonly lock: UpgradeLock;
+  private readonly guard: RunGuard;
   /** The ensemble's latest workflow: in progress, or the last one finished. */
   private wf: UpgradeWorkflow | null = null;
   /** The state was read (it waits for the ensemble's identity when kept on disk): until then nothing is said about upgrades. */
@@ -205,6 +207,15 @@ export class UpgradeRunner {
     private readonly log: Logger,
   ) {
     this.lock = new UpgradeLock(gateway, mutations, config.name);
+    this.guard = new RunGuard({
+      ensemble: config.name,
+      kept: 'upgrades',
+      isLoaded: () => this.loaded,
+      identity,
+      health,
+      lock: this.lock,
+      lockHeld: (holder) => `another Keeper process runs an upgrade of this ensemble: ${holder}`,
+    });
   }
 
   /** Called once before start(): what startKeeper knows (state dir, sandbox, audit). */
@@ -268,14 +279,14 @@ export class UpgradeRunner {
 
   /** The history: the same lines for everyone (a reason never carries a command's output). */
   list(): UpgradeSummary[] {
-    this.requireReady();
+    this.guard.requireReady();
     const kept = this.shared ? this.shared.list() : (this.store?.list() ?? []);
     const all = this.wf && !kept.some((w) => w.id === this.wf?.id) ? [this.wf, ...kept] : kept;
     return all.map((w) => (w.id === this.wf?.id ? this.wf : w)).map((w) => summarizeUpgrade(withheldCommands(w)));
   }
 
   get(id: string): UpgradeWorkflow {
-    this.requireReady();
+    this.guard.requireReady();
     const kept = (known: string) => (this.shared ? this.shared.get(known) : (this.store?.get(known) ?? null));
     const wf = UPGRADE_ID.test(id) ? (this.wf?.id === id ? this.wf : kept(id)) : null;
     if (!wf) throw new OpError('UNKNOWN_UPGRADE', `no upgrade ${JSON.stringify(id.slice(0, 64))} of ${this.config.name}`);
@@ -295,16 +306,16 @@ export class UpgradeRunner {
   // ---- acting (the routes audit these; they throw OpError) ----
 
   async create(by: string, body: UpgradeCreateBody): Promise<UpgradeWorkflow> {
-    this.requireReady();
+    this.guard.requireReady();
     this.assertNoneInProgress();
-    const health = this.requireHealth();
+    const health = this.guard.requireHealth();
     this.creating = true;
     try {
       const id = randomUUID();
       // With replicas, the replica that plans it runs it: it takes the ownership first (one upgrade per ensemble across replicas).
       const runBy = this.shared ? await this.claimForNew(id) : null;
       try {
-        await this.takeLock(id, by);
+        await this.guard.takeLock(id, by);
       } catch (error) {
         if (this.shared) await this.shared.release(id).catch(() => undefined);
         throw error;
@@ -343,13 +354,13 @@ export class UpgradeRunner {
     let event: WorkflowEvent;
     switch (action) {
       case 'start':
-        event = { type: 'start', at, by, health: this.requireHealth(), confirmation: body.confirmation ?? null };
+        event = { type: 'start', at, by, health: this.guard.requireHealth(), confirmation: body.confirmation ?? null };
         break;
       case 'pause':
         event = { type: 'pause', at, by, reason: body.reason ?? null };
         break;
       case 'resume': {
-        const health = this.requireHealth();
+        const health = this.guard.requireHealth();
         const mismatch = membersMismatch(wf, health);
         if (mismatch !== null) throw new OpError('UPGRADE_REFUSED', mismatch);
         event = { type: 'resume', at, by, health };
@@ -367,7 +378,7 @@ export class UpgradeRunner {
     // Another replica runs it: the action is stored, and that replica carries it out (it holds the lock).
     if (!this.owner) return this.actThroughStore(id, event);
     // Restarts follow start and resume: this process must hold the ensemble's upgrade lock first.
-    if (action === 'start' || action === 'resume') await this.takeLock(id, by);
+    if (action === 'start' || action === 'resume') await this.guard.takeLock(id, by);
     if (action === 'resume') this.refusedResume = null;
     this.apply(event);
     return this.wf!;
@@ -388,7 +399,7 @@ export class UpgradeRunner {
         break;
       case 'restartAgain': {
         // The step starts over: its member is restarted once the gates pass, so the members must be the plan's and the lock ours.
-        const mismatch = membersMismatch(wf, this.requireHealth());
+        const mismatch = membersMismatch(wf, this.guard.requireHealth());
         if (mismatch !== null) throw new OpError('UPGRADE_REFUSED', mismatch);
         event = { type: 'restartAgain', address: step.address, at, by };
         break;
@@ -401,7 +412,7 @@ export class UpgradeRunner {
     this.refuseIfError(wf, event);
     if (!this.owner) return this.actThroughStore(id, event);
     if (action === 'restartAgain') {
-      await this.takeLock(id, by);
+      await this.guard.takeLock(id, by);
       this.refusedResume = null;
     }
     this.apply(event);
@@ -934,27 +945,6 @@ export class UpgradeRunner {
         `upgrade ${wf.id} of ${this.config.name} is ${wf.state}${wf.createdBy ? ` (planned by ${wf.createdBy})` : ''}: finish or abort it first`,
       );
     }
-  }
-
-  private requireReady(): void {
-    if (this.loaded) return;
-    throw new OpError(
-      'NOT_READY',
-      `the upgrades of ${this.config.name} are not read yet: they are kept by the ensemble's identity, which is not known yet (${this.identity.whyUnknown() ?? 'reading it'}); try again in a few seconds`,
-    );
-  }
-
-  private requireHealth(): EnsembleHealth {
-    const health = this.health.current();
-    if (!health) throw new OpError('NOT_READY', `the members of ${this.config.name} have not been polled yet: try again in a few seconds`);
-    return health;
-  }
-
-  private async takeLock(id: string, by: string): Promise<void> {
-    const attempt = await this.lock.acquire(id, by).catch((error: unknown) => {
-      throw toOpError(error);
-    });
-    if (!attempt.held) throw new OpError('UPGRADE_IN_PROGRESS', `another Keeper process runs an upgrade of this ensemble: ${attempt.holder}`);
   }
 
   private refuseIfError(wf: UpgradeWorkflow, event: WorkflowEvent): void {

@@ -3,14 +3,19 @@
  * ZooKeeper sessions live on until they expire). Two parts:
  * - run as a script (`node --import tsx keeperProcess.ts <spec.json>`), it starts Keeper with the
  *   spec's options and extras, logs to the spec's log file, and prints "Keeper is serving <url>";
- * - `launchKeeper(spec)`, from a test, writes the spec, spawns that script and answers its URL.
+ * - `launchKeeper(spec)`, from a test, writes the spec, spawns that script and answers its URL;
+ *   `startReplicaPair(…)` launches two of them as replicas sharing a home ensemble, the way every
+ *   replica test that kills one starts, so those files differ only in what they test.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, writeFileSync, readFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, writeFileSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { replicasAnswerSchema, type Replica } from '@keeper/shared';
 import type { KeeperOptions } from '../../src/config/types.js';
 import type { StartExtras } from '../../src/app.js';
+import { call } from './http.js';
+import { waitFor } from './waitFor.js';
 
 const REPO = resolve(import.meta.dirname, '../../..');
 
@@ -63,6 +68,68 @@ export async function launchKeeper(spec: KeeperProcessSpec, specFile: string): P
       await exited;
     },
   };
+}
+
+/** For a replica test that runs an upgrade: a poll a second, and a restarted member judged back within 45 s after 1 s of calm. */
+export const QUICK_UPGRADES: KeeperProcessSpec['extras'] = {
+  ensembleDefaults: { pollIntervalMs: 1_000, sessionsMinIntervalMs: 3_000 },
+  upgradeTimings: { settleMs: 1_000, backWithinMs: 45_000 },
+};
+
+export interface ReplicaPairOptions {
+  /** Where each replica's spec, log and state directory go: a.json, a.log, a-XXXXXX/ (and b's). */
+  dir: string;
+  /** Both replicas' ensembles; the one named 'home' keeps their shared state under /keeper/replicas. */
+  ensembles: KeeperOptions['ensembles'];
+  auth: { adminToken: string; viewerToken?: string };
+  secret: string;
+  /** Every session of both replicas (console and state): a killed one's end this long after. */
+  sessionTimeoutMs: number;
+  /** More start-up extras (QUICK_UPGRADES); no rate limit gets in a test's way either way. */
+  extras?: KeeperProcessSpec['extras'];
+  /** More options both replicas carry (trustProxy behind nginx). */
+  options?: Partial<KeeperOptions>;
+}
+
+export interface ReplicaPair {
+  a: KeeperProcess;
+  b: KeeperProcess;
+  /** Each one's entry in GET /api/replicas: its id and name, as the hand-over sentences say them. */
+  ids: { a: Replica; b: Replica };
+}
+
+/**
+ * Two Keeper processes as replicas of one home ensemble, launched together; answers once each
+ * lists both in GET /api/replicas. `started` receives each process as it serves, so that the
+ * caller's afterAll stops it even when the other one fails to start.
+ */
+export async function startReplicaPair(pair: ReplicaPairOptions, started: KeeperProcess[]): Promise<ReplicaPair> {
+  const spec = (name: string): KeeperProcessSpec => ({
+    options: {
+      host: '127.0.0.1',
+      port: 0,
+      ensembles: pair.ensembles,
+      auth: { stateDir: mkdtempSync(join(pair.dir, `${name}-`)), ...pair.auth },
+      replicas: { stateEnsemble: 'home', root: '/keeper/replicas', secret: pair.secret, sharedPolling: false },
+      ...pair.options,
+    },
+    extras: { gatewayDefaults: { sessionTimeoutMs: pair.sessionTimeoutMs }, rateLimits: { api: 100_000, loginFailures: 1_000 }, ...pair.extras },
+    logFile: join(pair.dir, `${name}.log`),
+  });
+  const launch = async (name: string) => {
+    const keeper = await launchKeeper(spec(name), join(pair.dir, `${name}.json`));
+    started.push(keeper);
+    return keeper;
+  };
+  const [a, b] = await Promise.all([launch('a'), launch('b')]);
+  const listed = async (on: KeeperProcess) => {
+    const res = await call(on.url, 'GET', '/api/replicas', { token: pair.auth.adminToken });
+    const list = res.status === 200 ? replicasAnswerSchema.parse(res.body).replicas : [];
+    const [ra, rb] = [list.find((r) => r.url === a.url), list.find((r) => r.url === b.url)];
+    return list.length === 2 && ra && rb ? { a: ra, b: rb } : null;
+  };
+  const ids = await waitFor(async () => ((await listed(a)) && (await listed(b))) || null, { what: 'both replicas registered on each', timeoutMs: 60_000 });
+  return { a, b, ids };
 }
 
 async function main(specFile: string): Promise<void> {
