@@ -147,6 +147,51 @@ describe('WatchRegistry reference counting', () => {
     expect(reader.removals).toEqual(['/zookeeper/config']);
   });
 
+  it("counts browsers' paths beside Keeper's own listener through subscribes, repeats, unsubscribes and clear()", async () => {
+    const { registry } = setup();
+    const own = new RecordingListener();
+    const offOwn = registry.watch('/zookeeper/config', own, { internal: true });
+    const offs: (() => void)[] = [];
+    for (let i = 0; i < 1_000; i++) {
+      offs.push(registry.watch(`/p${i}`, new RecordingListener()));
+      expect(registry.watchedPaths).toBe(i + 1);
+    }
+    // A second browser on a path, and the same listener subscribed twice: still one path each.
+    const second = registry.watch('/p0', new RecordingListener());
+    const twice = new RecordingListener();
+    const twiceA = registry.watch('/p1', twice);
+    const twiceB = registry.watch('/p1', twice);
+    expect(registry.watchedPaths).toBe(1_000);
+    await settle();
+    offs[0]?.();
+    expect(registry.watchedPaths).toBe(1_000);
+    second();
+    second();
+    expect(registry.watchedPaths).toBe(999);
+    twiceA();
+    twiceB();
+    offs[1]?.();
+    offs[1]?.();
+    expect(registry.watchedPaths).toBe(998);
+    // Keeper's own listener joined by a browser, which then leaves.
+    const browserOnOwn = registry.watch('/zookeeper/config', new RecordingListener());
+    expect(registry.watchedPaths).toBe(999);
+    browserOnOwn();
+    expect(registry.watchedPaths).toBe(998);
+    offOwn();
+    expect(registry.watchedPaths).toBe(998);
+    for (const off of offs.slice(2)) off();
+    expect(registry.watchedPaths).toBe(0);
+    // After clear(), the unsubscribe functions of dropped entries change nothing.
+    const stale = registry.watch('/q', new RecordingListener());
+    registry.clear();
+    expect(registry.watchedPaths).toBe(0);
+    stale();
+    expect(registry.watchedPaths).toBe(0);
+    registry.watch('/q', new RecordingListener());
+    expect(registry.watchedPaths).toBe(1);
+  });
+
   it('is not fooled by an unsubscribe called twice', async () => {
     const { registry } = setup();
     const off = registry.watch('/x', new RecordingListener());
