@@ -196,10 +196,13 @@ test('sessions: opening the view after it sat idle gathers anew instead of showi
   test.setTimeout(180_000);
   const view = new EnsemblePage(page);
   await signIn(page);
+  // Read first, before the view: this read is itself one that gathers when the last gathering (an
+  // earlier spec's) is a cadence old, and waits for it. Read after the view, it could start a
+  // gathering the view never showed, which the read after the idle time then found too young.
+  const cadenceS = ((await (await page.request.get('/api/ensembles/default/sessions')).json()) as { cadenceSeconds?: number }).cadenceSeconds ?? 60;
   await view.openSessions('default');
   await expect(view.gatheredAt).toBeVisible();
   const first = await view.gatheredAtMs();
-  const cadenceS = ((await (await page.request.get('/api/ensembles/default/sessions')).json()) as { cadenceSeconds?: number }).cadenceSeconds ?? 60;
 
   // Somewhere else while the sessions grow older than the cadence; nothing reads them meanwhile. (Not
   // the Ensemble view: it keeps the sessions gathered each cadence for its request-herd alert.)

@@ -16,10 +16,9 @@
 export const PORT_OFFSETS = {
   /** `npm start`'s sandbox. */
   sandbox: 0,
-  /** Playwright's sandbox (playwright.config.ts; KEEPER_E2E_PORT_OFFSET overrides), and its second and third lanes'. */
+  /** Playwright's sandbox (playwright.config.ts; KEEPER_E2E_PORT_OFFSET overrides), and its second lane's. */
   e2e: 24_000,
   e2eLane2: 24_020,
-  e2eLane3: 24_040,
   sandboxLauncherTest: 10_000,
   sandboxSigtermTest: 10_020,
   sandboxSigkillTest: 10_040,
@@ -145,7 +144,6 @@ export const KEEPER_PORTS = {
   /** The e2e lanes' Keepers: lane n listens on e2e + n (playwright.config.ts). */
   e2e: 18_181,
   e2eLane2: 18_182,
-  e2eLane3: 18_183,
   prometheusTest: 17_390,
   /** nginx terminating TLS in front of Keeper (server/test/reverseProxy.integration.test.ts). */
   nginxTest: 17_391,
