@@ -54,9 +54,16 @@ function laneServer(lane: number) {
     command: `npx tsx scripts/start.ts --sandbox-port-offset ${laneOffset(lane)} --state-dir ${stateDir} --data-dir ${stateDir}-server --port ${lanePort(lane)}`,
     // Any measured latency counts as a herd's climb: whether 30 workers slow the sandbox depends on
     // the machine (a fast one shows 0.1 ms), and the herd spec checks what Keeper shows of a herd.
-    // (The sessions cadence stays at its 60 s: the sessions spec reads a dead session from the last
-    // gathering after it expired, which a 10 s cadence would have gathered away.)
-    env: { KEEPER_ADMIN_TOKEN: E2E_ADMIN_TOKEN, KEEPER_VIEWER_TOKEN: E2E_VIEWER_TOKEN, KEEPER_HERD_LATENCY_MS: '0' },
+    // Sessions are gathered again after 30 s, not 60 s: the idle-sessions spec waits out one cadence
+    // (half a minute saved). Not 10 s: the sessions spec reads a dead session from the last gathering
+    // a few seconds after it passed, and the session may expire meanwhile; a 10 s cadence under load
+    // could have gathered it away, 30 s leaves room.
+    env: {
+      KEEPER_ADMIN_TOKEN: E2E_ADMIN_TOKEN,
+      KEEPER_VIEWER_TOKEN: E2E_VIEWER_TOKEN,
+      KEEPER_HERD_LATENCY_MS: '0',
+      KEEPER_SESSIONS_CADENCE_MS: '30000',
+    },
     url: `http://127.0.0.1:${lanePort(lane)}/api/health`,
     reuseExistingServer: false,
     timeout: 120_000,

@@ -88,6 +88,42 @@ if (DOCS_SCREENSHOTS)
     await page.screenshot({ path: docsShot('ensemble-light.png', (n) => info.outputPath(n)) });
   });
 
+// The watches tests sit apart, with the sessions tests between them: wchp runs at most every 30 s
+// per ensemble, so the second would otherwise wait out the first's.
+test('watches: wchs per member, and wchp on confirmation finds the herd', async ({ page }, info) => {
+  test.setTimeout(120_000);
+  const root = testRoot(info.testId, info.retry);
+  const config = `${root}/config/feature-flags`;
+  await kazoo(E2E_HOSTS, [{ op: 'ensure', path: config }]);
+  // Twelve sessions watching one node: every change wakes all of them (the thundering herd).
+  const readers = await holdSessions(
+    Array.from({ length: 12 }, () => ({ hosts: E2E_HOSTS, timeout: 30, watch: [config] })),
+    BUSY,
+  );
+  try {
+    await signIn(page);
+    const view = new EnsemblePage(page);
+    await view.openWatches('default');
+    const summary = page.getByRole('table', { name: 'Watches per member' });
+    for (const address of ADDRESSES) await expect(summary).toContainText(address);
+    await expect(page.getByText(/wchp may be expensive/)).toBeVisible();
+
+    const run = page.getByRole('button', { name: 'Watches by path (wchp)' });
+    // wchp runs at most every 30 s per ensemble: wait for the server to allow it.
+    await expect(run).toBeEnabled({ timeout: 35_000 });
+    await run.click();
+    const confirm = page.getByRole('dialog', { name: 'Run wchp on every member?' });
+    await expect(confirm).toContainText('expensive');
+    await confirm.getByRole('button', { name: 'Run wchp' }).click();
+    const herds = page.getByRole('list', { name: 'Herd warnings' });
+    await expect(herds).toContainText(config, { timeout: 15_000 });
+    await expect(herds).toContainText('12 watchers');
+    await expect(page.getByRole('table', { name: 'Most watched paths' })).toContainText(config);
+  } finally {
+    await readers.kill();
+  }
+});
+
 test('sessions: every client session, the console’s own marked, dead and silent clients flagged', async ({ page }, info) => {
   // A frozen client is "silent" once it has missed its ping by the allowance (12.5 s of its 30 s timeout) until it expires.
   test.setTimeout(150_000);
@@ -155,14 +191,18 @@ test('sessions: every client session, the console’s own marked, dead and silen
 });
 
 test('sessions: opening the view after it sat idle gathers anew instead of showing old sessions', async ({ page }) => {
-  // The server gathers on a read once its last gathering is a cadence (60 s by default) old.
+  // The server gathers on a read once its last gathering is a cadence old (60 s by default; the e2e
+  // servers use 30 s, playwright.config.ts): the answer says which.
   test.setTimeout(180_000);
   const view = new EnsemblePage(page);
   await signIn(page);
+  // Read first, before the view: this read is itself one that gathers when the last gathering (an
+  // earlier spec's) is a cadence old, and waits for it. Read after the view, it could start a
+  // gathering the view never showed, which the read after the idle time then found too young.
+  const cadenceS = ((await (await page.request.get('/api/ensembles/default/sessions')).json()) as { cadenceSeconds?: number }).cadenceSeconds ?? 60;
   await view.openSessions('default');
   await expect(view.gatheredAt).toBeVisible();
   const first = await view.gatheredAtMs();
-  const cadenceS = ((await (await page.request.get('/api/ensembles/default/sessions')).json()) as { cadenceSeconds?: number }).cadenceSeconds ?? 60;
 
   // Somewhere else while the sessions grow older than the cadence; nothing reads them meanwhile. (Not
   // the Ensemble view: it keeps the sessions gathered each cadence for its request-herd alert.)
@@ -175,40 +215,6 @@ test('sessions: opening the view after it sat idle gathers anew instead of showi
   await page.getByRole('link', { name: 'Sessions' }).first().click();
   await expect(async () => expect(await view.gatheredAtMs()).toBeGreaterThanOrEqual(openedAt - 500)).toPass({ timeout: 10_000, intervals: [200] });
   await expect(view.gatheredAt).toHaveText(/^(just now|[0-3] s ago)$/);
-});
-
-test('watches: wchs per member, and wchp on confirmation finds the herd', async ({ page }, info) => {
-  test.setTimeout(120_000);
-  const root = testRoot(info.testId, info.retry);
-  const config = `${root}/config/feature-flags`;
-  await kazoo(E2E_HOSTS, [{ op: 'ensure', path: config }]);
-  // Twelve sessions watching one node: every change wakes all of them (the thundering herd).
-  const readers = await holdSessions(
-    Array.from({ length: 12 }, () => ({ hosts: E2E_HOSTS, timeout: 30, watch: [config] })),
-    BUSY,
-  );
-  try {
-    await signIn(page);
-    const view = new EnsemblePage(page);
-    await view.openWatches('default');
-    const summary = page.getByRole('table', { name: 'Watches per member' });
-    for (const address of ADDRESSES) await expect(summary).toContainText(address);
-    await expect(page.getByText(/wchp may be expensive/)).toBeVisible();
-
-    const run = page.getByRole('button', { name: 'Watches by path (wchp)' });
-    // wchp runs at most every 30 s per ensemble: wait for the server to allow it.
-    await expect(run).toBeEnabled({ timeout: 35_000 });
-    await run.click();
-    const confirm = page.getByRole('dialog', { name: 'Run wchp on every member?' });
-    await expect(confirm).toContainText('expensive');
-    await confirm.getByRole('button', { name: 'Run wchp' }).click();
-    const herds = page.getByRole('list', { name: 'Herd warnings' });
-    await expect(herds).toContainText(config, { timeout: 15_000 });
-    await expect(herds).toContainText('12 watchers');
-    await expect(page.getByRole('table', { name: 'Most watched paths' })).toContainText(config);
-  } finally {
-    await readers.kill();
-  }
 });
 
 test('watches: distinct paths counted from wchp, and the console’s own watches marked', async ({ page, context }, info) => {
