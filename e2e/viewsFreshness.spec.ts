@@ -147,6 +147,7 @@ for (const { view, path, ready, mark } of KEEPER_HUNG_VIEWS) {
       expect(seenAfterMs).toBeLessThanOrEqual(STALENESS_BOUND_MS + POLL_SLACK_MS);
       await expect(note).toContainText(/as of \d\d:\d\d:\d\d/);
       expect(asOf).toBeLessThanOrEqual(frozenAt);
+      await page.evaluate(() => (document.documentElement.dataset.theme = 'dark'));
       await settle(page, 200);
       await page.screenshot({ path: info.outputPath('keeper-hung-dark.png') });
       if (path === '/audit/replicas') {

@@ -61,7 +61,7 @@ export function freshnessOf(reading: ReplicasReading | undefined, failed: string
       live: false,
       asOf,
       label: 'unconfirmed, as of',
-      reason: fetching ? `Keeper has not answered the refresh for ${Math.floor(quiet / 1000)} s` : 'not refreshed',
+      reason: fetching ? 'Keeper has not answered the refresh' : 'not refreshed',
     };
   return { live: true };
 }
