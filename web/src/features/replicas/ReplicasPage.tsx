@@ -132,6 +132,7 @@ function ReplicaRow({ replica, sharedPolling, live }: { replica: Replica; shared
         <span className="muted replicas-sub">
           {replica.health.detail}
           {replica.health.answeredInMs !== undefined && !replica.self ? ` · ${replica.health.answeredInMs} ms` : ''}
+          {replica.health.state === 'unreachable' && replica.health.lastAnsweredAt ? ` · last answered ${formatClock(replica.health.lastAnsweredAt)}` : ''}
         </span>
       </td>
       <td data-label="Does for all">
