@@ -5,7 +5,8 @@
  *  - B: 3 replicas, sharedPolling on (one polls for all);
  *  - C: 3 replicas, sharedPolling off (each polls: today's cost of N replicas).
  * In each, every replica has a sessions view open (a refresh every 10 s, the rate limit's window,
- * the replicas a third of it apart), and the members are polled every 2 s over 4lw (no AdminServer
+ * the replicas a third of it apart) and a Locks view open (read every 5 s: its wchp + cons
+ * gathering runs every 10 s while someone looks), and the members are polled every 2 s over 4lw (no AdminServer
  * ports are configured, so every request is a word the members count).
  *
  * Counted twice:
@@ -26,10 +27,13 @@ import { startKeeper, type RunningKeeper } from '../server/src/app.js';
 import { PORT_OFFSETS } from './support/benchEnv.js';
 import { runBench, sleep, until, type Scope } from './support/lifecycle.js';
 import { memberPackets } from './support/memberCounters.js';
+import { openRaw } from './support/rawZk.js';
 
 const WINDOW_MS = 40_000;
 const POLL_MS = 2_000;
 const SESSIONS_VIEW_MS = 10_000;
+const LOCKS_VIEW_MS = 5_000;
+const LOCK_GATHER_MS = 10_000;
 const ENSEMBLE = 'bench';
 const SECRET = 'bench-cluster-secret-0123456789-abcdefgh';
 const TOKEN = 'bench-admin-token-0123456789';
@@ -81,7 +85,7 @@ async function runPhase(scope: Scope, ensemble: SandboxEnsemble, phase: Phase, o
           {
             host: '127.0.0.1',
             port: 0,
-            ensembles: [{ name: ENSEMBLE, connectionString: ensemble.connectionString }],
+            ensembles: [{ name: ENSEMBLE, connectionString: ensemble.connectionString, locks: { roots: ['/locks'], gatherIntervalMs: LOCK_GATHER_MS } }],
             auth: { stateDir, adminToken: TOKEN },
             replicas: { stateEnsemble: ENSEMBLE, root: '/keeper/replicas', secret: SECRET, sharedPolling: phase.sharedPolling },
           },
@@ -95,21 +99,25 @@ async function runPhase(scope: Scope, ensemble: SandboxEnsemble, phase: Phase, o
       timeoutMs: 60_000,
       signal: scope.signal,
     });
-    const views = keepers.map((k, i) => {
+    const view = (k: RunningKeeper, i: number, what: string, path: string, everyMs: number) => {
       let stop = false;
       const run = (async () => {
-        await sleep((i * SESSIONS_VIEW_MS) / phase.replicas, scope.signal);
+        await sleep((i * everyMs) / phase.replicas, scope.signal);
         while (!stop) {
-          const res = await fetch(`${k.url}/api/ensembles/${ENSEMBLE}/sessions?refresh=true`, { headers: { authorization: `Bearer ${TOKEN}` } });
-          if (!res.ok) scope.log(`sessions view: ${res.status} ${await res.text()}`);
-          await sleep(SESSIONS_VIEW_MS, scope.signal);
+          const res = await fetch(`${k.url}/api/ensembles/${ENSEMBLE}/${path}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+          if (!res.ok) scope.log(`${what}: ${res.status} ${await res.text()}`);
+          await sleep(everyMs, scope.signal);
         }
       })().catch(() => undefined);
       return () => {
         stop = true;
         return run;
       };
-    });
+    };
+    const views = keepers.flatMap((k, i) => [
+      view(k, i, 'sessions view', 'sessions?refresh=true', SESSIONS_VIEW_MS),
+      view(k, i, 'locks view', 'locks?path=/locks', LOCKS_VIEW_MS),
+    ]);
     const before = keepers.map(requestsOf);
     const packets0 = await memberPackets(ensemble.members);
     const started = performance.now();
@@ -153,6 +161,9 @@ await runBench('sharedPolling', { timeoutMs: 600_000 }, async (scope) => {
   const b = await memberPackets(ensemble.members);
   const overhead = 2 * [...b].reduce((n, [address, c]) => n + c.received - (a.get(address)?.received ?? 0), 0);
 
+  // The lock root the Locks views read (empty: the gathering's cost does not depend on it).
+  const raw = await openRaw(scope, ensemble.connectionString, 'lock root');
+  await raw.mkdirp('/locks');
   const results: PhaseResult[] = [];
   for (const phase of PHASES) results.push(await runPhase(scope, ensemble, phase, overhead));
   const [one, shared, each] = results as [PhaseResult, PhaseResult, PhaseResult];
@@ -176,7 +187,7 @@ await runBench('sharedPolling', { timeoutMs: 600_000 }, async (scope) => {
   if (shared.senders !== 1) notes.push(`with sharedPolling ${shared.senders} replicas sent 4lw in the window (1 expected)`);
   return {
     bench: 'sharedPolling',
-    title: `sharedPolling: the members' 4lw load with 3 replicas vs 1 (poll every ${POLL_MS / 1000} s, a sessions view open on each replica)`,
+    title: `sharedPolling: the members' 4lw load with 3 replicas vs 1 (poll every ${POLL_MS / 1000} s, a sessions view and a Locks view open on each replica)`,
     lines,
     rows: [
       {

@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import zookeeper from 'node-zookeeper-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { membersAnswerSchema, serverMessageSchema, type EnsembleHealth } from '@keeper/shared';
+import { locksAnswerSchema, membersAnswerSchema, serverMessageSchema, type EnsembleHealth } from '@keeper/shared';
+import { kazooLockScenario } from '../../scripts/lib/locks/index.js';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import type { KeeperOptions } from '../src/config/types.js';
 import { PolledFollower } from '../src/replicas/polledFollower.js';
@@ -40,6 +41,9 @@ const L_SESSION_MS = 8_000;
 const SESSION_MS = 4_000;
 /** The truth rule: "as of" within 3 s of a missed refresh. */
 const LATE_WITHIN_MS = POLL_MS + 3_000;
+const LOCKS = '/locks';
+/** The Locks view's wchp + cons gathering interval (its floor: two gatherings this far apart prove a leak). */
+const LOCK_GATHER_MS = 10_000;
 
 let ensemble: Awaited<ReturnType<typeof startTestEnsemble>>;
 let proxy: LossyProxy;
@@ -52,7 +56,7 @@ const stateDirs: string[] = [];
 function options(connectionString?: string): KeeperOptions {
   const stateDir = mkdtempSync(join(tmpdir(), 'keeper-polling-it-'));
   stateDirs.push(stateDir);
-  const home = ensembleConfigOf(ensemble, { name: 'home' });
+  const home = ensembleConfigOf(ensemble, { name: 'home', locks: { roots: [LOCKS], gatherIntervalMs: LOCK_GATHER_MS } });
   return {
     host: '127.0.0.1',
     port: 0,
@@ -209,6 +213,50 @@ describe('one replica polls for all', () => {
     expect(monitorOf(l).watches.byPathGatherings).toBe(before.byPath + 1);
     expect(memberRequests(b)).toBe(before.b);
     expect(memberRequests(c!)).toBe(before.c);
+  });
+  it("gathers B's and C's Locks evidence (wchp + cons) on L, at most once per interval for both, and B and C ask the members nothing", async () => {
+    // Real kazoo: a holder and a waiter whose watch on the holder only wchp shows.
+    const lock = await kazooLockScenario({ hosts: ensemble.connectionString, path: `${LOCKS}/job`, waiters: 1 });
+    try {
+      const gatherer = (keeper: RunningKeeper) => keeper.ensembles.get('home').locks.gatherer;
+      const before = { b: memberRequests(b), c: memberRequests(c!), l: gatherer(l).shared.gatherings };
+      const startedAt = Date.now();
+      const waiterOn = async (keeper: RunningKeeper) => {
+        const res = await call(keeper.url, 'GET', `/api/ensembles/home/locks?path=${LOCKS}`, viewer);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        const answer = locksAnswerSchema.parse(res.body);
+        return answer.locks.find((x) => x.path === `${LOCKS}/job`)?.contenders.find((x) => x.path === lock.waiters[0]!.path) ?? null;
+      };
+      // Both replicas' Locks views are looked at; each sees the waiter watching its blocker: evidence only wchp gives.
+      for (const keeper of [b, c!]) {
+        const seen = await waitFor(async () => ((await waiterOn(keeper))?.watching === 'blocker' ? true : null), {
+          what: 'the waiter seen watching its blocker',
+          timeoutMs: 30_000,
+          intervalMs: 500,
+        });
+        expect(seen).toBe(true);
+      }
+      const elapsed = Date.now() - startedAt;
+      const madeByL = gatherer(l).shared.gatherings - before.l;
+      // One gathering per interval (less a second) for both, not one per replica.
+      expect(gatherer(b).epoch).toBeGreaterThanOrEqual(1);
+      expect(gatherer(c!).epoch).toBeGreaterThanOrEqual(1);
+      expect(madeByL).toBeGreaterThanOrEqual(1);
+      expect(madeByL).toBeLessThanOrEqual(Math.floor(elapsed / (LOCK_GATHER_MS - 1_000)) + 1);
+      expect(gatherer(b).fallbacks + gatherer(c!).fallbacks).toBe(0);
+      expect(memberRequests(b)).toBe(before.b);
+      expect(memberRequests(c!)).toBe(before.c);
+      // The same gatherings on both: what one is told, the other is.
+      const asked = (keeper: RunningKeeper) => gatherer(keeper).gatherings.map((g) => g.askedAt);
+      expect(
+        asked(b)
+          .filter((at) => at >= startedAt - LOCK_GATHER_MS)
+          .every((at) => gatherer(l).shared.cached!.value.askedAt >= at),
+      ).toBe(true);
+      expect(new Set([...asked(b), ...asked(c!)].filter((at) => at >= startedAt)).size).toBeLessThanOrEqual(madeByL);
+    } finally {
+      await lock.stop();
+    }
   });
 });
 

@@ -11,6 +11,9 @@
  *    so an ensemble with a million watches does not cost Keeper a million entries six times.
  * The owners' details (client, timeout, last response) come from the sessions view's own
  * gathering (SessionsCollector), asked at its cadence: nothing is gathered twice for them.
+ * Under the replicas' sharedPolling, the members are asked through `shared` (a RateLimitedGather,
+ * as the sessions and watches views'): the elected replica gathers and publishes, and the others
+ * ask it and keep what it shares, so 3 replicas' Locks views cost the members what one costs.
  */
 import type { Logger } from 'pino';
 import {
@@ -23,9 +26,11 @@ import {
   type EnsembleSession,
   type WatchGathering,
 } from '@keeper/shared';
+import { RateLimitedGather } from '../members/gatherCache.js';
 import { askMember } from '../members/memberAsk.js';
 import type { MemberView, SessionsCollector } from '../members/sessionsCollector.js';
 import type { MemberTransport } from '../members/transport.js';
+import type { SharedWatchGathering } from './sharedWatchGathering.js';
 
 export interface WatchGathererOptions {
   members: MemberView;
@@ -57,10 +62,20 @@ export class WatchGatherer {
   private readonly listeners = new Set<() => void>();
   private readonly now: () => number;
   readonly intervalMs: number;
+  /**
+   * Where a round's gathering comes from: the members, at most once per interval however many
+   * ask (with sharedPolling, the other replicas too), or the elected replica while this one
+   * follows (`relayTo`).
+   */
+  readonly shared: RateLimitedGather<SharedWatchGathering>;
+  /** Rounds whose relayed gathering failed and were gathered from the members here instead. */
+  fallbacks = 0;
 
   constructor(private readonly options: WatchGathererOptions) {
     this.now = options.now ?? Date.now;
     this.intervalMs = Math.max(LEAK_MIN_GAP_MS, options.intervalMs);
+    // A little under the interval: the rounds come an interval after the previous one ended, so each may start one.
+    this.shared = new RateLimitedGather(() => this.fromMembers(), this.intervalMs - 1_000, this.now);
   }
 
   get gatherings(): readonly WatchGathering[] {
@@ -89,7 +104,8 @@ export class WatchGatherer {
     if (latest && latest.askedAt >= calledAt) return latest;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    await this.round();
+    // From the members here, whoever polls: what a delete rests on is asked after the admin asked.
+    await this.round(true);
     const fresh = this.kept.at(-1);
     return fresh && fresh.askedAt >= calledAt ? fresh : null;
   }
@@ -119,8 +135,8 @@ export class WatchGatherer {
     this.timer = null;
   }
 
-  private round(): Promise<void> {
-    this.running = this.gather()
+  private round(fromHere = false): Promise<void> {
+    this.running = this.gather(fromHere)
       .catch((error: unknown) => this.options.log.warn({ err: error }, 'lock watch gathering failed'))
       .finally(() => {
         this.running = null;
@@ -142,7 +158,49 @@ export class WatchGatherer {
     this.timer.unref();
   }
 
-  private async gather(): Promise<void> {
+  private async gather(fromHere: boolean): Promise<void> {
+    const gathering = fromHere ? await this.fromMembers() : await this.fromShared();
+    this.take(gathering);
+    try {
+      const answer = await this.options.sessions.get(false);
+      this.ownerSessions = answer.sessions;
+      this.ownerSessionsAt = answer.gatheredAt;
+    } catch (error) {
+      // Without owners nothing is called leaked (analyzeLock needs them): say why in the log only.
+      this.options.log.debug({ err: error }, 'sessions for the locks view not gathered');
+    }
+  }
+
+  /** The round's gathering through `shared`; when the elected replica cannot share one (too large, gone), from the members here. */
+  private async fromShared(): Promise<SharedWatchGathering> {
+    try {
+      return (await this.shared.get(true)).value;
+    } catch (error) {
+      if (!this.shared.relayed) throw error;
+      this.fallbacks++;
+      this.options.log.warn({ err: error }, 'lock watch gathering not shared by the polling replica: gathered here');
+      return this.fromMembers();
+    }
+  }
+
+  /** Keeps this replica's part of a gathering (one it already holds is not kept twice: a shared one may come again). */
+  private take(shared: SharedWatchGathering): void {
+    const last = this.kept.at(-1);
+    if (last && shared.askedAt <= last.askedAt) return;
+    const keep = this.options.keep;
+    const gathering: WatchGathering = {
+      askedAt: shared.askedAt,
+      answeredAt: shared.answeredAt,
+      complete: shared.complete,
+      watches: new Map(keep ? shared.watches.filter(([path, ids]) => keep(path, ids.length)) : shared.watches),
+      connectedSessions: shared.connectedSessions === null ? null : new Set(shared.connectedSessions),
+    };
+    this.kept.push(gathering);
+    if (this.kept.length > KEEP) this.kept.splice(0, this.kept.length - KEEP);
+  }
+
+  /** wchp and cons of every member, merged, whole (each replica keeps its own part). */
+  private async fromMembers(): Promise<SharedWatchGathering> {
     const { members, transport } = this.options;
     const statuses = new Map(members.statuses().map((s) => [s.address, s]));
     const askedAt = this.now();
@@ -186,17 +244,6 @@ export class WatchGatherer {
       }
       for (const c of answer.cons) if (c.sessionId) connected.add(c.sessionId);
     }
-    const keep = this.options.keep;
-    if (keep) for (const [path, ids] of watches) if (!keep(path, ids.length)) watches.delete(path);
-    this.kept.push({ askedAt, answeredAt, complete, watches, connectedSessions: connected });
-    if (this.kept.length > KEEP) this.kept.splice(0, this.kept.length - KEEP);
-    try {
-      const answer = await this.options.sessions.get(false);
-      this.ownerSessions = answer.sessions;
-      this.ownerSessionsAt = answer.gatheredAt;
-    } catch (error) {
-      // Without owners nothing is called leaked (analyzeLock needs them): say why in the log only.
-      this.options.log.debug({ err: error }, 'sessions for the locks view not gathered');
-    }
+    return { askedAt, answeredAt, complete, watches: [...watches], connectedSessions: [...connected] };
   }
 }

@@ -40,6 +40,11 @@ export class RateLimitedGather<T> {
     this.relay = relay;
   }
 
+  /** Whether gatherings are asked of another replica now. */
+  get relayed(): boolean {
+    return this.relay !== null;
+  }
+
   /** A gathering made elsewhere: kept when it is newer than the one held (its `at` is when it started). */
   adopt(gathered: Gathered<T>): void {
     if (!this.last || gathered.at > this.last.at) this.last = gathered;

@@ -1,7 +1,8 @@
 /**
  * One watched ensemble under sharedPolling (docs/replicas.md), on one replica. Its mode:
  *  - `lead`: this replica won the election; its member poller runs and each round is published
- *    (health, and the kept history once a minute), with each sessions and watches gathering, and
+ *    (health, and the kept history once a minute), with each sessions, watches and Locks view
+ *    (wchp + cons) gathering, and
  *    the other replicas' asks for a gathering are answered;
  *  - `follow`: another replica polls; this one's poller is stopped and shows the published rounds
  *    (a round late by more than `lateGraceMs` past its expected refresh is said to be late, with
@@ -17,6 +18,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { ensembleHealthSchema, memberHistorySchema, sessionsAnswerSchema, watchesAnswerSchema, type EnsembleHealth, type MemberHistory } from '@keeper/shared';
 import type { MemberMonitor } from '../members/memberMonitor.js';
+import { sharedWatchGatheringSchema, type SharedWatchGathering } from '../locks/sharedWatchGathering.js';
 import type { Gathered, RateLimitedGather } from '../members/gatherCache.js';
 import { PolledFollower, type Followed } from './polledFollower.js';
 import { PolledPublisher } from './polledPublisher.js';
@@ -29,6 +31,8 @@ export type PollingMode = 'waiting' | 'local' | 'lead' | 'follow';
 export interface PollingTarget {
   name: string;
   monitor: Pick<MemberMonitor, 'poller' | 'sessions' | 'watches'>;
+  /** The Locks view's wchp + cons gatherings. */
+  locks: { gatherer: { shared: RateLimitedGather<SharedWatchGathering> } };
   identity: { current(): string | null; whenKnown(): Promise<string> };
 }
 
@@ -83,6 +87,7 @@ export class PolledEnsemble {
       this.gatheringShare('sessions', sessions.shared, sessionsGatheringSchema, localName),
       this.gatheringShare('watches', watches.shared.summary, watchSummarySchema, (v) => v),
       this.gatheringShare('watch-paths', watches.shared.byPath, watchesByPathSchema, (v) => v),
+      this.gatheringShare('lock-watches', target.locks.gatherer.shared, sharedWatchGatheringSchema, (v) => v),
     ];
     const { poller } = target.monitor;
     this.stops.push(
@@ -257,7 +262,7 @@ export class PolledEnsemble {
     this.lateTimer = null;
   }
 
-  // ---- gatherings (sessions, watches) ----
+  // ---- gatherings (sessions, watches, the Locks view's) ----
 
   private gatheringShare<T>(kind: AskedKind, gatherer: RateLimitedGather<T>, schema: z.ZodType<T>, localize: (value: T) => T): GatheringShare {
     return {

@@ -15,10 +15,10 @@ import { deflateRaw, inflateRaw } from 'node:zlib';
 import { z } from 'zod';
 
 /** What the polling replica publishes, per ensemble. */
-export const POLLED_KINDS = ['health', 'history', 'sessions', 'watches', 'watch-paths'] as const;
+export const POLLED_KINDS = ['health', 'history', 'sessions', 'watches', 'watch-paths', 'lock-watches'] as const;
 export type PolledKind = (typeof POLLED_KINDS)[number];
 /** The kinds another replica asks for (gathered on demand); health and history are published every round. */
-export const ASKED_KINDS = ['sessions', 'watches', 'watch-paths'] as const satisfies readonly PolledKind[];
+export const ASKED_KINDS = ['sessions', 'watches', 'watch-paths', 'lock-watches'] as const satisfies readonly PolledKind[];
 export type AskedKind = (typeof ASKED_KINDS)[number];
 
 /** Deflated bytes per page: 46,000 bytes are 61,336 characters of base64, with room for the head's other fields under 64 KiB. */
