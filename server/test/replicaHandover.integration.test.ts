@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { replicasAnswerSchema, upgradeAnswerSchema, type UpgradeAnswer } from '@keeper/shared';
+import { auditPageSchema, replicasAnswerSchema, upgradeAnswerSchema, type UpgradeAnswer } from '@keeper/shared';
 import { ensembleConfigOf, PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { QUICK_UPGRADES, startReplicaPair, type KeeperProcess } from './support/keeperProcess.js';
 import { call, type Who } from './support/http.js';
@@ -109,6 +109,20 @@ describe('an upgrade whose replica is killed', () => {
 
     const killedAt = Date.now();
     await a.kill();
+    // Until ZooKeeper ends A's session it still names A the upgrade's owner: B says what it knows, that A
+    // does not answer and is unconfirmed since it last did (before the kill), never that A runs it.
+    const deadA = await waitFor(
+      async () => {
+        const listed = (await listedOnB()).find((r) => r.id === ids.a.id);
+        if (!listed) throw new Error('A left the list before B had said it was not answering');
+        return listed.health.state === 'unreachable' ? listed : null;
+      },
+      { what: 'A listed as not answering by B, still registered', timeoutMs: SESSION_MS, intervalMs: 100 },
+    );
+    expect(deadA.upgrades).toEqual([{ ensemble: 'home', upgradeId: started.id, since: expect.any(Number), unconfirmedSince: expect.any(Number) }]);
+    expect(deadA.upgrades[0]!.unconfirmedSince).toBeLessThanOrEqual(killedAt);
+    expect(deadA.upgrades[0]!.unconfirmedSince).toBe(deadA.health.lastAnsweredAt);
+    expect(deadA.health.lastAnsweredAt).toBeGreaterThan(killedAt - 5_000);
     // Not before A's state session has expired: B waits for ZooKeeper to end it.
     const handedOver = await waitFor(
       async () => {
@@ -150,6 +164,22 @@ describe('an upgrade whose replica is killed', () => {
     expect(first.checks.find((c) => c.id === 'handover')).toMatchObject({ at: handover.at, saw: expect.stringContaining(sentence) });
     // B waited for the command A left running, and for A's lock to go with A's console session.
     expect(first.checks.some((c) => c.id === 'restart-process' && c.saw.startsWith(`replica ${ids.b.name} took over: the restart command`))).toBe(true);
+
+    // The trail (B's answer from the shared window): the hand-over is an entry of B's, and the start's
+    // entry (A's, the route's) was written before the first restart's and no later than the start.
+    const trail = auditPageSchema
+      .parse((await call(b.url, 'GET', '/api/audit?limit=200', admin)).body)
+      .entries.filter((e) => e.details?.['upgradeId'] === started.id);
+    const handoverEntry = trail.find((e) => e.action === 'upgrade.action' && e.details?.['action'] === 'handover');
+    expect(handoverEntry).toMatchObject({ replica: { id: ids.b.id }, actor: { via: 'upgrade' }, outcome: 'ok' });
+    expect(handoverEntry!.note).toBe(
+      `replica ${ids.b.name} took over upgrade ${started.id} at ${new Date(handover.at).toISOString().slice(11, 19)} UTC after replica ${ids.a.name}'s session ended`,
+    );
+    const startEntry = trail.find((e) => e.action === 'upgrade.create')!;
+    const firstRestart = trail.filter((e) => e.action === 'upgrade.step' && e.details?.['state'] === 'restarting').at(-1)!;
+    expect(startEntry).toMatchObject({ replica: { id: ids.a.id }, outcome: 'ok', details: { start: true } });
+    expect(startEntry.seq).toBeLessThan(firstRestart.seq);
+    expect(startEntry.at).toBeLessThanOrEqual(done.startedAt!);
 
     // The browser on B was sent the hand-over while the upgrade still ran, then the end.
     const sent = browser.topicEvents('upgrade', 'home').map((e) => e.event.upgrade);

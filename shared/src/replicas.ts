@@ -31,6 +31,12 @@ export const replicaHealthSchema = z.object({
   answeredInMs: z.number().optional(),
   /** In words: its ensembles' states when degraded, the error or timeout when unreachable. */
   detail: z.string().max(500),
+  /**
+   * The last time it answered the answering replica's probe (epoch ms, the answering replica's
+   * clock); null when it has not answered since that replica began asking. A killed replica stays
+   * registered until ZooKeeper ends its session: this is the last moment it was known to run.
+   */
+  lastAnsweredAt: z.number().nullable().optional(),
 });
 export type ReplicaHealth = z.infer<typeof replicaHealthSchema>;
 
@@ -40,6 +46,12 @@ export const replicaUpgradeSchema = z.object({
   upgradeId: z.string(),
   /** ZooKeeper's ctime of its owner znode: since when this replica runs it. */
   since: z.number(),
+  /**
+   * Present when its replica does not answer (health `unreachable`): it is not known to run the
+   * upgrade since then (its last answer, else its registration). ZooKeeper still names it the
+   * owner until its session ends; another replica then takes the upgrade over.
+   */
+  unconfirmedSince: z.number().optional(),
 });
 
 export const replicaSchema = replicaRegistrationSchema.extend({
@@ -64,8 +76,13 @@ export const replicasAnswerSchema = z.object({
   stateEnsemble: z.string().optional(),
   /** Whether one elected replica polls for all (`replicas.sharedPolling`); `poller` marks it. */
   sharedPolling: z.boolean(),
-  /** When the registry was read (epoch ms, the answering replica's clock). */
+  /** When the registry was read (epoch ms, the answering replica's clock): the time the list is shown "as of". */
   readAt: z.number(),
+  /**
+   * When this answer was sent (the same clock): `answeredAt - readAt` is how old the reading was
+   * when it left, which the browser can use whatever its own clock says. Absent from older Keepers.
+   */
+  answeredAt: z.number().optional(),
   /** A replica killed without closing stays listed until ZooKeeper ends its session, up to its timeout: this says so. */
   note: z.string(),
   replicas: z.array(replicaSchema),

@@ -41,17 +41,34 @@ export class Admin {
     return this.ctx.jobs;
   }
 
-  /** Runs a change as `caller` after the admin check, and audits the outcome either way. */
-  async audited<T>(caller: Caller, entry: AuditRecord, run: (record: AuditRecord) => Promise<T>, gate: 'admin' | 'znode' = 'admin'): Promise<T> {
+  /**
+   * Runs a change as `caller` after the admin check, and audits the outcome either way. A change
+   * whose effects begin before it answers (an upgrade's start: its first restart can begin at once)
+   * calls `announce` at that moment: its entry is then in the trail before those effects, written
+   * once (a failure after it is a second, failed entry).
+   */
+  async audited<T>(
+    caller: Caller,
+    entry: AuditRecord,
+    run: (record: AuditRecord, announce: () => Promise<void>) => Promise<T>,
+    gate: 'admin' | 'znode' = 'admin',
+  ): Promise<T> {
     const refusal = adminCheck(caller.identity, entry, gate);
     if (refusal !== null) {
       await this.refuse(caller, entry, refusal);
       throw new OpError('FORBIDDEN', refusal);
     }
     const record: AuditRecord = { ...entry };
+    let announced = false;
+    const announce = async () => {
+      if (announced) return;
+      announced = true;
+      await this.write({ ...record, actor: actorOf(caller.identity), outcome: 'ok', ...remote(caller) });
+    };
     try {
-      const value = await run(record);
-      await this.write({ ...record, actor: actorOf(caller.identity), outcome: 'ok', ...(noteOf(value) ? { note: noteOf(value) } : {}), ...remote(caller) });
+      const value = await run(record, announce);
+      if (!announced)
+        await this.write({ ...record, actor: actorOf(caller.identity), outcome: 'ok', ...(noteOf(value) ? { note: noteOf(value) } : {}), ...remote(caller) });
       return value;
     } catch (error) {
       const e = toOpError(error, entry.path);

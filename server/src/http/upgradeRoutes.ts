@@ -37,8 +37,12 @@ export function upgradeRoutes(api: ApiRoutes, admin: Admin): void {
     const ensemble = ensembleOf(res);
     const who = caller(req, res);
     const details = { mode: body.mode, targetVersion: body.targetVersion ?? null, start: body.start ?? false, method: ensemble.upgrades.method };
-    const wf = await admin.audited(who, { action: 'upgrade.create', ensemble: ensemble.name, details }, async (record) => {
-      const created = await ensemble.upgrades.create(who.identity.name, body);
+    const wf = await admin.audited(who, { action: 'upgrade.create', ensemble: ensemble.name, details }, async (record, announce) => {
+      // With `start`, the entry is written before the start takes effect (upgradeRunner.act), naming the upgrade.
+      const created = await ensemble.upgrades.create(who.identity.name, body, (planned) => {
+        record.details = { ...details, ...summary(planned) };
+        return announce();
+      });
       record.details = { ...details, ...summary(created) };
       return created;
     });
@@ -54,8 +58,8 @@ export function upgradeRoutes(api: ApiRoutes, admin: Admin): void {
     const ensemble = ensembleOf(res);
     const who = caller(req, res);
     const details = { upgradeId: params.id.slice(0, 64), action: params.action, ...(body.reason ? { reason: body.reason } : {}) };
-    const wf = await admin.audited(who, { action: 'upgrade.action', ensemble: ensemble.name, details }, () =>
-      ensemble.upgrades.act(who.identity.name, params.id, params.action, body),
+    const wf = await admin.audited(who, { action: 'upgrade.action', ensemble: ensemble.name, details }, (_record, announce) =>
+      ensemble.upgrades.act(who.identity.name, params.id, params.action, body, announce),
     );
     return ensemble.upgrades.answer(wf, who.identity.role);
   });

@@ -14,6 +14,8 @@ const REUSE_MS = 2_000;
 
 export class PeerHealth {
   private readonly last = new Map<string, { at: number; health: Promise<ReplicaHealth> }>();
+  /** When each peer last answered a probe (serving or degraded): what is known of a peer that went silent. */
+  private readonly answered = new Map<string, number>();
 
   constructor(private readonly probe: (url: string, signal: AbortSignal) => Promise<Response> = (url, signal) => fetch(url, { signal })) {}
 
@@ -31,9 +33,16 @@ export class PeerHealth {
   keepOnly(urls: Iterable<string>): void {
     const keep = new Set(urls);
     for (const url of this.last.keys()) if (!keep.has(url)) this.last.delete(url);
+    for (const url of this.answered.keys()) if (!keep.has(url)) this.answered.delete(url);
   }
 
   private async ask(url: string): Promise<ReplicaHealth> {
+    const health = await this.probeOnce(url);
+    if (health.state !== 'unreachable') this.answered.set(url, health.checkedAt + (health.answeredInMs ?? 0));
+    return { ...health, lastAnsweredAt: this.answered.get(url) ?? null };
+  }
+
+  private async probeOnce(url: string): Promise<ReplicaHealth> {
     const checkedAt = Date.now();
     try {
       const res = await this.probe(`${url}/api/health`, AbortSignal.timeout(PROBE_DEADLINE_MS));
@@ -63,5 +72,5 @@ export class PeerHealth {
 
 /** The answering replica needs no probe: it is serving, since it answers. */
 export function selfHealth(now: number): ReplicaHealth {
-  return { state: 'serving', checkedAt: now, detail: 'answering this request' };
+  return { state: 'serving', checkedAt: now, detail: 'answering this request', lastAnsweredAt: now };
 }

@@ -35,7 +35,8 @@ import { candidateOrder } from './pollingElection.js';
 
 export const REPLICAS_NOTE = 'A replica killed without closing stays listed until ZooKeeper ends its session, at most its session timeout later.';
 
-const ANSWER_REUSE_MS = 1_000;
+/** One reading of the registry serves every admin asking within this time after it (the panel refreshes every 2 s). */
+const ANSWER_REUSE_MS = 500;
 
 export interface ReplicaSelf {
   url: string;
@@ -60,7 +61,9 @@ export class Replicas {
   /** Each watched ensemble's shared upgrades, by its configured name (who runs what, for the answer). */
   private readonly upgrades = new Map<string, SharedUpgrades>();
   private readonly peers = new PeerHealth();
-  private lastAnswer: { at: number; answer: Promise<ReplicasAnswer> } | null = null;
+  private lastAnswer: { readAt: number | null; answer: Promise<ReplicasAnswer> } | null = null;
+  /** The other replicas' URLs at the last reading: asked before the next one reads the registry. */
+  private knownPeers: string[] = [];
   /** `<host>:<port>` once it serves (start). */
   private name = `${hostname()}:?`;
 
@@ -197,20 +200,35 @@ export class Replicas {
    * upgrades it runs (one read of each ensemble's owner znode).
    */
   answer(): Promise<ReplicasAnswer> {
-    // Every admin looking at the panel (it refreshes every 2 s) shares one reading a second.
+    // Every admin looking at the panel (it refreshes every 2 s) shares one reading while it is
+    // under way and for ANSWER_REUSE_MS after the registry was read: a shared answer is never older.
     const now = Date.now();
-    if (this.lastAnswer && now - this.lastAnswer.at < ANSWER_REUSE_MS) return this.lastAnswer.answer;
+    const last = this.lastAnswer;
+    if (last && (last.readAt === null || now - last.readAt < ANSWER_REUSE_MS)) return last.answer;
     const answer = this.readAnswer();
-    this.lastAnswer = { at: now, answer };
-    answer.catch(() => {
-      if (this.lastAnswer?.answer === answer) this.lastAnswer = null;
-    });
+    const entry: { readAt: number | null; answer: Promise<ReplicasAnswer> } = { readAt: null, answer };
+    this.lastAnswer = entry;
+    answer.then(
+      (a) => {
+        entry.readAt = a.readAt;
+      },
+      () => {
+        if (this.lastAnswer === entry) this.lastAnswer = null;
+      },
+    );
     return answer;
   }
 
   private async readAnswer(): Promise<ReplicasAnswer> {
+    // The peers known from the last reading are asked first (each within PROBE_DEADLINE_MS), the
+    // registry read last: its time dates the answer (the panel shows the list "as of" it), so a
+    // peer slow to answer does not age the list. Each health carries its own checkedAt.
+    const asked = new Map(this.knownPeers.map((url) => [url, this.peers.of(url)] as const));
+    await Promise.all(asked.values());
+    const readAt = Date.now();
     const registered = this.registry ? await this.registry.list() : [];
-    this.peers.keepOnly(registered.filter((r) => !r.self).map((r) => r.url));
+    this.knownPeers = registered.filter((r) => !r.self).map((r) => r.url);
+    this.peers.keepOnly(this.knownPeers);
     const [poller, runners, healths] = await Promise.all([
       this.options.sharedPolling ? this.electedPoller() : Promise.resolve(null),
       Promise.all(
@@ -219,19 +237,28 @@ export class Replicas {
           return runner ? { ensemble, ...runner } : null;
         }),
       ),
-      Promise.all(registered.map((r) => (r.self ? Promise.resolve(selfHealth(Date.now())) : this.peers.of(r.url)))),
+      Promise.all(registered.map((r) => (r.self ? Promise.resolve(selfHealth(Date.now())) : (asked.get(r.url) ?? this.peers.of(r.url))))),
     ]);
-    const replicas = registered.map((r, i) => ({
-      ...r,
-      health: healths[i]!,
-      poller: poller === r.id,
-      upgrades: runners.flatMap((u) => (u && u.replica === r.id ? [{ ensemble: u.ensemble, upgradeId: u.upgradeId, since: u.since }] : [])),
-    }));
+    const replicas = registered.map((r, i) => {
+      const health = healths[i]!;
+      // Killed or cut off: ZooKeeper still names it the owner until its session ends, but it is not known to run the upgrade since it last answered.
+      const unconfirmedSince = health.state === 'unreachable' ? (health.lastAnsweredAt ?? r.registeredAt) : null;
+      return {
+        ...r,
+        health,
+        poller: poller === r.id,
+        upgrades: runners.flatMap((u) =>
+          u && u.replica === r.id
+            ? [{ ensemble: u.ensemble, upgradeId: u.upgradeId, since: u.since, ...(unconfirmedSince !== null ? { unconfirmedSince } : {}) }]
+            : [],
+        ),
+      };
+    });
     return {
       enabled: true,
       stateEnsemble: this.options.stateEnsemble,
       sharedPolling: this.options.sharedPolling === true,
-      readAt: Date.now(),
+      readAt,
       note: REPLICAS_NOTE,
       replicas,
     };

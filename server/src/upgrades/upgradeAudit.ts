@@ -5,6 +5,8 @@
 import type { AuditInput } from '../audit/auditLog.js';
 import type { UpgradeWorkflow } from '@keeper/shared';
 
+type Handover = UpgradeWorkflow['handovers'][number];
+
 const KEEPER = { name: 'keeper', role: null, via: 'upgrade' } as const;
 const WATCHED = new Set(['restarting', 'done', 'paused', 'failed', 'skipped']);
 
@@ -44,4 +46,23 @@ export function transitionEntries(prev: UpgradeWorkflow | null, next: UpgradeWor
     });
   }
   return entries;
+}
+
+/**
+ * A hand-over between replicas, in the trail as well as in the timeline: "replica b:8080 took over
+ * upgrade <id> at 14:02:31 UTC after replica a:8080's session ended". Written by the replica that
+ * took over (the shared window marks each entry with its replica); `at` is ZooKeeper's ctime of its
+ * owner znode.
+ */
+export function handoverEntry(wf: UpgradeWorkflow, h: Handover): AuditInput {
+  const at = new Date(h.at).toISOString().slice(11, 19);
+  const before = h.from ? `replica ${h.from.name}'s session ended` : 'the session of the Keeper that ran it ended';
+  return {
+    action: 'upgrade.action',
+    ensemble: wf.ensemble,
+    actor: KEEPER,
+    outcome: 'ok',
+    note: `replica ${h.to.name} took over upgrade ${wf.id} at ${at} UTC after ${before}`,
+    details: { upgradeId: wf.id, action: 'handover', state: wf.state, at: h.at, from: h.from?.name ?? null, to: h.to.name },
+  };
 }

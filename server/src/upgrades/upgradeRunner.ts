@@ -50,7 +50,7 @@ import type { ZkGateway } from '../zk/gateway.js';
 import type { ZkMutations } from '../zk/mutations.js';
 import { isStillRunning, killProcessGroup } from './commandProcess.js';
 import { commandRestarter, manualRestarter, sandboxRestarter, type Restarter, type SandboxRestart } from './restarter.js';
-import { transitionEntries } from './upgradeAudit.js';
+import { handoverEntry, transitionEntries } from './upgradeAudit.js';
 import { RunGuard } from './runGuard.js';
 import { UpgradeLock, type LockAttempt } from './upgradeLock.js';
 import { migrateNameKeyed, UPGRADE_ID, UpgradeStore, upgradesDir } from './upgradeStore.js';
@@ -305,7 +305,8 @@ export class UpgradeRunner {
 
   // ---- acting (the routes audit these; they throw OpError) ----
 
-  async create(by: string, body: UpgradeCreateBody): Promise<UpgradeWorkflow> {
+  /** `announce`: writes the route's audit entry; called when a start follows, before it takes effect (act). */
+  async create(by: string, body: UpgradeCreateBody, announce?: (wf: UpgradeWorkflow) => Promise<void>): Promise<UpgradeWorkflow> {
     this.guard.requireReady();
     this.assertNoneInProgress();
     const health = this.guard.requireHealth();
@@ -338,7 +339,7 @@ export class UpgradeRunner {
     }
     if (body.start) {
       try {
-        return await this.act(by, this.wf!.id, 'start', body.confirmation !== undefined ? { confirmation: body.confirmation } : {});
+        return await this.act(by, this.wf!.id, 'start', body.confirmation !== undefined ? { confirmation: body.confirmation } : {}, announce);
       } catch (error) {
         const e = toOpError(error);
         throw new OpError(e.code, `Upgrade ${this.wf!.id} is planned but did not start: ${e.message}`);
@@ -347,7 +348,18 @@ export class UpgradeRunner {
     return this.wf!;
   }
 
-  async act(by: string, id: string, action: UpgradeAction, body: UpgradeActionBody): Promise<UpgradeWorkflow> {
+  /**
+   * `announce` (the route's audit entry) is awaited before an action that restarts members takes
+   * effect (start, resume): the trail says who started it before any restart's own entry, and a
+   * replica killed as its first restart begins cannot take that entry with it.
+   */
+  async act(
+    by: string,
+    id: string,
+    action: UpgradeAction,
+    body: UpgradeActionBody,
+    announce?: (wf: UpgradeWorkflow) => Promise<void>,
+  ): Promise<UpgradeWorkflow> {
     const wf = this.get(id);
     if (wf !== this.wf) throw new OpError('UPGRADE_REFUSED', `upgrade ${id} is ${wf.state}: only the current one can be acted on`);
     const at = Date.now();
@@ -375,6 +387,11 @@ export class UpgradeRunner {
       }
     }
     this.refuseIfError(wf, event);
+    if (announce && (action === 'start' || action === 'resume')) {
+      await announce(wf);
+      // Timed after its entry: the trail never shows the start after what it started.
+      event = { ...event, at: Date.now() };
+    }
     // Another replica runs it: the action is stored, and that replica carries it out (it holds the lock).
     if (!this.owner) return this.actThroughStore(id, event);
     // Restarts follow start and resume: this process must hold the ensemble's upgrade lock first.
@@ -784,7 +801,12 @@ export class UpgradeRunner {
     const next = handedOver
       ? recordHandover(stored.wf, { at: since, from: from ? { replica: from.replica, name: from.name } : null, to: self })
       : { ...stored.wf, runBy: { ...self, since } };
-    if (handedOver) this.log.warn({ upgrade: next.id, from: from?.name ?? null, at: since }, handoverSentence({ from, to: self }));
+    if (handedOver) {
+      this.log.warn({ upgrade: next.id, from: from?.name ?? null, at: since }, handoverSentence({ from, to: self }));
+      // In the trail too, before anything this replica restarts (its restarts wait for the entries appended before them).
+      const entry = this.settings.audit?.(handoverEntry(next, next.handovers.at(-1)!));
+      this.lastAudit = Promise.all([this.lastAudit, entry?.catch((error: unknown) => this.log.warn({ err: error }, 'hand-over audit entry not written'))]);
+    }
     this.becomeOwner(stored.version, since);
     this.mustStore = true;
     this.needsResume = handedOver && (next.state === 'running' || next.state === 'paused');

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PeerHealth, PROBE_DEADLINE_MS } from '../../src/replicas/peerHealth.js';
 
 const health = (status: 'ok' | 'degraded', ensembles: { name: string; state: string }[] = []) =>
@@ -42,5 +42,25 @@ describe('PeerHealth: how a replica says another one is', () => {
     peers.keepOnly(['http://b:1']);
     await peers.of('http://a:1');
     expect(asked).toHaveLength(3);
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('says when a peer that stopped answering last answered (the last moment it was known to run)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(100_000);
+    let up = true;
+    const peers = new PeerHealth(async () => {
+      if (up) return health('ok');
+      throw new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:1') });
+    });
+    expect(await peers.of('http://a:1')).toMatchObject({ state: 'serving', lastAnsweredAt: 100_000 });
+    up = false;
+    vi.setSystemTime(103_000);
+    expect(await peers.of('http://a:1')).toMatchObject({ state: 'unreachable', checkedAt: 103_000, lastAnsweredAt: 100_000 });
+    // One that never answered this replica says so: null, not a time it never had.
+    expect(await peers.of('http://b:1')).toMatchObject({ state: 'unreachable', lastAnsweredAt: null });
   });
 });

@@ -15,8 +15,11 @@ export type Freshness =
       live: false;
       asOf: number | null;
       reason: string;
-      /** How the time reads: "as of 14:02:31", or "unconfirmed since 14:02:31" for a member that stopped answering. */
-      label?: 'as of' | 'unconfirmed since';
+      /**
+       * How the time reads: "as of 14:02:31", "unconfirmed since 14:02:31" for a member that stopped
+       * answering, or "unconfirmed, as of 14:02:31" for a reading whose refresh is not answered yet.
+       */
+      label?: 'as of' | 'unconfirmed since' | 'unconfirmed, as of';
       /** Served by a member that has lost quorum: reads work, writes wait (controls say "read-only"). */
       readOnly?: true;
     };

@@ -1,9 +1,11 @@
 /**
  * /audit/replicas (admins): the Keeper replicas registered in the home ensemble, each with its
  * address, version, start time and health, which one polls the members for all (sharedPolling)
- * and which runs an upgrade. Refreshed every 2 s while open; when a refresh is missed or refused the
- * list says "as of" its last answer instead of passing for live (docs/replicas.md).
+ * and which runs an upgrade. Refreshed every 2 s while open; when a refresh is refused, or not
+ * answered within 3 s of the reading shown, the list says "as of" the server's reading instead of
+ * passing for live (docs/replicas.md).
  */
+import { useEffect, useState } from 'react';
 import type { Replica } from '@keeper/shared';
 import { errorText } from '../../lib/api';
 import { formatCount } from '../../lib/bytes';
@@ -12,7 +14,8 @@ import { useNow } from '../../lib/useNow';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { Callout } from '../../ui/Callout';
 import { AdminArea } from '../../app/AdminArea';
-import { freshnessOf, HEALTH_WORDS, rolesOf, useReplicas } from './replicasApi';
+import { AsOf } from '../../app/freshness/AsOf';
+import { freshnessOf, HEALTH_WORDS, rolesOf, unconfirmedAt, useReplicas } from './replicasApi';
 import '../../ui/table.css';
 import '../../app/freshness/freshness.css';
 import './replicas.css';
@@ -20,9 +23,17 @@ import './replicas.css';
 export function ReplicasPage() {
   const now = useNow();
   const list = useReplicas();
-  const answer = list.data;
+  const answer = list.data?.answer;
   const failed = list.error ? errorText(list.error) : null;
-  const freshness = freshnessOf(answer, list.dataUpdatedAt, failed, now);
+  // The shared clock ticks once a second: the moment the list stops being confirmed is rendered on time, not up to a second late.
+  const [reached, setReached] = useState(0);
+  const freshness = freshnessOf(list.data, failed, list.isFetching, Math.max(now, reached));
+  const deadline = freshness.live ? unconfirmedAt(list.data) : null;
+  useEffect(() => {
+    if (deadline === null) return;
+    const timer = setTimeout(() => setReached(deadline), Math.max(0, deadline - Date.now()));
+    return () => clearTimeout(timer);
+  }, [deadline]);
   // Behind a load balancer each refresh may be answered by another replica: said once, not as a row's tag.
   const self = answer?.replicas.find((r) => r.self);
   const serving = answer?.replicas.filter((r) => r.health.state === 'serving').length ?? 0;
@@ -54,11 +65,7 @@ export function ReplicasPage() {
             </span>
           </span>
         ) : (
-          <span className="as-of" role="note" data-as-of={freshness.asOf ?? undefined} title={freshness.reason}>
-            <span className="as-of__dot" aria-hidden="true" />
-            {freshness.asOf === null ? 'not live' : `as of ${formatClock(freshness.asOf)}`}
-            <span className="as-of__why"> · {freshness.reason}</span>
-          </span>
+          <AsOf freshness={freshness} />
         )}
       </div>
       {failed && (
@@ -125,6 +132,7 @@ function ReplicaRow({ replica, sharedPolling, live }: { replica: Replica; shared
         <span className="muted replicas-sub">
           {replica.health.detail}
           {replica.health.answeredInMs !== undefined && !replica.self ? ` · ${replica.health.answeredInMs} ms` : ''}
+          {replica.health.state === 'unreachable' && replica.health.lastAnsweredAt ? ` · last answered ${formatClock(replica.health.lastAnsweredAt)}` : ''}
         </span>
       </td>
       <td data-label="Does for all">
