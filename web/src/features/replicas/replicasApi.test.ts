@@ -9,7 +9,7 @@ const reading: ReplicasReading = { answer, confirmedAt: 50_000 };
 describe('the replicas list: live only while confirmed', () => {
   it('is live while refreshes are answered, and "unconfirmed, as of" the server\'s reading once one is not within 3 s of it', () => {
     expect(freshnessOf(reading, null, true, 50_000 + UNCONFIRMED_AFTER_MS)).toEqual({ live: true });
-    // The refresh asked at 52_000 is still out at 53_001: said, as of the server's own reading time.
+    // The refresh asked at 52_000 is still out past 52_500: said, as of the server's own reading time.
     expect(freshnessOf(reading, null, true, 50_001 + UNCONFIRMED_AFTER_MS)).toMatchObject({ live: false, asOf: 1_000, label: 'unconfirmed, as of' });
     // Between refreshes nothing is out: not said until a whole refresh more has passed without one (a hidden tab).
     expect(freshnessOf(reading, null, false, 50_001 + UNCONFIRMED_AFTER_MS)).toEqual({ live: true });
