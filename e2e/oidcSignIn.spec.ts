@@ -75,6 +75,13 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
+  // Its subtrees go with it: a later spec on this lane's sandbox (explorer's tree of /app) would meet a second "payments".
+  await kazoo(E2E_HOSTS, [
+    { op: 'ensure', path: '/app/billing' },
+    { op: 'delete', path: '/app/billing', recursive: true },
+    { op: 'ensure', path: '/app/payments' },
+    { op: 'delete', path: '/app/payments', recursive: true },
+  ]);
   await keeper?.stop('SIGTERM');
   await provider?.stop();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
