@@ -313,6 +313,7 @@ describe('locks on a real ensemble with kazoo', () => {
       expect(tracker.analyses - before, '40 GETs analyse nothing').toBe(0);
       const seen = browsers.map((b) => ({ list: b.topicEvents('locks', 'it').length, lock: b.topicEvents('lock', 'it').length }));
       const counted = tracker.analyses;
+      const gatheringsBefore = tracker.gatherer.epoch;
       const next = await own.releaseHolder();
       const holderIs = (b: TestBrowser) => {
         const last = b.topicEvents('lock', 'it').at(-1)?.event;
@@ -325,11 +326,13 @@ describe('locks on a real ensemble with kazoo', () => {
       });
       await new Promise((r) => setTimeout(r, 500));
       const analyses = tracker.analyses - counted;
+      // A watch gathering that lands in the window is a change too (new evidence), analysed once for all, pushed only if it moved something.
+      const gatherings = tracker.gatherer.epoch - gatheringsBefore;
       const lockPushes = Math.max(...browsers.map((b, i) => b.topicEvents('lock', 'it').length - seen[i]!.lock));
-      console.log(`3 browsers: ${lockPushes} lock pushes each from ${analyses} analyses of the lock`);
+      console.log(`3 browsers: ${lockPushes} lock pushes each from ${analyses} analyses of the lock (${gatherings} watch gatherings in the window)`);
       expect(analyses).toBeGreaterThanOrEqual(1);
       // Each change is analysed once for the three browsers (a release is two or three changes: the node goes, facts are read).
-      expect(analyses).toBeLessThanOrEqual(lockPushes + 1);
+      expect(analyses).toBeLessThanOrEqual(lockPushes + 1 + gatherings);
     } finally {
       for (const b of browsers) b.close();
     }
