@@ -87,6 +87,11 @@ export class Admin {
     });
   }
 
+  /** An entry Keeper writes of its own accord (a scan's hand-over, a cancel another replica asked for): no caller to check. */
+  async note(entry: AuditInput): Promise<void> {
+    await this.write(entry);
+  }
+
   /** Starts a job whose end is audited too (`before`: the fingerprint its start recorded). */
   startAuditedJob(
     caller: Caller,

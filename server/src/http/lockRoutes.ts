@@ -3,6 +3,7 @@
  *   GET  /locks?path=<root>&offset=&limit=&q=   one page of the tracked locks at or under root, worst first (viewers too)
  *   GET  /locks/<path>           one lock directory, tracked and live from then on (until nobody looks)
  *   POST /locks/scan   {path}    admin: a paced, budgeted scan as a job (202 {job})
+ *   POST /locks/scan/cancel {scanId}   admin: stops a running scan, whichever replica runs it (200 stopped, 202 not confirmed yet)
  *   GET  /lock-scans              the last scans (with replicas: every replica's, from the home ensemble)
  *   POST /locks/delete {path, owner, version, confirmHolder?}   admin: one contender, re-checked
  *   POST /locks/clean  {path, dryRun}                          admin: leaked contenders
@@ -43,6 +44,11 @@ export function lockRoutes(api: ApiRoutes): void {
   api.handle(ROUTES.lockScan, { bodyLimit: LOCK_BODY_LIMIT, refused: refused('lock.scan') }, async ({ body, req, res }) => ({
     job: await ensembleOf(res).lockScans.start(caller(req, res), body.path),
   }));
+
+  api.handle(ROUTES.lockScanCancel, { bodyLimit: LOCK_BODY_LIMIT, refused: refused('lock.scan') }, async ({ body, req, res, reply }) => {
+    const { status, answer } = await ensembleOf(res).lockScans.cancel(caller(req, res), body.scanId);
+    return reply(status, answer);
+  });
 
   api.handle(ROUTES.lockScans, {}, ({ res }) => ({ ensemble: ensembleOf(res).name, ...ensembleOf(res).lockScans.list() }));
 

@@ -9,7 +9,15 @@
  * one scan at a time across replicas (an owner znode), its progress stored about once a second
  * by compare-and-set, every replica showing the newest scan and tracking what finished scans
  * found. When the running replica's session ends, another takes the scan over and scans again
- * from the start, saying so in the record; the dead replica's partial counts are set aside.
+ * from the start, saying so in the record and the audit trail; the dead replica's partial counts
+ * are set aside.
+ *
+ * A scan is cancelled from any replica (POST .../locks/scan/cancel): the replica asked writes a
+ * cancel request into the scan's record (compare-and-set); the replica running it follows its
+ * record with a watch, stops, and stores the scan `cancelled` with the request kept, which is what
+ * the asking replica waits for before it says "stopped" (CANCEL_CONFIRM_MS at most; past it, it
+ * says the request is not confirmed yet). A running replica's progress write that meets the
+ * request (the request moved the version) keeps it and writes again at the new version.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
@@ -21,8 +29,11 @@ import {
   lastScanOf,
   recordScanHandover,
   type Backoff,
+  scanCancelSentence,
   type JobSnapshot,
+  type LockScanCancelAnswer,
   type LockScanRecord,
+  type ScanCancelRequest,
 } from '@keeper/shared';
 import type { Admin, Caller } from '../admin/admin.js';
 import { OpError } from '../admin/opError.js';
@@ -31,7 +42,8 @@ import type { Ensemble } from '../ensemble/ensemble.js';
 import { WorkflowWriter } from '../upgrades/workflowWriter.js';
 import { TooManyLocksError } from './lockTracker.js';
 import { scanForLocks, type ScanResult } from './scan.js';
-import type { SharedScans, StoredScan } from './sharedScans.js';
+import { scanCancelledEntry, scanHandoverEntry } from './scanAudit.js';
+import type { ScanWriteOutcome, SharedScans, StoredScan } from './sharedScans.js';
 
 /** A running shared scan's progress is stored at most this often (its start and end always). */
 const PROGRESS_WRITE_MS = 1_000;
@@ -40,10 +52,23 @@ const FOUND_LISTED = 5_000;
 /** How long a shared scan's end waits for its record to be stored before its job ends anyway. */
 const END_WRITE_WAIT_MS = 10_000;
 const SHARED_RETRY: Backoff = { baseMs: 500, capMs: 10_000, jitter: [0.5, 1] };
+/** How long a cancel waits for the running replica's record to say it stopped before answering "requested, not confirmed". */
+export const CANCEL_CONFIRM_MS = 5_000;
+/** A cancel request's compare-and-set meeting the runner's progress writes is tried this many times. */
+const CANCEL_WRITE_ATTEMPTS = 5;
+const CANCEL_RETRY: Backoff = { baseMs: 50, capMs: 500, jitter: [0.5, 1] };
 
 interface Running {
   id: string;
+  /** The job running it here (set as soon as it starts). */
+  jobId: string | null;
+  /** A cancel asked for on any replica: kept in every later write of the record. */
+  cancelRequest: ScanCancelRequest | null;
+  /** The scan as this replica last made it. */
+  current: LockScanRecord;
 }
+
+export type CancelAnswer = { status: 200 | 202; answer: LockScanCancelAnswer };
 
 /** One ensemble's lock scans (`Ensemble.lockScans`): at most one runs at a time. */
 export class LockScans {
@@ -58,6 +83,8 @@ export class LockScans {
   /** Running scans of other replicas seen so far (each once checked for an owner). */
   private readonly seenRunning = new Set<string>();
   private closed = false;
+  /** Cancels waiting for a scan's record to say it ended: called whenever the scans shown change. */
+  private readonly endWaiters = new Set<() => void>();
 
   constructor(
     private readonly admin: Admin,
@@ -95,7 +122,7 @@ export class LockScans {
       if (other)
         throw new OpError(
           'SCAN_IN_PROGRESS',
-          `a lock scan of ${ensembleName} is running on replica ${other.runBy?.name ?? 'another replica'} already: wait for it or cancel it there`,
+          `a lock scan of ${ensembleName} is running on replica ${other.runBy?.name ?? 'another replica'} already: wait for it or cancel it (from any replica)`,
         );
       this.running = 'starting';
       let claimed: string | null = null;
@@ -127,7 +154,7 @@ export class LockScans {
           if (!claim.won)
             throw new OpError(
               'SCAN_IN_PROGRESS',
-              `a lock scan of ${ensembleName} is running on replica ${claim.owner?.name ?? 'another replica'} already: wait for it or cancel it there`,
+              `a lock scan of ${ensembleName} is running on replica ${claim.owner?.name ?? 'another replica'} already: wait for it or cancel it (from any replica)`,
             );
           claimed = scan.id;
           await shared.prune();
@@ -154,29 +181,31 @@ export class LockScans {
     const config = this.ensemble.config.locks;
     const shared = this.shared;
     let lost: string | null = null;
+    const running: Running = { id: initial.id, jobId: null, cancelRequest: initial.cancelRequest ?? null, current: initial };
     let current = initial;
     let lastWrite = 0;
     const writer =
       shared && version !== null
         ? new WorkflowWriter<LockScanRecord>(
             version,
-            (s, v) => shared.write(s, v),
+            (s, v) => this.writeKeepingRequest(shared, s, v, running),
             { stored: () => this.showShared(), conflict: () => void this.onConflict(current.id, (why) => (lost = why)) },
             this.log,
             'scan',
           )
         : null;
     const store = (next: LockScanRecord, force: boolean): Promise<boolean> | null => {
-      current = next;
+      current = { ...next, cancelRequest: running.cancelRequest };
+      running.current = current;
       if (!writer || lost !== null || (!force && Date.now() - lastWrite < PROGRESS_WRITE_MS)) return null;
       lastWrite = Date.now();
-      return writer.submit(next);
+      return writer.submit(current);
     };
-    this.running = { id: initial.id };
+    this.running = running;
     const notTracked: string[] = [];
     const foundPaths: string[] = [];
     const siblingsOf = new Map<string, readonly string[] | null>();
-    return this.admin.jobs.start({ kind: 'lockScan', ensemble: ensembleName, path: initial.path, startedBy: initial.startedBy }, async (control) => {
+    const job = this.admin.jobs.start({ kind: 'lockScan', ensemble: ensembleName, path: initial.path, startedBy: initial.startedBy }, async (control) => {
       const startedAt = shared ? initial.startedAt : Date.now();
       if (!shared)
         locks.lastScan = {
@@ -266,12 +295,124 @@ export class LockScans {
           ],
           skippedTotal: (result?.skippedTotal ?? 0) + notTracked.length,
           error: outcome.error ?? null,
+          cancelRequest: running.cancelRequest,
         };
         await this.finish(end, control.snapshot.id, startedAt, store, lost !== null);
         if (lost !== null)
           this.log.warn({ scan: initial.id, why: lost }, 'a lock scan this replica ran is run by another replica now: its partial result is not stored');
+        else if (end.state === 'cancelled' && running.cancelRequest) void this.admin.note(scanCancelledEntry(ensembleName, end));
       }
     });
+    running.jobId = job.id;
+    if (running.cancelRequest) this.requestedHere(running, running.cancelRequest);
+    return job;
+  }
+
+  /**
+   * A write of the running scan's record. When it meets another version, that may be a cancel
+   * request written by another replica (the record still run by this one): the request is kept,
+   * honoured, and the write tried again at the version read. Anything else is a conflict.
+   */
+  private async writeKeepingRequest(shared: SharedScans, scan: LockScanRecord, version: number | null, running: Running): Promise<ScanWriteOutcome> {
+    const first = await shared.write(scan, version);
+    if (first.ok || version === null) return first;
+    const stored = await shared.read(scan.id);
+    const asked = stored?.scan.cancelRequest;
+    const stillMine = stored?.scan.runBy?.replica === shared.self.replica && stored.scan.runBy.since === scan.runBy?.since;
+    if (!stored || !asked || !stillMine || isScanFinished(stored.scan)) return first;
+    this.requestedHere(running, asked);
+    return shared.write({ ...scan, cancelRequest: running.cancelRequest }, stored.version);
+  }
+
+  /** A cancel request for the scan running here: kept (the first one) and its job cancelled. */
+  private requestedHere(running: Running, asked: ScanCancelRequest): void {
+    running.cancelRequest ??= asked;
+    if (running.jobId === null) return;
+    if (this.admin.jobs.get(running.jobId)?.state !== 'running') return;
+    this.log.info({ scan: running.id, by: asked.by, on: asked.replica.name }, 'lock scan cancelled on request');
+    this.admin.jobs.cancel(running.jobId);
+  }
+
+  /**
+   * Stops a running scan, wherever it runs (the route checked identity and role before the body):
+   * the answer says it stopped only once its record does.
+   */
+  async cancel(caller: Caller, scanId: string): Promise<CancelAnswer> {
+    const ensembleName = this.ensemble.name;
+    return this.admin.audited(caller, { action: 'lock.scan', ensemble: ensembleName, details: { phase: 'cancel', scanId } }, async (record) => {
+      const result = await this.requestCancel(caller, scanId);
+      const { scan } = result.answer;
+      record.path = scan.path;
+      record.note = result.answer.message;
+      record.details = { ...record.details, outcome: result.answer.outcome, runBy: scan.runBy?.name ?? null };
+      return result;
+    });
+  }
+
+  private async requestCancel(caller: Caller, scanId: string): Promise<CancelAnswer> {
+    const shared = this.shared;
+    const r = this.running;
+    const here = r !== null && r !== 'starting' && r.id === scanId ? r : null;
+    if (!shared) {
+      if (here?.jobId) {
+        this.requestedHere(here, { by: caller.identity.name, replica: { replica: '', name: 'this Keeper' }, at: Date.now() });
+        await Promise.race([this.admin.jobs.settled(here.jobId), sleep(CANCEL_CONFIRM_MS)]);
+      }
+      const ended = this.recent.find((s) => s.id === scanId);
+      if (ended) return answerOf(ended, here !== null);
+      if (here) return answerOf(here.current, true);
+      throw new OpError('UNKNOWN_SCAN', `no lock scan ${JSON.stringify(scanId)} of ${this.ensemble.name} is kept`);
+    }
+    if (!this.sharedOpen)
+      throw new OpError('NOT_READY', `the lock scans of ${this.ensemble.name} are not read from the home ensemble yet: try again in a few seconds`);
+    const asked: ScanCancelRequest = { by: caller.identity.name, replica: shared.self, at: Date.now() };
+    if (here) this.requestedHere(here, asked);
+    else {
+      for (let attempt = 0; ; attempt++) {
+        const stored = await shared.read(scanId);
+        if (!stored) throw new OpError('UNKNOWN_SCAN', `no lock scan ${JSON.stringify(scanId)} of ${this.ensemble.name} is kept`);
+        if (isScanFinished(stored.scan)) return answerOf(stored.scan, false);
+        // Asked already (another admin, another replica): wait for its end like the first asker.
+        if (stored.scan.cancelRequest) break;
+        if ((await shared.write({ ...stored.scan, cancelRequest: asked }, stored.version)).ok) break;
+        if (attempt + 1 >= CANCEL_WRITE_ATTEMPTS)
+          throw new OpError('BAD_VERSION', `the record of lock scan ${scanId} kept changing: the cancel request was not written; try again`);
+        await sleep(backoffDelay(attempt, CANCEL_RETRY));
+      }
+    }
+    const end = await this.waitForEnd(shared, scanId, CANCEL_CONFIRM_MS);
+    if (end) return answerOf(end, true);
+    const now = shared.get(scanId) ?? (here ? here.current : null);
+    if (!now) throw new OpError('UNKNOWN_SCAN', `lock scan ${scanId} of ${this.ensemble.name} is no longer kept`);
+    const runner = now.runBy ? `replica ${now.runBy.name}` : 'the replica running it';
+    return {
+      status: 202,
+      answer: {
+        outcome: 'requested',
+        message: `cancel requested, not yet confirmed: ${runner} had not stored the scan stopped within ${CANCEL_CONFIRM_MS / 1_000} s (the scan's record will say when it does)`,
+        scan: now,
+      },
+    };
+  }
+
+  /** The scan's record once it says the scan ended (read here through the watch, or once more at the end of the wait); null if not by then. */
+  private async waitForEnd(shared: SharedScans, id: string, ms: number): Promise<LockScanRecord | null> {
+    const ended = (): LockScanRecord | null => {
+      const scan = shared.get(id);
+      return scan && isScanFinished(scan) ? scan : null;
+    };
+    let check: () => void = () => undefined;
+    const seen = new Promise<void>((resolve) => (check = () => ended() && resolve()));
+    this.endWaiters.add(check);
+    try {
+      check();
+      await Promise.race([seen, sleep(ms)]);
+    } finally {
+      this.endWaiters.delete(check);
+    }
+    if (ended()) return ended();
+    const stored = await shared.read(id).catch(() => null);
+    return stored && isScanFinished(stored.scan) ? stored.scan : null;
   }
 
   /** The scan's end: stored (with replicas) and shown; the ownership given up. */
@@ -339,6 +480,11 @@ export class LockScans {
   private onStored(stored: StoredScan): void {
     if (this.closed) return;
     this.adoptFinds(stored.scan);
+    // A cancel asked for on another replica, of the scan running here: it stops now (its end is stored with the request).
+    const r = this.running;
+    const asked = stored.scan.cancelRequest;
+    if (asked && r !== null && r !== 'starting' && r.id === stored.scan.id && stored.scan.runBy?.replica === this.shared?.self.replica)
+      this.requestedHere(r, asked);
     this.showShared();
     // A running scan first seen here: its owner may have gone before this replica read it (nobody would say so again).
     if (!isScanFinished(stored.scan) && !this.seenRunning.has(stored.scan.id)) {
@@ -365,6 +511,7 @@ export class LockScans {
   private showShared(): void {
     const newest = this.shared?.list()[0];
     if (newest) this.ensemble.locks.lastScan = lastScanOf(newest);
+    for (const check of this.endWaiters) check();
   }
 
   /** A running scan nobody owns (its replica's session ended): claimed, and if won, run here from the start. */
@@ -387,14 +534,24 @@ export class LockScans {
             await shared.release(orphan.id);
             return;
           }
-          const next = recordScanHandover(stored.scan, shared.self, claim.since);
+          // A cancel asked for before its replica stopped it: taken over only to be ended, not scanned again.
+          const taken = recordScanHandover(stored.scan, shared.self, claim.since);
+          const endedAt = Date.now();
+          const next: LockScanRecord = taken.cancelRequest ? { ...taken, state: 'cancelled', finishedAt: endedAt, updatedAt: endedAt } : taken;
           const written = await shared.write(next, stored.version);
           if (!written.ok) {
             await shared.release(orphan.id);
             continue;
           }
-          this.log.warn({ scan: next.id, from: stored.scan.runBy?.name ?? null, at: claim.since }, next.handovers.at(-1)!.sentence);
+          const handover = next.handovers.at(-1)!;
+          this.log.warn({ scan: next.id, from: stored.scan.runBy?.name ?? null, at: claim.since }, handover.sentence);
+          void this.admin.note(scanHandoverEntry(this.ensemble.name, next, handover));
           this.showShared();
+          if (isScanFinished(next)) {
+            void this.admin.note(scanCancelledEntry(this.ensemble.name, next));
+            await shared.release(orphan.id);
+            return;
+          }
           this.run(next, written.version);
           return;
         } catch (error) {
@@ -406,4 +563,13 @@ export class LockScans {
       this.takingOver = false;
     }
   }
+}
+
+/** A cancel's answer from the scan's record: `stopped` says whether this cancel stopped it (or found it ended already). */
+function answerOf(scan: LockScanRecord, stopped: boolean): CancelAnswer {
+  if (stopped && scan.state === 'cancelled')
+    return { status: 200, answer: { outcome: 'cancelled', message: `cancel requested; ${scanCancelSentence(scan)}`, scan } };
+  if (stopped && isScanFinished(scan)) return { status: 200, answer: { outcome: 'finished', message: `cancel requested; ${scanCancelSentence(scan)}`, scan } };
+  const already = scan.state === 'cancelled' ? `it was cancelled already: ${scanCancelSentence(scan)}` : `not cancelled: ${scanCancelSentence(scan)}`;
+  return { status: 200, answer: { outcome: 'finished', message: already, scan } };
 }

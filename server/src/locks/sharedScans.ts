@@ -39,6 +39,8 @@ export interface SharedScans {
   /** Reads the ensemble's stored scans (keyed by its identity) and follows them from now on. */
   open(ensembleId: string, events: SharedScanEvents): Promise<StoredScan[]>;
   read(id: string): Promise<StoredScan | null>;
+  /** The scan as last read or written here (no request). */
+  get(id: string): LockScanRecord | null;
   /** Creates (version null) or compare-and-sets the record (fitted under the value cap); `ok: false` when another replica wrote first. */
   write(scan: LockScanRecord, version: number | null): Promise<ScanWriteOutcome>;
   /** Takes the ensemble's scan ownership for `scanId` with an ephemeral znode of this replica's state session. */

@@ -27,6 +27,21 @@ export const scanHandoverSchema = z.object({
 });
 export type ScanHandover = z.infer<typeof scanHandoverSchema>;
 
+/**
+ * An admin's request, made on any replica, that the replica running the scan stop it: written
+ * into the scan's record by compare-and-set; the running replica follows its record with a watch
+ * and stops within about a second, then stores the scan `cancelled` with the request kept.
+ */
+export const scanCancelRequestSchema = z.object({
+  /** The admin who asked. */
+  by: z.string().max(300),
+  /** The replica that was asked (and wrote the request). */
+  replica: scanReplicaSchema,
+  /** That replica's clock when it wrote the request. */
+  at: z.number(),
+});
+export type ScanCancelRequest = z.infer<typeof scanCancelRequestSchema>;
+
 export const MAX_SCAN_HANDOVERS = 10;
 /** Scans kept per ensemble (the running one included); the oldest finished are pruned. */
 export const LOCK_SCANS_KEPT = 10;
@@ -55,6 +70,8 @@ export const lockScanRecordSchema = z.object({
   /** The replica running (or that ran) it, since ZooKeeper's time of its owner znode; null for a single Keeper. */
   runBy: scanReplicaSchema.extend({ since: z.number() }).nullable(),
   handovers: z.array(scanHandoverSchema).max(MAX_SCAN_HANDOVERS),
+  /** A cancel asked for on any replica (absent in records stored before it existed). */
+  cancelRequest: scanCancelRequestSchema.nullish(),
 });
 export type LockScanRecord = z.infer<typeof lockScanRecordSchema>;
 
@@ -67,6 +84,23 @@ export const lockScansAnswerSchema = z.object({
 });
 export type LockScansAnswer = z.infer<typeof lockScansAnswerSchema>;
 
+/** POST /api/ensembles/<name>/locks/scan/cancel: the scan's id (GET .../lock-scans lists it). */
+export const lockScanCancelBodySchema = z.strictObject({ scanId: z.string().regex(LOCK_SCAN_ID) });
+export type LockScanCancelBody = z.infer<typeof lockScanCancelBodySchema>;
+
+/**
+ * What a cancel did, said truthfully: `cancelled` only once the scan's record (written by the
+ * replica that ran it) says it stopped; `requested` when that replica had not confirmed within the
+ * request's wait (the record will say when it does); `finished` when the scan had ended already.
+ */
+export const lockScanCancelAnswerSchema = z.object({
+  outcome: z.enum(['cancelled', 'requested', 'finished']),
+  /** "cancel requested; replica a:8080 stopped it at 14:02:31 UTC" */
+  message: z.string(),
+  scan: lockScanRecordSchema,
+});
+export type LockScanCancelAnswer = z.infer<typeof lockScanCancelAnswerSchema>;
+
 const clock = (at: number): string => new Date(at).toISOString().slice(11, 19);
 
 /** "replica b:8080 took over at 14:02:31 UTC after replica a:8080's session ended; ..." */
@@ -76,6 +110,14 @@ export function scanHandoverSentence(h: Pick<ScanHandover, 'at' | 'from' | 'to' 
     `replica ${h.to.name} took over at ${clock(h.at)} UTC after ${before}; ` +
     `its partial walk (${h.reached.visited} znodes listed, ${h.reached.found} found) is set aside and the scan starts again from ${path}`
   );
+}
+
+/** "replica a:8080 stopped it at 14:02:31 UTC (asked by admin on replica b:8080)": what a finished scan says of its cancel. */
+export function scanCancelSentence(scan: LockScanRecord): string {
+  const runner = scan.runBy ? `replica ${scan.runBy.name}` : 'Keeper';
+  const asked = scan.cancelRequest ? ` (asked by ${scan.cancelRequest.by} on replica ${scan.cancelRequest.replica.name})` : '';
+  if (scan.state === 'cancelled') return `${runner} stopped it at ${clock(scan.finishedAt ?? scan.updatedAt)} UTC${asked}`;
+  return `it had ended already (${scan.state} at ${clock(scan.finishedAt ?? scan.updatedAt)} UTC)`;
 }
 
 /** The scan now run by `to`, from the start: the counts of the replica that died go into the hand-over, not the result. */
@@ -134,5 +176,6 @@ export function lastScanOf(scan: LockScanRecord): LastScan {
     skippedTotal: scan.skippedTotal,
     ...(scan.runBy ? { runBy: scan.runBy, updatedAt: scan.updatedAt } : {}),
     ...(scan.handovers.length > 0 ? { handovers: scan.handovers.map((h) => ({ at: h.at, sentence: h.sentence })) } : {}),
+    ...(scan.cancelRequest ? { cancelRequest: { by: scan.cancelRequest.by, replica: scan.cancelRequest.replica.name, at: scan.cancelRequest.at } } : {}),
   };
 }

@@ -244,6 +244,8 @@ export const lastScanSchema = z.object({
   updatedAt: z.number().optional(),
   /** With replicas: each replica that took the scan over after the previous one's session ended, said in a sentence. */
   handovers: z.array(z.object({ at: z.number(), sentence: z.string() })).optional(),
+  /** A cancel asked for (on any replica): who asked, on which replica (its name), when (that replica's clock). */
+  cancelRequest: z.object({ by: z.string(), replica: z.string(), at: z.number() }).optional(),
 });
 export type LastScan = z.infer<typeof lastScanSchema>;
 

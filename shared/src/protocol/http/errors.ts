@@ -42,6 +42,8 @@ export const API_ERROR_STATUS = {
   UNKNOWN_ENSEMBLE: 404,
   NO_NODE: 404,
   UNKNOWN_JOB: 404,
+  /** No lock scan of that id is kept (the last 10 per ensemble are). */
+  UNKNOWN_SCAN: 404,
   UNKNOWN_SHARE_LINK: 404,
   // State that disagrees.
   /** The body carries `current` (the value as it is now) when the console may read it. */

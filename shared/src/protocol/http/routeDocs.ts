@@ -136,6 +136,11 @@ export const ROUTE_DOCS: { readonly [K in RouteKey]: RouteDoc } = {
     summary: 'Scan a subtree for lock directories: a paced, budgeted job with progress; what it finds is tracked',
     errors: [...WRITE_ERRORS, ...ZNODE_READ_ERRORS, 'SCAN_IN_PROGRESS'],
   },
+  lockScanCancel: {
+    summary:
+      'Stop a running lock scan from any replica: 200 once the record of the replica running it says it stopped (when, and at whose request), 202 when that replica has not confirmed within the wait (the record will say)',
+    errors: [...WRITE_ERRORS, 'UNKNOWN_SCAN'],
+  },
   lockScans: {
     summary:
       "The ensemble's last lock scans (at most 10), newest first: state, counts, the first found directories, and with replicas who runs each and any hand-over",

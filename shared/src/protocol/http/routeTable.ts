@@ -52,7 +52,7 @@ import {
   locksQuerySchema,
 } from '../../locks/requests.js';
 import { lockAnswerSchema, locksAnswerSchema } from '../../locks/schemas.js';
-import { lockScansAnswerSchema } from '../../locks/scanRecord.js';
+import { lockScanCancelAnswerSchema, lockScanCancelBodySchema, lockScansAnswerSchema } from '../../locks/scanRecord.js';
 import {
   upgradeActionBodySchema,
   upgradeActionSchema,
@@ -298,6 +298,16 @@ export const lockScan = route({
   shareHolders: false,
   body: lockScanBodySchema,
   answers: { 202: { json: jobAnswerSchema } },
+});
+
+/** Admin: stops a running scan from any replica (the replica running it is asked through its record). */
+export const lockScanCancel = route({
+  method: 'post',
+  path: '/api/ensembles/{name}/locks/scan/cancel',
+  access: 'admin',
+  shareHolders: false,
+  body: lockScanCancelBodySchema,
+  answers: { 200: { json: lockScanCancelAnswerSchema }, 202: { json: lockScanCancelAnswerSchema } },
 });
 
 export const lockScans = route({
