@@ -210,6 +210,70 @@ describe('a lock scan cancelled through another replica', () => {
     expect(lockScanCancelAnswerSchema.parse(again.body)).toMatchObject({ outcome: 'finished', message: expect.stringContaining('it was cancelled already') });
     console.log(`cancel through B: A stopped ${stop.finishedAt! - stop.cancelRequest!.at} ms after the request; B answered in ${answeredAt - askedAt} ms`);
   }, 120_000);
+
+  it('is "requested, not yet confirmed" while A cannot answer, and ended (not scanned again) by the replica that takes it over', async () => {
+    const { a, b, ids } = pair;
+    expect((await call(a.url, 'POST', '/api/ensembles/home/locks/scan', admin, { path: '/scan' })).status).toBe(202);
+    const seen = await runningOnA(b.url, ids.a.id);
+    // A frozen (SIGSTOP): it cannot see the request, nor store a stop.
+    a.child.kill('SIGSTOP');
+    const frozenAt = Date.now();
+    try {
+      const asked = await call(b.url, 'POST', '/api/ensembles/home/locks/scan/cancel', admin, { scanId: seen.id, waitMs: 1_000 });
+      expect(asked.status).toBe(202);
+      const answer = lockScanCancelAnswerSchema.parse(asked.body);
+      expect(answer.outcome).toBe('requested');
+      expect(answer.message).toBe(
+        `cancel requested, not yet confirmed: replica ${ids.a.name} had not stored the scan stopped within 1 s (the scan's record will say when it does)`,
+      );
+      // Never "stopped" before A's record says so: the record as B answered it is still A's, running, with the request in it.
+      expect(answer.scan).toMatchObject({ state: 'running', finishedAt: null, runBy: { replica: ids.a.id }, cancelRequest: { by: 'admin-token' } });
+      // A's session ends while it is frozen: B takes the scan over, finds the request, and ends it cancelled without scanning again.
+      const ended = await waitFor(
+        async () => {
+          const scan = (await scans(b.url)).find((s) => s.id === seen.id);
+          return scan && scan.state !== 'running' ? scan : null;
+        },
+        { what: 'the scan ended by B after A froze', timeoutMs: 30_000, intervalMs: 200 },
+      );
+      expect(ended).toMatchObject({
+        state: 'cancelled',
+        visited: 0,
+        requests: 0,
+        runBy: { replica: ids.b.id },
+        handovers: [{ from: { replica: ids.a.id }, to: { replica: ids.b.id } }],
+        cancelRequest: { by: 'admin-token', replica: { replica: ids.b.id } },
+      });
+      expect(ended.handovers[0]!.at).toBeGreaterThanOrEqual(frozenAt);
+      const entries = await audit(b.url);
+      expect(scanEntry(entries, seen.id, 'handover')).toMatchObject({
+        replica: { id: ids.b.id },
+        note: `lock scan ${seen.id}: ${ended.handovers[0]!.sentence}`,
+      });
+      expect(scanEntry(entries, seen.id, 'cancelled')).toMatchObject({
+        replica: { id: ids.b.id },
+        note: expect.stringContaining(`at the request of admin-token on replica ${ids.b.name}`),
+      });
+    } finally {
+      a.child.kill('SIGCONT');
+    }
+    // A, awake with its session gone, stores nothing more of it (its write meets B's) and ends its job; B's record stands.
+    const jobsOnA = await waitFor(
+      async () => {
+        const res = await call(a.url, 'GET', '/api/jobs', admin);
+        const jobs = res.status === 200 ? jobsAnswerSchema.parse(res.body).jobs.filter((j) => j.kind === 'lockScan') : [];
+        return jobs.length === 2 && jobs.every((j) => j.state !== 'running') ? jobs : null;
+      },
+      { what: "A's job ended after it woke", timeoutMs: 30_000, intervalMs: 200 },
+    );
+    // Newest first: this scan's job on A, stopped because B holds the scan now.
+    expect(jobsOnA[0]).toMatchObject({ state: 'cancelled', error: { code: 'SCAN_TAKEN_OVER' } });
+    await waitFor(async () => (await scans(a.url)).find((s) => s.id === seen.id)?.state === 'cancelled', {
+      what: 'A lists the scan cancelled',
+      timeoutMs: 15_000,
+    });
+    expect((await scans(b.url)).find((s) => s.id === seen.id)).toMatchObject({ state: 'cancelled', runBy: { replica: ids.b.id } });
+  }, 120_000);
 });
 
 describe('a lock scan whose replica is killed', () => {
@@ -285,7 +349,10 @@ describe('a lock scan whose replica is killed', () => {
       },
       { what: "the scan's end and its finds in B's Locks list", timeoutMs: 10_000 },
     );
-    const sent = lists().map((l) => l.lastScan);
+    // This scan's lines only (the file's earlier scans, one of them taken over too, came first).
+    const sent = lists()
+      .map((l) => l.lastScan)
+      .filter((s) => s?.jobId === seen.id);
     expect(sent.some((s) => s?.state === 'running' && s.runBy?.replica === ids.a.id)).toBe(true);
     const takenAt = sent.findIndex((s) => (s?.handovers?.length ?? 0) > 0);
     expect(takenAt).toBeGreaterThan(-1);

@@ -46,7 +46,7 @@ export function lockRoutes(api: ApiRoutes): void {
   }));
 
   api.handle(ROUTES.lockScanCancel, { bodyLimit: LOCK_BODY_LIMIT, refused: refused('lock.scan') }, async ({ body, req, res, reply }) => {
-    const { status, answer } = await ensembleOf(res).lockScans.cancel(caller(req, res), body.scanId);
+    const { status, answer } = await ensembleOf(res).lockScans.cancel(caller(req, res), body.scanId, body.waitMs);
     return reply(status, answer);
   });
 

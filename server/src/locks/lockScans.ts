@@ -15,8 +15,8 @@
  * A scan is cancelled from any replica (POST .../locks/scan/cancel): the replica asked writes a
  * cancel request into the scan's record (compare-and-set); the replica running it follows its
  * record with a watch, stops, and stores the scan `cancelled` with the request kept, which is what
- * the asking replica waits for before it says "stopped" (CANCEL_CONFIRM_MS at most; past it, it
- * says the request is not confirmed yet). A running replica's progress write that meets the
+ * the asking replica waits for before it says "stopped" (5 s by default, the request's `waitMs` up
+ * to 10 s; past it, it says the request is not confirmed yet). A running replica's progress write that meets the
  * request (the request moved the version) keeps it and writes again at the new version.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -25,6 +25,7 @@ import {
   backoffDelay,
   isScanFinished,
   LOCK_DEFAULTS,
+  LOCK_SCAN_CANCEL_WAIT_MS,
   LOCK_SCANS_KEPT,
   lastScanOf,
   recordScanHandover,
@@ -52,8 +53,6 @@ const FOUND_LISTED = 5_000;
 /** How long a shared scan's end waits for its record to be stored before its job ends anyway. */
 const END_WRITE_WAIT_MS = 10_000;
 const SHARED_RETRY: Backoff = { baseMs: 500, capMs: 10_000, jitter: [0.5, 1] };
-/** How long a cancel waits for the running replica's record to say it stopped before answering "requested, not confirmed". */
-export const CANCEL_CONFIRM_MS = 5_000;
 /** A cancel request's compare-and-set meeting the runner's progress writes is tried this many times. */
 const CANCEL_WRITE_ATTEMPTS = 5;
 const CANCEL_RETRY: Backoff = { baseMs: 50, capMs: 500, jitter: [0.5, 1] };
@@ -337,10 +336,10 @@ export class LockScans {
    * Stops a running scan, wherever it runs (the route checked identity and role before the body):
    * the answer says it stopped only once its record does.
    */
-  async cancel(caller: Caller, scanId: string): Promise<CancelAnswer> {
+  async cancel(caller: Caller, scanId: string, waitMs: number = LOCK_SCAN_CANCEL_WAIT_MS.default): Promise<CancelAnswer> {
     const ensembleName = this.ensemble.name;
     return this.admin.audited(caller, { action: 'lock.scan', ensemble: ensembleName, details: { phase: 'cancel', scanId } }, async (record) => {
-      const result = await this.requestCancel(caller, scanId);
+      const result = await this.requestCancel(caller, scanId, waitMs);
       const { scan } = result.answer;
       record.path = scan.path;
       record.note = result.answer.message;
@@ -349,14 +348,15 @@ export class LockScans {
     });
   }
 
-  private async requestCancel(caller: Caller, scanId: string): Promise<CancelAnswer> {
+  /** `waitMs`: how long the answer waits for the scan's record to say it stopped. */
+  private async requestCancel(caller: Caller, scanId: string, waitMs: number): Promise<CancelAnswer> {
     const shared = this.shared;
     const r = this.running;
     const here = r !== null && r !== 'starting' && r.id === scanId ? r : null;
     if (!shared) {
       if (here?.jobId) {
         this.requestedHere(here, { by: caller.identity.name, replica: { replica: '', name: 'this Keeper' }, at: Date.now() });
-        await Promise.race([this.admin.jobs.settled(here.jobId), sleep(CANCEL_CONFIRM_MS)]);
+        await Promise.race([this.admin.jobs.settled(here.jobId), sleep(waitMs)]);
       }
       const ended = this.recent.find((s) => s.id === scanId);
       if (ended) return answerOf(ended, here !== null);
@@ -380,7 +380,7 @@ export class LockScans {
         await sleep(backoffDelay(attempt, CANCEL_RETRY));
       }
     }
-    const end = await this.waitForEnd(shared, scanId, CANCEL_CONFIRM_MS);
+    const end = await this.waitForEnd(shared, scanId, waitMs);
     if (end) return answerOf(end, true);
     const now = shared.get(scanId) ?? (here ? here.current : null);
     if (!now) throw new OpError('UNKNOWN_SCAN', `lock scan ${scanId} of ${this.ensemble.name} is no longer kept`);
@@ -389,7 +389,7 @@ export class LockScans {
       status: 202,
       answer: {
         outcome: 'requested',
-        message: `cancel requested, not yet confirmed: ${runner} had not stored the scan stopped within ${CANCEL_CONFIRM_MS / 1_000} s (the scan's record will say when it does)`,
+        message: `cancel requested, not yet confirmed: ${runner} had not stored the scan stopped within ${waitMs / 1_000} s (the scan's record will say when it does)`,
         scan: now,
       },
     };

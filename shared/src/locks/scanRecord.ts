@@ -84,8 +84,14 @@ export const lockScansAnswerSchema = z.object({
 });
 export type LockScansAnswer = z.infer<typeof lockScansAnswerSchema>;
 
-/** POST /api/ensembles/<name>/locks/scan/cancel: the scan's id (GET .../lock-scans lists it). */
-export const lockScanCancelBodySchema = z.strictObject({ scanId: z.string().regex(LOCK_SCAN_ID) });
+/** How long a cancel waits by default, and at most, for the running replica's record to say the scan stopped. */
+export const LOCK_SCAN_CANCEL_WAIT_MS = { default: 5_000, max: 10_000 } as const;
+
+/** POST /api/ensembles/<name>/locks/scan/cancel: the scan's id (GET .../lock-scans lists it), and how long to wait for its stop. */
+export const lockScanCancelBodySchema = z.strictObject({
+  scanId: z.string().regex(LOCK_SCAN_ID),
+  waitMs: z.number().int().min(0).max(LOCK_SCAN_CANCEL_WAIT_MS.max).optional(),
+});
 export type LockScanCancelBody = z.infer<typeof lockScanCancelBodySchema>;
 
 /**

@@ -1,6 +1,14 @@
 /** A lock scan's shared record (docs/replicas.md): its 64 KiB cap and the hand-over to another replica. */
 import { describe, expect, it } from 'vitest';
-import { fitScanRecord, lastScanOf, lockScanRecordSchema, recordScanHandover, type LockScanRecord } from '../../src/locks/index.js';
+import {
+  fitScanRecord,
+  lastScanOf,
+  lockScanCancelBodySchema,
+  lockScanRecordSchema,
+  recordScanHandover,
+  scanCancelSentence,
+  type LockScanRecord,
+} from '../../src/locks/index.js';
 
 const scan = (over: Partial<LockScanRecord> = {}): LockScanRecord => ({
   id: 'abc',
@@ -76,5 +84,37 @@ describe('recordScanHandover', () => {
     for (let i = 0; i < 12; i++) s = recordScanHandover(s, i % 2 ? a : b, 10_000 + i);
     expect(s.handovers).toHaveLength(10);
     expect(s.handovers.at(-1)!.at).toBe(10_011);
+  });
+});
+
+describe('a cancel asked on another replica', () => {
+  const asked = { by: 'ops', replica: { replica: 'bbb', name: 'b:8080' }, at: 5_000 };
+
+  it('is kept through a hand-over and shown on the Locks line', () => {
+    const running = scan({ runBy: { replica: 'aaa', name: 'a:8080', since: 1_000 }, cancelRequest: asked });
+    expect(recordScanHandover(running, { replica: 'bbb', name: 'b:8080' }, 9_000).cancelRequest).toEqual(asked);
+    expect(lastScanOf(running).cancelRequest).toEqual({ by: 'ops', replica: 'b:8080', at: 5_000 });
+    expect(lastScanOf(scan()).cancelRequest).toBeUndefined();
+  });
+
+  it('is said with the runner and the time of its stop, or as not a cancel when the scan had ended', () => {
+    const stopped = scan({
+      state: 'cancelled',
+      finishedAt: Date.UTC(2026, 0, 1, 14, 2, 31),
+      runBy: { replica: 'aaa', name: 'a:8080', since: 1_000 },
+      cancelRequest: asked,
+    });
+    expect(scanCancelSentence(stopped)).toBe('replica a:8080 stopped it at 14:02:31 UTC (asked by ops on replica b:8080)');
+    expect(scanCancelSentence({ ...stopped, state: 'done', cancelRequest: null })).toBe('it had ended already (done at 14:02:31 UTC)');
+  });
+
+  it('parses records stored before the field existed, and refuses a bad one', () => {
+    const { cancelRequest: _none, ...old } = scan({ cancelRequest: null });
+    expect(lockScanRecordSchema.parse(old).cancelRequest).toBeUndefined();
+    expect(() => lockScanRecordSchema.parse(scan({ cancelRequest: { ...asked, by: 'x'.repeat(301) } }))).toThrow();
+    expect(lockScanCancelBodySchema.safeParse({ scanId: 'abc', waitMs: 10_001 }).success).toBe(false);
+    expect(lockScanCancelBodySchema.safeParse({ scanId: '../owner' }).success).toBe(false);
+    expect(lockScanCancelBodySchema.safeParse({ scanId: 'abc', extra: 1 }).success).toBe(false);
+    expect(lockScanCancelBodySchema.parse({ scanId: 'abc', waitMs: 1_000 })).toEqual({ scanId: 'abc', waitMs: 1_000 });
   });
 });

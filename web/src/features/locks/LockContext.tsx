@@ -2,6 +2,7 @@
  * What frames the list: how far the leak check can go yet (no `leaked` before two gatherings
  * 10 s apart), each herd with its fix, what Keeper watches, and what the last scan did.
  */
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import type { LastScan, LeakCheck, LockHerd, LocksAnswer } from '@keeper/shared';
 import { formatCount } from '../../lib/bytes';
@@ -9,10 +10,13 @@ import { useNow } from '../../lib/useNow';
 import { Callout } from '../../ui/Callout';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { plural } from '../../ui/format';
+import { useSubmit } from '../../ui/useSubmit';
+import { errorText } from '../../lib/api';
+import { cancelLockScan } from './locksApi';
 import { lockUrl } from './urls';
 import '../../ui/callout.css';
 
-export function LockContext({ ensemble, data }: { ensemble: string; data: LocksAnswer }) {
+export function LockContext({ ensemble, data, admin = false }: { ensemble: string; data: LocksAnswer; admin?: boolean }) {
   return (
     <div className="locks__context">
       <LeakCheckLine check={data.leakCheck} />
@@ -28,7 +32,7 @@ export function LockContext({ ensemble, data }: { ensemble: string; data: LocksA
         · tracking {formatCount(data.tracked)} of {formatCount(data.trackLimit)} lock directories
         {data.tracked >= data.trackLimit && <span className="figure--warn"> (full: no more can be tracked)</span>}
       </p>
-      {data.lastScan && <LastScanLine scan={data.lastScan} />}
+      {data.lastScan && <LastScanLine ensemble={ensemble} scan={data.lastScan} admin={admin} />}
     </div>
   );
 }
@@ -84,7 +88,68 @@ function ProgressAge({ at }: { at: number }) {
   );
 }
 
-function LastScanLine({ scan }: { scan: LastScan }) {
+/**
+ * With replicas, a running scan is cancelled from here whichever replica runs it (the jobs dock's
+ * Cancel reaches only this replica's own jobs). The answer is said as the server words it:
+ * "stopped" only once the running replica's record says so.
+ */
+function CancelScan({ ensemble, scanId, canAsk }: { ensemble: string; scanId: string; canAsk: boolean }) {
+  const { busy, error, submit } = useSubmit(errorText);
+  const [answer, setAnswer] = useState<string | null>(null);
+  return (
+    <span className="locks__scan-cancel">
+      {canAsk && (
+        <>
+          {' '}
+          <button
+            type="button"
+            className="btn btn--outline btn--small"
+            disabled={busy}
+            onClick={() =>
+              submit(
+                () => cancelLockScan(ensemble, scanId),
+                (a) => setAnswer(a.message),
+              )
+            }
+          >
+            {busy ? 'Cancelling…' : 'Cancel scan'}
+          </button>
+        </>
+      )}
+      {answer && (
+        <span role="status" className="muted">
+          {' '}
+          {answer}
+        </span>
+      )}
+      {error && (
+        <span role="alert" className="figure--warn">
+          {' '}
+          Not cancelled: {error}
+        </span>
+      )}
+    </span>
+  );
+}
+
+function CancelRequestLine({ scan }: { scan: LastScan }) {
+  const asked = scan.cancelRequest;
+  if (!asked) return null;
+  return scan.state === 'running' ? (
+    <span className="figure--warn">
+      {' '}
+      · cancel requested by {asked.by} on replica <span className="mono">{asked.replica}</span> <RelativeTime at={asked.at} />, not yet confirmed by the replica
+      running it
+    </span>
+  ) : (
+    <span>
+      {' '}
+      · {scan.state === 'cancelled' ? 'cancelled' : scan.state} at the request of {asked.by} on replica <span className="mono">{asked.replica}</span>
+    </span>
+  );
+}
+
+function LastScanLine({ ensemble, scan, admin }: { ensemble: string; scan: LastScan; admin: boolean }) {
   return (
     <div className="note locks__scan">
       <span className={`status ${SCAN_TONE[scan.state]}`}>scan {SCAN_STATE[scan.state]}</span> Last scan of <span className="mono">{scan.path}</span>,{' '}
@@ -97,6 +162,9 @@ function LastScanLine({ scan }: { scan: LastScan }) {
         </>
       )}
       {scan.state === 'running' && scan.updatedAt !== undefined && <ProgressAge at={scan.updatedAt} />}
+      <CancelRequestLine scan={scan} />
+      {/* With replicas `jobId` is the scan's id (lastScanOf); a single Keeper's scan is cancelled from the jobs dock. */}
+      {admin && scan.runBy && <CancelScan key={scan.jobId} ensemble={ensemble} scanId={scan.jobId} canAsk={scan.state === 'running' && !scan.cancelRequest} />}
       {scan.handovers?.map((h) => (
         <span key={h.at} className="locks__scan-handover">
           {' '}

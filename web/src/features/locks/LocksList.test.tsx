@@ -114,6 +114,75 @@ describe('the Locks list', () => {
     expect(scan).toHaveTextContent('progress as of 6 s ago: its replica has stored none since');
   });
 
+  it('lets an admin cancel a scan another replica runs, and says what the server answered (not that it stopped, until it has)', async () => {
+    const user = userEvent.setup();
+    const base = locksResponse();
+    const lastScan = { ...base.lastScan!, jobId: 'scan-7', state: 'running' as const, runBy: { replica: 'aaa', name: 'a:8080', since: NOW }, updatedAt: NOW };
+    const message = "cancel requested, not yet confirmed: replica a:8080 had not stored the scan stopped within 5 s (the scan's record will say when it does)";
+    answer = () =>
+      Response.json(
+        {
+          outcome: 'requested',
+          message,
+          scan: {
+            id: 'scan-7',
+            ensemble: 'default',
+            path: '/',
+            state: 'running',
+            startedBy: 'ops',
+            startedAt: NOW,
+            finishedAt: null,
+            updatedAt: NOW,
+            visited: 1,
+            found: 0,
+            foundPaths: [],
+            requests: 1,
+            skipped: [],
+            skippedTotal: 0,
+            error: null,
+            runBy: lastScan.runBy,
+            handovers: [],
+          },
+        },
+        { status: 202 },
+      );
+    show({ admin: true, entry: { ...ENTRY, locks: { ...base, lastScan } } });
+    await user.click(screen.getByRole('button', { name: 'Cancel scan' }));
+    expect(await screen.findByText(message)).toHaveAttribute('role', 'status');
+    expect(requests.at(-1)).toEqual({ url: '/api/ensembles/default/locks/scan/cancel', body: { scanId: 'scan-7' } });
+    expect(screen.getByText('scan running')).toBeInTheDocument();
+  });
+
+  it('shows a cancel asked on another replica as not yet confirmed, then as done once the record says cancelled; no button for a viewer', () => {
+    const base = locksResponse();
+    const running = {
+      ...base.lastScan!,
+      state: 'running' as const,
+      runBy: { replica: 'aaa', name: 'a:8080', since: NOW },
+      updatedAt: NOW,
+      cancelRequest: { by: 'ops', replica: 'b:8080', at: NOW },
+    };
+    show({ entry: { ...ENTRY, locks: { ...base, lastScan: running } } });
+    const line = screen.getByText('scan running').parentElement!;
+    expect(line).toHaveTextContent('cancel requested by ops on replica b:8080');
+    expect(line).toHaveTextContent('not yet confirmed by the replica running it');
+    expect(screen.queryByRole('button', { name: 'Cancel scan' })).toBeNull();
+  });
+
+  it('says a scan was cancelled at whose request', () => {
+    const base = locksResponse();
+    const lastScan = {
+      ...base.lastScan!,
+      state: 'cancelled' as const,
+      finishedAt: NOW,
+      runBy: { replica: 'aaa', name: 'a:8080', since: NOW },
+      cancelRequest: { by: 'ops', replica: 'b:8080', at: NOW },
+    };
+    show({ admin: true, entry: { ...ENTRY, locks: { ...base, lastScan } } });
+    expect(screen.getByText('scan cancelled').parentElement!).toHaveTextContent('cancelled at the request of ops on replica b:8080');
+    expect(screen.queryByRole('button', { name: 'Cancel scan' })).toBeNull();
+  });
+
   it('filters by path, recipe, status or flag, keeping the order', async () => {
     const user = userEvent.setup();
     show();

@@ -98,7 +98,7 @@ function ListBody({
   const more = data.total > data.locks.length && data.q === q;
   return (
     <>
-      <LockContext ensemble={ensemble} data={data} />
+      <LockContext ensemble={ensemble} data={data} admin={admin} />
       <div className="locks__tools">
         <FilterField
           className="locks__filter"

@@ -3,11 +3,24 @@
  * delete one contender as it was seen, and clean leaked contenders with a dry run first. Every
  * answer is parsed with the shared contract's schema; refusals come back as ApiError.
  */
-import { ROUTES, type Contender, type JobSnapshot, type LockCleanAnswer, type LockCleanCandidate, type LockDeleteAnswer } from '@keeper/shared';
+import {
+  ROUTES,
+  type Contender,
+  type JobSnapshot,
+  type LockCleanAnswer,
+  type LockCleanCandidate,
+  type LockDeleteAnswer,
+  type LockScanCancelAnswer,
+} from '@keeper/shared';
 import { call } from '../../lib/api';
 
 export async function startLockScan(ensemble: string, path: string): Promise<JobSnapshot> {
   return (await call(ROUTES.lockScan, { params: { name: ensemble }, body: { path } })).job;
+}
+
+/** Stops a running scan whichever replica runs it: the answer says "stopped" only once that replica's record does. */
+export async function cancelLockScan(ensemble: string, scanId: string): Promise<LockScanCancelAnswer> {
+  return call(ROUTES.lockScanCancel, { params: { name: ensemble }, body: { scanId } });
 }
 
 /** Deletes `contender` only if the server still sees it as it was shown: same owner, same version, and not holding unless `confirmHolder` names it. */
