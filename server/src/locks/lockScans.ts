@@ -374,7 +374,11 @@ export class LockScans {
         if (isScanFinished(stored.scan)) return answerOf(stored.scan, false);
         // Asked already (another admin, another replica): wait for its end like the first asker.
         if (stored.scan.cancelRequest) break;
-        if ((await shared.write({ ...stored.scan, cancelRequest: asked }, stored.version)).ok) break;
+        if ((await shared.write({ ...stored.scan, cancelRequest: asked }, stored.version)).ok) {
+          // This replica's Locks line says the request at once (its own write brings no watch event here).
+          this.showShared();
+          break;
+        }
         if (attempt + 1 >= CANCEL_WRITE_ATTEMPTS)
           throw new OpError('BAD_VERSION', `the record of lock scan ${scanId} kept changing: the cancel request was not written; try again`);
         await sleep(backoffDelay(attempt, CANCEL_RETRY));

@@ -93,7 +93,7 @@ function ProgressAge({ at }: { at: number }) {
  * Cancel reaches only this replica's own jobs). The answer is said as the server words it:
  * "stopped" only once the running replica's record says so.
  */
-function CancelScan({ ensemble, scanId, canAsk }: { ensemble: string; scanId: string; canAsk: boolean }) {
+function CancelScan({ ensemble, scanId, canAsk, running }: { ensemble: string; scanId: string; canAsk: boolean; running: boolean }) {
   const { busy, error, submit } = useSubmit(errorText);
   const [answer, setAnswer] = useState<string | null>(null);
   return (
@@ -116,10 +116,11 @@ function CancelScan({ ensemble, scanId, canAsk }: { ensemble: string; scanId: st
           </button>
         </>
       )}
-      {answer && (
+      {/* Once the record says the scan ended, the line says it (and at whose request): the answer would only repeat it. */}
+      {answer && running && (
         <span role="status" className="muted">
           {' '}
-          {answer}
+          · {answer}
         </span>
       )}
       {error && (
@@ -164,7 +165,15 @@ function LastScanLine({ ensemble, scan, admin }: { ensemble: string; scan: LastS
       {scan.state === 'running' && scan.updatedAt !== undefined && <ProgressAge at={scan.updatedAt} />}
       <CancelRequestLine scan={scan} />
       {/* With replicas `jobId` is the scan's id (lastScanOf); a single Keeper's scan is cancelled from the jobs dock. */}
-      {admin && scan.runBy && <CancelScan key={scan.jobId} ensemble={ensemble} scanId={scan.jobId} canAsk={scan.state === 'running' && !scan.cancelRequest} />}
+      {admin && scan.runBy && (
+        <CancelScan
+          key={scan.jobId}
+          ensemble={ensemble}
+          scanId={scan.jobId}
+          canAsk={scan.state === 'running' && !scan.cancelRequest}
+          running={scan.state === 'running'}
+        />
+      )}
       {scan.handovers?.map((h) => (
         <span key={h.at} className="locks__scan-handover">
           {' '}
