@@ -186,9 +186,16 @@ describe('the Locks view tells the truth, and keeps share links to their scope',
     expect(page.herds.map((h) => h.path)).toEqual([LEAKY]);
 
     // What must not reach a link without the ensemble views: every session id, client and member address of these clients.
-    const sessions = (await get('/sessions')).body as { sessions: { sessionId: string; client: string; member: string }[] };
     const ours = new Set([...leaky.sessionIds, ...outsideLock.sessionIds, ...herdInside.sessionIds, ...herdOutside.sessionIds]);
-    const mine = sessions.sessions.filter((s) => ours.has(s.sessionId));
+    // Every one of them, once the sessions view's own gathering (3 s cadence here) has listed the herds' new sessions.
+    const mine = await waitFor(
+      async () => {
+        const sessions = (await get('/sessions')).body as { sessions: { sessionId: string; client: string; member: string }[] };
+        const listed = sessions.sessions.filter((s) => ours.has(s.sessionId));
+        return listed.length === ours.size ? listed : null;
+      },
+      { what: 'every session of these clients listed', timeoutMs: 20_000, intervalMs: 300 },
+    );
     expect(mine.length).toBe(ours.size);
     const sessionIds = [...ours];
     const addresses = [...new Set(mine.flatMap((s) => [s.client, s.member]).filter(Boolean))];
