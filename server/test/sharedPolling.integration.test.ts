@@ -254,6 +254,10 @@ describe('one replica polls for all', () => {
           .every((at) => gatherer(l).shared.cached!.value.askedAt >= at),
       ).toBe(true);
       expect(new Set([...asked(b), ...asked(c!)].filter((at) => at >= startedAt)).size).toBeLessThanOrEqual(madeByL);
+      // Only L, which publishes it, holds a whole gathering between rounds; B and C keep their part.
+      expect(gatherer(l).shared.cached).not.toBeNull();
+      expect(gatherer(b).shared.cached).toBeNull();
+      expect(gatherer(c!).shared.cached).toBeNull();
     } finally {
       await lock.stop();
     }

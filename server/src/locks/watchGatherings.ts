@@ -76,6 +76,9 @@ export class WatchGatherer {
     this.intervalMs = Math.max(LEAK_MIN_GAP_MS, options.intervalMs);
     // A little under the interval: the rounds come an interval after the previous one ended, so each may start one.
     this.shared = new RateLimitedGather(() => this.fromMembers(), this.intervalMs - 1_000, this.now);
+    // `kept` holds this replica's part of each gathering. The whole one (every watched path on the
+    // ensemble) is held only while this replica publishes it for the others (sharedPolling's lead).
+    this.shared.holdWhile = () => this.shared.told;
   }
 
   get gatherings(): readonly WatchGathering[] {

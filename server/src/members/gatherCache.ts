@@ -22,6 +22,15 @@ export class RateLimitedGather<T> {
   private readonly listeners = new Set<(gathered: Gathered<T>) => void>();
   private last: Gathered<T> | null = null;
   private lastStartedAt: number | null = null;
+  /** The last gathering started failed (a retry waits out the rate like any other). */
+  private lastFailed = false;
+  /**
+   * Whether the last result stays held once its callers have it (by default, always: the
+   * sessions and watches views answer from it). A holder that keeps its own part of each result
+   * says when it needs the whole one too (the Locks gatherer: only while it publishes it for
+   * other replicas), so a large result is not kept twice.
+   */
+  holdWhile: () => boolean = () => true;
   /** Gatherings started so far (tests and benches read it). */
   gatherings = 0;
 
@@ -47,7 +56,13 @@ export class RateLimitedGather<T> {
 
   /** A gathering made elsewhere: kept when it is newer than the one held (its `at` is when it started). */
   adopt(gathered: Gathered<T>): void {
-    if (!this.last || gathered.at > this.last.at) this.last = gathered;
+    if (!this.holdWhile()) this.last = null;
+    else if (!this.last || gathered.at > this.last.at) this.last = gathered;
+  }
+
+  /** Whether anyone is told of each gathering made here (a replica publishing them). */
+  get told(): boolean {
+    return this.listeners.size > 0;
   }
 
   /** Called after each gathering made here (not relayed, not adopted); returns unsubscribe. */
@@ -66,9 +81,10 @@ export class RateLimitedGather<T> {
   get(refresh: boolean): Promise<Gathered<T>> {
     if (this.inFlight) return this.inFlight;
     if (this.last && !(refresh && this.nextAllowedInMs() === 0)) return Promise.resolve(this.last);
-    if (!this.last && this.nextAllowedInMs() > 0 && this.lastStartedAt !== null) {
-      // The last gathering failed: do not retry faster than the rate allows.
-      return Promise.reject(new Error(`gathering failed; next try in ${Math.ceil(this.nextAllowedInMs() / 1000)} s`));
+    if (!this.last && this.nextAllowedInMs() > 0) {
+      // Do not ask again faster than the rate allows, whether the last one failed or was not held.
+      const next = `next try in ${Math.ceil(this.nextAllowedInMs() / 1000)} s`;
+      return Promise.reject(new Error(this.lastFailed ? `gathering failed; ${next}` : `gathered moments ago and not held; ${next}`));
     }
     return this.start();
   }
@@ -81,14 +97,22 @@ export class RateLimitedGather<T> {
       try {
         const relay = this.relay;
         if (relay) {
-          this.adopt(await relay());
-          return this.last!;
+          const relayed = await relay();
+          this.lastFailed = false;
+          this.adopt(relayed);
+          // A newer one held wins (a gathering's age is its own time).
+          return this.last ?? relayed;
         }
         const value = await this.gather();
+        this.lastFailed = false;
         const gathered = { value, at };
         this.last = gathered;
         for (const listener of this.listeners) listener(gathered);
+        if (!this.holdWhile()) this.last = null;
         return gathered;
+      } catch (error) {
+        this.lastFailed = true;
+        throw error;
       } finally {
         this.inFlight = null;
       }

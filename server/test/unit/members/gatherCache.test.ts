@@ -84,4 +84,35 @@ describe('RateLimitedGather', () => {
     expect((await cache.get(true)).value).toBe('here-2');
     expect(own).toEqual(['here-1', 'here-2']);
   });
+
+  it('holds the last result only while its holder says so, and still keeps to the rate', async () => {
+    let n = 0;
+    const cache = new RateLimitedGather(async () => `whole-${++n}`, 10_000, clock);
+    cache.holdWhile = () => cache.told;
+    // Nobody publishes: the caller gets the result, the cache does not keep it.
+    expect((await cache.get(true)).value).toBe('whole-1');
+    expect(cache.cached).toBeNull();
+    now += 4_000;
+    await expect(cache.get(true)).rejects.toThrow(/not held; next try in 6 s/);
+    cache.adopt({ value: 'published', at: 4_500 });
+    expect(cache.cached).toBeNull();
+    // A relayed one is still answered, though not held.
+    cache.relayTo(async () => ({ value: 'there', at: 11_000 }));
+    now += 6_000;
+    expect((await cache.get(true)).value).toBe('there');
+    expect(cache.cached).toBeNull();
+    cache.relayTo(null);
+    // Someone publishes each gathering: it is held for them.
+    const told: string[] = [];
+    const stop = cache.onGathered((g) => told.push(g.value));
+    now += 10_000;
+    expect((await cache.get(true)).value).toBe('whole-2');
+    expect(cache.cached?.value).toBe('whole-2');
+    expect(told).toEqual(['whole-2']);
+    stop();
+    now += 10_000;
+    expect((await cache.get(true)).value).toBe('whole-3');
+    expect(cache.cached).toBeNull();
+    expect(cache.gatherings).toBe(4);
+  });
 });
