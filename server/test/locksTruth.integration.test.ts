@@ -91,12 +91,26 @@ describe('the Locks view tells the truth, and keeps share links to their scope',
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return lockAnswerSchema.parse(res.body);
   };
+  /**
+   * A watch gathering asked now (at most once a second) instead of at the next one of the 10 s cadence, for the waits
+   * on what any gathering shows (who watches what, herds), which are not about the cadence. It never hastens a leak
+   * proof: the evidence itself wants two gatherings >= LEAK_MIN_GAP_MS apart, however often one is asked.
+   */
+  let gatherAskedAt = 0;
+  const gatherSoon = () => {
+    if (Date.now() - gatherAskedAt < 1_000) return;
+    gatherAskedAt = Date.now();
+    void keeper.ensembles.get('it').locks.gatherer.gatherNow();
+  };
   /** The lock once every listed contender's facts are read and a watch gathering has seen them. */
   const settled = (path: string, count: number) =>
     waitFor(
       async () => {
         const answer = await detail(path);
-        return answer.lock.contenders.length === count && answer.lock.contenders.every((c) => c.watching !== 'unknown' || c.holding) ? answer : null;
+        if (answer.lock.contenders.length !== count) return null;
+        if (answer.lock.contenders.every((c) => c.watching !== 'unknown' || c.holding)) return answer;
+        gatherSoon();
+        return null;
       },
       { what: `${path} with ${count} contenders and a gathering`, timeoutMs: 40_000, intervalMs: 300 },
     );
@@ -160,7 +174,9 @@ describe('the Locks view tells the truth, and keeps share links to their scope',
     const full = await waitFor(
       async () => {
         const list = locksAnswerSchema.parse((await get('/locks')).body);
-        return list.herds.some((h) => h.path === OUTSIDE_HERD) && list.herds.some((h) => h.path === LEAKY) ? list : null;
+        if (list.herds.some((h) => h.path === OUTSIDE_HERD) && list.herds.some((h) => h.path === LEAKY)) return list;
+        gatherSoon();
+        return null;
       },
       { what: 'both herds gathered', timeoutMs: 40_000, intervalMs: 500 },
     );
@@ -170,9 +186,16 @@ describe('the Locks view tells the truth, and keeps share links to their scope',
     expect(page.herds.map((h) => h.path)).toEqual([LEAKY]);
 
     // What must not reach a link without the ensemble views: every session id, client and member address of these clients.
-    const sessions = (await get('/sessions')).body as { sessions: { sessionId: string; client: string; member: string }[] };
     const ours = new Set([...leaky.sessionIds, ...outsideLock.sessionIds, ...herdInside.sessionIds, ...herdOutside.sessionIds]);
-    const mine = sessions.sessions.filter((s) => ours.has(s.sessionId));
+    // Every one of them, once the sessions view's own gathering (3 s cadence here) has listed the herds' new sessions.
+    const mine = await waitFor(
+      async () => {
+        const sessions = (await get('/sessions')).body as { sessions: { sessionId: string; client: string; member: string }[] };
+        const listed = sessions.sessions.filter((s) => ours.has(s.sessionId));
+        return listed.length === ours.size ? listed : null;
+      },
+      { what: 'every session of these clients listed', timeoutMs: 20_000, intervalMs: 300 },
+    );
     expect(mine.length).toBe(ours.size);
     const sessionIds = [...ours];
     const addresses = [...new Set(mine.flatMap((s) => [s.client, s.member]).filter(Boolean))];
@@ -346,7 +369,14 @@ describe('the Locks view tells the truth, and keeps share links to their scope',
 
     // A's callback returns too: it waits on its new predecessor, never having been called leaked.
     await a.releaseCallbacks();
-    await waitFor(async () => byName(await detail(SLOW), a.name)?.watching === 'blocker', { what: "A's watch re-armed", timeoutMs: 30_000, intervalMs: 500 });
+    await waitFor(
+      async () => {
+        if (byName(await detail(SLOW), a.name)?.watching === 'blocker') return true;
+        gatherSoon();
+        return false;
+      },
+      { what: "A's watch re-armed", timeoutMs: 30_000, intervalMs: 500 },
+    );
     expect(await statusOf(SLOW, a.name)).toBe('waiting');
   }, 180_000);
 

@@ -9,26 +9,26 @@
  * The server decides every request with these functions before reading its input; the web app
  * uses the same ones to offer only what the person may do.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { isValidPath } from './paths.js';
 import { pathWithin } from './shareScope.js';
 
 export const GRANT_ROLES = ['admin', 'viewer', 'writer'] as const;
 export type GrantRole = (typeof GRANT_ROLES)[number];
 
-const znodePath = z
-  .string()
-  .max(1024)
-  .refine((p) => isValidPath(p), 'must be a znode path: /a/b, no trailing /, no . or .. segments');
+const znodePath = z.string().check(
+  z.maxLength(1024),
+  z.refine((p) => isValidPath(p), 'must be a znode path: /a/b, no trailing /, no . or .. segments'),
+);
 
 export const grantSchema = z.discriminatedUnion('role', [
-  z.strictObject({ group: z.string().min(1).max(256), role: z.literal('admin') }),
-  z.strictObject({ group: z.string().min(1).max(256), role: z.literal('viewer') }),
+  z.strictObject({ group: z.string().check(z.minLength(1), z.maxLength(256)), role: z.literal('admin') }),
+  z.strictObject({ group: z.string().check(z.minLength(1), z.maxLength(256)), role: z.literal('viewer') }),
   z.strictObject({
-    group: z.string().min(1).max(256),
+    group: z.string().check(z.minLength(1), z.maxLength(256)),
     role: z.literal('writer'),
-    ensemble: z.string().min(1).max(63),
-    paths: z.array(znodePath).min(1).max(100),
+    ensemble: z.string().check(z.minLength(1), z.maxLength(63)),
+    paths: z.array(znodePath).check(z.minLength(1), z.maxLength(100)),
   }),
 ]);
 export type Grant = z.infer<typeof grantSchema>;

@@ -2,19 +2,19 @@
  * Several Keeper replicas on one home ensemble (docs/replicas.md): what a replica says of itself
  * in its registry znode, and GET /api/replicas.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** The value of `<root>/replicas/<id>`, an ephemeral znode of the replica's state session. */
 export const replicaRegistrationSchema = z.object({
-  id: z.string().min(1).max(64),
+  id: z.string().check(z.minLength(1), z.maxLength(64)),
   /** `<host>:<port>`, for people. */
-  name: z.string().min(1).max(300),
+  name: z.string().check(z.minLength(1), z.maxLength(300)),
   /** The URL it serves on (its own, not the load balancer's). */
-  url: z.string().max(300),
-  version: z.string().max(64),
+  url: z.string().check(z.maxLength(300)),
+  version: z.string().check(z.maxLength(64)),
   /** When its process started (epoch ms, its own clock). */
   startedAt: z.number(),
-  pid: z.number().int(),
+  pid: z.int(),
 });
 export type ReplicaRegistration = z.infer<typeof replicaRegistrationSchema>;
 
@@ -28,15 +28,15 @@ export const replicaHealthSchema = z.object({
   /** When it was asked (epoch ms, the answering replica's clock). */
   checkedAt: z.number(),
   /** How long it took to answer (absent when it did not). */
-  answeredInMs: z.number().optional(),
+  answeredInMs: z.optional(z.number()),
   /** In words: its ensembles' states when degraded, the error or timeout when unreachable. */
-  detail: z.string().max(500),
+  detail: z.string().check(z.maxLength(500)),
   /**
    * The last time it answered the answering replica's probe (epoch ms, the answering replica's
    * clock); null when it has not answered since that replica began asking. A killed replica stays
    * registered until ZooKeeper ends its session: this is the last moment it was known to run.
    */
-  lastAnsweredAt: z.number().nullable().optional(),
+  lastAnsweredAt: z.optional(z.nullable(z.number())),
 });
 export type ReplicaHealth = z.infer<typeof replicaHealthSchema>;
 
@@ -51,10 +51,10 @@ export const replicaUpgradeSchema = z.object({
    * upgrade since then (its last answer, else its registration). ZooKeeper still names it the
    * owner until its session ends; another replica then takes the upgrade over.
    */
-  unconfirmedSince: z.number().optional(),
+  unconfirmedSince: z.optional(z.number()),
 });
 
-export const replicaSchema = replicaRegistrationSchema.extend({
+export const replicaSchema = z.extend(replicaRegistrationSchema, {
   /** The replica that answered. */
   self: z.boolean(),
   health: replicaHealthSchema,
@@ -73,7 +73,7 @@ export const replicasAnswerSchema = z.object({
   /** False without `"replicas"` in the config: this Keeper runs alone and `replicas` is empty. */
   enabled: z.boolean(),
   /** The home ensemble's name, when enabled. */
-  stateEnsemble: z.string().optional(),
+  stateEnsemble: z.optional(z.string()),
   /** Whether one elected replica polls for all (`replicas.sharedPolling`); `poller` marks it. */
   sharedPolling: z.boolean(),
   /** When the registry was read (epoch ms, the answering replica's clock): the time the list is shown "as of". */
@@ -82,7 +82,7 @@ export const replicasAnswerSchema = z.object({
    * When this answer was sent (the same clock): `answeredAt - readAt` is how old the reading was
    * when it left, which the browser can use whatever its own clock says. Absent from older Keepers.
    */
-  answeredAt: z.number().optional(),
+  answeredAt: z.optional(z.number()),
   /** A replica killed without closing stays listed until ZooKeeper ends its session, up to its timeout: this says so. */
   note: z.string(),
   replicas: z.array(replicaSchema),

@@ -4,7 +4,7 @@
  * addresses), watches. The server enforces it on every read route and on the socket; the web
  * app only uses it to hide what the holder could not open anyway.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { isValidPath, pathLineage } from './paths.js';
 import { decodeUrlSegment, pathFromUrlSegment } from './urlPaths.js';
 
@@ -19,8 +19,8 @@ export type ShareScope = z.infer<typeof shareScopeSchema>;
 
 /** What the creator may choose when making a link (the ensemble follows from the page). */
 export const shareScopeChoiceSchema = z.strictObject({
-  root: z.string().min(1).max(2048).optional(),
-  ensembleViews: z.boolean().optional(),
+  root: z.optional(z.string().check(z.minLength(1), z.maxLength(2048))),
+  ensembleViews: z.optional(z.boolean()),
 });
 export type ShareScopeChoice = z.infer<typeof shareScopeChoiceSchema>;
 

@@ -415,7 +415,7 @@ describe('parseClientMessage: fuzz', () => {
   const frames = generateFrames(SEED, 2400);
 
   it('the oracle knows every client message type and every topic in the schema', () => {
-    expect([...KNOWN_TYPES].sort()).toEqual(clientMessageSchema.options.map((o) => o.shape.type.value).sort());
+    expect([...KNOWN_TYPES].sort()).toEqual(clientMessageSchema.def.options.map((o) => o.shape.type.def.values[0]).sort());
     expect([...KNOWN_TOPICS].sort()).toEqual([...TOPIC_NAMES].sort());
   });
 
@@ -647,7 +647,7 @@ describe('serverMessageSchema', () => {
 
   it('has an example of every topic and of every kind of event a topic has', () => {
     expect(new Set(events.map((e) => e.topic))).toEqual(new Set(TOPIC_NAMES));
-    expect(new Set(topicMessageSchema.options.map((o) => o.shape.topic.value))).toEqual(new Set(TOPIC_NAMES));
+    expect(new Set(topicMessageSchema.def.options.map((o) => o.shape.topic.def.values[0]))).toEqual(new Set(TOPIC_NAMES));
     const kinds = (topic: string) => new Set(events.flatMap((e) => (e.topic === topic && 'kind' in e.event ? [e.event.kind] : [])));
     expect(kinds('znode')).toEqual(new Set(['state', 'children', 'watchEvent', 'error']));
     expect(kinds('ensembleHealth')).toEqual(new Set(['health', 'history']));
@@ -683,7 +683,7 @@ describe('serverMessageSchema', () => {
   });
 
   it('has an example of every server message type', () => {
-    expect(new Set(examples.map((m) => m.type))).toEqual(new Set(serverMessageSchema.options.map((o) => o.shape.type.value)));
+    expect(new Set(examples.map((m) => m.type))).toEqual(new Set(serverMessageSchema.def.options.map((o) => o.shape.type.def.values[0])));
   });
 
   it('refuses malformed server messages', () => {

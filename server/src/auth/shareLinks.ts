@@ -39,7 +39,7 @@ export const storedLinkSchema = z.object({
   revokedAt: z.number().optional(),
   note: z.string().optional(),
   /** Absent in links stored before scopes: they get legacyScope(path), their own page's reach. */
-  scope: shareScopeSchema.optional(),
+  scope: z.optional(shareScopeSchema),
 });
 export type StoredLink = z.infer<typeof storedLinkSchema>;
 const fileSchema = z.object({ version: z.literal(1), links: z.array(storedLinkSchema) });

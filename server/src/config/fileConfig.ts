@@ -101,9 +101,9 @@ const ensemble = z.strictObject({
   // The members' jute.maxbuffer; below 64 KiB nothing sensible fits, and a Java array holds at most 2^31-1.
   juteMaxBuffer: z.number().int().min(65_536).max(2_147_483_647).optional(),
   /** The Locks view: roots watched at once, in-house recipes, thresholds (shared/src/locks/config.ts). */
-  locks: locksConfigSchema.optional(),
+  locks: z.optional(locksConfigSchema),
   /** The Upgrades view's restart command (placeholders checked here, not at the first restart). */
-  restartCommand: restartCommandSchema.optional(),
+  restartCommand: z.optional(restartCommandSchema),
   restartCommandTimeoutSeconds: z.number().int().positive().max(3600).optional(),
   /** Resizing: the super user's (or a /zookeeper/config writer's) digest credential, for the resize's own session only. */
   reconfigAuth: z.strictObject({ scheme: z.literal('digest'), credential: z.string().regex(/^[^:]+:.*$/, 'must be "user:password"') }).optional(),

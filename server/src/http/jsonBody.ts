@@ -3,7 +3,7 @@
  * charset) become `{error:{code,message}}` like every other API error, never an HTML page.
  */
 import express, { type ErrorRequestHandler, type RequestHandler } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { pathFromSegments, type ApiErrorCode } from '@keeper/shared';
 import { sendError } from './apiErrors.js';
 
@@ -40,13 +40,13 @@ export const jsonErrors: ErrorRequestHandler = (error, _req, res, next) => {
 };
 
 /** A zod-checked body or query, or null after answering 400 with every problem listed. */
-export function parseOr400<T extends z.ZodType>(
+export function parseOr400<T extends z.core.$ZodType>(
   schema: T,
   value: unknown,
   res: Parameters<typeof sendError>[0],
   code: ApiErrorCode = 'INVALID_BODY',
 ): z.infer<T> | null {
-  const parsed = schema.safeParse(value);
+  const parsed = z.safeParse(schema, value);
   if (parsed.success) return parsed.data;
   const whole = code === 'INVALID_QUERY' ? '(query)' : '(body)';
   const detail = parsed.error.issues.map((i) => `${i.path.join('.') || whole}: ${i.message}`).join('; ');

@@ -16,6 +16,7 @@
  */
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import { omit } from 'zod/mini';
 import { ensembleHealthSchema, memberHistorySchema, sessionsAnswerSchema, watchesAnswerSchema, type EnsembleHealth, type MemberHistory } from '@keeper/shared';
 import type { MemberMonitor } from '../members/memberMonitor.js';
 import { sharedWatchGatheringSchema, type SharedWatchGathering } from '../locks/sharedWatchGathering.js';
@@ -52,9 +53,9 @@ export interface PolledEnsembleContext {
 
 const healthValueSchema = z.object({ health: ensembleHealthSchema, appended: memberHistorySchema });
 type HealthValue = z.infer<typeof healthValueSchema>;
-const sessionsGatheringSchema = sessionsAnswerSchema.omit({ nextGatherInSeconds: true });
+const sessionsGatheringSchema = omit(sessionsAnswerSchema, { nextGatherInSeconds: true });
 const watchSummarySchema = watchesAnswerSchema.shape.summary;
-const watchesByPathSchema = watchesAnswerSchema.shape.byPath.unwrap();
+const watchesByPathSchema = watchesAnswerSchema.shape.byPath.def.innerType;
 /** The kept history goes out once a minute (~15 minutes of points: a replica that starts draws its charts from it). */
 const HISTORY_EVERY_MS = 60_000;
 
@@ -264,7 +265,7 @@ export class PolledEnsemble {
 
   // ---- gatherings (sessions, watches, the Locks view's) ----
 
-  private gatheringShare<T>(kind: AskedKind, gatherer: RateLimitedGather<T>, schema: z.ZodType<T>, localize: (value: T) => T): GatheringShare {
+  private gatheringShare<T>(kind: AskedKind, gatherer: RateLimitedGather<T>, schema: z.core.$ZodType<T>, localize: (value: T) => T): GatheringShare {
     return {
       kind,
       lead: (publisher) => {

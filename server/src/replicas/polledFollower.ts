@@ -6,7 +6,7 @@
  * when a head says `ask` ≥ that number, or refused with the polling replica's reason.
  */
 import type { Logger } from 'pino';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ZnodeState } from '@keeper/shared';
 import { decodePolled, ensureDirs, polledAskSchema, polledHeadSchema, polledPageSchema, type PolledHead, type PolledKind } from './polledValue.js';
 import type { ReplicaStore } from './replicaStore.js';
@@ -24,7 +24,7 @@ export interface FollowerOptions<T> {
   /** `<root>/ensembles/<id>` */
   ensembleDir: string;
   kind: PolledKind;
-  schema: z.ZodType<T>;
+  schema: z.core.$ZodType<T>;
   self: { id: string; name: string };
   log: Logger;
   /** Each new result, as soon as its pages are read. */
@@ -149,7 +149,7 @@ export class PolledFollower<T> {
       if (!page || page.value.seq !== head.seq) throw new Error(`page ${n} is not of ${head.seq} (the next result is being written)`);
       pages.push(page.value.z);
     }
-    const value = this.options.schema.parse(await decodePolled(pages, head.bytes));
+    const value = z.parse(this.options.schema, await decodePolled(pages, head.bytes));
     if (this.closed) return;
     this.latest = { value, at: head.at, by: head.by, seq: head.seq };
     this.options.onResult(this.latest);

@@ -12,7 +12,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import zookeeper from 'node-zookeeper-client';
-import type { z } from 'zod';
+import { z } from 'zod';
+import { pick } from 'zod/mini';
 import { backoffDelay, replicaRegistrationSchema, type Backoff, type ZnodeStat } from '@keeper/shared';
 import type { ZkGateway } from '../zk/gateway.js';
 import { ZkError, toZkError } from '../zk/errors.js';
@@ -133,7 +134,7 @@ export class ReplicaStore {
   }
 
   /** The value at `path` parsed with `schema`, with its stat; null when there is no znode. */
-  async read<T>(path: string, schema: z.ZodType<T>): Promise<Stored<T> | null> {
+  async read<T>(path: string, schema: z.core.$ZodType<T>): Promise<Stored<T> | null> {
     try {
       const { data, stat } = await this.gateway.getData(path, { deadlineMs: this.deadlineMs });
       return { value: this.decode(path, data, schema), stat };
@@ -173,7 +174,7 @@ export class ReplicaStore {
   }
 
   /** Sets the value if the znode is still at `version`; otherwise what is there now (null: gone). */
-  async compareAndSet<T>(path: string, value: T, version: number, schema: z.ZodType<T>): Promise<CasResult<T>> {
+  async compareAndSet<T>(path: string, value: T, version: number, schema: z.core.$ZodType<T>): Promise<CasResult<T>> {
     const data = this.encode(path, value);
     try {
       const outcome = await this.retrying('setData', () => this.mutations.setData(path, data, version));
@@ -191,7 +192,7 @@ export class ReplicaStore {
    * (with jittered backoff), until the deadline. `change` gets null when the znode is missing and
    * returns the new value (created then). Returns what was written.
    */
-  async update<T>(path: string, schema: z.ZodType<T>, change: (current: T | null) => T): Promise<Stored<T>> {
+  async update<T>(path: string, schema: z.core.$ZodType<T>, change: (current: T | null) => T): Promise<Stored<T>> {
     const deadlineAt = Date.now() + this.deadlineMs;
     for (let attempt = 0; ; attempt++) {
       const current = await this.read(path, schema);
@@ -228,7 +229,7 @@ export class ReplicaStore {
   /** The replicas registered now other than this one, by name (id when unreadable). */
   private async otherReplicas(): Promise<string[]> {
     const ids = (await this.children(this.path('replicas'))).filter((id) => id !== this.replicaId);
-    const schema = replicaRegistrationSchema.pick({ name: true });
+    const schema = pick(replicaRegistrationSchema, { name: true });
     return Promise.all(ids.map(async (id) => (await this.read(this.path('replicas', id), schema).catch(() => null))?.value.name ?? id));
   }
 
@@ -317,14 +318,14 @@ export class ReplicaStore {
     return data;
   }
 
-  private decode<T>(path: string, data: Buffer, schema: z.ZodType<T>): T {
+  private decode<T>(path: string, data: Buffer, schema: z.core.$ZodType<T>): T {
     let json: unknown;
     try {
       json = JSON.parse(data.toString('utf8'));
     } catch {
       throw new ZkError('BAD_VALUE', `${path} does not hold JSON`, path);
     }
-    const parsed = schema.safeParse(json);
+    const parsed = z.safeParse(schema, json);
     if (!parsed.success) throw new ZkError('BAD_VALUE', `${path} does not hold what Keeper wrote there: ${parsed.error.issues[0]?.message ?? 'invalid'}`, path);
     return parsed.data;
   }

@@ -47,7 +47,7 @@ export interface RecordEvents<S> {
 /** What one kind of record brings: its directory, schema, names and bounds. `S` is the record with its znode version. */
 export interface RecordKind<T extends { id: string }, S extends { version: number }, K extends string> {
   directory: string;
-  schema: z.ZodType<T>;
+  schema: z.core.$ZodType<T>;
   /** A record's znode name (the owner's never is one). */
   idPattern: RegExp;
   /** The owner znode's field naming the record it runs (stored as is: docs/replicas.md shows it). */
@@ -78,7 +78,7 @@ export class SharedRecordDirectory<T extends { id: string }, S extends { version
   private readonly following = new Map<string, () => void>();
   private readonly stops: (() => void)[] = [];
   private closed = false;
-  private readonly ownerSchema: z.ZodType<RecordReplica & Record<K, string>>;
+  private readonly ownerSchema: z.core.$ZodType<RecordReplica & Record<K, string>>;
 
   constructor(
     protected readonly store: ReplicaStore,
@@ -88,7 +88,7 @@ export class SharedRecordDirectory<T extends { id: string }, S extends { version
     private readonly kind: RecordKind<T, S, K>,
   ) {
     const idShape = { [kind.ownerIdKey]: z.string().max(64) } as Record<K, z.ZodString>;
-    this.ownerSchema = z.object({ replica: z.string().max(64), name: z.string().max(300) }).extend(idShape) as unknown as z.ZodType<
+    this.ownerSchema = z.object({ replica: z.string().max(64), name: z.string().max(300) }).extend(idShape) as unknown as z.core.$ZodType<
       RecordReplica & Record<K, string>
     >;
   }

@@ -3,7 +3,7 @@
  * poller (one per ensemble, never per browser), the JSON API and the web's ensemble,
  * sessions and watches views. Zod schemas so both ends validate what crosses the wire.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { requestHerdSchema } from './herd/schema.js';
 
 /**
@@ -20,73 +20,74 @@ export const memberStateSchema = z.enum(MEMBER_STATES);
 export const SERVING_STATES: readonly MemberState[] = ['leader', 'follower', 'observer', 'standalone'];
 
 export const memberMetricsSchema = z.object({
-  version: z.string().nullable(),
+  version: z.nullable(z.string()),
   /** Last zxid as hex ("0x200000003"), from srvr (mntr has none). */
-  zxid: z.string().nullable(),
-  epoch: z.number().nullable(),
-  latencyMin: z.number().nullable(),
-  latencyAvg: z.number().nullable(),
-  latencyMax: z.number().nullable(),
-  connections: z.number().nullable(),
-  outstanding: z.number().nullable(),
-  znodeCount: z.number().nullable(),
-  watchCount: z.number().nullable(),
-  ephemerals: z.number().nullable(),
-  approximateDataSize: z.number().nullable(),
-  openFds: z.number().nullable(),
-  maxFds: z.number().nullable(),
+  zxid: z.nullable(z.string()),
+  epoch: z.nullable(z.number()),
+  latencyMin: z.nullable(z.number()),
+  latencyAvg: z.nullable(z.number()),
+  latencyMax: z.nullable(z.number()),
+  connections: z.nullable(z.number()),
+  outstanding: z.nullable(z.number()),
+  znodeCount: z.nullable(z.number()),
+  watchCount: z.nullable(z.number()),
+  ephemerals: z.nullable(z.number()),
+  approximateDataSize: z.nullable(z.number()),
+  openFds: z.nullable(z.number()),
+  maxFds: z.nullable(z.number()),
   /** Leader only. */
-  followers: z.number().nullable(),
-  syncedFollowers: z.number().nullable(),
-  pendingSyncs: z.number().nullable(),
+  followers: z.nullable(z.number()),
+  syncedFollowers: z.nullable(z.number()),
+  pendingSyncs: z.nullable(z.number()),
   /** Seconds, where the member reports it (AdminServer `uptime`). */
-  uptimeSeconds: z.number().nullable(),
-  packetsReceived: z.number().nullable(),
-  packetsSent: z.number().nullable(),
+  uptimeSeconds: z.nullable(z.number()),
+  packetsReceived: z.nullable(z.number()),
+  packetsSent: z.nullable(z.number()),
   /** Leader only: sessions it expired since its process started (mntr zk_stale_sessions_expired). */
-  sessionsExpired: z.number().nullable().optional(),
+  sessionsExpired: z.optional(z.nullable(z.number())),
   /** Added: packets per second since the previous poll (zk_packets_received/sent deltas); null on the first poll or after a reset. */
-  packetsReceivedPerSecond: z.number().nullable().optional(),
-  packetsSentPerSecond: z.number().nullable().optional(),
+  packetsReceivedPerSecond: z.optional(z.nullable(z.number())),
+  packetsSentPerSecond: z.optional(z.nullable(z.number())),
 });
 export type MemberMetrics = z.infer<typeof memberMetricsSchema>;
 
 export const memberStatusSchema = z.object({
   /** Server id (myid) where known from the configuration, else null. */
-  id: z.number().nullable(),
+  id: z.nullable(z.number()),
   host: z.string(),
   clientPort: z.number(),
-  adminPort: z.number().nullable(),
+  adminPort: z.nullable(z.number()),
   /** host:clientPort, the member's stable key. */
   address: z.string(),
   state: memberStateSchema,
   /** From the ensemble configuration: voting participant or observer; null when unknown. */
-  configuredRole: z.enum(['participant', 'observer']).nullable(),
+  configuredRole: z.nullable(z.enum(['participant', 'observer'])),
   /** Why, when not plainly serving: "connection refused", "no answer within 2 s", "mntr is not in 4lw.commands.whitelist: add it". */
-  detail: z.string().nullable(),
+  detail: z.nullable(z.string()),
   /** Where the figures came from this poll. */
-  source: z.enum(['admin', '4lw']).nullable(),
+  source: z.nullable(z.enum(['admin', '4lw'])),
   metrics: memberMetricsSchema,
   /** When this member was last checked (epoch ms, server clock): what "checked 4 s ago" counts from. */
   polledAt: z.number(),
   /** When it last answered as serving (epoch ms), for "down for 40 s". */
-  lastServingAt: z.number().nullable(),
+  lastServingAt: z.nullable(z.number()),
   /** Added: when the poller asks it next; later than the next poll while a down member is backed off. */
-  nextPollAt: z.number().nullable().optional(),
+  nextPollAt: z.optional(z.nullable(z.number())),
   /**
    * Added: the member closes Keeper's new connections at once (maxClientCnxns reached for Keeper's
    * address) while other evidence says it serves; `state` is then its last known serving role.
    */
-  connectionLimit: z
-    .object({
-      /** From the member's `conf`; null when Keeper could not read it. */
-      maxClientCnxns: z.number().nullable(),
-      evidence: z.array(z.enum(['synced-followers', 'admin', 'console-session'])),
-    })
-    .nullable()
-    .optional(),
+  connectionLimit: z.optional(
+    z.nullable(
+      z.object({
+        /** From the member's `conf`; null when Keeper could not read it. */
+        maxClientCnxns: z.nullable(z.number()),
+        evidence: z.array(z.enum(['synced-followers', 'admin', 'console-session'])),
+      }),
+    ),
+  ),
   /** Added: a reconfig removed it from the ensemble and it still answers (listed in the health's `removed`, never among the members). */
-  removed: z.boolean().optional(),
+  removed: z.optional(z.boolean()),
 });
 export type MemberStatus = z.infer<typeof memberStatusSchema>;
 
@@ -100,11 +101,11 @@ export const alertSchema = z.object({
   why: z.string(),
   /** What to do. */
   action: z.string(),
-  members: z.array(z.string()).default([]),
+  members: z._default(z.array(z.string()), []),
   /** Added: the view that shows the evidence (the request herd's sessions, busiest first). */
-  see: z.object({ view: z.enum(['sessions', 'watches', 'locks', 'upgrades']), label: z.string() }).optional(),
+  see: z.optional(z.object({ view: z.enum(['sessions', 'watches', 'locks', 'upgrades']), label: z.string() })),
   /** Added: when its evidence was gathered, where that is not the poll's time (a request herd: the sessions gathering). */
-  asOf: z.number().optional(),
+  asOf: z.optional(z.number()),
 });
 export type Alert = z.infer<typeof alertSchema>;
 
@@ -128,14 +129,14 @@ export type QuorumSummary = z.infer<typeof quorumSummarySchema>;
 /** One sample per member per poll, kept ~15 minutes, for charts. */
 export const historyPointSchema = z.object({
   at: z.number(),
-  latencyAvg: z.number().nullable(),
-  latencyMax: z.number().nullable(),
-  outstanding: z.number().nullable(),
-  connections: z.number().nullable(),
-  znodeCount: z.number().nullable(),
+  latencyAvg: z.nullable(z.number()),
+  latencyMax: z.nullable(z.number()),
+  outstanding: z.nullable(z.number()),
+  connections: z.nullable(z.number()),
+  znodeCount: z.nullable(z.number()),
   serving: z.boolean(),
   /** Added: packets received per second since the previous poll. */
-  packetsReceivedPerSecond: z.number().nullable().optional(),
+  packetsReceivedPerSecond: z.optional(z.nullable(z.number())),
 });
 export type HistoryPoint = z.infer<typeof historyPointSchema>;
 
@@ -151,11 +152,11 @@ export const ensembleHealthSchema = z.object({
    * running: stop it"); not counted in the quorum, the alerts or anything else. A removed member
    * that stops answering is dropped.
    */
-  removed: z.array(memberStatusSchema).optional(),
+  removed: z.optional(z.array(memberStatusSchema)),
   /** Added (replicas' sharedPolling): the replica that polled this result when it was not this one (`host:port`). */
-  polledBy: z.string().optional(),
+  polledBy: z.optional(z.string()),
   /** Added: why this result is no longer live although the link to Keeper is (the polling replica's results stopped arriving); absent while live. */
-  lateReason: z.string().optional(),
+  lateReason: z.optional(z.string()),
 });
 export type EnsembleHealth = z.infer<typeof ensembleHealthSchema>;
 
@@ -166,10 +167,10 @@ export type MemberHistory = z.infer<typeof memberHistorySchema>;
 // ---- sizing ----
 
 export const sizingInputSchema = z.object({
-  voters: z.number().int().min(0).max(99),
-  observers: z.number().int().min(0).max(99),
+  voters: z.int().check(z.gte(0), z.lte(99)),
+  observers: z.int().check(z.gte(0), z.lte(99)),
   /** Voters down now (maintenance or failure). */
-  votersDown: z.number().int().min(0).default(0),
+  votersDown: z._default(z.int().check(z.gte(0)), 0),
 });
 export type SizingInput = z.infer<typeof sizingInputSchema>;
 
@@ -191,17 +192,17 @@ export type SizingReport = z.infer<typeof sizingReportSchema>;
 export const sizingAnswerSchema = z.object({
   ensemble: z.string(),
   live: sizingReportSchema,
-  whatIf: z
-    .object({
+  whatIf: z.nullable(
+    z.object({
       down: z.string(),
       /** Would the quorum hold if that member went down now? */
       quorumHolds: z.boolean(),
       canLoseAfter: z.number(),
       sentence: z.string(),
-    })
-    .nullable(),
+    }),
+  ),
   /** Added: the calculator (`?voters=&observers=[&votersDown=]`), independent of the live ensemble. */
-  calculator: sizingReportSchema.nullable().optional(),
+  calculator: z.optional(z.nullable(sizingReportSchema)),
 });
 export type SizingAnswer = z.infer<typeof sizingAnswerSchema>;
 
@@ -213,25 +214,25 @@ export const ensembleSessionSchema = z.object({
   client: z.string(),
   /** host:clientPort of the member it is connected to. */
   member: z.string(),
-  timeoutMs: z.number().nullable(),
-  establishedAt: z.number().nullable(),
-  lastResponseAt: z.number().nullable(),
-  latencyMin: z.number().nullable(),
-  latencyAvg: z.number().nullable(),
-  latencyMax: z.number().nullable(),
-  queued: z.number().nullable(),
-  received: z.number().nullable(),
-  sent: z.number().nullable(),
+  timeoutMs: z.nullable(z.number()),
+  establishedAt: z.nullable(z.number()),
+  lastResponseAt: z.nullable(z.number()),
+  latencyMin: z.nullable(z.number()),
+  latencyAvg: z.nullable(z.number()),
+  latencyMax: z.nullable(z.number()),
+  queued: z.nullable(z.number()),
+  received: z.nullable(z.number()),
+  sent: z.nullable(z.number()),
   /**
    * Added: requests per second the client sent, from this connection's `recved` at the previous
    * gathering and now; null on its first reading, when it moved to another member, or when it
    * has no connection.
    */
-  requestsPerSecond: z.number().nullable().optional(),
+  requestsPerSecond: z.optional(z.nullable(z.number())),
   /** Added: answers (and watch notifications) per second sent to it, from `sent` likewise. */
-  sentPerSecond: z.number().nullable().optional(),
+  sentPerSecond: z.optional(z.nullable(z.number())),
   /** Added: the last operation the member served it, as cons prints it (GETC = getChildren). */
-  lastOperation: z.string().nullable().optional(),
+  lastOperation: z.optional(z.nullable(z.string())),
   ephemeralCount: z.number(),
   ephemerals: z.array(z.string()),
   isConsole: z.boolean(),
@@ -240,9 +241,9 @@ export const ensembleSessionSchema = z.object({
    * connection for it: a client that died or is partitioned, whose ephemerals live until it
    * expires. `client` and `member` are then empty strings.
    */
-  connected: z.boolean().optional(),
+  connected: z.optional(z.boolean()),
   /** Added: when the leader will expire it if it stays silent (the leader's dump), epoch ms. */
-  expiresAt: z.number().nullable().optional(),
+  expiresAt: z.optional(z.nullable(z.number())),
   flags: z.array(
     z.object({
       /** 'no-connection' added: see `connected`. */
@@ -255,22 +256,22 @@ export type EnsembleSession = z.infer<typeof ensembleSessionSchema>;
 
 export const sessionsAnswerSchema = z.object({
   ensemble: z.string(),
-  gatheredAt: z.number().nullable(),
+  gatheredAt: z.nullable(z.number()),
   /** Members that could not be asked, with why (e.g. "cons is not in the 4lw whitelist"). */
   gaps: z.array(z.object({ member: z.string(), reason: z.string() })),
   sessions: z.array(ensembleSessionSchema),
   /** Seconds until a read gathers again (the last gathering is then a cadence old); gathering on demand is rate-limited per ensemble. */
   nextGatherInSeconds: z.number(),
   /** Added: seconds until "gather now" is allowed by the per-ensemble rate limit (0 = now). */
-  gatherAllowedInSeconds: z.number().optional(),
+  gatherAllowedInSeconds: z.optional(z.number()),
   /** Added: a read gathers again once the last gathering is this old. */
-  cadenceSeconds: z.number().optional(),
+  cadenceSeconds: z.optional(z.number()),
   /** Added: the seconds the rates are measured over (since the previous gathering); null on the first. */
-  ratesOverSeconds: z.number().nullable().optional(),
+  ratesOverSeconds: z.optional(z.nullable(z.number())),
   /** Added: a request-rate herd seen in this gathering (many sessions at similar high rates while latency climbs), else null. */
-  herd: requestHerdSchema.nullable().optional(),
+  herd: z.optional(z.nullable(requestHerdSchema)),
   /** Added: alerts from this gathering, in the /members alert shape (the herd's has id "request-herd"). */
-  alerts: z.array(alertSchema).optional(),
+  alerts: z.optional(z.array(alertSchema)),
 });
 export type SessionsAnswer = z.infer<typeof sessionsAnswerSchema>;
 
@@ -281,15 +282,15 @@ export const watchesAnswerSchema = z.object({
   summary: z.array(
     z.object({
       member: z.string(),
-      connections: z.number().nullable(),
-      paths: z.number().nullable(),
-      watches: z.number().nullable(),
-      error: z.string().nullable(),
+      connections: z.nullable(z.number()),
+      paths: z.nullable(z.number()),
+      watches: z.nullable(z.number()),
+      error: z.nullable(z.string()),
     }),
   ),
   /** From wchp, only when asked for (`?byPath=true`): the paths with the most watchers. */
-  byPath: z
-    .object({
+  byPath: z.nullable(
+    z.object({
       gatheredAt: z.number(),
       paths: z.array(
         z.object({
@@ -297,21 +298,21 @@ export const watchesAnswerSchema = z.object({
           sessions: z.array(z.string()),
           watchers: z.number(),
           /** Added: Keeper's own session is among the watchers (a browser has this znode open). */
-          byConsole: z.boolean().optional(),
+          byConsole: z.optional(z.boolean()),
         }),
       ),
       herds: z.array(z.object({ path: z.string(), watchers: z.number(), message: z.string() })),
       gaps: z.array(z.object({ member: z.string(), reason: z.string() })),
       /** Added: distinct watched paths over all members that answered (`paths` lists the busiest only). */
-      distinctPaths: z.number().optional(),
+      distinctPaths: z.optional(z.number()),
       /** Added: Keeper's own session id, as wchp prints it ("0x..."), when it has one. */
-      consoleSessionId: z.string().nullable().optional(),
-    })
-    .nullable(),
+      consoleSessionId: z.optional(z.nullable(z.string())),
+    }),
+  ),
   /** The ZooKeeper docs' warning about wchc/wchp cost, shown beside the button. */
   costWarning: z.string(),
   /** Added: seconds until wchp may run again (it is rate-limited per ensemble); 0 = now. */
-  byPathNextInSeconds: z.number().optional(),
+  byPathNextInSeconds: z.optional(z.number()),
 });
 export type WatchesAnswer = z.infer<typeof watchesAnswerSchema>;
 
@@ -322,7 +323,7 @@ export type WatchesAnswer = z.infer<typeof watchesAnswerSchema>;
  * (the same word as `state`: leader, follower, observer, standalone, not-serving, down,
  * unreachable, not-whitelisted, unknown) for scripts that read roles.
  */
-export const membersAnswerSchema = ensembleHealthSchema.extend({
-  members: z.array(memberStatusSchema.extend({ role: memberStateSchema })),
+export const membersAnswerSchema = z.extend(ensembleHealthSchema, {
+  members: z.array(z.extend(memberStatusSchema, { role: memberStateSchema })),
 });
 export type MembersAnswer = z.infer<typeof membersAnswerSchema>;

@@ -19,7 +19,7 @@
  * A pattern matches whole child names (glob: `*` any run, `?` one character; or a regex).
  * Every in-house node must end in ZooKeeper's 10-digit sequence: Keeper orders by it.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { isValidPath } from '../paths.js';
 import { sequenceOf } from './sequence.js';
 import type { RecipeDefinition, ParsedName } from './recipes.js';
@@ -48,7 +48,7 @@ export const LOCK_DEFAULTS = {
 
 export const IN_HOUSE_KINDS = ['exclusive', 'readWrite', 'semaphore', 'election', 'queue'] as const;
 
-const zkPath = z.string().refine(isValidPath, 'must be a ZooKeeper path: absolute, no trailing /');
+const zkPath = z.string().check(z.refine(isValidPath, 'must be a ZooKeeper path: absolute, no trailing /'));
 
 function compiles(source: string): boolean {
   try {
@@ -62,79 +62,69 @@ function compiles(source: string): boolean {
 export const lockPatternSchema = z
   .strictObject({
     /** Shown as the recipe's label; its id is `config:<name>`. */
-    name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,62}$/, 'must be 1-63 letters, digits, spaces, ".", "_" or "-"'),
-    glob: z.string().min(1).max(200).optional(),
-    regex: z.string().min(1).max(500).refine(compiles, 'is not a valid regular expression').optional(),
+    name: z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]{0,62}$/, 'must be 1-63 letters, digits, spaces, ".", "_" or "-"')),
+    glob: z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+    regex: z.optional(z.string().check(z.minLength(1), z.maxLength(500), z.refine(compiles, 'is not a valid regular expression'))),
     kind: z.enum(IN_HOUSE_KINDS),
     /** readWrite: a reader's name contains this, a writer's the other. */
-    readerMarker: z.string().min(1).max(100).optional(),
-    writerMarker: z.string().min(1).max(100).optional(),
+    readerMarker: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
+    writerMarker: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
     /** semaphore: N, the leases that hold at once. */
-    permits: z.number().int().min(1).max(1_000_000).optional(),
+    permits: z.optional(z.int().check(z.gte(1), z.lte(1_000_000))),
     /** Only for directories at or under this path. */
-    under: zkPath.optional(),
+    under: z.optional(zkPath),
     /**
      * Waiters set an exists/getData watch on a node of the directory (the ZooKeeper lock
      * recipe's way). Only then can a contender be called leaked: other ways of waiting
      * (child watches, polling) leave nothing in wchp to prove a waiter alive.
      */
-    waitersWatchPredecessor: z.boolean().optional(),
+    waitersWatchPredecessor: z.optional(z.boolean()),
   })
-  .superRefine((p, ctx) => {
-    if ((p.glob === undefined) === (p.regex === undefined)) ctx.addIssue({ code: 'custom', path: ['glob'], message: 'give exactly one of "glob" and "regex"' });
-    const markers = p.readerMarker !== undefined || p.writerMarker !== undefined;
-    if (p.kind === 'readWrite') {
-      if (p.readerMarker === undefined) ctx.addIssue({ code: 'custom', path: ['readerMarker'], message: 'a readWrite pattern needs readerMarker' });
-      if (p.writerMarker === undefined) ctx.addIssue({ code: 'custom', path: ['writerMarker'], message: 'a readWrite pattern needs writerMarker' });
-      if (p.readerMarker !== undefined && p.readerMarker === p.writerMarker)
-        ctx.addIssue({ code: 'custom', path: ['writerMarker'], message: 'must differ from readerMarker' });
-    } else if (markers) {
-      ctx.addIssue({ code: 'custom', path: ['readerMarker'], message: 'reader and writer markers are for kind "readWrite" only' });
-    }
-    if (p.permits !== undefined && p.kind !== 'semaphore') ctx.addIssue({ code: 'custom', path: ['permits'], message: 'permits is for kind "semaphore" only' });
-  });
+  .check(
+    z.superRefine((p, ctx) => {
+      if ((p.glob === undefined) === (p.regex === undefined))
+        ctx.addIssue({ code: 'custom', path: ['glob'], message: 'give exactly one of "glob" and "regex"' });
+      const markers = p.readerMarker !== undefined || p.writerMarker !== undefined;
+      if (p.kind === 'readWrite') {
+        if (p.readerMarker === undefined) ctx.addIssue({ code: 'custom', path: ['readerMarker'], message: 'a readWrite pattern needs readerMarker' });
+        if (p.writerMarker === undefined) ctx.addIssue({ code: 'custom', path: ['writerMarker'], message: 'a readWrite pattern needs writerMarker' });
+        if (p.readerMarker !== undefined && p.readerMarker === p.writerMarker)
+          ctx.addIssue({ code: 'custom', path: ['writerMarker'], message: 'must differ from readerMarker' });
+      } else if (markers) {
+        ctx.addIssue({ code: 'custom', path: ['readerMarker'], message: 'reader and writer markers are for kind "readWrite" only' });
+      }
+      if (p.permits !== undefined && p.kind !== 'semaphore')
+        ctx.addIssue({ code: 'custom', path: ['permits'], message: 'permits is for kind "semaphore" only' });
+    }),
+  );
 export type LockPattern = z.infer<typeof lockPatternSchema>;
 
 export const locksConfigSchema = z.strictObject({
   /** Lock roots watched from the start (their child directories are checked for recipes). */
-  roots: z.array(zkPath).max(1_000).optional(),
-  patterns: z
-    .array(lockPatternSchema)
-    .max(100)
-    .superRefine((list, ctx) => {
-      const seen = new Set<string>();
-      list.forEach((p, i) => {
-        if (seen.has(p.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate name "${p.name}"` });
-        seen.add(p.name);
-      });
-    })
-    .optional(),
+  roots: z.optional(z.array(zkPath).check(z.maxLength(1_000))),
+  patterns: z.optional(
+    z.array(lockPatternSchema).check(
+      z.maxLength(100),
+      z.superRefine((list, ctx) => {
+        const seen = new Set<string>();
+        list.forEach((p, i) => {
+          if (seen.has(p.name)) ctx.addIssue({ code: 'custom', path: [i, 'name'], message: `duplicate name "${p.name}"` });
+          seen.add(p.name);
+        });
+      }),
+    ),
+  ),
   /** N for semaphores whose recipe does not record it (Curator's InterProcessSemaphoreV2), by leases directory. */
-  permits: z.record(zkPath, z.number().int().min(1).max(1_000_000)).optional(),
-  herdMinWatchers: z.number().int().min(2).max(1_000_000).optional(),
-  maxTracked: z.number().int().min(1).max(100_000).optional(),
-  maxOpened: z.number().int().min(1).max(10_000).optional(),
-  openedIdleMs: z
-    .number()
-    .int()
-    .min(10_000)
-    .max(24 * 3_600_000)
-    .optional(),
-  gatherIntervalMs: z.number().int().min(10_000).max(3_600_000).optional(),
-  scanMaxRequests: z.number().int().min(100).max(10_000_000).optional(),
-  scanDeadlineMs: z
-    .number()
-    .int()
-    .min(1_000)
-    .max(24 * 3_600_000)
-    .optional(),
-  scanMaxChildrenDescended: z.number().int().min(10).max(10_000_000).optional(),
-  heldLongMs: z
-    .number()
-    .int()
-    .min(1_000)
-    .max(30 * 24 * 3_600_000)
-    .optional(),
+  permits: z.optional(z.record(zkPath, z.int().check(z.gte(1), z.lte(1_000_000)))),
+  herdMinWatchers: z.optional(z.int().check(z.gte(2), z.lte(1_000_000))),
+  maxTracked: z.optional(z.int().check(z.gte(1), z.lte(100_000))),
+  maxOpened: z.optional(z.int().check(z.gte(1), z.lte(10_000))),
+  openedIdleMs: z.optional(z.number().check(z.int(), z.gte(10_000), z.lte(24 * 3_600_000))),
+  gatherIntervalMs: z.optional(z.int().check(z.gte(10_000), z.lte(3_600_000))),
+  scanMaxRequests: z.optional(z.int().check(z.gte(100), z.lte(10_000_000))),
+  scanDeadlineMs: z.optional(z.number().check(z.int(), z.gte(1_000), z.lte(24 * 3_600_000))),
+  scanMaxChildrenDescended: z.optional(z.int().check(z.gte(10), z.lte(10_000_000))),
+  heldLongMs: z.optional(z.number().check(z.int(), z.gte(1_000), z.lte(30 * 24 * 3_600_000))),
 });
 export type LocksConfig = z.infer<typeof locksConfigSchema>;
 

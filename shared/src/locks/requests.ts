@@ -3,21 +3,21 @@
  * a scan (an admin job), deleting one contender after a re-check, and cleaning leaked ones with
  * a dry run first.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { isValidPath } from '../paths.js';
 import { LOCK_LIST_PAGE, LOCK_LIST_PAGE_MAX } from './schemas.js';
 
-const zkPath = z.string().max(4096).refine(isValidPath, 'must be a ZooKeeper path: absolute, no trailing /');
+const zkPath = z.string().check(z.maxLength(4096), z.refine(isValidPath, 'must be a ZooKeeper path: absolute, no trailing /'));
 
 /** Locks whose path, recipe, worst status or flags contain it (case-insensitive); '' for all. */
-export const lockFilterSchema = z.string().trim().max(200);
+export const lockFilterSchema = z.string().check(z.trim(), z.maxLength(200));
 
 /** GET /api/ensembles/<name>/locks?path=<root>&offset=&limit=&q= : one page of the list, worst first. */
 export const locksQuerySchema = z.object({
-  path: zkPath.default('/'),
-  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
-  limit: z.coerce.number().int().min(1).max(LOCK_LIST_PAGE_MAX).default(LOCK_LIST_PAGE),
-  q: lockFilterSchema.default(''),
+  path: z._default(zkPath, '/'),
+  offset: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(1_000_000)), 0),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(LOCK_LIST_PAGE_MAX)), LOCK_LIST_PAGE),
+  q: z._default(lockFilterSchema, ''),
 });
 export type LocksQuery = z.infer<typeof locksQuerySchema>;
 
@@ -33,10 +33,10 @@ export type LockScanBody = z.infer<typeof lockScanBodySchema>;
 export const lockDeleteBodySchema = z.strictObject({
   path: zkPath,
   /** The owner session as seen ("0x0" for a persistent node). */
-  owner: z.string().regex(/^0x[0-9a-fA-F]{1,16}$/, 'a session id in hex, like 0x100002f75570004'),
-  version: z.number().int().min(0),
+  owner: z.string().check(z.regex(/^0x[0-9a-fA-F]{1,16}$/, 'a session id in hex, like 0x100002f75570004')),
+  version: z.int().check(z.gte(0)),
   /** Typed by the admin to delete a holder: the node's name. */
-  confirmHolder: z.string().max(1024).optional(),
+  confirmHolder: z.optional(z.string().check(z.maxLength(1024))),
 });
 export type LockDeleteBody = z.infer<typeof lockDeleteBodySchema>;
 
@@ -57,8 +57,8 @@ export const LOCK_CLEAN_MAX = 500;
 export const lockCleanCandidateSchema = z.strictObject({
   path: zkPath,
   lock: zkPath,
-  owner: z.string().regex(/^0x[0-9a-fA-F]{1,16}$/, 'a session id in hex'),
-  version: z.number().int().min(0),
+  owner: z.string().check(z.regex(/^0x[0-9a-fA-F]{1,16}$/, 'a session id in hex')),
+  version: z.int().check(z.gte(0)),
 });
 export type LockCleanCandidate = z.infer<typeof lockCleanCandidateSchema>;
 
@@ -68,11 +68,13 @@ export type LockCleanCandidate = z.infer<typeof lockCleanCandidateSchema>;
  * that are still leaked, unchanged and, in a watch gathering made right then, still unwatched.
  */
 export const lockCleanBodySchema = z
-  .strictObject({ path: zkPath, dryRun: z.boolean(), pinned: z.array(lockCleanCandidateSchema).max(LOCK_CLEAN_MAX).optional() })
-  .refine((b) => b.dryRun || b.pinned !== undefined, {
-    path: ['pinned'],
-    message: 'a clean deletes only what its dry run listed: send the dry run’s candidates as "pinned"',
-  });
+  .strictObject({ path: zkPath, dryRun: z.boolean(), pinned: z.optional(z.array(lockCleanCandidateSchema).check(z.maxLength(LOCK_CLEAN_MAX))) })
+  .check(
+    z.refine((b) => b.dryRun || b.pinned !== undefined, {
+      path: ['pinned'],
+      message: 'a clean deletes only what its dry run listed: send the dry run’s candidates as "pinned"',
+    }),
+  );
 export type LockCleanBody = z.infer<typeof lockCleanBodySchema>;
 
 export const lockCleanAnswerSchema = z.object({
@@ -81,7 +83,7 @@ export const lockCleanAnswerSchema = z.object({
   /** Leaked contenders found (the dry run's list, at most LOCK_CLEAN_MAX) or, for a real run, the pinned ones it tried. */
   candidates: z.array(lockCleanCandidateSchema),
   /** How many leaked contenders there are in all under `path` (the dry run lists LOCK_CLEAN_MAX at most). */
-  candidatesTotal: z.number().int(),
+  candidatesTotal: z.int(),
   deleted: z.array(z.string()),
   /** Not deleted, with why ("changed since the dry run", "now the holder"). */
   skipped: z.array(z.object({ path: z.string(), reason: z.string() })),

@@ -7,23 +7,23 @@
  * from the start, since a dead replica's partial walk is not a result (it stopped at some point
  * of a breadth-first walk nobody can continue). A single Keeper keeps the same records in memory.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { scanSkipSchema, type LastScan } from './schemas.js';
 
 /** A Keeper replica as a scan names it: its registry id and `<host>:<port>`. */
-export const scanReplicaSchema = z.object({ replica: z.string().max(64), name: z.string().max(300) });
+export const scanReplicaSchema = z.object({ replica: z.string().check(z.maxLength(64)), name: z.string().check(z.maxLength(300)) });
 export type ScanReplica = z.infer<typeof scanReplicaSchema>;
 
 /** One replica taking over a scan whose replica's session ended. */
 export const scanHandoverSchema = z.object({
   /** ZooKeeper's time of the new owner's znode (its ctime): when it took over. */
   at: z.number(),
-  from: scanReplicaSchema.nullable(),
+  from: z.nullable(scanReplicaSchema),
   to: scanReplicaSchema,
   /** How far the replica that died had got: set aside, never shown as the result. */
-  reached: z.object({ visited: z.number().int(), found: z.number().int(), requests: z.number().int() }),
+  reached: z.object({ visited: z.int(), found: z.int(), requests: z.int() }),
   /** "replica b:8080 took over at 14:02:31 after replica a:8080's session ended; ..." */
-  sentence: z.string().max(1_000),
+  sentence: z.string().check(z.maxLength(1_000)),
 });
 export type ScanHandover = z.infer<typeof scanHandoverSchema>;
 
@@ -34,7 +34,7 @@ export type ScanHandover = z.infer<typeof scanHandoverSchema>;
  */
 export const scanCancelRequestSchema = z.object({
   /** The admin who asked. */
-  by: z.string().max(300),
+  by: z.string().check(z.maxLength(300)),
   /** The replica that was asked (and wrote the request). */
   replica: scanReplicaSchema,
   /** That replica's clock when it wrote the request. */
@@ -49,29 +49,29 @@ export const LOCK_SCANS_KEPT = 10;
 export const LOCK_SCAN_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 export const lockScanRecordSchema = z.object({
-  id: z.string().regex(LOCK_SCAN_ID),
+  id: z.string().check(z.regex(LOCK_SCAN_ID)),
   /** The ensemble's configured name when it was started (for people; records are keyed by the ensemble's identity). */
-  ensemble: z.string().max(300),
-  path: z.string().max(4_096),
+  ensemble: z.string().check(z.maxLength(300)),
+  path: z.string().check(z.maxLength(4_096)),
   state: z.enum(['running', 'done', 'cancelled', 'failed']),
-  startedBy: z.string().max(300),
+  startedBy: z.string().check(z.maxLength(300)),
   startedAt: z.number(),
-  finishedAt: z.number().nullable(),
+  finishedAt: z.nullable(z.number()),
   /** The running replica's clock at its last write. */
   updatedAt: z.number(),
-  visited: z.number().int(),
+  visited: z.int(),
   /** Lock directories found in all; `foundPaths` lists the first of them (the record is capped at 64 KiB). */
-  found: z.number().int(),
+  found: z.int(),
   foundPaths: z.array(z.string()),
-  requests: z.number().int(),
+  requests: z.int(),
   skipped: z.array(scanSkipSchema),
-  skippedTotal: z.number().int(),
-  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  skippedTotal: z.int(),
+  error: z.nullable(z.object({ code: z.string(), message: z.string() })),
   /** The replica running (or that ran) it, since ZooKeeper's time of its owner znode; null for a single Keeper. */
-  runBy: scanReplicaSchema.extend({ since: z.number() }).nullable(),
-  handovers: z.array(scanHandoverSchema).max(MAX_SCAN_HANDOVERS),
+  runBy: z.nullable(z.extend(scanReplicaSchema, { since: z.number() })),
+  handovers: z.array(scanHandoverSchema).check(z.maxLength(MAX_SCAN_HANDOVERS)),
   /** A cancel asked for on any replica (absent in records stored before it existed). */
-  cancelRequest: scanCancelRequestSchema.nullish(),
+  cancelRequest: z.nullish(scanCancelRequestSchema),
 });
 export type LockScanRecord = z.infer<typeof lockScanRecordSchema>;
 
@@ -89,8 +89,8 @@ export const LOCK_SCAN_CANCEL_WAIT_MS = { default: 5_000, max: 10_000 } as const
 
 /** POST /api/ensembles/<name>/locks/scan/cancel: the scan's id (GET .../lock-scans lists it), and how long to wait for its stop. */
 export const lockScanCancelBodySchema = z.strictObject({
-  scanId: z.string().regex(LOCK_SCAN_ID),
-  waitMs: z.number().int().min(0).max(LOCK_SCAN_CANCEL_WAIT_MS.max).optional(),
+  scanId: z.string().check(z.regex(LOCK_SCAN_ID)),
+  waitMs: z.optional(z.int().check(z.gte(0), z.lte(LOCK_SCAN_CANCEL_WAIT_MS.max))),
 });
 export type LockScanCancelBody = z.infer<typeof lockScanCancelBodySchema>;
 

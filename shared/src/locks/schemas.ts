@@ -3,7 +3,7 @@
  * `GET /api/ensembles/<name>/locks?path=<root>` and `.../locks/<path>`. The words in
  * CONTENDER_STATUSES and CONTENDER_FLAGS are part of the API: scripts match on them.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * Exactly one per contender:
@@ -63,7 +63,7 @@ export const contenderDataSchema = z.object({
   /** kazoo's identifier, Curator's participant id or client IP (its default data), other text, binary or nothing. */
   kind: z.enum(DATA_KINDS),
   /** The text; for binary, its size ("12 bytes"); null when empty. */
-  text: z.string().nullable(),
+  text: z.nullable(z.string()),
 });
 export type ContenderData = z.infer<typeof contenderDataSchema>;
 
@@ -84,23 +84,23 @@ export type ContenderFlag = z.infer<typeof contenderFlagSchema>;
 /** The owner's session as the ensemble's sessions data knows it (null fields where it does not). */
 export const contenderOwnerSchema = z.object({
   /** Hex as ZooKeeper prints it ("0x100002f75570004"); null when hidden from a share link without the ensemble views. */
-  sessionId: z.string().nullable(),
+  sessionId: z.nullable(z.string()),
   /** false: the sessions data does not list it (not gathered yet, or the session just ended). */
   known: z.boolean(),
   /** ip:port of the client (null when unknown, or hidden from a share link without the ensemble views). */
-  client: z.string().nullable(),
+  client: z.nullable(z.string()),
   /** host:clientPort of the member it is connected to (null likewise). */
-  member: z.string().nullable(),
-  timeoutMs: z.number().nullable(),
+  member: z.nullable(z.string()),
+  timeoutMs: z.nullable(z.number()),
   /**
    * The client's last response by its member's `lresp` (cons), as of `lastResponseAsOf`: a
    * lower bound of its silence then, not a reading of now.
    */
-  lastResponseAt: z.number().nullable(),
+  lastResponseAt: z.nullable(z.number()),
   /** Keeper's clock at the sessions gathering that read `lastResponseAt`. */
-  lastResponseAsOf: z.number().nullable(),
+  lastResponseAsOf: z.nullable(z.number()),
   /** false: on no member's connection list; null: unknown. */
-  connected: z.boolean().nullable(),
+  connected: z.nullable(z.boolean()),
 });
 export type ContenderOwner = z.infer<typeof contenderOwnerSchema>;
 
@@ -110,7 +110,7 @@ export const waitsForSchema = z.object({
   /** The holder at the end of the chain. */
   holder: z.string(),
   /** Links from this contender to the holder (1 = it waits for the holder itself). */
-  links: z.number().int().min(1),
+  links: z.int().check(z.gte(1)),
   /** "c waits for b waits for a (holder)", long chains shortened in the middle. */
   text: z.string(),
 });
@@ -134,34 +134,34 @@ export const contenderSchema = z.object({
   path: z.string(),
   name: z.string(),
   /** The 10-digit suffix as a number; null for recipes whose nodes have none (kazoo Semaphore leases, Party members). */
-  sequence: z.number().int().nullable(),
+  sequence: z.nullable(z.int()),
   /** 1 = first in the recipe's order. */
-  position: z.number().int().min(1),
+  position: z.int().check(z.gte(1)),
   role: contenderRoleSchema,
   /** In a holding position by the recipe's rule (a persistent node can hold too). */
   holding: z.boolean(),
   status: contenderStatusSchema,
   flags: z.array(contenderFlagSchema),
   /** null for a persistent node. */
-  owner: contenderOwnerSchema.nullable(),
+  owner: z.nullable(contenderOwnerSchema),
   data: contenderDataSchema,
   /** ctime (the ensemble's clock), epoch ms. */
-  createdAt: z.number().nullable(),
+  createdAt: z.nullable(z.number()),
   /** Its data version: an admin's delete sends it back, and is refused if the node changed meanwhile. */
-  version: z.number().int().nullable(),
+  version: z.nullable(z.int()),
   /** Holding for this long at `computedAt` (at least this long when `heldSince.kind` is `atLeast`); null when not holding or not known. */
-  heldForMs: z.number().nullable(),
+  heldForMs: z.nullable(z.number()),
   /** Since when it holds, and how that is known; null when not holding or its facts are not read. */
-  heldSince: holdSinceSchema.nullable(),
+  heldSince: z.nullable(holdSinceSchema),
   /** Not holding: time since it was created (its ctime), at `computedAt`. */
-  waitingForMs: z.number().nullable(),
+  waitingForMs: z.nullable(z.number()),
   /** Not holding: its ctime (the ensemble's clock), when its wait began. */
-  waitingSince: z.number().nullable(),
-  waitsFor: waitsForSchema.nullable(),
+  waitingSince: z.nullable(z.number()),
+  waitsFor: z.nullable(waitsForSchema),
   /** null for holders, persistent nodes and queue items. */
-  watching: watchingStateSchema.nullable(),
+  watching: z.nullable(watchingStateSchema),
   /** What this means for the lock, in words; null when nothing is wrong. */
-  consequence: z.string().nullable(),
+  consequence: z.nullable(z.string()),
 });
 export type Contender = z.infer<typeof contenderSchema>;
 
@@ -170,21 +170,21 @@ export const lockSchema = z.object({
   path: z.string(),
   recipe: recipeSchema,
   /** Context from the surroundings: "the lock kazoo's Semaphore /jobs/pool takes to hand out leases". */
-  note: z.string().nullable(),
+  note: z.nullable(z.string()),
   /** Every contender in the directory, listed or not. */
-  total: z.number().int(),
-  holders: z.number().int(),
-  waiters: z.number().int(),
+  total: z.int(),
+  holders: z.int(),
+  waiters: z.int(),
   /** A semaphore's N; null when unknown or not a semaphore. */
-  permits: z.number().int().nullable(),
+  permits: z.nullable(z.int()),
   /** Where N came from: the recipe's own record (kazoo Semaphore data) or the config. */
-  permitsSource: z.enum(['recorded', 'configured']).nullable(),
+  permitsSource: z.nullable(z.enum(['recorded', 'configured'])),
   /** In order; the first ones only when the directory is large (`total` counts them all). */
   contenders: z.array(contenderSchema),
   /** The worst status among the listed contenders (leaked, persistent, waiting, holder), for "worst first"; a holder proven leaked while it waited counts as leaked. */
-  worstStatus: contenderStatusSchema.nullable(),
+  worstStatus: z.nullable(contenderStatusSchema),
   /** The longest hold among the listed holders, when known. */
-  oldestHoldMs: z.number().nullable(),
+  oldestHoldMs: z.nullable(z.number()),
   /** That hold is a lower bound (it already held when Keeper began watching). */
   oldestHoldAtLeast: z.boolean(),
   /** Sentences about the lock as a whole ("Curator does not record a semaphore's N: ..."). */
@@ -196,12 +196,12 @@ export type LockReport = z.infer<typeof lockSchema>;
 
 export const lockHerdSchema = z.object({
   path: z.string(),
-  watchers: z.number().int(),
+  watchers: z.int(),
   sessions: z.array(z.string()),
   /** The lock directory the path belongs to, when it is one or is in one. */
-  lock: z.string().nullable(),
+  lock: z.nullable(z.string()),
   /** "It is the holder of Curator InterProcessMutex /app/locks/job." */
-  context: z.string().nullable(),
+  context: z.nullable(z.string()),
   /** "20 sessions watch /queue/holder: each change wakes all of them; ..." */
   message: z.string(),
 });
@@ -209,9 +209,9 @@ export type LockHerd = z.infer<typeof lockHerdSchema>;
 
 /** How far the leak check can go with the watch gatherings at hand. */
 export const leakCheckSchema = z.object({
-  gatherings: z.number().int(),
+  gatherings: z.int(),
   /** From the earliest to the latest complete gathering, ms; null with fewer than two. */
-  spanMs: z.number().nullable(),
+  spanMs: z.nullable(z.number()),
   /** Two complete gatherings at least LEAK_MIN_GAP_MS apart: `leaked` can be said. */
   ready: z.boolean(),
   sentence: z.string(),
@@ -228,34 +228,34 @@ export const lastScanSchema = z.object({
   jobId: z.string(),
   state: z.enum(['running', 'done', 'cancelled', 'failed']),
   startedAt: z.number(),
-  finishedAt: z.number().nullable(),
+  finishedAt: z.nullable(z.number()),
   /** Znodes whose children were listed. */
-  visited: z.number().int(),
+  visited: z.int(),
   /** Lock directories found (and now tracked). */
-  found: z.number().int(),
+  found: z.int(),
   /** ZooKeeper requests the scan sent. */
-  requests: z.number().int(),
+  requests: z.int(),
   skipped: z.array(scanSkipSchema),
   /** How many were skipped in all (the list is capped). */
-  skippedTotal: z.number().int(),
+  skippedTotal: z.int(),
   /** With replicas (docs/replicas.md): the replica running it, since ZooKeeper's time of its owner znode. */
-  runBy: z.object({ replica: z.string(), name: z.string(), since: z.number() }).optional(),
+  runBy: z.optional(z.object({ replica: z.string(), name: z.string(), since: z.number() })),
   /** With replicas: when the running replica last stored its progress (its clock), about once a second while it runs. */
-  updatedAt: z.number().optional(),
+  updatedAt: z.optional(z.number()),
   /** With replicas: each replica that took the scan over after the previous one's session ended, said in a sentence. */
-  handovers: z.array(z.object({ at: z.number(), sentence: z.string() })).optional(),
+  handovers: z.optional(z.array(z.object({ at: z.number(), sentence: z.string() }))),
   /** A cancel asked for (on any replica): who asked, on which replica (its name), when (that replica's clock). */
-  cancelRequest: z.object({ by: z.string(), replica: z.string(), at: z.number() }).optional(),
+  cancelRequest: z.optional(z.object({ by: z.string(), replica: z.string(), at: z.number() })),
 });
 export type LastScan = z.infer<typeof lastScanSchema>;
 
 /** How many locks of each worst status (and without contenders listed: `empty`) the whole list holds, beyond the page. */
 export const lockCountsSchema = z.object({
-  leaked: z.number().int(),
-  persistent: z.number().int(),
-  waiting: z.number().int(),
-  holder: z.number().int(),
-  empty: z.number().int(),
+  leaked: z.int(),
+  persistent: z.int(),
+  waiting: z.int(),
+  holder: z.int(),
+  empty: z.int(),
 });
 export type LockCounts = z.infer<typeof lockCountsSchema>;
 
@@ -269,9 +269,9 @@ export const locksAnswerSchema = z.object({
   /** Worst status first, one page of them; each lock lists its first LOCK_LIST_CONTENDERS contenders (counts cover all). */
   locks: z.array(lockSchema),
   /** Where this page starts in the whole list, its size limit, and how many locks match in all. */
-  offset: z.number().int(),
-  limit: z.number().int(),
-  total: z.number().int(),
+  offset: z.int(),
+  limit: z.int(),
+  total: z.int(),
   counts: lockCountsSchema,
   /** Owner sessions, client and member addresses are hidden (a share link without the ensemble views). */
   ownersHidden: z.boolean(),
@@ -280,12 +280,12 @@ export const locksAnswerSchema = z.object({
   /** The configured roots, watched from the start. */
   roots: z.array(z.string()),
   /** Lock directories Keeper watches now (from roots and scans), and how many it may. */
-  tracked: z.number().int(),
-  trackLimit: z.number().int(),
+  tracked: z.int(),
+  trackLimit: z.int(),
   /** Directories watched because someone opened them (they expire when nobody looks), and their own quota. */
-  opened: z.number().int(),
-  openedLimit: z.number().int(),
-  lastScan: lastScanSchema.nullable(),
+  opened: z.int(),
+  openedLimit: z.int(),
+  lastScan: z.nullable(lastScanSchema),
   /** As of: the oldest report on this page was computed then (Keeper's clock). */
   at: z.number(),
 });

@@ -2,7 +2,7 @@
  * Who is asking, and what the server remembers about it: sign-in, share links and the audit
  * trail (HTTP shapes, shared so the web app and scripts agree with the server).
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { shareScopeChoiceSchema, shareScopeSchema } from '../shareScope.js';
 import { rightsSchema } from '../grants.js';
 
@@ -22,8 +22,8 @@ export const CSRF_HEADER = 'X-CSRF-Token';
 export const SESSION_COOKIE = 'keeper_session';
 
 export const loginBodySchema = z.union([
-  z.strictObject({ username: z.string().min(1).max(200), password: z.string().min(1).max(1024) }),
-  z.strictObject({ token: z.string().min(1).max(1024) }),
+  z.strictObject({ username: z.string().check(z.minLength(1), z.maxLength(200)), password: z.string().check(z.minLength(1), z.maxLength(1024)) }),
+  z.strictObject({ token: z.string().check(z.minLength(1), z.maxLength(1024)) }),
 ]);
 export type LoginBody = z.infer<typeof loginBodySchema>;
 
@@ -32,17 +32,17 @@ export const meAnswerSchema = z.object({
   role: z.enum(ROLES),
   via: z.enum(IDENTITY_VIAS),
   /** For cookie (and share) sessions: send it as X-CSRF-Token on every POST/PUT/DELETE. */
-  csrfToken: z.string().optional(),
+  csrfToken: z.optional(z.string()),
   /** For a share-link session: the link it is bound to. */
-  shareLink: z.object({ id: z.string(), path: z.string(), expiresAt: z.number(), scope: shareScopeSchema.optional() }).optional(),
+  shareLink: z.optional(z.object({ id: z.string(), path: z.string(), expiresAt: z.number(), scope: z.optional(shareScopeSchema) })),
   /** What this identity may do (the "who am I" panel; the UI offers only that). */
-  rights: rightsSchema.optional(),
+  rights: z.optional(rightsSchema),
   /** The groups the identity provider (or the config) gave this person. */
-  groups: z.array(z.string()).optional(),
+  groups: z.optional(z.array(z.string())),
   /** How this person signed in, in words: "password", "token", "Dex" (the provider's name). */
-  signedInWith: z.string().optional(),
+  signedInWith: z.optional(z.string()),
   /** When this sign-in ends (cookie sessions). */
-  expiresAt: z.number().optional(),
+  expiresAt: z.optional(z.number()),
 });
 export type MeAnswer = z.infer<typeof meAnswerSchema>;
 
@@ -51,9 +51,9 @@ export const signInMethodsSchema = z.object({
   password: z.boolean(),
   token: z.boolean(),
   /** The browser's previous session, when it ended and the server still remembers why. */
-  ended: z.object({ reason: z.string(), at: z.number() }).optional(),
+  ended: z.optional(z.object({ reason: z.string(), at: z.number() })),
   /** Single sign-on: the button "Sign in with <name>" goes to `url`. */
-  oidc: z.object({ name: z.string(), url: z.string() }).optional(),
+  oidc: z.optional(z.object({ name: z.string(), url: z.string() })),
 });
 export type SignInMethods = z.infer<typeof signInMethodsSchema>;
 
@@ -61,15 +61,11 @@ export const MAX_SHARE_LINK_MINUTES = 60 * 24 * 30;
 
 export const createShareLinkBodySchema = z.strictObject({
   /** A page of the console: /ensembles/<name>/znodes/<path>, /ensembles/<name>/members, ... */
-  path: z
-    .string()
-    .min(1)
-    .max(2048)
-    .regex(/^\/(?!\/)[^\s\\]*$/, 'must be a path on this console, starting with a single /'),
-  expiresInMinutes: z.number().int().min(1).max(MAX_SHARE_LINK_MINUTES),
-  note: z.string().max(200).optional(),
+  path: z.string().check(z.minLength(1), z.maxLength(2048), z.regex(/^\/(?!\/)[^\s\\]*$/, 'must be a path on this console, starting with a single /')),
+  expiresInMinutes: z.int().check(z.gte(1), z.lte(MAX_SHARE_LINK_MINUTES)),
+  note: z.optional(z.string().check(z.maxLength(200))),
   /** What the holder may reach; by default the opened znode's subtree, no ensemble views (shareScope.ts). */
-  scope: shareScopeChoiceSchema.optional(),
+  scope: z.optional(shareScopeChoiceSchema),
 });
 export type CreateShareLinkBody = z.infer<typeof createShareLinkBodySchema>;
 
@@ -79,17 +75,17 @@ export const shareLinkSchema = z.object({
   createdBy: z.string(),
   createdAt: z.number(),
   expiresAt: z.number(),
-  revokedAt: z.number().optional(),
-  note: z.string().optional(),
+  revokedAt: z.optional(z.number()),
+  note: z.optional(z.string()),
   /** What the holder may reach (links stored without one get legacyScope of their path). */
   scope: shareScopeSchema,
   /** Open sockets bound to this link right now. */
-  activeSockets: z.number().optional(),
+  activeSockets: z.optional(z.number()),
 });
 export type ShareLinkView = z.infer<typeof shareLinkSchema>;
 
 /** Only in the answer to POST: the token is shown once and stored hashed. */
-export const createdShareLinkSchema = shareLinkSchema.extend({ url: z.string() });
+export const createdShareLinkSchema = z.extend(shareLinkSchema, { url: z.string() });
 
 /** Size and hash of a value: enough to tell what changed without keeping the data. */
 export const dataFingerprintSchema = z.object({ version: z.number(), size: z.number(), sha256: z.string() });
@@ -127,23 +123,23 @@ export const auditEntrySchema = z.object({
   /** Increasing; `GET /api/audit?before=<seq>` pages backwards. */
   seq: z.number(),
   at: z.number(),
-  actor: z.object({ name: z.string(), role: z.enum(ROLES).nullable(), via: z.string() }),
+  actor: z.object({ name: z.string(), role: z.nullable(z.enum(ROLES)), via: z.string() }),
   action: z.enum(AUDIT_ACTIONS),
   outcome: z.enum(AUDIT_OUTCOMES),
-  ensemble: z.string().optional(),
-  path: z.string().optional(),
-  before: dataFingerprintSchema.nullable().optional(),
-  after: dataFingerprintSchema.nullable().optional(),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
-  note: z.string().optional(),
-  remoteAddress: z.string().optional(),
-  details: z.record(z.string(), z.unknown()).optional(),
+  ensemble: z.optional(z.string()),
+  path: z.optional(z.string()),
+  before: z.optional(z.nullable(dataFingerprintSchema)),
+  after: z.optional(z.nullable(dataFingerprintSchema)),
+  error: z.optional(z.object({ code: z.string(), message: z.string() })),
+  note: z.optional(z.string()),
+  remoteAddress: z.optional(z.string()),
+  details: z.optional(z.record(z.string(), z.unknown())),
   /** Fields cut to their bound before recording (e.g. a refused request's 15 KB path). */
-  truncated: z.array(z.string()).optional(),
+  truncated: z.optional(z.array(z.string())),
   /**
    * With replicas (docs/replicas.md), in the shared window: the replica that recorded it, and its
    * `seq` in that replica's own file (`seq` above is then its place in the shared window).
    */
-  replica: z.object({ id: z.string(), name: z.string(), seq: z.number() }).optional(),
+  replica: z.optional(z.object({ id: z.string(), name: z.string(), seq: z.number() })),
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;

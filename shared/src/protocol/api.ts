@@ -1,5 +1,5 @@
 /** JSON shapes of the HTTP API (GET /api/...), shared so scripts, tests and the web agree. */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { encodedDataSchema, ensembleSummarySchema, statSchema } from './schemas.js';
 
 export const healthSchema = z.object({

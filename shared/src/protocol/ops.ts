@@ -2,7 +2,7 @@
  * Admin operations on znodes: the inputs (HTTP bodies and socket messages share them) and
  * the jobs long operations run as. One source for the server, the web app and scripts.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { ACL_SCHEMES } from '../acl.js';
 
 /**
@@ -20,15 +20,15 @@ export const INPUT_ENCODINGS = ['utf8', 'base64'] as const;
 export type InputEncoding = (typeof INPUT_ENCODINGS)[number];
 
 /** base64 of 1 MiB is 1,398,104 characters; the exact byte limit is checked after decoding. */
-const dataText = z.string().max(1_400_000);
-const version = z.number().int().min(0).max(2_147_483_647);
+const dataText = z.string().check(z.maxLength(1_400_000));
+const version = z.int().check(z.gte(0), z.lte(2_147_483_647));
 
 /** One ACL entry as written by people: letters (`cdrwa`) or bits (`permissions`), exactly one of them. */
 export const aclEntryInputSchema = z.object({
   scheme: z.enum(ACL_SCHEMES),
-  id: z.string().max(1024),
-  perms: z.string().max(5).optional(),
-  permissions: z.number().int().min(0).max(31).optional(),
+  id: z.string().check(z.maxLength(1024)),
+  perms: z.optional(z.string().check(z.maxLength(5))),
+  permissions: z.optional(z.int().check(z.gte(0), z.lte(31))),
 });
 export type AclEntryInput = z.infer<typeof aclEntryInputSchema>;
 
@@ -42,28 +42,28 @@ export const aclEntrySchema = z.object({
 export type AclEntryView = z.infer<typeof aclEntrySchema>;
 
 export const createBodySchema = z.object({
-  data: dataText.optional(),
-  encoding: z.enum(INPUT_ENCODINGS).optional(),
-  mode: z.enum(CREATE_MODES).optional(),
+  data: z.optional(dataText),
+  encoding: z.optional(z.enum(INPUT_ENCODINGS)),
+  mode: z.optional(z.enum(CREATE_MODES)),
 });
 export type CreateBody = z.infer<typeof createBodySchema>;
 
 export const setDataBodySchema = z.object({
   data: dataText,
-  encoding: z.enum(INPUT_ENCODINGS).optional(),
+  encoding: z.optional(z.enum(INPUT_ENCODINGS)),
   version,
 });
 export type SetDataBody = z.infer<typeof setDataBodySchema>;
 
 export const setAclBodySchema = z.object({
-  acl: z.array(aclEntryInputSchema).min(1).max(100),
+  acl: z.array(aclEntryInputSchema).check(z.minLength(1), z.maxLength(100)),
   /** The ACL version (stat.aversion) the change was made against. */
   version,
   /**
    * The node's path, typed by the operator, when the new ACL takes read or admin away from the
    * console itself (otherwise 409 ACL_LOCKS_OUT with the reason, and nothing is changed).
    */
-  confirm: z.string().max(4096).optional(),
+  confirm: z.optional(z.string().check(z.maxLength(4096))),
 });
 export type SetAclBody = z.infer<typeof setAclBodySchema>;
 
@@ -84,19 +84,19 @@ export const jobSnapshotSchema = z.object({
   done: z.number(),
   total: z.number(),
   /** The node being worked on, for a progress line. */
-  current: z.string().nullable(),
+  current: z.nullable(z.string()),
   startedBy: z.string(),
   startedAt: z.number(),
-  finishedAt: z.number().optional(),
+  finishedAt: z.optional(z.number()),
   cancelRequested: z.boolean(),
   /** When the job did not complete: what is still there (capped at MAX_REPORTED_REMAINING). */
-  remaining: z.array(z.string()).optional(),
-  remainingTotal: z.number().optional(),
+  remaining: z.optional(z.array(z.string())),
+  remainingTotal: z.optional(z.number()),
   /** True when `remaining` was read back from ZooKeeper after stopping, false when it is the job's own bookkeeping. */
-  remainingVerified: z.boolean().optional(),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
+  remainingVerified: z.optional(z.boolean()),
+  error: z.optional(z.object({ code: z.string(), message: z.string() })),
   /** Kind-specific counts (import: created, updated, skipped, conflicts). */
-  summary: z.record(z.string(), z.number()).optional(),
+  summary: z.optional(z.record(z.string(), z.number())),
 });
 export type JobSnapshot = z.infer<typeof jobSnapshotSchema>;
 
@@ -105,16 +105,21 @@ export const MAX_EXPORT_NODES = 10_000;
 
 export const exportNodeSchema = z.object({
   /** Relative to the exported root: '' for the root itself, 'a/b' below it. */
-  rel: z.string().max(4096),
+  rel: z.string().check(z.maxLength(4096)),
   /** The bytes, base64. */
-  data: z.string().max(1_400_000),
+  data: z.string().check(z.maxLength(1_400_000)),
   /** How the console would show the value (utf8, json or base64): a hint for people reading the file. */
   encoding: z.enum(['utf8', 'json', 'base64']),
   acl: z
     .array(
-      z.object({ scheme: z.enum(ACL_SCHEMES), id: z.string().max(1024), perms: z.string().max(5).optional(), permissions: z.number().int().min(0).max(31) }),
+      z.object({
+        scheme: z.enum(ACL_SCHEMES),
+        id: z.string().check(z.maxLength(1024)),
+        perms: z.optional(z.string().check(z.maxLength(5))),
+        permissions: z.int().check(z.gte(0), z.lte(31)),
+      }),
     )
-    .max(100),
+    .check(z.maxLength(100)),
   stat: z.object({
     version: z.number(),
     aversion: z.number(),
@@ -134,12 +139,11 @@ export const exportDocumentSchema = z.object({
   ensemble: z.string(),
   root: z.string(),
   exportedAt: z.number(),
-  nodes: z.array(exportNodeSchema).min(1).max(MAX_EXPORT_NODES),
+  nodes: z.array(exportNodeSchema).check(z.minLength(1), z.maxLength(MAX_EXPORT_NODES)),
   /** Nodes left out because the console may not read them (and so nothing below them either). */
-  skipped: z
-    .array(z.object({ path: z.string().max(4096), reason: z.string().max(1024) }))
-    .max(MAX_EXPORT_NODES)
-    .optional(),
+  skipped: z.optional(
+    z.array(z.object({ path: z.string().check(z.maxLength(4096)), reason: z.string().check(z.maxLength(1024)) })).check(z.maxLength(MAX_EXPORT_NODES)),
+  ),
 });
 export type ExportDocument = z.infer<typeof exportDocumentSchema>;
 
@@ -167,7 +171,7 @@ export const importPlanSchema = z.object({
    * What ZooKeeper (or Keeper) would refuse: with any of these the import is refused as a whole
    * before writing anything (400 IMPORT_REFUSED). Capped at MAX_REPORTED_PROBLEMS; `problemsTotal` counts all.
    */
-  problems: z.array(z.object({ path: z.string(), reason: z.enum(IMPORT_PROBLEM_REASONS), detail: z.string() })).optional(),
-  problemsTotal: z.number().optional(),
+  problems: z.optional(z.array(z.object({ path: z.string(), reason: z.enum(IMPORT_PROBLEM_REASONS), detail: z.string() }))),
+  problemsTotal: z.optional(z.number()),
 });
 export type ImportPlan = z.infer<typeof importPlanSchema>;

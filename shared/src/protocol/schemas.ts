@@ -2,7 +2,7 @@
  * The WebSocket protocol between browser and server: one source for both sides.
  * Every message is a zod schema in a discriminated union on `type`; both ends safeParse.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { TOPIC_NAMES, consoleSessionSnapshotSchema, topicMessageSchema, type TopicMessage, type TopicName } from './topics.js';
 
 export { statSchema, encodedDataSchema, type ZnodeStat } from './znodeSchemas.js';
@@ -32,11 +32,11 @@ export function protocolMismatchMessage(serverVersion: number, pageVersion: numb
   return `Keeper was updated: reload this page (the server speaks protocol ${serverVersion}, this page ${pageVersion})`;
 }
 
-const ensembleName = z.string().min(1).max(100);
-const requestId = z.string().max(100).optional();
+const ensembleName = z.string().check(z.minLength(1), z.maxLength(100));
+const requestId = z.optional(z.string().check(z.maxLength(100)));
 
 export const clientMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('hello'), protocolVersion: z.number().int(), id: requestId }),
+  z.object({ type: z.literal('hello'), protocolVersion: z.int(), id: requestId }),
   /**
    * Parameters are checked against the topic's own schema by the hub, after the role: a viewer
    * asking for an admin topic is refused before anything it sent is read further.
@@ -100,14 +100,14 @@ export const serverMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('error'),
     code: z.enum(ERROR_CODES),
     message: z.string(),
-    id: z.string().optional(),
+    id: z.optional(z.string()),
     /** The subscription the error concerns, when it is not an answer to a request (an event refused as too large). */
-    subscription: z.object({ topic: z.enum(TOPIC_NAMES as [TopicName, ...TopicName[]]), ensemble: z.string(), params: z.unknown() }).optional(),
+    subscription: z.optional(z.object({ topic: z.enum(TOPIC_NAMES as [TopicName, ...TopicName[]]), ensemble: z.string(), params: z.unknown() })),
     /** `rateLimited`: the request may be sent again after this long. */
-    retryAfterMs: z.number().optional(),
+    retryAfterMs: z.optional(z.number()),
   }),
   z.object({ type: z.literal('ack'), id: z.string() }),
-  z.object({ type: z.literal('pong'), id: z.string().optional(), at: z.number() }),
+  z.object({ type: z.literal('pong'), id: z.optional(z.string()), at: z.number() }),
   /**
    * The server dropped events it could not send this socket in time (it fell behind): every
    * subscription is still held, but what the page shows may have missed changes. Subscribe again
@@ -145,7 +145,7 @@ export function parseClientMessage(raw: string): { ok: true; message: ClientMess
   // An id longer than the schema allows is not echoed: replies stay small whatever was sent.
   const id = typeof rawId === 'string' && rawId.length <= 100 ? rawId : undefined;
   const type = typeof json === 'object' && json !== null ? (json as { type?: unknown }).type : undefined;
-  const known = clientMessageSchema.options.some((o) => o.shape.type.value === type);
+  const known = clientMessageSchema.def.options.some((o) => o.shape.type.def.values[0] === type);
   if (!known) {
     return { ok: false, code: 'unknownType', message: `unknown message type ${describeValue(type)}`, ...(id !== undefined ? { id } : {}) };
   }

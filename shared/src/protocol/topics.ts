@@ -9,7 +9,7 @@
  * on the server (server/src/topics/) and list it there, and register its binding in the feature
  * that shows it (web/src/features/<feature>/, with registerTopic).
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { checkPath } from '../paths.js';
 import type { Role } from './access.js';
 import { CONNECTION_PROBLEM_KINDS, CONSOLE_SESSION_STATES } from '../consoleSession.js';
@@ -25,7 +25,7 @@ import { encodedDataSchema, statSchema } from './znodeSchemas.js';
 /** What a subscription reaches, for a share link's scope: a znode subtree, the ensemble views, or only the ensemble itself. */
 export type TopicReach = { kind: 'znode'; path: string } | { kind: 'ensembleViews' } | { kind: 'ensemble' };
 
-export interface TopicDeclaration<Name extends string, Params extends z.ZodType, Event extends z.ZodType> {
+export interface TopicDeclaration<Name extends string, Params extends z.ZodMiniType, Event extends z.ZodMiniType> {
   name: Name;
   params: Params;
   event: Event;
@@ -38,22 +38,22 @@ export interface TopicDeclaration<Name extends string, Params extends z.ZodType,
   urgent?(event: z.infer<Event>): boolean;
 }
 
-function declareTopic<Name extends string, Params extends z.ZodType, Event extends z.ZodType>(
+function declareTopic<Name extends string, Params extends z.ZodMiniType, Event extends z.ZodMiniType>(
   declaration: TopicDeclaration<Name, Params, Event>,
 ): TopicDeclaration<Name, Params, Event> {
   return declaration;
 }
 
-const znodePath = z
-  .string()
-  .min(1)
-  .max(4096)
-  .superRefine((path, ctx) => {
+const znodePath = z.string().check(
+  z.minLength(1),
+  z.maxLength(4096),
+  z.superRefine((path, ctx) => {
     const check = checkPath(path);
     if (!check.ok) ctx.addIssue({ code: 'custom', message: `invalid path ${JSON.stringify(path)}: ${check.reason}` });
-  });
+  }),
+);
 
-const noParams = z.object({}).strict();
+const noParams = z.strictObject({});
 
 export const WATCH_EVENT_TYPES = ['created', 'deleted', 'dataChanged', 'childrenChanged'] as const;
 export type WatchEventType = (typeof WATCH_EVENT_TYPES)[number];
@@ -77,7 +77,7 @@ export const childrenChangeSchema = z.discriminatedUnion('mode', [
     mode: z.literal('page'),
     names: z.array(z.string()),
     total: z.number(),
-    offset: z.number().int().min(0),
+    offset: z.int().check(z.gte(0)),
     last: z.boolean(),
   }),
   z.object({ kind: z.literal('children'), mode: z.literal('diff'), added: z.array(z.string()), removed: z.array(z.string()), total: z.number() }),
@@ -96,7 +96,7 @@ export type ZnodeEvent = z.infer<typeof znodeEventSchema>;
 /** A znode's state, its children and the watch events on it: one watch in ZooKeeper however many browsers. */
 export const znodeTopic = declareTopic({
   name: 'znode',
-  params: z.object({ path: znodePath }).strict(),
+  params: z.strictObject({ path: znodePath }),
   event: znodeEventSchema,
   coalesceKey: (event) => (event.kind === 'state' ? 'state' : null),
   role: 'viewer',
@@ -108,33 +108,33 @@ export const znodeTopic = declareTopic({
 const timelineEntrySchema = z.object({
   at: z.number(),
   state: z.enum(CONSOLE_SESSION_STATES),
-  sessionId: z.string().nullable(),
-  member: z.string().nullable(),
-  note: z.string().optional(),
+  sessionId: z.nullable(z.string()),
+  member: z.nullable(z.string()),
+  note: z.optional(z.string()),
 });
 
 /** The console's own ZooKeeper session (one per ensemble): never a browser's sign-in session. */
 export const consoleSessionSnapshotSchema = z.object({
   state: z.enum(CONSOLE_SESSION_STATES),
-  sessionId: z.string().nullable(),
-  member: z.string().nullable(),
+  sessionId: z.nullable(z.string()),
+  member: z.nullable(z.string()),
   since: z.number(),
   timeoutMs: z.number(),
   sessionsOpened: z.number(),
-  confirmedAt: z.number().nullable(),
-  establishedAt: z.number().nullable(),
+  confirmedAt: z.nullable(z.number()),
+  establishedAt: z.nullable(z.number()),
   timeline: z.array(timelineEntrySchema),
-  connection: z
-    .object({
-      identity: z.array(z.object({ scheme: z.string(), id: z.string() })).nullable(),
-      identityNote: z.string().nullable(),
-      tls: z.string().nullable(),
-      sasl: z.string().nullable(),
-      warning: z.string().nullable(),
-      problem: z.object({ kind: z.enum(CONNECTION_PROBLEM_KINDS), message: z.string(), member: z.string(), at: z.number() }).nullable(),
-      readOnly: z.object({ member: z.string().nullable(), memberId: z.number().nullable(), lastReadWriteAt: z.number().nullable() }).nullable(),
-    })
-    .optional(),
+  connection: z.optional(
+    z.object({
+      identity: z.nullable(z.array(z.object({ scheme: z.string(), id: z.string() }))),
+      identityNote: z.nullable(z.string()),
+      tls: z.nullable(z.string()),
+      sasl: z.nullable(z.string()),
+      warning: z.nullable(z.string()),
+      problem: z.nullable(z.object({ kind: z.enum(CONNECTION_PROBLEM_KINDS), message: z.string(), member: z.string(), at: z.number() })),
+      readOnly: z.nullable(z.object({ member: z.nullable(z.string()), memberId: z.nullable(z.number()), lastReadWriteAt: z.nullable(z.number()) })),
+    }),
+  ),
 });
 
 /** The console's own ZooKeeper session with the ensemble: its state, member and timeline. */
@@ -180,7 +180,7 @@ export const jobsTopic = declareTopic({
 export const locksTopic = declareTopic({
   name: 'locks',
   /** One page of the list: the filter (over all locks, not just the page) and the page's size. */
-  params: z.object({ q: lockFilterSchema.optional(), limit: z.number().int().min(1).max(LOCK_LIST_PAGE_MAX).optional() }).strict(),
+  params: z.strictObject({ q: z.optional(lockFilterSchema), limit: z.optional(z.int().check(z.gte(1), z.lte(LOCK_LIST_PAGE_MAX))) }),
   event: z.object({ kind: z.literal('locks'), locks: locksAnswerSchema }),
   coalesceKey: () => 'locks',
   role: 'viewer',
@@ -190,7 +190,7 @@ export const locksTopic = declareTopic({
 /** One lock directory with its contenders in order (GET .../locks/<path>), live; `notLock` while it is absent or not a recognized lock. */
 export const lockTopic = declareTopic({
   name: 'lock',
-  params: z.object({ path: znodePath }).strict(),
+  params: z.strictObject({ path: znodePath }),
   event: z.union([
     z.object({ kind: z.literal('lock'), lock: lockAnswerSchema }),
     z.object({ kind: z.literal('notLock'), path: z.string(), message: z.string(), at: z.number() }),
@@ -208,7 +208,7 @@ export const lockTopic = declareTopic({
 export const upgradeTopic = declareTopic({
   name: 'upgrade',
   params: noParams,
-  event: z.object({ kind: z.literal('upgrade'), upgrade: upgradeAnswerSchema.nullable(), at: z.number() }),
+  event: z.object({ kind: z.literal('upgrade'), upgrade: z.nullable(upgradeAnswerSchema), at: z.number() }),
   coalesceKey: () => 'upgrade',
   role: 'viewer',
   reach: () => ({ kind: 'ensembleViews' }),
@@ -218,7 +218,7 @@ export const upgradeTopic = declareTopic({
 export const reconfigTopic = declareTopic({
   name: 'reconfig',
   params: noParams,
-  event: z.object({ kind: z.literal('reconfig'), reconfig: reconfigWorkflowSchema.nullable(), at: z.number() }),
+  event: z.object({ kind: z.literal('reconfig'), reconfig: z.nullable(reconfigWorkflowSchema), at: z.number() }),
   coalesceKey: () => 'reconfig',
   role: 'viewer',
   reach: () => ({ kind: 'ensembleViews' }),
@@ -253,17 +253,17 @@ export type TopicParams<T extends TopicName> = z.infer<(typeof TOPICS)[T]['param
 export type TopicEvent<T extends TopicName> = z.infer<(typeof TOPICS)[T]['event']>;
 
 /** The declaration of a topic by name, typed loosely enough to use whichever topic it is. */
-export function topicDeclaration(name: TopicName): TopicDeclaration<TopicName, z.ZodType, z.ZodType> {
-  return TOPICS[name] as unknown as TopicDeclaration<TopicName, z.ZodType, z.ZodType>;
+export function topicDeclaration(name: TopicName): TopicDeclaration<TopicName, z.ZodMiniType, z.ZodMiniType> {
+  return TOPICS[name] as unknown as TopicDeclaration<TopicName, z.ZodMiniType, z.ZodMiniType>;
 }
 
-function envelope<Name extends TopicName, Params extends z.ZodType, Event extends z.ZodType>(declaration: TopicDeclaration<Name, Params, Event>) {
+function envelope<Name extends TopicName, Params extends z.ZodMiniType, Event extends z.ZodMiniType>(declaration: TopicDeclaration<Name, Params, Event>) {
   return z.object({ topic: z.literal(declaration.name), ensemble: z.string(), params: declaration.params, event: declaration.event });
 }
 
-type EnvelopeOf<T extends TopicName> = z.ZodObject<{
-  topic: z.ZodLiteral<T>;
-  ensemble: z.ZodString;
+type EnvelopeOf<T extends TopicName> = z.ZodMiniObject<{
+  topic: z.ZodMiniLiteral<T>;
+  ensemble: z.ZodMiniString;
   params: (typeof TOPICS)[T]['params'];
   event: (typeof TOPICS)[T]['event'];
 }>;
@@ -272,7 +272,7 @@ type Envelopes = { [T in TopicName]: EnvelopeOf<T> }[TopicName];
 /** One event of one subscription, as it travels inside a batch: one envelope per topic of TOPICS, none listed by hand. */
 export const topicMessageSchema = z.discriminatedUnion(
   'topic',
-  (Object.values(TOPICS) as TopicDeclaration<TopicName, z.ZodType, z.ZodType>[]).map((declaration) => envelope(declaration)) as unknown as [
+  (Object.values(TOPICS) as TopicDeclaration<TopicName, z.ZodMiniType, z.ZodMiniType>[]).map((declaration) => envelope(declaration)) as unknown as [
     Envelopes,
     ...Envelopes[],
   ],

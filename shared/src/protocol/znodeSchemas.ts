@@ -1,5 +1,5 @@
 /** A znode's stat and its data as the console shows it: used by the socket's topics and the HTTP API alike. */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 export const statSchema = z.object({
   czxid: z.string(),

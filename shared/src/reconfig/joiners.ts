@@ -6,7 +6,7 @@
  * that does not vote, until `reconfig -add` names it). Keeper writes those lines for it, and
  * fills the ensemble's `startCommand` template when one is configured.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import type { ConfigMember } from './dynamicConfig.js';
 
 export const START_PLACEHOLDERS = ['id', 'host', 'quorumPort', 'electionPort', 'clientHost', 'clientPort', 'role'] as const;
@@ -20,7 +20,7 @@ export interface EnsembleTimings {
 }
 
 export const joinerStartSchema = z.object({
-  memberId: z.number().int(),
+  memberId: z.int(),
   role: z.enum(['participant', 'observer']),
   /** The `server.N=` line the resize adds. */
   line: z.string(),
@@ -29,9 +29,9 @@ export const joinerStartSchema = z.object({
   /** The member's zoo.cfg (its data directory and file names are the operator's). */
   zooCfg: z.string(),
   /** The ensemble's startCommand filled for it; null without one (and for anyone but an admin: it may hold a secret). */
-  startCommand: z.string().nullable(),
+  startCommand: z.nullable(z.string()),
   /** True when a startCommand is configured but withheld from this reader (not an admin). */
-  startCommandWithheld: z.boolean().optional(),
+  startCommandWithheld: z.optional(z.boolean()),
 });
 export type JoinerStart = z.infer<typeof joinerStartSchema>;
 

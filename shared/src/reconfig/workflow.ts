@@ -8,36 +8,29 @@
  * Nothing in it is secret (the super user's credential stays in the server's configuration), so
  * viewers read the same workflow admins do.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { joinerStartSchema } from './joiners.js';
 
-const text = (max: number) => z.string().trim().max(max);
+const text = (max: number) => z.string().check(z.trim(), z.maxLength(max));
 
 /** Bounds of one request: more members than any ensemble has, lines longer than any address. */
 export const RECONFIG_MAX_MEMBERS = 32;
 
 export const reconfigCreateBodySchema = z.strictObject({
   /** `server.N=host:quorumPort:electionPort[:role];[clientHost:]clientPort` lines. */
-  add: z.array(text(300).min(1)).max(RECONFIG_MAX_MEMBERS).optional(),
+  add: z.optional(z.array(text(300).check(z.minLength(1))).check(z.maxLength(RECONFIG_MAX_MEMBERS))),
   /** Member ids ("3"). */
-  remove: z
-    .array(
-      z
-        .string()
-        .trim()
-        .regex(/^\d{1,10}$/, 'a member id'),
-    )
-    .max(RECONFIG_MAX_MEMBERS)
-    .optional(),
+  remove: z.optional(z.array(z.string().check(z.trim(), z.regex(/^\d{1,10}$/, 'a member id'))).check(z.maxLength(RECONFIG_MAX_MEMBERS))),
   /** Member id -> its new role. */
-  roles: z
-    .record(z.string().regex(/^\d{1,10}$/, 'a member id'), z.enum(['participant', 'observer']))
-    .refine((r) => Object.keys(r).length <= RECONFIG_MAX_MEMBERS, `at most ${RECONFIG_MAX_MEMBERS} role changes`)
-    .optional(),
+  roles: z.optional(
+    z
+      .record(z.string().check(z.regex(/^\d{1,10}$/, 'a member id')), z.enum(['participant', 'observer']))
+      .check(z.refine((r) => Object.keys(r).length <= RECONFIG_MAX_MEMBERS, `at most ${RECONFIG_MAX_MEMBERS} role changes`)),
+  ),
   /** Start at once when the preflight passes; otherwise it stays `planned`. */
-  start: z.boolean().optional(),
+  start: z.optional(z.boolean()),
   /** The plan's phrase, when it names a risk. */
-  confirmation: text(200).optional(),
+  confirmation: z.optional(text(200)),
 });
 export type ReconfigCreateBody = z.infer<typeof reconfigCreateBodySchema>;
 
@@ -47,9 +40,9 @@ export type ReconfigAction = z.infer<typeof reconfigActionSchema>;
 
 export const reconfigActionBodySchema = z.strictObject({
   /** For `start`: the plan's phrase when it names a risk. */
-  confirmation: text(200).optional(),
+  confirmation: z.optional(text(200)),
   /** For `pause` and `abort`: said in the workflow and the audit trail. */
-  reason: text(500).optional(),
+  reason: z.optional(text(500)),
 });
 export type ReconfigActionBody = z.infer<typeof reconfigActionBodySchema>;
 
@@ -57,7 +50,7 @@ export const RECONFIG_STATES = ['planned', 'running', 'paused', 'done', 'failed'
 export const reconfigStateSchema = z.enum(RECONFIG_STATES);
 export type ReconfigState = z.infer<typeof reconfigStateSchema>;
 
-const ensembleSizeSchema = z.object({ voters: z.number().int(), observers: z.number().int(), tolerates: z.number().int(), sentence: z.string() });
+const ensembleSizeSchema = z.object({ voters: z.int(), observers: z.int(), tolerates: z.int(), sentence: z.string() });
 
 const checkSchema = z.object({ id: z.string(), ok: z.boolean(), saw: z.string(), at: z.number() });
 
@@ -68,26 +61,26 @@ const checkSchema = z.object({ id: z.string(), ok: z.boolean(), saw: z.string(),
 export const reconfigStepStateSchema = z.enum(['pending', 'sending', 'verifying', 'done', 'failed']);
 
 export const reconfigStepSchema = z.object({
-  index: z.number().int(),
+  index: z.int(),
   kind: z.enum(['add', 'promote', 'demote', 'remove']),
-  memberId: z.number().int(),
-  joining: z.string().nullable(),
-  leaving: z.string().nullable(),
+  memberId: z.int(),
+  joining: z.nullable(z.string()),
+  leaving: z.nullable(z.string()),
   zkCli: z.string(),
   leader: z.boolean(),
   sentence: z.string(),
   state: reconfigStepStateSchema,
   /** The version the step was sent under (the one verified after the step before). */
-  fromConfig: z.string().nullable(),
+  fromConfig: z.nullable(z.string()),
   /** The version the step made, as read back. */
-  version: z.string().nullable(),
-  sentAt: z.number().nullable(),
-  doneAt: z.number().nullable(),
+  version: z.nullable(z.string()),
+  sentAt: z.nullable(z.number()),
+  doneAt: z.nullable(z.number()),
   /** How many times it was sent (a resend follows only a reply lost with the version unchanged). */
-  attempts: z.number().int(),
+  attempts: z.int(),
   /** What the check after it saw: /zookeeper/config, the roles, each member's own configuration version (conf), the synced followers, the quorum sentence. */
   checks: z.array(checkSchema),
-  reason: z.string().nullable(),
+  reason: z.nullable(z.string()),
 });
 export type ReconfigStep = z.infer<typeof reconfigStepSchema>;
 
@@ -95,11 +88,11 @@ export const reconfigWorkflowSchema = z.object({
   id: z.string(),
   ensemble: z.string(),
   state: reconfigStateSchema,
-  reason: z.string().nullable(),
+  reason: z.nullable(z.string()),
   createdAt: z.number(),
-  createdBy: z.string().nullable(),
+  createdBy: z.nullable(z.string()),
   updatedAt: z.number(),
-  finishedAt: z.number().nullable(),
+  finishedAt: z.nullable(z.number()),
   change: z.object({
     add: z.array(z.string()),
     remove: z.array(z.string()),
@@ -111,17 +104,17 @@ export const reconfigWorkflowSchema = z.object({
   verifiedVersion: z.string(),
   sizeSentence: z.string(),
   /** The size before and after, as figures (absent in state files written before they were kept). */
-  before: ensembleSizeSchema.nullable().default(null),
-  after: ensembleSizeSchema.nullable().default(null),
+  before: z._default(z.nullable(ensembleSizeSchema), null),
+  after: z._default(z.nullable(ensembleSizeSchema), null),
   risks: z.array(z.object({ id: z.string(), sentence: z.string() })),
-  confirmationPhrase: z.string().nullable(),
-  confirmedBy: z.string().nullable(),
+  confirmationPhrase: z.nullable(z.string()),
+  confirmedBy: z.nullable(z.string()),
   preflight: z.array(checkSchema),
   steps: z.array(reconfigStepSchema),
   /** How to start each member to add (its dynamic config and zoo.cfg lines, the filled startCommand for admins). */
-  joiners: z.array(joinerStartSchema).default([]),
+  joiners: z._default(z.array(joinerStartSchema), []),
   /** The Keeper session that runs it (a restarted Keeper waits for its predecessor's lock to go). */
-  keeperSession: z.string().nullable(),
+  keeperSession: z.nullable(z.string()),
 });
 export type ReconfigWorkflow = z.infer<typeof reconfigWorkflowSchema>;
 

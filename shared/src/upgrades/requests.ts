@@ -8,21 +8,21 @@
  *   POST /api/ensembles/<name>/upgrades/<id>/steps/<address>/{skip|markDone|restartAgain}  upgradeStepActionBodySchema
  * Non-admins get every answer through withheldCommands: a restart's outcome and exit code, never its command or output.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { upgradeModeSchema, upgradeProgressSchema, upgradeStateSchema, upgradeWorkflowSchema, type UpgradeWorkflow } from './schemas.js';
 
-const text = (max: number) => z.string().trim().max(max);
+const text = (max: number) => z.string().check(z.trim(), z.maxLength(max));
 
 export const upgradeCreateBodySchema = z.strictObject({
-  mode: upgradeModeSchema.default('rolling'),
+  mode: z._default(upgradeModeSchema, 'rolling'),
   /** "3.8.0", or a part of the version string such as "built on 2024-12-29". */
-  targetVersion: text(200).min(1).optional(),
+  targetVersion: z.optional(text(200).check(z.minLength(1))),
   /** What changes, for the audit trail and the history ("raise maxClientCnxns to 120"). */
-  note: text(2000).optional(),
+  note: z.optional(text(2000)),
   /** Start at once when the preflight passes; otherwise it stays `planned`. */
-  start: z.boolean().optional(),
+  start: z.optional(z.boolean()),
   /** The plan's phrase, when it asks for one (an outage). */
-  confirmation: text(200).optional(),
+  confirmation: z.optional(text(200)),
 });
 export type UpgradeCreateBody = z.infer<typeof upgradeCreateBodySchema>;
 
@@ -32,9 +32,9 @@ export type UpgradeAction = z.infer<typeof upgradeActionSchema>;
 
 export const upgradeActionBodySchema = z.strictObject({
   /** For `start`: the outage phrase when the plan asks for one. */
-  confirmation: text(200).optional(),
+  confirmation: z.optional(text(200)),
   /** For `pause` and `abort`: said in the alert and the audit trail. */
-  reason: text(500).optional(),
+  reason: z.optional(text(500)),
 });
 export type UpgradeActionBody = z.infer<typeof upgradeActionBodySchema>;
 
@@ -43,11 +43,11 @@ export const upgradeStepActionSchema = z.enum(UPGRADE_STEP_ACTIONS);
 export type UpgradeStepAction = z.infer<typeof upgradeStepActionSchema>;
 
 /** For `skip`, `confirmation` must be the step's phrase ("skip member 2"). */
-export const upgradeStepActionBodySchema = z.strictObject({ confirmation: text(200).optional() });
+export const upgradeStepActionBodySchema = z.strictObject({ confirmation: z.optional(text(200)) });
 export type UpgradeStepActionBody = z.infer<typeof upgradeStepActionBodySchema>;
 
 /** The workflow as stored, plus its progress at the time of the answer. */
-export const upgradeAnswerSchema = upgradeWorkflowSchema.extend({ progress: upgradeProgressSchema });
+export const upgradeAnswerSchema = z.extend(upgradeWorkflowSchema, { progress: upgradeProgressSchema });
 export type UpgradeAnswer = z.infer<typeof upgradeAnswerSchema>;
 
 /** One line of the history list. */
@@ -55,13 +55,13 @@ export const upgradeSummarySchema = z.object({
   id: z.string(),
   state: upgradeStateSchema,
   mode: upgradeModeSchema,
-  targetVersion: z.string().nullable(),
-  note: z.string().nullable(),
+  targetVersion: z.nullable(z.string()),
+  note: z.nullable(z.string()),
   createdAt: z.number(),
-  createdBy: z.string().nullable(),
-  startedAt: z.number().nullable(),
-  finishedAt: z.number().nullable(),
-  reason: z.string().nullable(),
+  createdBy: z.nullable(z.string()),
+  startedAt: z.nullable(z.number()),
+  finishedAt: z.nullable(z.number()),
+  reason: z.nullable(z.string()),
   steps: z.number(),
   stepsDone: z.number(),
 });

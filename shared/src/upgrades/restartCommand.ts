@@ -9,7 +9,7 @@
  * host name or address (never `-oProxyCommand=…`, which ssh would read as an option) and the
  * ports and id numbers. Template errors are refused when the config is read, not at a restart.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 export const RESTART_PLACEHOLDERS = ['id', 'host', 'clientPort', 'adminPort'] as const;
 export type RestartPlaceholder = (typeof RESTART_PLACEHOLDERS)[number];
@@ -171,10 +171,16 @@ export function fillRestartCommand(config: RestartCommandConfig, target: Restart
 
 /** The config field: checked when the configuration is loaded. */
 export const restartCommandSchema = z
-  .union([z.string().trim(), z.array(z.string().max(4_096)).min(1).max(256), z.strictObject({ shell: z.literal(true), line: z.string().trim() })])
-  .superRefine((config, ctx) => {
-    for (const message of restartCommandErrors(config)) ctx.addIssue({ code: 'custom', message });
-  });
+  .union([
+    z.string().check(z.trim()),
+    z.array(z.string().check(z.maxLength(4_096))).check(z.minLength(1), z.maxLength(256)),
+    z.strictObject({ shell: z.literal(true), line: z.string().check(z.trim()) }),
+  ])
+  .check(
+    z.superRefine((config, ctx) => {
+      for (const message of restartCommandErrors(config)) ctx.addIssue({ code: 'custom', message });
+    }),
+  );
 
 /** How long the command may run before it is called failed (the step then pauses). */
-export const restartCommandTimeoutSecondsSchema = z.number().int().positive().max(3600).default(120);
+export const restartCommandTimeoutSecondsSchema = z._default(z.int().check(z.positive(), z.lte(3600)), 120);

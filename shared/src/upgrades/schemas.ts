@@ -3,7 +3,7 @@
  * HTTP API) and what is written to disk as the workflow changes. One versioned schema for both,
  * so a state read back after a Keeper restart is validated like any message.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 export const UPGRADE_MODES = ['rolling', 'full'] as const;
 export const upgradeModeSchema = z.enum(UPGRADE_MODES);
@@ -80,10 +80,10 @@ export type Check = z.infer<typeof checkSchema>;
 export const memberBaselineSchema = z.object({
   polledAt: z.number(),
   state: z.string(),
-  uptimeSeconds: z.number().nullable(),
-  version: z.string().nullable(),
-  zxid: z.string().nullable(),
-  packetsReceived: z.number().nullable(),
+  uptimeSeconds: z.nullable(z.number()),
+  version: z.nullable(z.string()),
+  zxid: z.nullable(z.string()),
+  packetsReceived: z.nullable(z.number()),
 });
 export type MemberBaseline = z.infer<typeof memberBaselineSchema>;
 
@@ -98,67 +98,67 @@ export type RestartMethod = z.infer<typeof restartMethodSchema>;
 
 /** The restart command's process: its own process group, which outlives a killed Keeper. */
 export const commandProcessSchema = z.object({
-  pid: z.number().int().positive(),
+  pid: z.int().check(z.positive()),
   /** /proc/<pid>/stat's start time (clock ticks since boot) and the boot's id: a pid reused by another process is not it. */
-  startTicks: z.number().nullable(),
-  bootId: z.string().nullable(),
+  startTicks: z.nullable(z.number()),
+  bootId: z.nullable(z.string()),
 });
 export type CommandProcess = z.infer<typeof commandProcessSchema>;
 
 /** What a step keeps of its restart command. */
 export const restartCommandRecordSchema = z.object({
   /** The filled command as it ran (null when it could not be filled). */
-  line: z.string().nullable(),
-  exitCode: z.number().nullable(),
+  line: z.nullable(z.string()),
+  exitCode: z.nullable(z.number()),
   outputTail: z.string(),
   /** When it is killed if still running (its start plus restartCommandTimeoutSeconds). */
-  deadlineAt: z.number().nullable().default(null),
-  process: commandProcessSchema.nullable().default(null),
+  deadlineAt: z._default(z.nullable(z.number()), null),
+  process: z._default(z.nullable(commandProcessSchema), null),
   /** True in answers to non-admins: the line, output and process are left out, only the exit code is told. */
-  withheld: z.boolean().default(false),
+  withheld: z._default(z.boolean(), false),
 });
 export type RestartCommandRecord = z.infer<typeof restartCommandRecordSchema>;
 
 /** Which member, as the plan found it: what a step and the plan's order both carry. */
 const memberOfPlanSchema = z.object({
   /** myid; null when the configuration does not say (then only `address` names it). */
-  memberId: z.number().nullable(),
+  memberId: z.nullable(z.number()),
   /** host:clientPort, the member's stable key. */
   address: z.string(),
   host: z.string(),
   clientPort: z.number(),
-  adminPort: z.number().nullable(),
+  adminPort: z.nullable(z.number()),
   role: plannedRoleSchema,
 });
 
-export const stepSchema = memberOfPlanSchema.extend({
+export const stepSchema = z.extend(memberOfPlanSchema, {
   state: stepStateSchema,
   /** While paused: the phase it resumes to. */
-  pausedFrom: stepPhaseSchema.nullable(),
+  pausedFrom: z.nullable(stepPhaseSchema),
   /** Why it is paused or failed, as the alert says it. */
-  reason: z.string().nullable(),
+  reason: z.nullable(z.string()),
   /** When the workflow made it the current step. */
-  startedAt: z.number().nullable(),
-  finishedAt: z.number().nullable(),
+  startedAt: z.nullable(z.number()),
+  finishedAt: z.nullable(z.number()),
   /** When each phase was reached (the timeline). */
   phases: z.object({
-    gatesChecked: z.number().nullable(),
-    restarting: z.number().nullable(),
-    wentDown: z.number().nullable(),
-    back: z.number().nullable(),
-    synced: z.number().nullable(),
+    gatesChecked: z.nullable(z.number()),
+    restarting: z.nullable(z.number()),
+    wentDown: z.nullable(z.number()),
+    back: z.nullable(z.number()),
+    synced: z.nullable(z.number()),
   }),
   /** The current phase gives up at this time (epoch ms); null when nothing is awaited. */
-  deadlineAt: z.number().nullable(),
+  deadlineAt: z.nullable(z.number()),
   /** The end of the settle time, while settling. */
-  settleUntil: z.number().nullable(),
-  baseline: memberBaselineSchema.nullable(),
-  evidence: restartEvidenceSchema.nullable(),
+  settleUntil: z.nullable(z.number()),
+  baseline: z.nullable(memberBaselineSchema),
+  evidence: z.nullable(restartEvidenceSchema),
   /** Set before the restart is issued (write-ahead): a restart was asked for, so resuming must never issue it blindly again. */
-  restartRequestedAt: z.number().nullable(),
-  restartMethod: restartMethodSchema.nullable(),
+  restartRequestedAt: z.nullable(z.number()),
+  restartMethod: z.nullable(restartMethodSchema),
   /** The restart command's exit code and the tail of its output (admins only: see withheldCommands). */
-  command: restartCommandRecordSchema.nullable(),
+  command: z.nullable(restartCommandRecordSchema),
   checks: z.array(checkSchema),
 });
 export type UpgradeStep = z.infer<typeof stepSchema>;
@@ -166,14 +166,14 @@ export type UpgradeStep = z.infer<typeof stepSchema>;
 /** How long each phase may take before the workflow pauses, and the settle time. */
 export const upgradeTimingsSchema = z.object({
   /** Failing gates are re-checked on each poll for this long before the workflow pauses (a member just restarted may still be catching up). */
-  gatesWithinMs: z.number().int().positive().default(60_000),
+  gatesWithinMs: z._default(z.int().check(z.positive()), 60_000),
   /** After the restart is issued: seen down, or restarted, within this. */
-  wentDownWithinMs: z.number().int().positive().default(90_000),
+  wentDownWithinMs: z._default(z.int().check(z.positive()), 90_000),
   /** After going down: serving again in the right role within this. */
-  backWithinMs: z.number().int().positive().default(120_000),
+  backWithinMs: z._default(z.int().check(z.positive()), 120_000),
   /** After serving again: synced within this. */
-  syncedWithinMs: z.number().int().positive().default(60_000),
-  settleMs: z.number().int().nonnegative().default(10_000),
+  syncedWithinMs: z._default(z.int().check(z.positive()), 60_000),
+  settleMs: z._default(z.int().check(z.nonnegative()), 10_000),
 });
 export type UpgradeTimings = z.infer<typeof upgradeTimingsSchema>;
 export const DEFAULT_TIMINGS: UpgradeTimings = upgradeTimingsSchema.parse({});
@@ -186,7 +186,7 @@ export const confirmationSchema = z.object({
 });
 export type Confirmation = z.infer<typeof confirmationSchema>;
 
-export const plannedMemberSchema = memberOfPlanSchema.extend({
+export const plannedMemberSchema = z.extend(memberOfPlanSchema, {
   /** "member 2", "the leader, member 1", "observer 4". */
   label: z.string(),
 });
@@ -195,16 +195,16 @@ export type PlannedMember = z.infer<typeof plannedMemberSchema>;
 export const upgradePlanSchema = z.object({
   ensemble: z.string(),
   mode: upgradeModeSchema,
-  targetVersion: z.string().nullable(),
-  note: z.string().nullable(),
+  targetVersion: z.nullable(z.string()),
+  note: z.nullable(z.string()),
   order: z.array(plannedMemberSchema),
   /** "Order: observer 4, member 2, member 3, then the leader, member 1." */
   sentence: z.string(),
   /** The full mode's risk sentence; null for a rolling restart. */
-  risk: z.string().nullable(),
+  risk: z.nullable(z.string()),
   warnings: z.array(z.string()),
   /** Non-null when the upgrade means an outage: it goes on only after this phrase is typed. */
-  confirmation: confirmationSchema.nullable(),
+  confirmation: z.nullable(confirmationSchema),
 });
 export type UpgradePlan = z.infer<typeof upgradePlanSchema>;
 
@@ -215,10 +215,10 @@ export const sessionExpiriesSchema = z.object({
   /** Every expiry the leaders counted, the previous Keeper processes' sessions included. */
   count: z.number(),
   /** Of `count`: sessions of Keeper processes that ran this upgrade and were killed (their sessions expire on their own), told apart from clients'. */
-  keeper: z.number().default(0),
+  keeper: z._default(z.number(), 0),
   /** The leader whose counter was read last, and its reading. */
-  leader: z.string().nullable(),
-  last: z.number().nullable(),
+  leader: z.nullable(z.string()),
+  last: z.nullable(z.number()),
   /** Leader changes where expiries in between could not be counted. */
   gaps: z.number(),
 });
@@ -226,13 +226,13 @@ export type SessionExpiries = z.infer<typeof sessionExpiriesSchema>;
 
 /** One member as the re-check found it. */
 export const memberRecheckSchema = z.object({
-  memberId: z.number().nullable(),
+  memberId: z.nullable(z.number()),
   address: z.string(),
   /** Its step's state then (done, skipped). */
   step: stepStateSchema,
   /** The member's state as polled, and the version it reported. */
   state: z.string(),
-  version: z.string().nullable(),
+  version: z.nullable(z.string()),
   /** Restarted by this upgrade, serving in its role, on the target when one was given. */
   ok: z.boolean(),
   /** "member 3 was skipped: it runs 3.8.0 built on 2023-10-30, not the target built on 2024-12-29". */
@@ -248,7 +248,7 @@ export const recheckSchema = z.object({
 export type Recheck = z.infer<typeof recheckSchema>;
 
 /** A Keeper replica as an upgrade names it (docs/replicas.md): its registry id and `<host>:<port>`. */
-export const upgradeReplicaSchema = z.object({ replica: z.string().max(64), name: z.string().max(300) });
+export const upgradeReplicaSchema = z.object({ replica: z.string().check(z.maxLength(64)), name: z.string().check(z.maxLength(300)) });
 export type UpgradeReplica = z.infer<typeof upgradeReplicaSchema>;
 
 /** One replica taking over an upgrade whose replica's session ended (handover.ts). */
@@ -256,7 +256,7 @@ export const handoverSchema = z.object({
   /** ZooKeeper's time of the new owner's znode (its ctime): when it took over. */
   at: z.number(),
   /** The replica that ran it until its session ended (null: not recorded, an upgrade begun before replicas). */
-  from: upgradeReplicaSchema.nullable(),
+  from: z.nullable(upgradeReplicaSchema),
   to: upgradeReplicaSchema,
 });
 export type Handover = z.infer<typeof handoverSchema>;
@@ -269,34 +269,34 @@ export const upgradeWorkflowSchema = z.object({
   id: z.string(),
   ensemble: z.string(),
   mode: upgradeModeSchema,
-  targetVersion: z.string().nullable(),
-  note: z.string().nullable(),
+  targetVersion: z.nullable(z.string()),
+  note: z.nullable(z.string()),
   state: upgradeStateSchema,
   /** Why it is paused, failed or aborted. */
-  reason: z.string().nullable(),
+  reason: z.nullable(z.string()),
   createdAt: z.number(),
-  createdBy: z.string().nullable(),
-  startedAt: z.number().nullable(),
-  finishedAt: z.number().nullable(),
+  createdBy: z.nullable(z.string()),
+  startedAt: z.nullable(z.number()),
+  finishedAt: z.nullable(z.number()),
   restartMethod: restartMethodSchema,
   timings: upgradeTimingsSchema,
   plan: upgradePlanSchema,
   preflight: z.array(checkSchema),
   /** Who typed the outage confirmation, and when. */
-  confirmedBy: z.object({ by: z.string(), at: z.number() }).nullable(),
+  confirmedBy: z.nullable(z.object({ by: z.string(), at: z.number() })),
   /** The leader's zxid at the previous poll: the fair reference for "behind" while writes flow (see zxidLag.ts). */
-  previousLeaderZxid: z.string().nullable(),
+  previousLeaderZxid: z.nullable(z.string()),
   steps: z.array(stepSchema),
   /** Written by Keepers before it was counted: those read as nothing known. */
-  sessionExpiries: sessionExpiriesSchema.default({ count: 0, keeper: 0, leader: null, last: null, gaps: 0 }),
+  sessionExpiries: z._default(sessionExpiriesSchema, { count: 0, keeper: 0, leader: null, last: null, gaps: 0 }),
   /** The ZooKeeper session of the Keeper process running it: after a kill, the next process knows its predecessor's. */
-  keeperSession: z.string().nullable().default(null),
+  keeperSession: z._default(z.nullable(z.string()), null),
   /** Every member checked against the target and its role: at the end (what done means) and on each resume. */
-  recheck: recheckSchema.nullable().default(null),
+  recheck: z._default(z.nullable(recheckSchema), null),
   /** With replicas: the replica running it now, with when it took it on (ZooKeeper's time); null with a single Keeper. */
-  runBy: upgradeReplicaSchema.extend({ since: z.number() }).nullable().default(null),
+  runBy: z._default(z.nullable(z.extend(upgradeReplicaSchema, { since: z.number() })), null),
   /** With replicas: each time another replica took it over after its replica's session ended. */
-  handovers: z.array(handoverSchema).max(MAX_HANDOVERS).default([]),
+  handovers: z._default(z.array(handoverSchema).check(z.maxLength(MAX_HANDOVERS)), []),
   /** The last time anything changed (each poll that changed a step, each action). */
   updatedAt: z.number(),
 });
@@ -310,7 +310,7 @@ export const upgradeProgressSchema = z.object({
   totalSteps: z.number(),
   elapsedMs: z.number(),
   /** From the average of finished steps; null until one finished. */
-  remainingMs: z.number().nullable(),
+  remainingMs: z.nullable(z.number()),
   /** "Restarting member 2 (next: 3, then the leader, 1)". */
   sentence: z.string(),
 });

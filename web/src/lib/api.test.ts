@@ -69,7 +69,7 @@ describe('call', () => {
     vi.stubGlobal('fetch', async () => answer(200, { job: 5 }));
     const error = await call(ROUTES.job, { params: { id: '1' } }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'BAD_RESPONSE', status: 200 });
-    expect((error as Error).message).toMatch(/^unexpected answer from Keeper to GET \/api\/jobs\/1: job: .+/);
+    expect((error as Error).message).toMatch(/^unexpected answer from Keeper to GET \/api\/jobs\/1: job: expected object\. /);
     // A body that is not JSON at all is refused the same way, never trusted as the answer.
     vi.stubGlobal('fetch', async () => new Response('<html>', { status: 200 }));
     await expect(call(ROUTES.me, {})).rejects.toMatchObject({ code: 'BAD_RESPONSE' });

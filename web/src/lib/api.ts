@@ -6,7 +6,7 @@
  * anywhere reported once so the app can send the operator to the sign-in page instead of
  * showing a dead screen.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { CSRF_HEADER, ROUTES, urlOf, type HttpRoute, type RouteAnswerOf, type RouteBody, type RouteParams, type RouteQuery } from '@keeper/shared';
 
 export class ApiError extends Error {
@@ -110,9 +110,13 @@ async function failure(res: Response, method: string, url: string): Promise<ApiE
   );
 }
 
-/** A few of zod's issues, for a person: where in the answer, and what was wrong. */
-function issuesText(error: z.ZodError): string {
-  const shown = error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(answer)'}: ${i.message}`);
+/**
+ * A few of zod's issues, for a person: where in the answer, and what was wrong. zod/mini carries
+ * no messages' locale (the first page would load it for answers that are never wrong), so a wrong
+ * type is told by what was expected.
+ */
+function issuesText(error: z.core.$ZodError): string {
+  const shown = error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(answer)'}: ${i.code === 'invalid_type' ? `expected ${i.expected}` : i.message}`);
   return shown.join('; ') + (error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : '');
 }
 

@@ -5,7 +5,7 @@
  * ensemble: a change is seen up to one poll interval late, and nothing is known while Keeper
  * itself is not running.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 export const ENSEMBLE_EVENT_KINDS = [
   /** Keeper started (or started again) watching: the leader, epoch and members as first seen. */
@@ -36,21 +36,21 @@ export const ensembleEventSchema = z.object({
   text: z.string(),
   severity: z.enum(['info', 'warning', 'critical']),
   /** The member it is about (host:clientPort), if one. */
-  member: z.string().nullable(),
+  member: z.nullable(z.string()),
   /** leader-elected: the epochs before and after, and when the previous leader was seen lost. */
-  epochFrom: z.number().nullable().optional(),
-  epochTo: z.number().nullable().optional(),
-  lostAt: z.number().nullable().optional(),
+  epochFrom: z.optional(z.nullable(z.number())),
+  epochTo: z.optional(z.nullable(z.number())),
+  lostAt: z.optional(z.nullable(z.number())),
   /** alert-raised / alert-cleared: the alert's stable id. */
-  alertId: z.string().optional(),
+  alertId: z.optional(z.string()),
   /** upgrade: the workflow's id. */
-  upgradeId: z.string().optional(),
+  upgradeId: z.optional(z.string()),
   /** resize: the workflow's id. */
-  reconfigId: z.string().optional(),
+  reconfigId: z.optional(z.string()),
   /** configuration: the version it now has (hex, as /zookeeper/config prints it). */
-  configVersion: z.string().optional(),
+  configVersion: z.optional(z.string()),
   /** watching: the last observation of the previous Keeper process, when one was kept (nothing is known in between). */
-  notWatchingSince: z.number().nullable().optional(),
+  notWatchingSince: z.optional(z.nullable(z.number())),
 });
 export type EnsembleEvent = z.infer<typeof ensembleEventSchema>;
 /** An event before the timeline numbers it. */

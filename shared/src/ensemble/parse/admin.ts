@@ -4,7 +4,7 @@
  * `server_stats` carries what srvr prints (Mode, zxid, latency, node count). Validated with
  * zod, leniently: unknown keys are kept, missing ones are null.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { normalizeZxid } from '../zxid.js';
 import { parseJsonLossless } from './losslessJson.js';
 import { toNumber } from './numbers.js';
@@ -15,28 +15,29 @@ import type { DumpInfo } from './dump.js';
 import type { WatchSummary } from './watches.js';
 
 /** Every command answers {command, error, ...}; error is a string when the member refused. */
-const commandEnvelope = z.looseObject({ command: z.string().optional(), error: z.string().nullable().optional() });
+const commandEnvelope = z.looseObject({ command: z.optional(z.string()), error: z.optional(z.nullable(z.string())) });
 
 const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
-const num = z.union([z.number(), z.string()]).nullable().optional();
+const num = z.optional(z.nullable(z.union([z.number(), z.string()])));
 
 const serverStatsSchema = z.looseObject({
-  version: z.string().nullable().optional(),
-  server_stats: z
-    .looseObject({
-      packets_sent: num,
-      packets_received: num,
-      server_state: z.string().nullable().optional(),
-      outstanding_requests: num,
-      min_latency: num,
-      avg_latency: num,
-      max_latency: num,
-      last_processed_zxid: num,
-      num_alive_client_connections: num,
-      uptime: num,
-    })
-    .nullable()
-    .optional(),
+  version: z.optional(z.nullable(z.string())),
+  server_stats: z.optional(
+    z.nullable(
+      z.looseObject({
+        packets_sent: num,
+        packets_received: num,
+        server_state: z.optional(z.nullable(z.string())),
+        outstanding_requests: num,
+        min_latency: num,
+        avg_latency: num,
+        max_latency: num,
+        last_processed_zxid: num,
+        num_alive_client_connections: num,
+        uptime: num,
+      }),
+    ),
+  ),
   node_count: num,
 });
 
@@ -88,13 +89,13 @@ export function mntrFromMonitor(body: Record<string, unknown>): Map<string, stri
 }
 
 const connectionSchema = z.looseObject({
-  remote_socket_address: z.string().optional(),
+  remote_socket_address: z.optional(z.string()),
   outstanding_requests: num,
   packets_received: num,
   packets_sent: num,
-  session_id: z.union([z.number(), z.string()]).optional(),
-  last_operation: z.string().nullable().optional(),
-  established: z.union([z.number(), z.string()]).nullable().optional(),
+  session_id: z.optional(z.union([z.number(), z.string()])),
+  last_operation: z.optional(z.nullable(z.string())),
+  established: z.optional(z.nullable(z.union([z.number(), z.string()]))),
   session_timeout: num,
   last_zxid: num,
   last_response_time: num,
@@ -103,7 +104,7 @@ const connectionSchema = z.looseObject({
   avg_latency: num,
   max_latency: num,
 });
-const connectionsSchema = z.looseObject({ connections: z.array(connectionSchema).default([]) });
+const connectionsSchema = z.looseObject({ connections: z._default(z.array(connectionSchema), []) });
 
 /** `connections` as cons lines (the fallback when cons is not whitelisted). */
 export function consFromConnections(body: Record<string, unknown>): ConsConnection[] {
@@ -132,8 +133,8 @@ export function consFromConnections(body: Record<string, unknown>): ConsConnecti
 }
 
 const dumpSchema = z.looseObject({
-  session_id_to_ephemeral_paths: z.record(z.string(), z.array(z.string())).default({}),
-  expiry_time_to_session_ids: z.record(z.string(), z.array(z.union([z.string(), z.number()]))).default({}),
+  session_id_to_ephemeral_paths: z._default(z.record(z.string(), z.array(z.string())), {}),
+  expiry_time_to_session_ids: z._default(z.record(z.string(), z.array(z.union([z.string(), z.number()]))), {}),
 });
 
 /**
@@ -171,7 +172,7 @@ export function wchsFromAdmin(body: Record<string, unknown>): WatchSummary | nul
   return connections === null || paths === null || watches === null ? null : { connections, paths, watches };
 }
 
-const watchesByPathSchema = z.looseObject({ path_to_session_ids: z.record(z.string(), z.array(z.union([z.string(), z.number()]))).default({}) });
+const watchesByPathSchema = z.looseObject({ path_to_session_ids: z._default(z.record(z.string(), z.array(z.union([z.string(), z.number()]))), {}) });
 
 /** `watches_by_path` as wchp (session ids read losslessly: they are JSON numbers there). */
 export function wchpFromAdmin(body: Record<string, unknown>): Map<string, string[]> {

@@ -3,7 +3,7 @@
  * already declare: written once here, used by the server to type what it sends, by the web to
  * parse what it gets, and by the OpenAPI document (routes.ts).
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { aclEntrySchema, importPlanSchema, jobSnapshotSchema, skippedNodeSchema } from '../ops.js';
 import { auditEntrySchema, shareLinkSchema } from '../access.js';
 import { statSchema } from '../schemas.js';
@@ -14,13 +14,13 @@ export const writeAnswerSchema = z.object({
   path: z.string(),
   stat: statSchema,
   /** After a lost reply resolved by reading back ("reply lost; read back: applied"). */
-  note: z.string().optional(),
+  note: z.optional(z.string()),
   /** create with an ephemeral mode: the node belongs to the console's own session. */
-  warning: z.string().optional(),
+  warning: z.optional(z.string()),
 });
 export type WriteAnswer = z.infer<typeof writeAnswerSchema>;
 
-export const deleteAnswerSchema = z.object({ path: z.string(), note: z.string().optional() });
+export const deleteAnswerSchema = z.object({ path: z.string(), note: z.optional(z.string()) });
 export type DeleteAnswer = z.infer<typeof deleteAnswerSchema>;
 
 export const subtreeCountSchema = z.object({
@@ -31,14 +31,14 @@ export const subtreeCountSchema = z.object({
   truncated: z.boolean(),
   depth: z.number(),
   /** Nodes the console may not list, so the count is short below them. */
-  skipped: z.array(skippedNodeSchema).optional(),
-  skippedTotal: z.number().optional(),
+  skipped: z.optional(z.array(skippedNodeSchema)),
+  skippedTotal: z.optional(z.number()),
 });
 export type SubtreeCount = z.infer<typeof subtreeCountSchema>;
 
 export const aclAnswerSchema = z.object({ path: z.string(), acl: z.array(aclEntrySchema), stat: statSchema });
 export type AclAnswer = z.infer<typeof aclAnswerSchema>;
-export const setAclAnswerSchema = aclAnswerSchema.extend({ note: z.string().optional() });
+export const setAclAnswerSchema = z.extend(aclAnswerSchema, { note: z.optional(z.string()) });
 export type SetAclAnswer = z.infer<typeof setAclAnswerSchema>;
 
 export const importPreviewSchema = z.object({ dryRun: z.literal(true), overwrite: z.boolean(), plan: importPlanSchema });
@@ -53,9 +53,9 @@ export const shareLinksAnswerSchema = z.object({ links: z.array(shareLinkSchema)
 export const auditPageSchema = z.object({
   entries: z.array(auditEntrySchema),
   /** Pass as `before` for the next (older) page; absent when this page reached the beginning. */
-  next: z.number().optional(),
+  next: z.optional(z.number()),
   /** With replicas: the entries are the shared recent window of every replica, bounded as said here; older ones are in each replica's file. */
-  shared: z.object({ maxEntries: z.number(), maxBytes: z.number(), note: z.string() }).optional(),
+  shared: z.optional(z.object({ maxEntries: z.number(), maxBytes: z.number(), note: z.string() })),
 });
 export type AuditPage = z.infer<typeof auditPageSchema>;
 
@@ -63,7 +63,7 @@ export type AuditPage = z.infer<typeof auditPageSchema>;
 export const znodeStatAnswerSchema = z.object({
   path: z.string(),
   /** null when no node is at the path. */
-  stat: statSchema.nullable(),
+  stat: z.nullable(statSchema),
 });
 export type ZnodeStatAnswer = z.infer<typeof znodeStatAnswerSchema>;
 

@@ -3,7 +3,7 @@
  * server sends statuses from this table only (server/src/http/apiErrors.ts), the OpenAPI
  * document lists them per route, and scripts can switch on the code without guessing.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { encodedDataSchema, statSchema } from '../schemas.js';
 
 export const API_ERROR_STATUS = {
@@ -138,7 +138,7 @@ export function errorAnswerSchemaOf(codes: readonly [ApiErrorCode, ...ApiErrorCo
   return z.object({
     error,
     /** BAD_VERSION: what won, so the caller can show the conflict (absent when the console may not read it). */
-    current: z.object({ stat: statSchema, data: encodedDataSchema }).optional(),
+    current: z.optional(z.object({ stat: statSchema, data: encodedDataSchema })),
   });
 }
 

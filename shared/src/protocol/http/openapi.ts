@@ -3,7 +3,7 @@
  * JSON Schema output (draft 2020-12, which OpenAPI 3.1 uses), so the document cannot drift from
  * the schemas the server and the web parse with. Served at GET /api/openapi.json.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { CSRF_HEADER, SESSION_COOKIE } from '../access.js';
 import { ZNODE_DATA_HEADERS } from './answers.js';
 import { API_ERROR_STATUS, errorAnswerSchemaOf, type ApiErrorCode } from './errors.js';
@@ -21,7 +21,7 @@ export const HTTP_ROUTES: readonly (HttpRoute & RouteDoc & { key: RouteKey })[] 
 type JsonSchema = Record<string, unknown>;
 
 /** A zod schema as a JSON Schema object to embed (the dialect is the document's, so no $schema). */
-function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+function jsonSchemaOf(schema: z.core.$ZodType, io: 'input' | 'output'): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
   return rest;
 }

@@ -13,7 +13,7 @@
  * (/auth/oidc/*), /metrics, the socket (/ws) and the web app's files. They answer HTML,
  * redirects, Prometheus text or a websocket upgrade, not this contract's JSON.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { route } from './routes.js';
 import { ensemblesAnswerSchema, healthSchema, znodeAnswerSchema } from '../api.js';
 import { createdShareLinkSchema, createShareLinkBodySchema, loginBodySchema, meAnswerSchema, shareLinkSchema, signInMethodsSchema } from '../access.js';

@@ -4,7 +4,7 @@
  * its URL (the web) and its Express path (the server). Both sides take a table entry, never a
  * path string, so a route missing from the table fails to compile.
  */
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import type { ApiErrorCode } from './errors.js';
 import { pathToUrlSegment } from '../../urlPaths.js';
 
@@ -14,7 +14,7 @@ export const API_PREFIX = '/api';
 export const ENSEMBLE_ROUTES_PREFIX = `${API_PREFIX}/ensembles/:name`;
 
 /** A successful answer: JSON of a schema, raw bytes, or nothing (204). */
-export type RouteAnswer = { json: z.ZodType } | { bytes: string } | { empty: true } | { openApi: true };
+export type RouteAnswer = { json: z.ZodMiniType } | { bytes: string } | { empty: true } | { openApi: true };
 
 export interface HttpRoute {
   method: 'get' | 'post' | 'put' | 'delete';
@@ -28,9 +28,9 @@ export interface HttpRoute {
   /** Whether a share-link holder may call it (within its link's scope). */
   shareHolders: boolean;
   /** Path parameters that are more than text (an action's name); any other `{name}` of the path is a string. */
-  params?: z.ZodObject;
-  query?: z.ZodObject;
-  body?: z.ZodType;
+  params?: z.ZodMiniObject;
+  query?: z.ZodMiniObject;
+  body?: z.ZodMiniType;
   answers: Partial<Record<number, RouteAnswer>>;
 }
 
@@ -52,15 +52,15 @@ export const COMMON_ERRORS: readonly ApiErrorCode[] = [
 
 type ParamNames<P extends string> = P extends `${string}{${infer Name}}${infer Rest}` ? Name | ParamNames<Rest> : never;
 type Io = 'in' | 'out';
-type Of<S, D extends Io> = S extends z.ZodType ? (D extends 'in' ? z.input<S> : z.output<S>) : never;
-type Declared<R extends HttpRoute, D extends Io> = R['params'] extends z.ZodObject ? Of<R['params'], D> : Record<never, never>;
+type Of<S, D extends Io> = S extends z.ZodMiniType ? (D extends 'in' ? z.input<S> : z.output<S>) : never;
+type Declared<R extends HttpRoute, D extends Io> = R['params'] extends z.ZodMiniObject ? Of<R['params'], D> : Record<never, never>;
 
 /** A route's path parameters: the znode `path` (slashes kept, '/' for the root), the others one segment of text each. */
 export type RouteParams<R extends HttpRoute, D extends Io = 'out'> = {
   [K in ParamNames<R['path']>]: K extends keyof Declared<R, D> ? Declared<R, D>[K] : string;
 };
-export type RouteQuery<R extends HttpRoute, D extends Io = 'out'> = R['query'] extends z.ZodType ? Of<R['query'], D> : undefined;
-export type RouteBody<R extends HttpRoute, D extends Io = 'out'> = R['body'] extends z.ZodType ? Of<R['body'], D> : undefined;
+export type RouteQuery<R extends HttpRoute, D extends Io = 'out'> = R['query'] extends z.ZodMiniType ? Of<R['query'], D> : undefined;
+export type RouteBody<R extends HttpRoute, D extends Io = 'out'> = R['body'] extends z.ZodMiniType ? Of<R['body'], D> : undefined;
 
 /** The statuses a route answers successfully with. */
 export type RouteStatus<R extends HttpRoute> = Extract<keyof R['answers'], number>;

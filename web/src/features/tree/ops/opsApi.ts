@@ -4,7 +4,7 @@
  * (CSRF header, 401 handling); every one that changes a value sends the version it was read at,
  * so nothing is ever overwritten silently.
  */
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import {
   ROUTES,
   encodedDataSchema,
@@ -69,10 +69,7 @@ export function exportSubtree(ensemble: string, path: string, signal?: AbortSign
 }
 
 /** The version header of GET .../data: the bytes' stat.version, a decimal integer. */
-const versionHeader = z
-  .string()
-  .regex(/^\d{1,10}$/)
-  .transform(Number);
+const versionHeader = z.pipe(z.string().check(z.regex(/^\d{1,10}$/)), z.transform(Number));
 
 /**
  * A value of any size (up to ZooKeeper's limit), read as its bytes from GET .../data/<path>, and
