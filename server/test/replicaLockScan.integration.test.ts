@@ -245,7 +245,14 @@ describe('a lock scan cancelled through another replica', () => {
         cancelRequest: { by: 'admin-token', replica: { replica: ids.b.id } },
       });
       expect(ended.handovers[0]!.at).toBeGreaterThanOrEqual(frozenAt);
-      const entries = await audit(b.url);
+      // The entries are written after the record (each by B); wait for both to reach the shared trail.
+      const entries = await waitFor(
+        async () => {
+          const all = await audit(b.url);
+          return scanEntry(all, seen.id, 'handover') && scanEntry(all, seen.id, 'cancelled') ? all : null;
+        },
+        { what: "B's hand-over and cancelled entries in the shared audit", timeoutMs: 10_000, intervalMs: 200 },
+      );
       expect(scanEntry(entries, seen.id, 'handover')).toMatchObject({
         replica: { id: ids.b.id },
         note: `lock scan ${seen.id}: ${ended.handovers[0]!.sentence}`,
@@ -330,7 +337,11 @@ describe('a lock scan whose replica is killed', () => {
     expect([...done.foundPaths].sort()).toEqual(Object.keys(LOCKS).sort());
     expect(done.finishedAt).toBeGreaterThan(handover.at);
     // The hand-over is in the audit trail too, written by B (ZooKeeper's time of B's owner znode in it).
-    const handoverEntry = scanEntry(await audit(b.url), done.id, 'handover');
+    const handoverEntry = await waitFor(async () => scanEntry(await audit(b.url), done.id, 'handover') ?? null, {
+      what: "B's hand-over entry in the shared audit",
+      timeoutMs: 10_000,
+      intervalMs: 200,
+    });
     expect(handoverEntry).toMatchObject({
       action: 'lock.scan',
       actor: { name: 'keeper', via: 'lockScan' },

@@ -49,9 +49,9 @@ export function upgradeRoutes(api: ApiRoutes, admin: Admin): void {
     return ensemble.upgrades.answer(wf, who.identity.role);
   });
 
-  api.handle(ROUTES.upgrade, {}, ({ params, res }) => {
+  api.handle(ROUTES.upgrade, {}, async ({ params, res }) => {
     const { upgrades } = ensembleOf(res);
-    return upgrades.answer(upgrades.get(params.id), identityOf(res).role);
+    return upgrades.answer(await upgrades.find(params.id), identityOf(res).role);
   });
 
   api.handle(ROUTES.upgradeAction, { bodyLimit: UPGRADE_BODY_LIMIT, refused: refused('upgrade.action') }, async ({ params, body, req, res }) => {

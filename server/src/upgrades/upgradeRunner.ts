@@ -293,6 +293,17 @@ export class UpgradeRunner {
     return wf;
   }
 
+  /**
+   * As get(), but an id this replica has not seen yet is read from the home ensemble first: a
+   * workflow started on another replica moments ago, before this one's watch brought it (behind a
+   * load balancer the next request may land here). Never "no upgrade" for one that is stored.
+   */
+  async find(id: string): Promise<UpgradeWorkflow> {
+    this.guard.requireReady();
+    if (this.shared && UPGRADE_ID.test(id) && this.wf?.id !== id && !this.shared.get(id)) await this.shared.read(id);
+    return this.get(id);
+  }
+
   /** The alert a paused or failed upgrade raises (the ensemble's alerts show it, to viewers too). */
   alert(): Alert | null {
     return this.wf ? upgradeAlert(withheldCommands(this.wf)) : null;
@@ -360,7 +371,7 @@ export class UpgradeRunner {
     body: UpgradeActionBody,
     announce?: (wf: UpgradeWorkflow) => Promise<void>,
   ): Promise<UpgradeWorkflow> {
-    const wf = this.get(id);
+    const wf = await this.find(id);
     if (wf !== this.wf) throw new OpError('UPGRADE_REFUSED', `upgrade ${id} is ${wf.state}: only the current one can be acted on`);
     const at = Date.now();
     let event: WorkflowEvent;
@@ -402,7 +413,7 @@ export class UpgradeRunner {
   }
 
   async stepAct(by: string, id: string, member: string, action: UpgradeStepAction, confirmation: string | undefined): Promise<UpgradeWorkflow> {
-    const wf = this.get(id);
+    const wf = await this.find(id);
     if (wf !== this.wf) throw new OpError('UPGRADE_REFUSED', `upgrade ${id} is ${wf.state}: only the current one can be acted on`);
     const step = this.stepOf(wf, member);
     const at = Date.now();
