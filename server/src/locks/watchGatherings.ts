@@ -163,7 +163,7 @@ export class WatchGatherer {
 
   private async gather(fromHere: boolean): Promise<void> {
     const gathering = fromHere ? await this.fromMembers() : await this.fromShared();
-    this.take(gathering);
+    if (gathering) this.take(gathering);
     try {
       const answer = await this.options.sessions.get(false);
       this.ownerSessions = answer.sessions;
@@ -174,8 +174,13 @@ export class WatchGatherer {
     }
   }
 
-  /** The round's gathering through `shared`; when the elected replica cannot share one (too large, gone), from the members here. */
-  private async fromShared(): Promise<SharedWatchGathering> {
+  /**
+   * The round's gathering through `shared`; when the elected replica cannot share one (too large,
+   * gone), from the members here. Null: nothing new this round, the gatherings kept stand (a round
+   * right after an idle spell can come inside the rate, and the whole last one is not held).
+   */
+  private async fromShared(): Promise<SharedWatchGathering | null> {
+    if (this.shared.cached === null && this.shared.nextAllowedInMs() > 0) return null;
     try {
       return (await this.shared.get(true)).value;
     } catch (error) {
