@@ -69,8 +69,13 @@ const DIRS = {
   curatorRw: `${ROOT}/curator-rw`,
   curatorLatch: `${ROOT}/curator-latch`,
 };
-/** Two gatherings at least 10 s apart, each asked after the node was first seen, with the 10 s gathering interval. */
-const LEAK_PROOF_MS = 40_000;
+/**
+ * The leak proof from a standing start: the first gathering asked after the node was seen (up to
+ * one 10 s interval and its answers), then the absence proven across the owner's 30 s session
+ * timeout, which takes three more gatherings, each started 10 s after the previous one answered
+ * (their answers take seconds on a loaded machine: a member call's deadline is 2 s).
+ */
+const LEAK_PROOF_MS = 75_000;
 
 /** The node's name as Keeper's chain text prints it: its random uuid cut to 6 characters (written here, not imported). */
 const short = (name: string) => name.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32}/, (u) => `${u.slice(0, 6)}…`);
@@ -351,11 +356,27 @@ describe('the Locks API on locks made by real kazoo and Curator clients', () => 
     });
 
     it('#732: calls the leaked node leaked once two gatherings >= 10 s apart saw no watch of its live session, and never its neighbours', async () => {
-      const proven = await observer.until(
-        (b) => [deadlock, cleaned].every((s) => contenderIn(b, s.dir, s.leaked.path)?.status === 'leaked') && b,
-        'both leaked nodes called leaked',
-        LEAK_PROOF_MS,
-      );
+      const proven = await observer
+        .until(
+          (b) => [deadlock, cleaned].every((s) => contenderIn(b, s.dir, s.leaked.path)?.status === 'leaked') && b,
+          'both leaked nodes called leaked',
+          LEAK_PROOF_MS,
+        )
+        .catch((error: unknown) => {
+          // What the proof lacked: each node's last answer, and the gatherings Keeper holds (complete? the owner connected?).
+          const owners = [deadlock, cleaned].map((s) => s.leaked.sessionId);
+          const nodes = [deadlock, cleaned].map((s) => {
+            const c = contenderIn(observer.latest, s.dir, s.leaked.path);
+            return c && { path: c.path, status: c.status, watching: c.watching, owner: c.owner, consequence: c.consequence };
+          });
+          const gatherings = keeper.ensembles.get('it').locks.gatherer.gatherings.map((g) => ({
+            askedAt: new Date(g.askedAt).toISOString(),
+            tookMs: g.answeredAt - g.askedAt,
+            complete: g.complete,
+            ownersConnected: owners.map((o) => g.connectedSessions?.has(o) ?? null),
+          }));
+          throw new Error(`${String(error)}\n${JSON.stringify({ leakCheck: observer.latest?.leakCheck, nodes, gatherings }, null, 1)}`);
+        });
       for (const s of [deadlock, cleaned]) {
         const firstListed = observer.firstAt((b) => contenderIn(b, s.dir, s.leaked.path) !== undefined)!;
         const firstLeaked = observer.firstAt((b) => contenderIn(b, s.dir, s.leaked.path)?.status === 'leaked')!;

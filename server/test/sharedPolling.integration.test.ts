@@ -76,9 +76,18 @@ const start = (connectionString?: string, sessionTimeoutMs = SESSION_MS) =>
 const nameOf = (keeper: RunningKeeper) => `${hostname()}:${keeper.port}`;
 const modeOf = (keeper: RunningKeeper) => keeper.replicas!.polling!.modes().home;
 const monitorOf = (keeper: RunningKeeper) => keeper.ensembles.get('home').monitor;
+const gathererOf = (keeper: RunningKeeper) => keeper.ensembles.get('home').locks.gatherer;
 /** Every 4lw and AdminServer request this replica sent the members so far. */
 function memberRequests(keeper: RunningKeeper): number {
   return Object.values(monitorOf(keeper).counters.snapshot()).reduce((n, c) => n + c.fourLetterWords + c.admin, 0);
+}
+
+/** The same, by command and purpose (what a failed count shows). */
+function commandsSent(keeper: RunningKeeper): Record<string, number> {
+  const sent: Record<string, number> = {};
+  for (const c of Object.values(monitorOf(keeper).counters.snapshot()))
+    for (const [command, n] of Object.entries(c.byCommand)) if (!command.startsWith('zk ')) sent[command] = (sent[command] ?? 0) + n;
+  return sent;
 }
 
 async function members(keeper: RunningKeeper, who: Who = admin) {
@@ -218,7 +227,7 @@ describe('one replica polls for all', () => {
     // Real kazoo: a holder and a waiter whose watch on the holder only wchp shows.
     const lock = await kazooLockScenario({ hosts: ensemble.connectionString, path: `${LOCKS}/job`, waiters: 1 });
     try {
-      const gatherer = (keeper: RunningKeeper) => keeper.ensembles.get('home').locks.gatherer;
+      const gatherer = gathererOf;
       const before = { b: memberRequests(b), c: memberRequests(c!), l: gatherer(l).shared.gatherings };
       const startedAt = Date.now();
       const waiterOn = async (keeper: RunningKeeper) => {
@@ -388,8 +397,17 @@ describe('when the polling replica stops', () => {
   it("says 'as of' within 3 s of the missed refresh when L goes silent, hands the polling to B once L's session has expired, and no browser sees a false live", async () => {
     const onB = await HealthWatcher.open(b);
     const onC = await HealthWatcher.open(c!);
+    // Someone looks at the Locks view on B and on C all along, so their Locks rounds go on across the hand-over.
+    const looking = setInterval(() => {
+      for (const keeper of [b, c!]) void call(keeper.url, 'GET', `/api/ensembles/home/locks?path=${LOCKS}`, viewer).catch(() => undefined);
+    }, 2_000);
     try {
+      await call(c!.url, 'GET', `/api/ensembles/home/locks?path=${LOCKS}`, viewer);
+      const roundsOnC = gathererOf(c!).epoch;
       await waitFor(() => onB.seen.length > 0 && onC.seen.length > 0, { what: 'both browsers have a round', timeoutMs: 5_000 });
+      await waitFor(() => gathererOf(c!).epoch > roundsOnC && gathererOf(c!).gatherings.length > 0, { what: "C's Locks round from L", timeoutMs: 15_000 });
+      const cRequests = commandsSent(c!);
+      const cFallbacks = gathererOf(c!).fallbacks;
       const cutAt = Date.now();
       proxy.silenceAll();
 
@@ -420,12 +438,16 @@ describe('when the polling replica stops', () => {
       expect(onC.liveGaps(cutAt - 5_000)).toEqual([]);
 
       // L, cut off, polled on its own all along (its browsers' view stayed live); healed, it finds its session expired and follows B.
-      const cRequests = memberRequests(c!);
       proxy.heal();
       await waitFor(() => modeOf(l) === 'follow' && !monitorOf(l).poller.polling, { what: 'L follows', timeoutMs: 30_000 });
       await waitFor(async () => (await members(l)).polledBy === nameOf(b), { what: "L shows B's rounds", timeoutMs: 10_000 });
-      expect(memberRequests(c!)).toBe(cRequests);
+      // C's Locks evidence came from L, then from B: C asked the members nothing through the whole hand-over
+      // (B, just elected, answers C's asks though its own last round asked L moments before).
+      await waitFor(() => gathererOf(c!).gatherings.at(-1)!.askedAt >= tookOverAt, { what: "C's Locks round from B", timeoutMs: LOCK_GATHER_MS + 10_000 });
+      expect(gathererOf(c!).fallbacks).toBe(cFallbacks);
+      expect(commandsSent(c!)).toEqual(cRequests);
     } finally {
+      clearInterval(looking);
       onB.close();
       onC.close();
     }

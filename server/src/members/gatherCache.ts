@@ -24,6 +24,8 @@ export class RateLimitedGather<T> {
   private lastStartedAt: number | null = null;
   /** The last gathering started failed (a retry waits out the rate like any other). */
   private lastFailed = false;
+  /** The last start asked another replica: its window spared that replica, not the members. */
+  private lastStartRelayed = false;
   /**
    * Whether the last result stays held once its callers have it (by default, always: the
    * sessions and watches views answer from it). A holder that keeps its own part of each result
@@ -46,6 +48,13 @@ export class RateLimitedGather<T> {
 
   /** Gatherings start by asking `relay` (another replica) rather than the members; null: here again. */
   relayTo(relay: (() => Promise<Gathered<T>>) | null): void {
+    // Gathering here again: this replica now polls for the others. A window its last relay opened
+    // cost the members nothing, and holding it would refuse their first asks as "gathered moments
+    // ago" (a follower holds no whole Locks gathering), so they would ask the members themselves.
+    if (relay === null && this.relay !== null && this.lastStartRelayed) {
+      this.lastStartedAt = null;
+      this.lastFailed = false;
+    }
     this.relay = relay;
   }
 
@@ -92,6 +101,7 @@ export class RateLimitedGather<T> {
   private start(): Promise<Gathered<T>> {
     const at = this.now();
     this.lastStartedAt = at;
+    this.lastStartRelayed = this.relay !== null;
     this.gatherings++;
     const run = (async () => {
       try {

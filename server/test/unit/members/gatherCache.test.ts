@@ -115,4 +115,30 @@ describe('RateLimitedGather', () => {
     expect(cache.cached).toBeNull();
     expect(cache.gatherings).toBe(4);
   });
+
+  it('gathers at once when it stops relaying (it now polls for the others), though its last relay was moments ago', async () => {
+    let n = 0;
+    const cache = new RateLimitedGather(async () => `whole-${++n}`, 10_000, clock);
+    cache.holdWhile = () => cache.told;
+    // Following: its last round asked the polling replica, which then went silent.
+    cache.relayTo(async () => {
+      throw new Error('the replica that polls the members did not answer');
+    });
+    await expect(cache.get(true)).rejects.toThrow(/did not answer/);
+    now += 2_000;
+    await expect(cache.get(true)).rejects.toThrow(/gathering failed; next try in 8 s/);
+    // Elected: the others' asks come at once, and are answered by a gathering here, not refused.
+    cache.relayTo(null);
+    cache.onGathered(() => undefined);
+    expect((await cache.get(true)).value).toBe('whole-1');
+    // Its own window holds from here on.
+    now += 2_000;
+    expect((await cache.get(true)).value).toBe('whole-1');
+    expect(cache.gatherings).toBe(2);
+    // A window opened by a gathering here is not reset by following and leading again.
+    cache.relayTo(async () => ({ value: 'there', at: now }));
+    cache.relayTo(null);
+    expect((await cache.get(true)).value).toBe('whole-1');
+    expect(cache.gatherings).toBe(2);
+  });
 });
