@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowedAt, blockedUntil, isOutdated, MAX_REFETCH_MS, MIN_REFETCH_MS, refetchDelay } from './gatherSchedule';
+import { allowedAt, blockedUntil, isOutdated, MAX_REFETCH_MS, MIN_REFETCH_MS, MIN_REMOUNT_REFETCH_MS, refetchDelay, refetchIn } from './gatherSchedule';
 
 describe('refetchDelay', () => {
   it('never re-reads faster than the minimum, whatever the server says', () => {
@@ -33,5 +33,17 @@ describe('an outdated gathering', () => {
     expect(isOutdated(0, undefined, 65_001)).toBe(true);
     expect(isOutdated(0, 10, 15_001)).toBe(true);
     expect(isOutdated(null, 60, 1e12)).toBe(false);
+  });
+});
+
+describe('refetchIn', () => {
+  it('is the whole delay right after an answer arrives', () => {
+    expect(refetchIn(100_000, 30, 100_000)).toBe(31_000);
+  });
+  it('counts from when the answer arrived, not from when the view opened again', () => {
+    // Answer received at 100 s, due at 131 s; the view is opened again at 130.5 s.
+    expect(refetchIn(100_000, 30, 130_500)).toBe(500);
+    // Opened long after it fell due: re-read at once (after the first render).
+    expect(refetchIn(100_000, 30, 200_000)).toBe(MIN_REMOUNT_REFETCH_MS);
   });
 });

@@ -20,6 +20,19 @@ export function refetchDelay(nextGatherInSeconds: number): number {
   return Math.min(MAX_REFETCH_MS, Math.max(MIN_REFETCH_MS, ms));
 }
 
+/**
+ * How long from `now` until the answer received at `receivedAt` is re-read. A view opened again
+ * with an answer nearly due re-reads when it falls due, not a whole delay after it opened (the
+ * interval starts when the view mounts): otherwise a view opened a moment before its answer turned
+ * a cadence old showed that answer for nearly a second cadence.
+ */
+export function refetchIn(receivedAt: number, nextGatherInSeconds: number, now: number): number {
+  return Math.max(MIN_REMOUNT_REFETCH_MS, receivedAt + refetchDelay(nextGatherInSeconds) - now);
+}
+
+/** The soonest a remounted view re-reads an answer already due (it has just rendered it). */
+export const MIN_REMOUNT_REFETCH_MS = 250;
+
 /** Without a Retry-After, wait this long after a refused request. */
 export const DEFAULT_RATE_LIMIT_MS = 15_000;
 

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ROUTES, type SessionsAnswer } from '@keeper/shared';
 import { call, ApiError } from '../../lib/api';
-import { blockedUntil, refetchDelay } from '../../lib/gatherSchedule';
+import { blockedUntil, refetchDelay, refetchIn } from '../../lib/gatherSchedule';
 
 export const sessionsKeys = {
   all: (ensemble: string) => ['ensembles', ensemble, 'sessions'] as const,
@@ -18,7 +18,8 @@ export function useSessions(ensemble: string) {
     queryKey: sessionsKeys.all(ensemble),
     queryFn: ({ signal }) => call(ROUTES.sessions, { params: { name: ensemble }, signal }),
     staleTime: (q) => (q.state.data ? refetchDelay(q.state.data.nextGatherInSeconds) : 0),
-    refetchInterval: (q) => (q.state.data ? refetchDelay(q.state.data.nextGatherInSeconds) : false),
+    // Counted from when the answer arrived, also when the view mounts again with an older one.
+    refetchInterval: (q) => (q.state.data ? refetchIn(q.state.dataUpdatedAt, q.state.data.nextGatherInSeconds, Date.now()) : false),
     // TanStack pauses the interval while the tab is hidden; coming back refetches only if stale.
     refetchIntervalInBackground: false,
     refetchOnWindowFocus: true,
