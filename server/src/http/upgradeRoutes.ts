@@ -51,7 +51,7 @@ export function upgradeRoutes(api: ApiRoutes, admin: Admin): void {
 
   api.handle(ROUTES.upgrade, {}, async ({ params, res }) => {
     const { upgrades } = ensembleOf(res);
-    return upgrades.answer(await upgrades.find(params.id), identityOf(res).role);
+    return upgrades.answer(await upgrades.readFresh(params.id), identityOf(res).role);
   });
 
   api.handle(ROUTES.upgradeAction, { bodyLimit: UPGRADE_BODY_LIMIT, refused: refused('upgrade.action') }, async ({ params, body, req, res }) => {

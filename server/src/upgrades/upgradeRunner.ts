@@ -304,6 +304,27 @@ export class UpgradeRunner {
     return this.get(id);
   }
 
+  /**
+   * What `GET /upgrades/<id>` answers. A replica that does not run the workflow reads it from the
+   * home ensemble rather than answer from the copy its watch keeps: behind a load balancer the next
+   * request after a change on the running replica may land here before the watch has brought it,
+   * and the copy would say an older state ("planned" after the start was answered). When the home
+   * ensemble does not answer (its leader lost), the copy is what this replica knows, with its own
+   * times. The replica that runs it answers from its own workflow, which it writes.
+   */
+  async readFresh(id: string): Promise<UpgradeWorkflow> {
+    const wf = await this.find(id);
+    if (!this.shared || wf.runBy?.replica === this.shared.self.replica) return wf;
+    try {
+      await this.shared.read(id);
+    } catch (error) {
+      this.log.debug({ err: error, upgrade: id }, 'upgrades: the stored workflow could not be read; answered from the copy');
+      return wf;
+    }
+    // read() keeps the stored record only when it is newer than the one held.
+    return this.shared.get(id) ?? wf;
+  }
+
   /** The alert a paused or failed upgrade raises (the ensemble's alerts show it, to viewers too). */
   alert(): Alert | null {
     return this.wf ? upgradeAlert(withheldCommands(this.wf)) : null;
