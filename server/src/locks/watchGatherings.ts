@@ -180,7 +180,7 @@ export class WatchGatherer {
    * right after an idle spell can come inside the rate, and the whole last one is not held).
    */
   private async fromShared(): Promise<SharedWatchGathering | null> {
-    if (this.shared.cached === null && this.shared.nextAllowedInMs() > 0) return null;
+    if (this.shared.waitingOutRate) return null;
     try {
       return (await this.shared.get(true)).value;
     } catch (error) {

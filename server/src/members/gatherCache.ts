@@ -86,11 +86,16 @@ export class RateLimitedGather<T> {
     return Math.max(0, this.lastStartedAt + this.minIntervalMs - this.now());
   }
 
+  /** Nothing is held and the rate allows no new gathering yet: get() refuses then, unless one is in flight (a holder may keep what it has instead). */
+  get waitingOutRate(): boolean {
+    return !this.last && this.nextAllowedInMs() > 0;
+  }
+
   /** The cached result, after a new gathering when there is none or `refresh` is asked and allowed. */
   get(refresh: boolean): Promise<Gathered<T>> {
     if (this.inFlight) return this.inFlight;
     if (this.last && !(refresh && this.nextAllowedInMs() === 0)) return Promise.resolve(this.last);
-    if (!this.last && this.nextAllowedInMs() > 0) {
+    if (this.waitingOutRate) {
       // Do not ask again faster than the rate allows, whether the last one failed or was not held.
       const next = `next try in ${Math.ceil(this.nextAllowedInMs() / 1000)} s`;
       return Promise.reject(new Error(this.lastFailed ? `gathering failed; ${next}` : `gathered moments ago and not held; ${next}`));

@@ -313,16 +313,21 @@ export class UpgradeRunner {
    * times. The replica that runs it answers from its own workflow, which it writes.
    */
   async readFresh(id: string): Promise<UpgradeWorkflow> {
-    const wf = await this.find(id);
-    if (!this.shared || wf.runBy?.replica === this.shared.self.replica) return wf;
+    this.guard.requireReady();
+    const shared = this.shared;
+    if (!shared || !UPGRADE_ID.test(id)) return this.get(id);
+    const held = this.wf?.id === id ? this.wf : shared.get(id);
+    if (held?.runBy?.replica === shared.self.replica) return held;
+    // One read serves both cases: a workflow not seen yet (find()'s) and a copy that may be behind.
     try {
-      await this.shared.read(id);
+      await shared.read(id);
     } catch (error) {
+      if (!held) throw error;
       this.log.debug({ err: error, upgrade: id }, 'upgrades: the stored workflow could not be read; answered from the copy');
-      return wf;
+      return held;
     }
     // read() keeps the stored record only when it is newer than the one held.
-    return this.shared.get(id) ?? wf;
+    return shared.get(id) ?? this.get(id);
   }
 
   /** The alert a paused or failed upgrade raises (the ensemble's alerts show it, to viewers too). */
