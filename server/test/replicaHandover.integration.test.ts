@@ -80,9 +80,11 @@ describe('an upgrade whose replica is killed', () => {
       { what: 'the upgrade started on A', timeoutMs: 60_000, intervalMs: 1_000 },
     );
     expect(started.runBy).toMatchObject({ replica: ids.a.id, name: ids.a.name });
-    // At once on B, before its watch may have brought the workflow: read from the home ensemble, never "no upgrade".
+    // At once on B, before its watch may have brought the workflow: read from the home ensemble, never "no upgrade", and
+    // never a state older than A answered (A answers once the start is stored, not before).
     const atOnce = await call(b.url, 'GET', `/api/ensembles/home/upgrades/${started.id}`, admin);
     expect(atOnce.status, JSON.stringify(atOnce.body)).toBe(200);
+    expect(upgradeAnswerSchema.parse(atOnce.body).state, 'B, at once after A answered the start').toBe('running');
 
     // B serves A's progress as A stores it: the first command's process, seen through B.
     const running = await waitFor(

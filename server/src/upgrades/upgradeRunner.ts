@@ -57,6 +57,9 @@ import { migrateNameKeyed, UPGRADE_ID, UpgradeStore, upgradesDir } from './upgra
 import type { SharedWorkflows, StoredWorkflow } from './sharedWorkflows.js';
 import { WorkflowWriter } from './workflowWriter.js';
 
+/** How long an action's answer waits for its state to be stored in the home ensemble (the store's own deadline). */
+const STORED_ANSWER_WAIT_MS = 10_000;
+
 /** What the runner reads of the member poller. */
 export interface HealthSource {
   current(): EnsembleHealth | null;
@@ -435,7 +438,7 @@ export class UpgradeRunner {
     if (action === 'start' || action === 'resume') await this.guard.takeLock(id, by);
     if (action === 'resume') this.refusedResume = null;
     this.apply(event);
-    return this.wf!;
+    return this.storedForAnswer(id);
   }
 
   async stepAct(by: string, id: string, member: string, action: UpgradeStepAction, confirmation: string | undefined): Promise<UpgradeWorkflow> {
@@ -470,6 +473,25 @@ export class UpgradeRunner {
       this.refusedResume = null;
     }
     this.apply(event);
+    return this.storedForAnswer(id);
+  }
+
+  /**
+   * With replicas, an action's answer waits for its state to be stored in the home ensemble, as a
+   * new workflow's does: behind a load balancer the next read may land on another replica, which
+   * reads the stored workflow, and must not find the state before the one answered ("planned"
+   * after the start was answered, as CI saw). Bounded: while the home ensemble does not answer
+   * (its leader lost), the writer goes on retrying and the answer is this replica's state after
+   * STORED_ANSWER_WAIT_MS. Refused when another replica wrote first: this one runs nothing more.
+   */
+  private async storedForAnswer(id: string): Promise<UpgradeWorkflow> {
+    if (this.shared) {
+      const stored = await Promise.race([this.lastSave, sleep(STORED_ANSWER_WAIT_MS, null, { ref: false })]);
+      if (stored === null)
+        this.log.warn({ upgrade: id }, `upgrade action answered before its state was stored in the home ensemble (${STORED_ANSWER_WAIT_MS} ms): still retried`);
+      if (stored === false)
+        throw new OpError('UPGRADE_IN_PROGRESS', `upgrade ${id}: the action was not stored in the home ensemble: another replica wrote first and runs it now`);
+    }
     return this.wf!;
   }
 
