@@ -2,7 +2,7 @@
  * A native <dialog> opened modally: focus trap, Esc to close and the backdrop come from the browser.
  * A child marked data-autofocus takes the focus when it opens.
  */
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { Close } from './icons';
 import './dialog.css';
 
@@ -20,7 +20,9 @@ export function Dialog({
   className?: string;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
+  // Opened in the same commit that renders it (Preact runs useEffect after the next frame): the
+  // first key press after a click that opens it already lands inside.
+  useLayoutEffect(() => {
     const d = ref.current;
     if (!d) return;
     if (open && !d.open) {

@@ -40,7 +40,7 @@ export function FilterField({
             onChange('');
           }
         }}
-        spellCheck={false}
+        spellCheck="false"
         autoComplete="off"
       />
     </label>

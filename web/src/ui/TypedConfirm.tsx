@@ -49,7 +49,7 @@ export function TypedConfirm({
           className="input mono"
           autoFocus={autoFocus}
           autoComplete="off"
-          spellCheck={false}
+          spellCheck="false"
           value={value}
           aria-label={ariaLabel}
           onChange={(e) => onChange(e.target.value)}

@@ -154,7 +154,7 @@ export function LoginPage() {
                     name="token"
                     autoComplete="off"
                     autoFocus
-                    spellCheck={false}
+                    spellCheck="false"
                     value={token}
                     onChange={(e) => setToken(e.target.value)}
                   />

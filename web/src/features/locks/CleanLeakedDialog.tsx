@@ -103,7 +103,7 @@ function CleanFlow({ ensemble, root, onClose }: { ensemble: string; root: string
       <p className="muted">First a dry run: it lists the leaked contenders and deletes nothing.</p>
       <label className={`field${valid ? '' : ' field--invalid'}`}>
         <span className="field__label">Under</span>
-        <input className="input mono" autoFocus value={path} onChange={(e) => setPath(e.target.value)} spellCheck={false} autoComplete="off" />
+        <input className="input mono" autoFocus value={path} onChange={(e) => setPath(e.target.value)} spellCheck="false" autoComplete="off" />
         {!valid && <span className="field__error">A ZooKeeper path: it starts with / and does not end with one.</span>}
       </label>
       {failure}

@@ -50,7 +50,7 @@ function ScanForm({ ensemble, onClose }: { ensemble: string; onClose: () => void
       </p>
       <label className={`field${valid ? '' : ' field--invalid'}`}>
         <span className="field__label">Subtree</span>
-        <input className="input mono" autoFocus value={path} onChange={(e) => setPath(e.target.value)} spellCheck={false} autoComplete="off" />
+        <input className="input mono" autoFocus value={path} onChange={(e) => setPath(e.target.value)} spellCheck="false" autoComplete="off" />
         {!valid && <span className="field__error">A ZooKeeper path: it starts with / and does not end with one.</span>}
       </label>
       {error && (

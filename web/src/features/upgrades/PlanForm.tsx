@@ -63,7 +63,7 @@ export function PlanForm({ ensemble, live, onPlanned }: { ensemble: string; live
               value={targetVersion}
               onChange={(e) => setTargetVersion(e.target.value)}
               maxLength={200}
-              spellCheck={false}
+              spellCheck="false"
               autoComplete="off"
             />
           )}

@@ -224,7 +224,7 @@ export function Composer({
                   else addInputs.current.delete(row.key);
                 }}
                 className="input mono"
-                spellCheck={false}
+                spellCheck="false"
                 autoComplete="off"
                 value={row.line}
                 aria-invalid={p !== null && !p.ok}

@@ -130,7 +130,7 @@ function AclEditor({ ensemble, path, initial, onClose }: { ensemble: string; pat
                   aria-label={`Id of entry ${i + 1}`}
                   value={row.id}
                   placeholder={ID_PLACEHOLDER[row.scheme]}
-                  spellCheck={false}
+                  spellCheck="false"
                   onChange={(e) => update(row.key, { id: e.target.value })}
                 />
                 {rowError && <span className="field__error">{rowError}</span>}

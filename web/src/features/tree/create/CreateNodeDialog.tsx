@@ -136,7 +136,7 @@ function CreateForm({ ensemble, parent, onClose }: { ensemble: string; parent: s
             value={name}
             onChange={(e) => setName(e.target.value)}
             onBlur={() => name !== '' && setTouched(true)}
-            spellCheck={false}
+            spellCheck="false"
           />
         )}
       </Field>

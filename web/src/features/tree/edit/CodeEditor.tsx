@@ -66,7 +66,7 @@ export function CodeEditor({
         aria-label={label}
         value={value}
         wrap={wrap ? 'soft' : 'off'}
-        spellCheck={false}
+        spellCheck="false"
         autoCapitalize="off"
         autoComplete="off"
         autoCorrect="off"

@@ -131,7 +131,7 @@ function GoToPathForm({ ensemble, onClose, initialPath }: { ensemble: string; on
           // Selected as it opens, so a pasted path replaces the one it starts with.
           onFocus={(e) => e.currentTarget.select()}
           data-autofocus
-          spellCheck={false}
+          spellCheck="false"
           autoComplete="off"
           autoCapitalize="none"
           autoCorrect="off"

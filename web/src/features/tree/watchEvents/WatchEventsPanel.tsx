@@ -92,7 +92,7 @@ export function WatchEventsPanel({ ensemble, open, onToggle }: { ensemble: strin
               aria-label="Filter watch events by path"
               value={text}
               onChange={(e) => setText(e.target.value)}
-              spellCheck={false}
+              spellCheck="false"
             />
           </>
         )}
