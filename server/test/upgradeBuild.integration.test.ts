@@ -225,10 +225,15 @@ describe('a rolling upgrade from the older ZooKeeper build to the installed one'
     const first = paused.steps[0]!;
     // Its launcher brings it back on the older build, as the issue's did while Keeper was down.
     await sandbox.restartMember(first.memberId!, { build: 'older', timeoutMs: 45_000 });
-    await waitFor(() => poller.current() && gatesPass(preflight(poller.current()!)), {
-      what: 'the ensemble whole again (the gates pass)',
-      timeoutMs: 60_000,
-    });
+    // A poll from after its return: one from before its restart also passes the gates, and shows it on the target build.
+    await waitFor(
+      () => {
+        const health = poller.current();
+        const back = health?.members.find((m) => m.id === first.memberId)?.metrics.version?.includes(OLDER_BUILD.builtOn);
+        return health && back && gatesPass(preflight(health));
+      },
+      { what: 'the ensemble whole again (the gates pass), the member seen on the older build', timeoutMs: 60_000 },
+    );
     const resumed = await call(url, 'POST', `/api/ensembles/it/upgrades/${id}/resume`, admin, {});
     expect(resumed.status, JSON.stringify(resumed.body).slice(0, 300)).toBe(200);
     const offTarget = `member ${first.memberId} runs 3.8.0 built on ${OLDER_BUILD.builtOn}, not the target 3.8.0 ${INSTALLED_BUILT_ON}`;
