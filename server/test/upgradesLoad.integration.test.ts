@@ -184,13 +184,16 @@ describe('a rolling restart under a kazoo write load', () => {
     }
     expect(keeper.ensembles.get('it').gateway.session.sessionId).toBe(consoleSession);
     expect(done.sessionExpiries.count, 'expiries the leader counted during the upgrade').toBe(0);
-    // The writers were felt: each member had a writer on it that moved when it restarted.
+    // The writers were felt: each member had a writer on it, which lost its connection when that member restarted.
     expect(new Set(reports.map((r) => r.peers[0]?.peer)).size).toBe(WRITERS);
     for (const r of reports) {
       const first = r.peers[0]?.peer;
       const step = done.steps.find((s) => s.address === first);
       expect(step, `${r.root} began on ${first}, a member the upgrade restarted`).toBeDefined();
-      expect(r.states.map((x) => x.state), `${r.root} lost its connection when its member restarted`).toContain('SUSPENDED');
+      expect(
+        r.states.map((x) => x.state),
+        `${r.root} lost its connection when its member restarted`,
+      ).toContain('SUSPENDED');
       // A follower's writer moves to a member that serves. The leader's may come back to its own: while the leader
       // restarts, every member elects, and the writer tries them in turn until one serves (CI once saw it return to its own).
       if (step!.role !== 'leader') expect(r.peers.length, `${r.root} moved off ${first} when it restarted`).toBeGreaterThanOrEqual(2);
