@@ -6,7 +6,7 @@
  * while rendering and subscribes only after the frame, so a clock started on subscription would
  * first show the time it last ticked, minutes ago. Between ticks the snapshot stays the same, as
  * useSyncExternalStore requires. It stops when the last listener leaves, or at the next tick when
-it was read by a render that never subscribed.
+ * it was read by a render that never subscribed.
  */
 import { useSyncExternalStore } from 'react';
 
