@@ -7,8 +7,8 @@
  * explains the refusal with both identities (on a phone, in the badge's popover); two members frozen, the page is read-only and every
  * write control is disabled with the reason, until they are back. Screenshots (dark, light, phone) in the test output.
  *
- * The sandbox takes readOnlyTest's port offset: scripts/test.sh runs Playwright after the
- * integration files, never beside them, and only this spec uses it.
+ * The sandbox has a port offset of its own (secureE2e): npm test runs the e2e specs beside the
+ * integration files.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -60,7 +60,7 @@ test.beforeAll(async () => {
     [
       '--secure',
       '--sandbox-port-offset',
-      String(PORT_OFFSETS.readOnlyTest),
+      String(PORT_OFFSETS.secureE2e),
       '--state-dir',
       join(stateDir, 'sandbox'),
       '--data-dir',
@@ -189,7 +189,7 @@ test('two members frozen: read-only, the tree still browses, write controls say 
   await expect(tree.sessionBadge).toHaveAccessibleName('Console session: connected');
   const list = (await ok(api('GET', '/api/ensembles'))) as { ensembles: { session: { member: string | null } }[] };
   const port = Number(list.ensembles[0]?.session.member?.split(':')[1]);
-  const mine = port - 2190 - PORT_OFFSETS.readOnlyTest;
+  const mine = port - 2190 - PORT_OFFSETS.secureE2e;
   expect([1, 2, 3]).toContain(mine);
   const others = [1, 2, 3].filter((id) => id !== mine);
   const sandboxDir = join(stateDir, 'sandbox');
@@ -236,7 +236,7 @@ test('with rejectUnauthorized: false the header warns in amber, on a desktop and
   // A second Keeper on the same sandbox, configured as an operator who skips the server check would.
   const sandboxDir = join(stateDir, 'sandbox');
   const tlsDir = join(sandboxDir, 'tls');
-  const members = [1, 2, 3].map((id) => memberPorts(id, PORT_OFFSETS.readOnlyTest));
+  const members = [1, 2, 3].map((id) => memberPorts(id, PORT_OFFSETS.secureE2e));
   const configFile = join(stateDir, 'unverified.json');
   writeFileSync(
     configFile,

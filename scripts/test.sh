@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# npm test: setup for tests, then every check in order, stopping at the first failure:
-# typecheck and lint (side by side), web build, unit + integration tests (vitest, real ZooKeeper),
-# e2e (Playwright with Debian's Chromium). Ends with a summary (scripts/lib/testResults): tests as
-# declared and as cases run, flaky and skipped tests by name, the 10 slowest files, and one
-# plain closing line.
+# npm test: setup for tests, the web build, then every check, and a summary at the end
+# (scripts/lib/testResults): tests as declared and as cases run, flaky and skipped tests by name,
+# the 10 slowest files, and one plain closing line.
+#  1. side by side, what a neighbour's load cannot fail: vitest's unit then integration files in
+#     one lane; tsc beside ESLint, then Playwright's e2e specs, in the other;
+#  2. alone, one after the other: the integration files and e2e specs that time what Keeper or
+#     the page shows, or load the machine on purpose.
+# A failed step is recorded and the rest still runs (unless setup or the web build failed), so
+# one run shows every failure; the summary names the first.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export CI="${CI:-}" DEBIAN_FRONTEND=noninteractive
@@ -93,31 +97,125 @@ both() {
   rm -rf "$out"
   ((rc_t == 0 && rc_l == 0))
 }
-step typecheck+lint both
 results_dir=$(mktemp -d)
 trap 'rm -rf "$results_dir"' EXIT
 # The web app first: the package test (npm pack) and e2e both serve this build.
 test_step build-web npm run build -w web
-KEEPER_VITEST_FILES="$results_dir/vitest-files.json" test_step vitest npx vitest run --reporter=default --reporter=./scripts/lib/testResults/vitestFileReporter.ts
-if [[ ! -f playwright.config.ts ]]; then
-  skip e2e "no playwright.config.ts yet"
-elif [[ -z "$(find e2e -name '*.spec.ts' -print -quit 2>/dev/null)" ]]; then
-  skip e2e "no e2e/**/*.spec.ts yet"
+
+# Side by side: what a neighbour's load cannot fail. Measured on the 2-core machine, the
+# integration files keep the cores about half busy (they wait on JVMs, elections and session
+# timeouts) and e2e about three quarters, so one after the other left a core idle for minutes.
+#  - lane 1: vitest's `unit`, then `integration` (two files at a time);
+#  - lane 2: tsc beside ESLint, then Playwright's `e2e` (two lanes, a Keeper and a sandbox each).
+# Each lane's output is kept in a file and printed whole when the phase ends, so the log reads in
+# order; a line a minute says what is still running.
+e2e_specs() { [[ -f playwright.config.ts && -n "$(find e2e -name '*.spec.ts' -print -quit 2>/dev/null)" ]]; }
+vitest_shared() {
+  KEEPER_VITEST_FILES="$results_dir/vitest-shared.json" npx vitest run --project unit --project integration \
+    --reporter=default --reporter=./scripts/lib/testResults/vitestFileReporter.ts
+}
+e2e_shared() {
+  PLAYWRIGHT_JSON_OUTPUT_NAME="$results_dir/playwright.json" npx playwright test --project e2e --reporter=list,json
+}
+# Runs "name command..." one after the other in the background, each one's output into
+# $results_dir/<name>.log and "exit seconds" into <name>.rc; a step runs only if the one before passed.
+lane() {
+  (
+    for entry in "$@"; do
+      local name=${entry%% *} t0=$SECONDS
+      # shellcheck disable=SC2086 # the entry is "name function", split on purpose
+      ${entry#* } </dev/null >"$results_dir/$name.log" 2>&1
+      local rc=$?
+      echo "$rc $((SECONDS - t0))" >"$results_dir/$name.rc"
+      ((rc == 0)) || break
+    done
+  ) &
+}
+# Prints a step's output and records it as test_step would (skipped if it never ran).
+collect() {
+  local name=$1
+  if [[ -n "$failed_at" && ! -f "$results_dir/$name.rc" ]]; then
+    skip "$name" "after ${failed_at} failed"
+    return
+  fi
+  if [[ ! -f "$results_dir/$name.rc" ]]; then
+    skip "$name" "the step before it in its lane failed"
+    return
+  fi
+  local rc secs
+  read -r rc secs <"$results_dir/$name.rc"
+  echo
+  echo "==> ${name} (${secs}s, side by side):"
+  cat "$results_dir/$name.log"
+  if ((rc != 0)); then
+    results+=(" ${name} FAILED (exit ${rc})")
+    [[ -n "$first_failed" ]] || first_failed=$name
+  else
+    results+=(" ${name} ok ${secs}s")
+  fi
+}
+side_by_side() {
+  local t0=$SECONDS pids=()
+  lane "vitest vitest_shared"
+  pids+=($!)
+  if e2e_specs; then lane "typecheck+lint both" "e2e e2e_shared"; else lane "typecheck+lint both"; fi
+  pids+=($!)
+  local running
+  while true; do
+    running=()
+    for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && running+=("$p"); done
+    ((${#running[@]} == 0)) && break
+    sleep 5
+    if (((SECONDS - t0) % 60 < 5)); then
+      local busy=()
+      for n in vitest typecheck+lint e2e; do [[ -f "$results_dir/$n.log" && ! -f "$results_dir/$n.rc" ]] && busy+=("$n"); done
+      echo "... $((SECONDS - t0))s: running ${busy[*]:-nothing}; load $(cut -d' ' -f1 /proc/loadavg)"
+    fi
+  done
+  wait
+  collect typecheck+lint
+  collect vitest
+  if e2e_specs; then collect e2e; else skip e2e "no playwright.config.ts or e2e/**/*.spec.ts yet"; fi
+}
+first_failed=""
+if [[ -z "$failed_at" ]]; then
+  side_by_side
 else
-  # The specs two at a time (a Keeper and a sandbox each), then the timed ones alone on one lane;
-  # both runs whatever the first found, so a failure there hides nothing here.
-  e2e() {
-    PLAYWRIGHT_JSON_OUTPUT_NAME="$results_dir/playwright.json" npx playwright test --project e2e --reporter=list,json
-    local rc_parallel=$?
-    KEEPER_E2E_LANES=1 PLAYWRIGHT_JSON_OUTPUT_NAME="$results_dir/playwright-alone.json" npx playwright test --project e2e-alone --no-deps --reporter=list,json
-    local rc_alone=$?
-    ((rc_parallel == 0 && rc_alone == 0))
-  }
-  test_step e2e e2e
+  skip typecheck+lint "after ${failed_at} failed"
+  skip vitest "after ${failed_at} failed"
+  skip e2e "after ${failed_at} failed"
 fi
 
+# Then alone: what times what Keeper or the page shows (within 3 s), or loads the machine on
+# purpose, with the machine to itself. Both run whatever the steps before found (a failure
+# there hides nothing here), unless the web build failed.
+vitest_alone() {
+  KEEPER_VITEST_FILES="$results_dir/vitest-alone.json" npx vitest run --project integration-alone \
+    --reporter=default --reporter=./scripts/lib/testResults/vitestFileReporter.ts
+}
+e2e_alone() {
+  KEEPER_E2E_LANES=1 PLAYWRIGHT_JSON_OUTPUT_NAME="$results_dir/playwright-alone.json" npx playwright test --project e2e-alone --no-deps --reporter=list,json
+}
+alone_failed=""
+alone_step() {
+  local keep=$failed_at
+  failed_at=""
+  test_step "$@"
+  [[ -z "$failed_at" || -n "$alone_failed" ]] || alone_failed=$failed_at
+  failed_at=$keep
+}
+if [[ -z "$failed_at" ]]; then
+  alone_step integration-alone vitest_alone
+  if e2e_specs; then alone_step e2e-alone e2e_alone; fi
+else
+  skip integration-alone "after ${failed_at} failed"
+  skip e2e-alone "after ${failed_at} failed"
+fi
+# The first failure in the order the steps began.
+failed_at=${failed_at:-${first_failed:-$alone_failed}}
+
 # Every test counted by vitest and Playwright; a flaky freshness/truth spec fails the run here.
-report=$(npx tsx scripts/lib/testResults/cli.ts --vitest "$results_dir/vitest-files.json" --playwright "$results_dir/playwright.json" --playwright "$results_dir/playwright-alone.json" </dev/null)
+report=$(npx tsx scripts/lib/testResults/cli.ts --vitest "$results_dir/vitest-shared.json" --vitest "$results_dir/vitest-alone.json" --playwright "$results_dir/playwright.json" --playwright "$results_dir/playwright-alone.json" </dev/null)
 rc=$?
 echo "load average at the start: ${load_at_start}; at the end: $(cut -d' ' -f1-3 /proc/loadavg) (2 cores: above 2 stretches the times)"
 if [[ -n "$failed_at" ]]; then

@@ -85,6 +85,11 @@ export const PORT_OFFSETS = {
   reconfigSpareTest: 12_200,
   /** The resize e2e spec's own sandbox, grown 3 → 4 and back through the UI (e2e/resize.spec.ts). */
   resizeE2e: 12_240,
+  /**
+   * `npm start -- --secure` run by e2e/secureEnsemble.spec.ts. Its own: npm test runs the e2e specs
+   * beside the integration files.
+   */
+  secureE2e: 12_520,
   /** A voter ↔ observer round trip, Keeper killed mid-step, a member to add without reconfigEnabled (server/test/reconfigFaults.integration.test.ts). */
   reconfigFaultsTest: 12_340,
   reconfigFaultsSpare: 12_360,
@@ -152,7 +157,7 @@ export const KEEPER_PORTS = {
   /** e2e specs that run a Keeper of their own against their lane's sandbox (restarted, or signed in through OIDC). */
   e2eRestart: 18_184,
   e2eOidc: 18_185,
-  /** `npm start -- --secure` run by e2e/secureEnsemble.spec.ts (its sandbox at readOnlyTest's offset: Playwright runs after the integration files). */
+  /** `npm start -- --secure` run by e2e/secureEnsemble.spec.ts (its sandbox at PORT_OFFSETS.secureE2e). */
   e2eSecure: 18_186,
   /** A second Keeper of that spec, on the same sandbox with rejectUnauthorized: false (the header's warning). */
   e2eSecureUnverified: 18_187,

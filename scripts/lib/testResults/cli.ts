@@ -3,7 +3,7 @@
  * with the one line CI reads. Exits 1 when the results fail the run (a failure, a file that broke
  * outside its tests, a flaky freshness/truth test), whatever the runners' own exit codes said.
  *
- *   tsx scripts/lib/testResults/cli.ts [--vitest files.json] [--playwright report.json ...]
+ *   tsx scripts/lib/testResults/cli.ts [--vitest files.json ...] [--playwright report.json ...]
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -11,11 +11,11 @@ import { playwrightFiles, type PwReport } from './playwrightFiles.js';
 import { summarize } from './summary.js';
 import type { FileReport } from './types.js';
 
-const { values } = parseArgs({ options: { vitest: { type: 'string' }, playwright: { type: 'string', multiple: true } } });
+const { values } = parseArgs({ options: { vitest: { type: 'string', multiple: true }, playwright: { type: 'string', multiple: true } } });
 const read = <T>(file: string | undefined): T | null => (file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as T) : null);
 
 const files: FileReport[] = [
-  ...(read<FileReport[]>(values.vitest) ?? []),
+  ...(values.vitest ?? []).flatMap((file) => read<FileReport[]>(file) ?? []),
   ...(values.playwright ?? []).flatMap((file) => playwrightFiles(read<PwReport>(file) ?? {}, 'e2e')),
 ];
 const { lines, closing, ok } = summarize(files);
