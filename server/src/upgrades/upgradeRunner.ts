@@ -55,7 +55,7 @@ import { RunGuard } from './runGuard.js';
 import { UpgradeLock, type LockAttempt } from './upgradeLock.js';
 import { migrateNameKeyed, UPGRADE_ID, UpgradeStore, upgradesDir } from './upgradeStore.js';
 import type { SharedWorkflows, StoredWorkflow } from './sharedWorkflows.js';
-import { WorkflowWriter } from './workflowWriter.js';
+import { storedWithin, WorkflowWriter } from './workflowWriter.js';
 
 /** How long an action's answer waits for its state to be stored in the home ensemble (the store's own deadline). */
 const STORED_ANSWER_WAIT_MS = 10_000;
@@ -369,9 +369,12 @@ export class UpgradeRunner {
       // The preflight shows at once, from the latest poll.
       this.commit(null, workflowReducer(created, { type: 'poll', at, health }));
       if (this.shared) {
-        // Stored before the answer: any replica serves it from now on.
-        if (!(await this.lastSave))
-          throw new OpError('UPGRADE_IN_PROGRESS', `upgrade ${id} could not be stored in the home ensemble: another replica wrote first`);
+        // Stored before the answer: any replica serves it from now on. Bounded as an action's answer is
+        // (storedForAnswer): while the home ensemble does not answer, the writer goes on retrying.
+        const stored = await storedWithin(this.lastSave, STORED_ANSWER_WAIT_MS);
+        if (stored === false) throw new OpError('UPGRADE_IN_PROGRESS', `upgrade ${id} could not be stored in the home ensemble: another replica wrote first`);
+        if (stored === null)
+          this.log.warn({ upgrade: id }, `upgrade created and answered before it was stored in the home ensemble (${STORED_ANSWER_WAIT_MS} ms): still retried`);
         void this.shared.prune().catch((error: unknown) => this.log.warn({ err: error }, 'old upgrades not pruned from the home ensemble'));
       }
     } finally {
@@ -486,7 +489,7 @@ export class UpgradeRunner {
    */
   private async storedForAnswer(id: string): Promise<UpgradeWorkflow> {
     if (this.shared) {
-      const stored = await Promise.race([this.lastSave, sleep(STORED_ANSWER_WAIT_MS, null, { ref: false })]);
+      const stored = await storedWithin(this.lastSave, STORED_ANSWER_WAIT_MS);
       if (stored === null)
         this.log.warn({ upgrade: id }, `upgrade action answered before its state was stored in the home ensemble (${STORED_ANSWER_WAIT_MS} ms): still retried`);
       if (stored === false)

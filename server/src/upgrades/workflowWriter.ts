@@ -14,6 +14,20 @@ import type { WriteOutcome } from './sharedWorkflows.js';
 
 const RETRY: Backoff = { baseMs: 200, capMs: 5_000, jitter: [0.5, 1] };
 
+/**
+ * What `stored` says once it settles, or null when `waitMs` passes first: an answer to a user waits
+ * for the write so long and no longer, while the writer goes on retrying. The timer goes with the
+ * answer (a wait that ended early leaves nothing pending).
+ */
+export async function storedWithin(stored: Promise<boolean>, waitMs: number): Promise<boolean | null> {
+  const done = new AbortController();
+  try {
+    return await Promise.race([stored, sleep(waitMs, null, { signal: done.signal })]);
+  } finally {
+    done.abort();
+  }
+}
+
 /** Any record with an id (an upgrade workflow; a lock scan's record, locks/lockScans.ts). */
 export class WorkflowWriter<T extends { id: string } = UpgradeWorkflow> {
   private pending: T | null = null;

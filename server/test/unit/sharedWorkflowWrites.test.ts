@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createWorkflow, planUpgrade, type UpgradeWorkflow } from '@keeper/shared';
-import { WorkflowWriter } from '../../src/upgrades/workflowWriter.js';
+import { storedWithin, WorkflowWriter } from '../../src/upgrades/workflowWriter.js';
 import type { WriteOutcome } from '../../src/upgrades/sharedWorkflows.js';
 import { fitWorkflow } from '../../src/replicas/workflowFit.js';
 import { testLogger } from '../support/logger.js';
@@ -114,5 +114,27 @@ describe('fitWorkflow', () => {
     expect(fitted.steps[0]!.command!.outputTail).toBe('');
     expect(fitted.steps[1]!.checks.at(-1)).toEqual(wf.steps[1]!.checks.at(-1));
     expect(fitWorkflow(wf, 2_000)).toBeNull();
+  });
+});
+
+describe('storedWithin: how long an answer waits for its state to be stored', () => {
+  const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+
+  it('says what the write said once it settles, and leaves no timer behind', async () => {
+    const before = timers();
+    expect(await storedWithin(Promise.resolve(true), 60_000)).toBe(true);
+    expect(await storedWithin(Promise.resolve(false), 60_000)).toBe(false);
+    // The 60 s timers were cleared with the answers (they once stayed until they fired).
+    expect(timers()).toBe(before);
+  });
+
+  it('answers null once the wait is over while the write is still being retried, and the write may still land', async () => {
+    let land: (stored: boolean) => void = () => undefined;
+    const write = new Promise<boolean>((resolve) => (land = resolve));
+    const began = Date.now();
+    expect(await storedWithin(write, 50)).toBeNull();
+    expect(Date.now() - began).toBeGreaterThanOrEqual(45);
+    land(true);
+    expect(await write).toBe(true);
   });
 });
