@@ -1,12 +1,14 @@
 /**
- * Three steps, one after the other:
+ * Three projects. A plain `vitest run` runs them one after the other; npm test (scripts/test.sh)
+ * runs `unit` and `integration` beside tsc, ESLint and e2e, then `integration-alone` on its own:
  *  - `unit`: fast, parallel, no ZooKeeper;
  *  - `integration`: real ZooKeeper JVMs from scripts/sandbox, two files at a time. Files that do
  *    not break their ensemble borrow one from a pool of shared ensembles (sharedEnsemble.ts); the
  *    others start their own on their own ports (startTestEnsemble), so two files never meet;
  *  - `integration-alone`: the files whose assertions time what Keeper shows (within 3 s, within
- *    the session timeout), one at a time with the machine to themselves, where a second file's
- *    load cannot stretch the times they check.
+ *    the session timeout), two at a time and with nothing else running (npm test runs them after
+ *    everything but the timed e2e specs): a busy neighbour (the other integration files, e2e)
+ *    would stretch the times they check. Two of them keep the 2-core machine under half busy.
  *   npx vitest run                      all three
  *   npx vitest run --project unit       (npm run test:unit)
  *   npx vitest run --project 'integration*'
@@ -16,7 +18,7 @@ import { defineConfig } from 'vitest/config';
 
 const INTEGRATION = '**/*.integration.test.ts';
 const IGNORED = ['**/node_modules/**', '**/dist/**', 'e2e/**'];
-/** Timed assertions: each runs alone (see above). */
+/** Timed assertions: with nothing else running (see above). */
 const ALONE = [
   'server/test/freshness.integration.test.ts',
   'server/test/memberFreshness.integration.test.ts',
@@ -35,6 +37,8 @@ const ALONE = [
 const UNIT_WORKERS = Number(process.env.KEEPER_UNIT_WORKERS ?? availableParallelism());
 /** Integration files at a time (KEEPER_INTEGRATION_WORKERS overrides, for measuring; the pool has offsets for up to 3 and a spare). */
 const INTEGRATION_WORKERS = Number(process.env.KEEPER_INTEGRATION_WORKERS ?? 2);
+/** Timed files at a time (KEEPER_ALONE_WORKERS overrides, for measuring): 45% busy at 2, 129 s instead of 233 s. */
+const ALONE_WORKERS = Number(process.env.KEEPER_ALONE_WORKERS ?? 2);
 /** JVM start-up, elections and session timeouts are seconds each. */
 const SLOW = { testTimeout: 120_000, hookTimeout: 120_000 };
 
@@ -83,7 +87,8 @@ export default defineConfig({
           name: 'integration-alone',
           include: ALONE,
           exclude: IGNORED,
-          fileParallelism: false,
+          fileParallelism: ALONE_WORKERS > 1,
+          maxWorkers: ALONE_WORKERS,
           ...SLOW,
           sequence: { groupOrder: 2 },
         },

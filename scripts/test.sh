@@ -2,10 +2,11 @@
 # npm test: setup for tests, the web build, then every check, and a summary at the end
 # (scripts/lib/testResults): tests as declared and as cases run, flaky and skipped tests by name,
 # the 10 slowest files, and one plain closing line.
-#  1. side by side, what a neighbour's load cannot fail: vitest's unit then integration files in
-#     one lane; tsc beside ESLint, then Playwright's e2e specs, in the other;
-#  2. alone, one after the other: the integration files and e2e specs that time what Keeper or
-#     the page shows, or load the machine on purpose.
+#  1. side by side, what a neighbour's load cannot fail: vitest's integration files in one lane;
+#     tsc beside ESLint, vitest's unit files, Playwright's e2e specs and then its herd spec in
+#     the other;
+#  2. then with nothing else running: the integration files (two at a time) and the e2e specs
+#     (one at a time) that time what Keeper or the page shows.
 # A failed step is recorded and the rest still runs (unless setup or the web build failed), so
 # one run shows every failure; the summary names the first.
 set -uo pipefail
@@ -105,20 +106,28 @@ test_step build-web npm run build -w web
 # Side by side: what a neighbour's load cannot fail. Measured on the 2-core machine, the
 # integration files keep the cores about half busy (they wait on JVMs, elections and session
 # timeouts) and e2e about three quarters, so one after the other left a core idle for minutes.
-#  - lane 1: vitest's `unit`, then `integration` (two files at a time);
-#  - lane 2: tsc beside ESLint, then Playwright's `e2e` (two lanes, a Keeper and a sandbox each).
-# Each lane's output is kept in a file and printed whole when the phase ends, so the log reads in
+#  - lane 1: vitest's `integration` files (two at a time), the longest part, from the start;
+#  - lane 2: tsc beside ESLint, vitest's `unit` files, Playwright's `e2e` specs (two lanes, a
+#    Keeper and a sandbox each), then the herd spec, which loads the machine on purpose, alone
+#    on one lane (beside the integration files only).
+# Each step's output is kept in a file and printed whole when the phase ends, so the log reads in
 # order; a line a minute says what is still running.
 e2e_specs() { [[ -f playwright.config.ts && -n "$(find e2e -name '*.spec.ts' -print -quit 2>/dev/null)" ]]; }
-vitest_shared() {
-  KEEPER_VITEST_FILES="$results_dir/vitest-shared.json" npx vitest run --project unit --project integration \
+vitest_files() {
+  local project=$1
+  KEEPER_VITEST_FILES="$results_dir/vitest-$project.json" npx vitest run --project "$project" \
     --reporter=default --reporter=./scripts/lib/testResults/vitestFileReporter.ts
 }
+vitest_integration() { vitest_files integration; }
+vitest_unit() { vitest_files unit; }
 e2e_shared() {
   PLAYWRIGHT_JSON_OUTPUT_NAME="$results_dir/playwright.json" npx playwright test --project e2e --reporter=list,json
 }
-# Runs "name command..." one after the other in the background, each one's output into
-# $results_dir/<name>.log and "exit seconds" into <name>.rc; a step runs only if the one before passed.
+e2e_load() {
+  KEEPER_E2E_LANES=1 PLAYWRIGHT_JSON_OUTPUT_NAME="$results_dir/playwright-load.json" npx playwright test --project e2e-load --no-deps --reporter=list,json
+}
+# Runs "name function" entries one after the other in the background, each one's output into
+# $results_dir/<name>.log and "exit seconds" into <name>.rc; each runs whatever the one before found.
 lane() {
   (
     for entry in "$@"; do
@@ -127,7 +136,6 @@ lane() {
       ${entry#* } </dev/null >"$results_dir/$name.log" 2>&1
       local rc=$?
       echo "$rc $((SECONDS - t0))" >"$results_dir/$name.rc"
-      ((rc == 0)) || break
     done
   ) &
 }
@@ -139,7 +147,7 @@ collect() {
     return
   fi
   if [[ ! -f "$results_dir/$name.rc" ]]; then
-    skip "$name" "the step before it in its lane failed"
+    skip "$name" "it never ended"
     return
   fi
   local rc secs
@@ -155,10 +163,15 @@ collect() {
   fi
 }
 side_by_side() {
-  local t0=$SECONDS pids=()
-  lane "vitest vitest_shared"
+  local t0=$SECONDS pids=() steps=(integration typecheck+lint unit)
+  lane "integration vitest_integration"
   pids+=($!)
-  if e2e_specs; then lane "typecheck+lint both" "e2e e2e_shared"; else lane "typecheck+lint both"; fi
+  if e2e_specs; then
+    lane "typecheck+lint both" "unit vitest_unit" "e2e e2e_shared" "e2e-load e2e_load"
+    steps+=(e2e e2e-load)
+  else
+    lane "typecheck+lint both" "unit vitest_unit"
+  fi
   pids+=($!)
   local running
   while true; do
@@ -168,31 +181,29 @@ side_by_side() {
     sleep 5
     if (((SECONDS - t0) % 60 < 5)); then
       local busy=()
-      for n in vitest typecheck+lint e2e; do [[ -f "$results_dir/$n.log" && ! -f "$results_dir/$n.rc" ]] && busy+=("$n"); done
+      for n in "${steps[@]}"; do [[ -f "$results_dir/$n.log" && ! -f "$results_dir/$n.rc" ]] && busy+=("$n"); done
       echo "... $((SECONDS - t0))s: running ${busy[*]:-nothing}; load $(cut -d' ' -f1 /proc/loadavg)"
     fi
   done
   wait
-  collect typecheck+lint
-  collect vitest
-  if e2e_specs; then collect e2e; else skip e2e "no playwright.config.ts or e2e/**/*.spec.ts yet"; fi
+  for n in typecheck+lint unit integration; do collect "$n"; done
+  if e2e_specs; then
+    collect e2e
+    collect e2e-load
+  else
+    skip e2e "no playwright.config.ts or e2e/**/*.spec.ts yet"
+  fi
 }
 first_failed=""
 if [[ -z "$failed_at" ]]; then
   side_by_side
 else
-  skip typecheck+lint "after ${failed_at} failed"
-  skip vitest "after ${failed_at} failed"
-  skip e2e "after ${failed_at} failed"
+  for n in typecheck+lint unit integration e2e e2e-load; do skip "$n" "after ${failed_at} failed"; done
 fi
 
-# Then alone: what times what Keeper or the page shows (within 3 s), or loads the machine on
-# purpose, with the machine to itself. Both run whatever the steps before found (a failure
-# there hides nothing here), unless the web build failed.
-vitest_alone() {
-  KEEPER_VITEST_FILES="$results_dir/vitest-alone.json" npx vitest run --project integration-alone \
-    --reporter=default --reporter=./scripts/lib/testResults/vitestFileReporter.ts
-}
+# Then with nothing else running: what times what Keeper or the page shows (within 3 s). Both run
+# whatever the steps before found (a failure there hides nothing here), unless the web build failed.
+vitest_alone() { vitest_files integration-alone; }
 e2e_alone() {
   KEEPER_E2E_LANES=1 PLAYWRIGHT_JSON_OUTPUT_NAME="$results_dir/playwright-alone.json" npx playwright test --project e2e-alone --no-deps --reporter=list,json
 }
@@ -215,7 +226,7 @@ fi
 failed_at=${failed_at:-${first_failed:-$alone_failed}}
 
 # Every test counted by vitest and Playwright; a flaky freshness/truth spec fails the run here.
-report=$(npx tsx scripts/lib/testResults/cli.ts --vitest "$results_dir/vitest-shared.json" --vitest "$results_dir/vitest-alone.json" --playwright "$results_dir/playwright.json" --playwright "$results_dir/playwright-alone.json" </dev/null)
+report=$(npx tsx scripts/lib/testResults/cli.ts --vitest "$results_dir/vitest-unit.json" --vitest "$results_dir/vitest-integration.json" --vitest "$results_dir/vitest-integration-alone.json" --playwright "$results_dir/playwright.json" --playwright "$results_dir/playwright-load.json" --playwright "$results_dir/playwright-alone.json" </dev/null)
 rc=$?
 echo "load average at the start: ${load_at_start}; at the end: $(cut -d' ' -f1-3 /proc/loadavg) (2 cores: above 2 stretches the times)"
 if [[ -n "$failed_at" ]]; then
