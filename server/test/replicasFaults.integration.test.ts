@@ -258,11 +258,19 @@ describe('two replicas behind nginx, the one running an upgrade killed while the
     }
 
     // One audit trail, through nginx (only the survivor answers now): the dead replica's entries beside the survivor's.
-    const page = await viaProxy('GET', '/api/audit?limit=500', BEARER);
-    expect(page.status, JSON.stringify(page.body)).toBe(200);
-    const entries = auditPageSchema.parse(page.body).entries;
-    const of = (e: AuditEntry | undefined) => e?.replica && { id: e.replica.id, name: e.replica.name };
+    // The end's entry reaches the shared window as the survivor ends (its file first, then the home
+    // ensemble): the trail is read until it is there.
     const forUpgrade = (e: AuditEntry) => (e.details as { upgradeId?: string } | undefined)?.upgradeId === started.id;
+    const entries = await waitFor(
+      async () => {
+        const page = await viaProxy('GET', '/api/audit?limit=500', BEARER);
+        expect(page.status, JSON.stringify(page.body)).toBe(200);
+        const all = auditPageSchema.parse(page.body).entries;
+        return all.some((e) => e.action === 'upgrade.action' && forUpgrade(e) && (e.details as { state?: string }).state === 'done') ? all : null;
+      },
+      { what: "the upgrade's end in the shared audit trail", timeoutMs: 15_000, intervalMs: 250 },
+    );
+    const of = (e: AuditEntry | undefined) => e?.replica && { id: e.replica.id, name: e.replica.name };
     // Its start, when the runner answered it (a replica killed before its answer may take the entry with it: nginx said 502).
     const createdEntry = entries.find((e) => e.action === 'upgrade.create' && forUpgrade(e) && e.outcome === 'ok');
     if (answered) expect(of(createdEntry)).toEqual({ id: runner.id, name: runner.name });

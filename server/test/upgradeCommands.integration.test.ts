@@ -243,9 +243,16 @@ describe('a member back on another build, and members skipped', () => {
     }
     const list = upgradeListAnswerSchema.parse((await call(url(), 'GET', '/api/ensembles/it/upgrades', viewer)).body);
     expect(list.upgrades[0]).toMatchObject({ id: started.id, state: 'doneWithExceptions' });
-    const audit = await call(url(), 'GET', '/api/audit?limit=50', admin);
-    const end = (audit.body.entries as { action: string; outcome: string; details?: { state?: string } }[]).find(
-      (e) => e.action === 'upgrade.action' && e.details?.state === 'doneWithExceptions',
+    // The end's entry is flushed (fdatasync, group commit) as the runner ends: it may land a moment
+    // after the state shows, so the trail is read until it is there.
+    const end = await waitFor(
+      async () => {
+        const audit = await call(url(), 'GET', '/api/audit?limit=50', admin);
+        return (audit.body.entries as { action: string; outcome: string; details?: { state?: string } }[]).find(
+          (e) => e.action === 'upgrade.action' && e.details?.state === 'doneWithExceptions',
+        );
+      },
+      { what: "the upgrade's end in the audit trail", timeoutMs: 10_000, intervalMs: 200 },
     );
     expect(end).toMatchObject({ outcome: 'ok', note: ended.reason });
   }, 200_000);
