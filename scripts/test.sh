@@ -162,8 +162,15 @@ collect() {
     results+=(" ${name} ok ${secs}s")
   fi
 }
+# Each lane in a process group of its own (set -m), so that Ctrl-C or CI's TERM stops them and all
+# they started: without job control a script's background jobs ignore SIGINT and outlive it.
+lane_pids=()
+stop_lanes() { for p in "${lane_pids[@]}"; do kill -TERM -- "-$p" 2>/dev/null; done; }
+trap 'stop_lanes; exit 130' INT
+trap 'stop_lanes; exit 143' TERM
 side_by_side() {
   local t0=$SECONDS pids=() steps=(integration typecheck+lint unit)
+  set -m
   lane "integration vitest_integration"
   pids+=($!)
   if e2e_specs; then
@@ -173,12 +180,16 @@ side_by_side() {
     lane "typecheck+lint both" "unit vitest_unit"
   fi
   pids+=($!)
+  set +m
+  lane_pids=("${pids[@]}")
   local running
   while true; do
     running=()
     for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && running+=("$p"); done
     ((${#running[@]} == 0)) && break
-    sleep 5
+    # A wait on a sleep, not a sleep: a signal's trap runs at once, not when the sleep ends.
+    sleep 5 &
+    wait $!
     if (((SECONDS - t0) % 60 < 5)); then
       local busy=()
       for n in "${steps[@]}"; do [[ -f "$results_dir/$n.log" && ! -f "$results_dir/$n.rc" ]] && busy+=("$n"); done
