@@ -39,27 +39,28 @@ step() {
   results+=(" ${name} ok $((SECONDS - t0))s")
 }
 
-# A test step: a failure is recorded and later steps are skipped, but the results of what ran
-# are still summed up and printed at the end.
+# Records a step's outcome; the first to fail is the one the summary names.
 failed_at=""
+record() {
+  local name=$1 rc=$2 secs=$3
+  if ((rc != 0)); then
+    results+=(" ${name} FAILED (exit ${rc})")
+    [[ -n "$failed_at" ]] || failed_at=$name
+  else
+    results+=(" ${name} ok ${secs}s")
+  fi
+}
+
+# A test step: a failure is recorded and the later steps still run, so one run shows every
+# failure; the results of all are summed up and printed at the end.
 test_step() {
   local name=$1
   shift
-  if [[ -n "$failed_at" ]]; then
-    skip "$name" "after ${failed_at} failed"
-    return
-  fi
   local t0=$SECONDS
   echo
   echo "==> ${name}: $*"
   "$@" </dev/null
-  local rc=$?
-  if ((rc != 0)); then
-    results+=(" ${name} FAILED (exit ${rc})")
-    failed_at=$name
-  else
-    results+=(" ${name} ok $((SECONDS - t0))s")
-  fi
+  record "$name" $? $((SECONDS - t0))
 }
 
 skip() {
@@ -113,54 +114,48 @@ test_step build-web npm run build -w web
 # Each step's output is kept in a file and printed whole when the phase ends, so the log reads in
 # order; a line a minute says what is still running.
 e2e_specs() { [[ -f playwright.config.ts && -n "$(find e2e -name '*.spec.ts' -print -quit 2>/dev/null)" ]]; }
+# A vitest project's files, its report (scripts/lib/testResults) into $results_dir.
 vitest_files() {
   local project=$1
   KEEPER_VITEST_FILES="$results_dir/vitest-$project.json" npx vitest run --project "$project" \
     --reporter=default --reporter=./scripts/lib/testResults/vitestFileReporter.ts
 }
-vitest_integration() { vitest_files integration; }
-vitest_unit() { vitest_files unit; }
-e2e_shared() {
-  PLAYWRIGHT_JSON_OUTPUT_NAME="$results_dir/playwright.json" npx playwright test --project e2e --reporter=list,json
+# A Playwright project's specs, its report into $results_dir: `e2e` on its two lanes, the others
+# after it on one lane, whatever it found.
+playwright_files() {
+  local project=$1
+  local report="$results_dir/playwright-$project.json"
+  if [[ $project == e2e ]]; then
+    PLAYWRIGHT_JSON_OUTPUT_NAME=$report npx playwright test --project e2e --reporter=list,json
+  else
+    KEEPER_E2E_LANES=1 PLAYWRIGHT_JSON_OUTPUT_NAME=$report npx playwright test --project "$project" --no-deps --reporter=list,json
+  fi
 }
-e2e_load() {
-  KEEPER_E2E_LANES=1 PLAYWRIGHT_JSON_OUTPUT_NAME="$results_dir/playwright-load.json" npx playwright test --project e2e-load --no-deps --reporter=list,json
-}
-# Runs "name function" entries one after the other in the background, each one's output into
+# Runs "name command args" entries one after the other in the background, each one's output into
 # $results_dir/<name>.log and "exit seconds" into <name>.rc; each runs whatever the one before found.
 lane() {
   (
     for entry in "$@"; do
       local name=${entry%% *} t0=$SECONDS
-      # shellcheck disable=SC2086 # the entry is "name function", split on purpose
+      # shellcheck disable=SC2086 # the entry is "name command args", split on purpose
       ${entry#* } </dev/null >"$results_dir/$name.log" 2>&1
       local rc=$?
       echo "$rc $((SECONDS - t0))" >"$results_dir/$name.rc"
     done
   ) &
 }
-# Prints a step's output and records it as test_step would (skipped if it never ran).
+# Prints a side-by-side step's output and records it.
 collect() {
-  local name=$1
-  if [[ -n "$failed_at" && ! -f "$results_dir/$name.rc" ]]; then
-    skip "$name" "after ${failed_at} failed"
-    return
-  fi
+  local name=$1 rc secs
   if [[ ! -f "$results_dir/$name.rc" ]]; then
     skip "$name" "it never ended"
     return
   fi
-  local rc secs
   read -r rc secs <"$results_dir/$name.rc"
   echo
   echo "==> ${name} (${secs}s, side by side):"
   cat "$results_dir/$name.log"
-  if ((rc != 0)); then
-    results+=(" ${name} FAILED (exit ${rc})")
-    [[ -n "$first_failed" ]] || first_failed=$name
-  else
-    results+=(" ${name} ok ${secs}s")
-  fi
+  record "$name" "$rc" "$secs"
 }
 # Each lane in a process group of its own (set -m), so that Ctrl-C or CI's TERM stops them and all
 # they started: without job control a script's background jobs ignore SIGINT and outlive it.
@@ -171,13 +166,13 @@ trap 'stop_lanes; exit 143' TERM
 side_by_side() {
   local t0=$SECONDS pids=() steps=(integration typecheck+lint unit)
   set -m
-  lane "integration vitest_integration"
+  lane "integration vitest_files integration"
   pids+=($!)
   if e2e_specs; then
-    lane "typecheck+lint both" "unit vitest_unit" "e2e e2e_shared" "e2e-load e2e_load"
+    lane "typecheck+lint both" "unit vitest_files unit" "e2e playwright_files e2e" "e2e-load playwright_files e2e-load"
     steps+=(e2e e2e-load)
   else
-    lane "typecheck+lint both" "unit vitest_unit"
+    lane "typecheck+lint both" "unit vitest_files unit"
   fi
   pids+=($!)
   set +m
@@ -205,39 +200,17 @@ side_by_side() {
     skip e2e "no playwright.config.ts or e2e/**/*.spec.ts yet"
   fi
 }
-first_failed=""
 if [[ -z "$failed_at" ]]; then
   side_by_side
+  # Then with nothing else running: what times what Keeper or the page shows (within 3 s).
+  test_step integration-alone vitest_files integration-alone
+  if e2e_specs; then test_step e2e-alone playwright_files e2e-alone; fi
 else
-  for n in typecheck+lint unit integration e2e e2e-load; do skip "$n" "after ${failed_at} failed"; done
+  for n in typecheck+lint unit integration e2e e2e-load integration-alone e2e-alone; do skip "$n" "after ${failed_at} failed"; done
 fi
-
-# Then with nothing else running: what times what Keeper or the page shows (within 3 s). Both run
-# whatever the steps before found (a failure there hides nothing here), unless the web build failed.
-vitest_alone() { vitest_files integration-alone; }
-e2e_alone() {
-  KEEPER_E2E_LANES=1 PLAYWRIGHT_JSON_OUTPUT_NAME="$results_dir/playwright-alone.json" npx playwright test --project e2e-alone --no-deps --reporter=list,json
-}
-alone_failed=""
-alone_step() {
-  local keep=$failed_at
-  failed_at=""
-  test_step "$@"
-  [[ -z "$failed_at" || -n "$alone_failed" ]] || alone_failed=$failed_at
-  failed_at=$keep
-}
-if [[ -z "$failed_at" ]]; then
-  alone_step integration-alone vitest_alone
-  if e2e_specs; then alone_step e2e-alone e2e_alone; fi
-else
-  skip integration-alone "after ${failed_at} failed"
-  skip e2e-alone "after ${failed_at} failed"
-fi
-# The first failure in the order the steps began.
-failed_at=${failed_at:-${first_failed:-$alone_failed}}
 
 # Every test counted by vitest and Playwright; a flaky freshness/truth spec fails the run here.
-report=$(npx tsx scripts/lib/testResults/cli.ts --vitest "$results_dir/vitest-unit.json" --vitest "$results_dir/vitest-integration.json" --vitest "$results_dir/vitest-integration-alone.json" --playwright "$results_dir/playwright.json" --playwright "$results_dir/playwright-load.json" --playwright "$results_dir/playwright-alone.json" </dev/null)
+report=$(npx tsx scripts/lib/testResults/cli.ts --vitest "$results_dir/vitest-unit.json" --vitest "$results_dir/vitest-integration.json" --vitest "$results_dir/vitest-integration-alone.json" --playwright "$results_dir/playwright-e2e.json" --playwright "$results_dir/playwright-e2e-load.json" --playwright "$results_dir/playwright-e2e-alone.json" </dev/null)
 rc=$?
 echo "load average at the start: ${load_at_start}; at the end: $(cut -d' ' -f1-3 /proc/loadavg) (2 cores: above 2 stretches the times)"
 if [[ -n "$failed_at" ]]; then
