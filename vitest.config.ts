@@ -62,6 +62,8 @@ export default defineConfig({
             'web/test/**/*.test.{ts,tsx}',
           ],
           exclude: [...IGNORED, INTEGRATION],
+          // Files rendered with Preact end after its last after-paint timer (see the file).
+          setupFiles: ['web/test/afterPaintSettled.ts'],
           // A guard against hangs, not a budget: at load 20 on 2 cores, 24 sound tests (100,000-name
           // sorts, jsdom renders) outran vitest's default 5 s. Speed is measured in bench/.
           testTimeout: 30_000,
