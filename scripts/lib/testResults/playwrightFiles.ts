@@ -6,6 +6,7 @@ interface PwResult {
   duration: number;
   retry: number;
   startTime: string;
+  error?: { message?: string };
 }
 interface PwTest {
   projectName: string;
@@ -62,6 +63,7 @@ export function playwrightFiles(report: PwReport, dir: string): FileReport[] {
           declaredAt: `${path}:${spec.line}:${spec.column}`,
           outcome: OUTCOME[t.status],
           retries: Math.max(0, ...t.results.map((r) => r.retry)),
+          ...(t.status === 'unexpected' ? { error: t.results.at(-1)?.error?.message ?? 'failed' } : {}),
         })),
       ),
     };

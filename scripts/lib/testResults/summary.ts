@@ -6,7 +6,9 @@
  *    one whose file or title speaks of freshness or truth fails the run, since those specs check
  *    what the page claims about time and a claim that holds only on a second try does not hold;
  *  - skipped tests are named, so a skip cannot go unnoticed;
- *  - the slowest files, by wall time from their start to their end, set-up included.
+ *  - the slowest files, by wall time from their start to their end, set-up included;
+ *  - last, each failed test by name with the start of its error, so the tail of the log that CI
+ *    keeps says what failed.
  */
 import type { CaseReport, FileReport } from './types.js';
 
@@ -22,6 +24,22 @@ export interface Summary {
 
 const n = (x: number) => x.toLocaleString('en-US');
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`.padStart(8);
+
+/** Failed tests named at the end; past this many, the runners' own output above has the rest. */
+const MAX_FAILURES_NAMED = 15;
+
+/** The start of an error, indented under its test, without colour codes; a bounded number of lines. */
+function errorLines(error: string | undefined, { lines = 4, width = 200 } = {}): string[] {
+  if (!error) return [];
+  // eslint-disable-next-line no-control-regex -- runners colour their messages; the summary is plain
+  const plain = error.replace(/\u001b\[[0-9;]*m/g, '');
+  return plain
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .slice(0, lines)
+    .map((line) => `      ${line.length > width ? `${line.slice(0, width)}…` : line}`);
+}
 
 export function summarize(files: readonly FileReport[], { slowest = 10 } = {}): Summary {
   const cases = files.flatMap((f) => f.cases.map((c) => ({ ...c, file: f.file })));
@@ -54,6 +72,13 @@ export function summarize(files: readonly FileReport[], { slowest = 10 } = {}): 
   if (ranked.length > 0) {
     lines.push(`The ${ranked.length} slowest files (wall time, set-up included):`);
     for (const f of ranked) lines.push(`${seconds(f.wallMs)}  ${f.project.padEnd(11)} ${f.file} (${f.cases.length} cases)`);
+  }
+
+  const failures = cases.filter((c) => c.outcome === 'failed');
+  if (failures.length > 0) {
+    lines.push(`Failed: ${failures.length}`);
+    for (const c of failures.slice(0, MAX_FAILURES_NAMED)) lines.push(`  ${c.file}: ${c.title}`, ...errorLines(c.error));
+    if (failures.length > MAX_FAILURES_NAMED) lines.push(`  … and ${failures.length - MAX_FAILURES_NAMED} more (the runners' output above names them)`);
   }
 
   const closing =

@@ -19,4 +19,6 @@ export interface CaseReport {
   /** flaky: failed, then passed on a retry. */
   outcome: 'passed' | 'failed' | 'flaky' | 'skipped';
   retries: number;
+  /** A failed case's first error, its first lines: what CI's tail of the log shows of it. */
+  error?: string;
 }

@@ -45,6 +45,7 @@ export default class VitestFileReporter implements Reporter {
         declaredAt: test.location ? `${file}:${test.location.line}:${test.location.column}` : `${file}:${test.fullName}`,
         outcome: outcomeOf(test),
         retries: test.diagnostic()?.retryCount ?? 0,
+        ...(outcomeOf(test) === 'failed' ? { error: test.result().errors?.[0]?.message ?? 'failed' } : {}),
       })),
     });
   }
