@@ -122,9 +122,19 @@ describe('summarize', () => {
   });
 
   it('names each failed test last, with the start of its error and no colour codes, at most fifteen', () => {
-    const failed: CaseReport = { ...test('reads the trail', 'u.test.ts:3:1', 'failed'), error: '\u001b[31mexpected 1 to be 2\u001b[39m\n\n  at u.test.ts:4:5\n' + 'x'.repeat(300) + '\nfourth line\nfifth line' };
+    const failed: CaseReport = {
+      ...test('reads the trail', 'u.test.ts:3:1', 'failed'),
+      error: '\u001b[31mexpected 1 to be 2\u001b[39m\n\n  at u.test.ts:4:5\n' + 'x'.repeat(300) + '\nfourth line\nfifth line',
+    };
     const { lines } = summarize([file('u.test.ts', 1, [failed, test('fine', 'u.test.ts:9:1')]), file('z.test.ts', 9, [test('t', 'z:1:1')])]);
-    expect(lines.slice(-6)).toEqual(['Failed: 1', '  u.test.ts: reads the trail', '      expected 1 to be 2', '      at u.test.ts:4:5', `      ${'x'.repeat(200)}…`, '      fourth line']);
+    expect(lines.slice(-6)).toEqual([
+      'Failed: 1',
+      '  u.test.ts: reads the trail',
+      '      expected 1 to be 2',
+      '      at u.test.ts:4:5',
+      `      ${'x'.repeat(200)}…`,
+      '      fourth line',
+    ]);
 
     const many = Array.from({ length: 20 }, (_, i) => test(`t${i}`, `m:${i}:1`, 'failed'));
     const named = summarize([file('m.test.ts', 1, many)]).lines;
@@ -150,7 +160,13 @@ describe('summarize', () => {
                   status: 'unexpected',
                   results: [
                     { status: 'failed', duration: 1, retry: 0, startTime: '2026-11-30T10:00:00.000Z', error: { message: 'first try' } },
-                    { status: 'failed', duration: 1, retry: 1, startTime: '2026-11-30T10:00:01.000Z', error: { message: 'Timed out 5000ms waiting for expect(locator).toBeVisible()' } },
+                    {
+                      status: 'failed',
+                      duration: 1,
+                      retry: 1,
+                      startTime: '2026-11-30T10:00:01.000Z',
+                      error: { message: 'Timed out 5000ms waiting for expect(locator).toBeVisible()' },
+                    },
                   ],
                 },
               ],
@@ -161,7 +177,10 @@ describe('summarize', () => {
     };
     const [spec] = playwrightFiles(failing, 'e2e');
     expect(spec?.cases[0]).toMatchObject({ outcome: 'failed', error: 'Timed out 5000ms waiting for expect(locator).toBeVisible()' });
-    expect(summarize(playwrightFiles(failing, 'e2e')).lines.slice(-2)).toEqual(['  e2e/a.spec.ts: shows it', '      Timed out 5000ms waiting for expect(locator).toBeVisible()']);
+    expect(summarize(playwrightFiles(failing, 'e2e')).lines.slice(-2)).toEqual([
+      '  e2e/a.spec.ts: shows it',
+      '      Timed out 5000ms waiting for expect(locator).toBeVisible()',
+    ]);
   });
 
   it('lists the slowest files first, at most ten', () => {
