@@ -55,11 +55,14 @@ export const PORT_OFFSETS = {
   locksTruthTest: 10_780,
   keeperStallTest: 10_820,
   ensembleEventsTest: 10_840,
-  /**
-   * The sign-in and OIDC integration files, one after the other (vitest runs integration files one
-   * at a time). 10_900 would share ports with locksBench (admin 8091+10900 = client 2191+16800).
-   */
+  /** The sign-in integration file. 10_900 would share ports with locksBench (admin 8091+10900 = client 2191+16800). */
   authTests: 10_920,
+  /**
+   * The OIDC integration file. It shared authTests with the sign-in file while integration files ran one at a
+   * time; two at a time, the second to start found the first's members on its ports (portOffsets.test.ts now
+   * checks that no two files name one layout).
+   */
+  oidcTest: 12_540,
   hubMemoryTest: 10_860,
   socketReserveTest: 10_880,
   /** A TLS-only, SASL-required ensemble (secureEnsemble.integration.test.ts). */

@@ -116,7 +116,7 @@ async function idTokenForOtherApp(login: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  ensemble = await startTestEnsemble(PORT_OFFSETS.authTests);
+  ensemble = await startTestEnsemble(PORT_OFFSETS.oidcTest);
   await kazoo(ensemble.connectionString, [
     { op: 'create', path: '/app/billing/cfg', data: 'billing-v1' },
     { op: 'create', path: '/app/billingx/cfg', data: 'billingx-v1' },

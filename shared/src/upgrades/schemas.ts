@@ -218,6 +218,8 @@ export const sessionExpiriesSchema = z.object({
   keeper: z._default(z.number(), 0),
   /** The leader whose counter was read last, and its reading. */
   leader: z.nullable(z.string()),
+  /** When that leader's process started (poll time less its uptime), to tell a restarted leader from the one before it. */
+  leaderSince: z._default(z.nullable(z.number()), null),
   last: z.nullable(z.number()),
   /** Leader changes where expiries in between could not be counted. */
   gaps: z.number(),
@@ -288,7 +290,7 @@ export const upgradeWorkflowSchema = z.object({
   previousLeaderZxid: z.nullable(z.string()),
   steps: z.array(stepSchema),
   /** Written by Keepers before it was counted: those read as nothing known. */
-  sessionExpiries: z._default(sessionExpiriesSchema, { count: 0, keeper: 0, leader: null, last: null, gaps: 0 }),
+  sessionExpiries: z._default(sessionExpiriesSchema, { count: 0, keeper: 0, leader: null, leaderSince: null, last: null, gaps: 0 }),
   /** The ZooKeeper session of the Keeper process running it: after a kill, the next process knows its predecessor's. */
   keeperSession: z._default(z.nullable(z.string()), null),
   /** Every member checked against the target and its role: at the end (what done means) and on each resume. */

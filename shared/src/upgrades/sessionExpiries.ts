@@ -6,24 +6,33 @@
  * the new one's whole count belongs to the upgrade if its process started after the upgrade did
  * (in a rolling restart it did: it was restarted as a follower); otherwise its reading becomes
  * the new baseline and the gap is counted, so the sentence can say it may have missed some.
+ * A leader is a process, not an address: the leader restarted last in a rolling restart may win
+ * the election again, with a counter started anew, so its start (from its uptime) tells it apart.
  */
 import type { EnsembleHealth } from '../ensemble/types.js';
 import { leaderOf } from './members.js';
 import type { SessionExpiries } from './schemas.js';
 
-export const NO_EXPIRIES: SessionExpiries = { count: 0, keeper: 0, leader: null, last: null, gaps: 0 };
+export const NO_EXPIRIES: SessionExpiries = { count: 0, keeper: 0, leader: null, leaderSince: null, last: null, gaps: 0 };
+
+/** Two readings of one process's start (poll time less a whole-second uptime) differ by the rounding and the poll's latency. */
+const SAME_PROCESS_MS = 5_000;
 
 export function trackExpiries(t: SessionExpiries, health: EnsembleHealth, startedAt: number): SessionExpiries {
   const leader = leaderOf(health);
   const value = leader?.metrics.sessionsExpired ?? null;
   if (!leader || value === null) return t;
-  if (t.leader === leader.address && t.last !== null && value >= t.last) {
+  const uptime = leader.metrics.uptimeSeconds;
+  const since = uptime === null ? null : health.polledAt - uptime * 1000;
+  // Unknown starts (no uptime) cannot tell a restart apart: the counter going down still does.
+  const sameProcess = t.leaderSince === null || since === null || Math.abs(since - t.leaderSince) <= SAME_PROCESS_MS;
+  if (t.leader === leader.address && sameProcess && t.last !== null && value >= t.last) {
     return value === t.last ? t : { ...t, count: t.count + value - t.last, last: value };
   }
-  if (t.leader === null) return { ...t, leader: leader.address, last: value };
-  const uptime = leader.metrics.uptimeSeconds;
-  const startedSince = uptime !== null && health.polledAt - uptime * 1000 >= startedAt;
-  return startedSince ? { ...t, leader: leader.address, last: value, count: t.count + value } : { ...t, leader: leader.address, last: value, gaps: t.gaps + 1 };
+  const reading = { leader: leader.address, leaderSince: since, last: value };
+  if (t.leader === null) return { ...t, ...reading };
+  const startedSince = since !== null && since >= startedAt;
+  return startedSince ? { ...t, ...reading, count: t.count + value } : { ...t, ...reading, gaps: t.gaps + 1 };
 }
 
 /**
