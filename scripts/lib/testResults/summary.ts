@@ -7,8 +7,8 @@
  *    what the page claims about time and a claim that holds only on a second try does not hold;
  *  - skipped tests are named, so a skip cannot go unnoticed;
  *  - the slowest files, by wall time from their start to their end, set-up included;
- *  - last, each failed test by name with the start of its error, so the tail of the log that CI
- *    keeps says what failed.
+ *  - last, each file that failed outside its tests and each failed test by name with the start
+ *    of its error, so the tail of the log that CI keeps says what failed.
  */
 import type { CaseReport, FileReport } from './types.js';
 
@@ -67,13 +67,13 @@ export function summarize(files: readonly FileReport[], { slowest = 10 } = {}): 
     lines.push(`Skipped: ${skipped.length}`);
     for (const c of skipped) lines.push(`  ${c.file}: ${c.title}`);
   }
-  for (const f of brokenFiles) lines.push(`Failed outside any test: ${f.file}: ${f.error}`);
   const ranked = [...files].sort((a, b) => b.wallMs - a.wallMs).slice(0, slowest);
   if (ranked.length > 0) {
     lines.push(`The ${ranked.length} slowest files (wall time, set-up included):`);
     for (const f of ranked) lines.push(`${seconds(f.wallMs)}  ${f.project.padEnd(11)} ${f.file} (${f.cases.length} cases)`);
   }
 
+  for (const f of brokenFiles) lines.push(`Failed outside any test: ${f.file}: ${f.error}`);
   const failures = cases.filter((c) => c.outcome === 'failed');
   if (failures.length > 0) {
     lines.push(`Failed: ${failures.length}`);
