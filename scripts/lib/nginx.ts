@@ -6,7 +6,7 @@
  * tests run. TLS ends at nginx with a self-signed certificate the test trusts.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { join } from 'node:path';
 
@@ -29,6 +29,8 @@ export interface RunningNginx {
   ca: Buffer;
   /** A request through nginx (JSON in and, when it parses, out). */
   viaProxy: ViaProxy;
+  /** The last lines of nginx's error log (warn and up): why it answered 502, which upstream it gave up on. */
+  errorLogTail(lines?: number): string;
   stop(): void;
 }
 
@@ -89,7 +91,9 @@ export async function startNginx(dir: string, port: number, upstreams: readonly 
     stop();
     throw error;
   }
-  return { url, ca, viaProxy, stop };
+  const errorLogTail = (lines = 40) =>
+    existsSync(temp('error.log')) ? readFileSync(temp('error.log'), 'utf8').trimEnd().split('\n').slice(-lines).join('\n') : '';
+  return { url, ca, viaProxy, errorLogTail, stop };
 }
 
 function proxyClient(url: string, ca: Buffer): ViaProxy {

@@ -19,6 +19,7 @@ import { hubLimitsFromConfig } from './hub/hubLimits.js';
 import { WalkBudget, walkLimitsFromConfig } from './ops/walkBudget.js';
 import { topicProducers } from './topics/index.js';
 import { staticWeb } from './http/staticWeb.js';
+import { IDLE_CONNECTION_MS } from './http/idleConnections.js';
 import { createLogger } from './logger.js';
 import { installCrashGuards } from './crashGuards.js';
 import type { MonitorSettings } from './members/memberMonitor.js';
@@ -178,6 +179,7 @@ export async function startKeeper(options: KeeperOptions, extras: StartExtras = 
   const trust = app.get('trust proxy fn') as TrustFn;
 
   const server: Server = createServer();
+  server.keepAliveTimeout = IDLE_CONNECTION_MS;
   const hub = new SocketHub(
     {
       ensembles,

@@ -56,6 +56,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await writer?.stop().catch(() => undefined);
+  // What nginx thought of each replica: a 502 in the window is explained here.
+  if (nginx) console.log(`nginx's error log, its end:\n${nginx.errorLogTail()}`);
   nginx?.stop();
   await Promise.all(replicas.map((r) => r.stop()));
   await Promise.all([home?.dispose(), prod?.dispose()]);
