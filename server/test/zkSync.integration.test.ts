@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZkGateway } from '../src/zk/gateway.js';
-import { sync } from '../src/zk/sync.js';
 import { leaseSharedEnsemble, type SharedEnsemble } from './support/sharedEnsemble.js';
 import { connectRaw, type RawClient } from './support/rawClient.js';
 import { waitFor } from './support/waitFor.js';
@@ -17,7 +16,7 @@ let gateway: ZkGateway;
 let writer: RawClient;
 const ROOT = '/sync-check';
 
-const syncOn = (g: ZkGateway) => g.callOnce<null>('sync', '/', (client, done) => sync(client, (error) => done(error, null)), { deadlineMs: 5_000 });
+const syncOn = (g: ZkGateway) => g.sync({ deadlineMs: 5_000 });
 
 beforeAll(async () => {
   ensemble = await leaseSharedEnsemble();

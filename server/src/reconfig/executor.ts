@@ -11,7 +11,6 @@ import { backoffDelay, configVersionNumber, missingRight, parseDynamicConfig, ty
 import type { ZkGateway } from '../zk/gateway.js';
 import { toZkError } from '../zk/errors.js';
 import { reconfig } from '../zk/reconfig.js';
-import { sync } from '../zk/sync.js';
 
 export const CONFIG_PATH = '/zookeeper/config';
 /** A reconfig waits for the new configuration's quorum to ack: longer than a write, bounded. */
@@ -87,11 +86,6 @@ async function readConfig(gateway: ZkGateway, deadlineMs: number): Promise<Dynam
   return parseDynamicConfig(data.toString('utf8'));
 }
 
-/** The member Keeper's session is on catches up with the leader (ZooKeeper's sync), so the read after it is current. */
-function syncMember(gateway: ZkGateway, deadlineMs: number): Promise<null> {
-  return gateway.callOnce<null>('sync', '/', (client, done) => sync(client, (error) => done(error, null)), { deadlineMs });
-}
-
 /**
  * After a lost reply: reads /zookeeper/config until it tells, or the deadline passes. A new version
  * with the change is believed as read (versions only grow). An unchanged version is believed only
@@ -105,7 +99,7 @@ async function verifyAfterLoss(gateway: ZkGateway, step: ReconfigStepRequest, de
     if (left <= 0)
       return { kind: 'unknown', reason: `${why}, and /zookeeper/config could not be read after a sync before the deadline: the outcome is not known` };
     try {
-      const synced = await syncMember(gateway, left).then(
+      const synced = await gateway.sync({ deadlineMs: left }).then(
         () => true,
         () => false,
       );

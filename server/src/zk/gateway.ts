@@ -8,6 +8,7 @@
  *    back-off for idempotent reads only;
  *  - the watch registry (one ZooKeeper watch per znode, whatever the number of subscribers).
  */
+import { sync as syncMember } from './sync.js';
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import type zookeeper from 'node-zookeeper-client';
@@ -249,6 +250,14 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
   }
 
   // ---- reads (idempotent: retried with back-off within the deadline) ----
+
+  /**
+   * ZooKeeper's sync (zk/sync.ts): the member this session is on catches up with the leader, so a
+   * read sent after it sees every write acknowledged before. What a lost reply is checked with.
+   */
+  sync(opts: CallOptions = {}): Promise<null> {
+    return this.read<null>('sync', '/', opts, (client, _watcher, done) => syncMember(client, (error) => done(error, null)));
+  }
 
   exists(path: string, opts: CallOptions = {}): Promise<ZnodeStat | null> {
     return this.read<ZnodeStat | null>('exists', path, opts, (client, watcher, done) => {

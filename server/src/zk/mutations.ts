@@ -196,8 +196,19 @@ export class ZkMutations {
     }
   }
 
+  /**
+   * Before reading back: the session may have moved to a member that has not applied the lost
+   * request's commit yet, and would say "not applied" of a write that was. A sync first makes the
+   * read current. If no sync is answered in time, the read still runs, and what it says is all
+   * there is to go on (a read that fails then says "outcome unknown").
+   */
+  private async caughtUp(): Promise<void> {
+    await this.gateway.sync({ deadlineMs: VERIFY_DEADLINE_MS }).catch(() => undefined);
+  }
+
   /** Reads the node back after an uncertain reply; null if it does not exist. */
   private async readBack(path: string): Promise<{ data: Buffer; stat: ZnodeStat } | null> {
+    await this.caughtUp();
     try {
       return await this.gateway.getData(path, { deadlineMs: VERIFY_DEADLINE_MS });
     } catch (error) {
@@ -208,6 +219,7 @@ export class ZkMutations {
 
   /** The node's stat after an uncertain reply (exists: no permission needed); null if it does not exist. */
   private async statBack(path: string): Promise<ZnodeStat | null> {
+    await this.caughtUp();
     try {
       return await this.gateway.exists(path, { deadlineMs: VERIFY_DEADLINE_MS });
     } catch (error) {
@@ -216,6 +228,7 @@ export class ZkMutations {
   }
 
   private async getACLWithRetry(path: string): Promise<{ acl: AclEntry[]; stat: ZnodeStat }> {
+    await this.caughtUp();
     const deadline = Date.now() + VERIFY_DEADLINE_MS;
     // The same back-off as the gateway's own read retries: getACL is a read, sent by callOnce.
     for (let attempt = 0; ; attempt++) {

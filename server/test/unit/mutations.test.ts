@@ -27,7 +27,19 @@ class FakeEnsemble {
   /** Faults for the next requests, in order; then every request goes through. */
   faults: Fault[] = [];
   sent = 0;
+  /**
+   * The member the session moved to after a lost reply has not applied that request's commit yet:
+   * reads there see the nodes as they were before it, until a sync (then it has caught up).
+   */
+  lagsAfterLoss = false;
+  private behind: Map<string, Node> | null = null;
+  readonly log: string[] = [];
   private seq = 0;
+
+  /** What a read on the session's member sees. */
+  private seen(): Map<string, Node> {
+    return this.behind ?? this.nodes;
+  }
 
   stat(node: Node) {
     return {
@@ -99,6 +111,7 @@ class FakeEnsemble {
         const fault = op === 'getACL' ? 'none' : (this.faults.shift() ?? 'none');
         if (op !== 'getACL') this.sent++;
         if (fault === 'loseRequest') return reject({ code: CONNECTION_LOSS });
+        if (fault === 'applyThenLose' && this.lagsAfterLoss) this.behind = new Map([...this.nodes].map(([k, v]) => [k, { ...v }]));
         invoke(this.client, (error, value) => {
           if (fault === 'applyThenLose') return reject({ code: CONNECTION_LOSS });
           if (error) reject(error);
@@ -106,13 +119,20 @@ class FakeEnsemble {
         });
       }),
     getData: async (path: string) => {
-      const node = this.nodes.get(path);
+      this.log.push(`getData ${path}`);
+      const node = this.seen().get(path);
       if (!node) throw new ZkError('NO_NODE', `no ${path}`, path);
       return { data: node.data, stat: { version: node.version, aversion: node.aversion, dataLength: node.data.length } };
     },
     exists: async (path: string) => {
-      const node = this.nodes.get(path);
+      this.log.push(`exists ${path}`);
+      const node = this.seen().get(path);
       return node ? { version: node.version, aversion: node.aversion, dataLength: node.data.length } : null;
+    },
+    sync: async () => {
+      this.log.push('sync');
+      this.behind = null;
+      return null;
     },
   } as unknown as ZkGateway;
 
@@ -122,6 +142,34 @@ class FakeEnsemble {
 }
 
 const PERSISTENT = zookeeper.CreateMode.PERSISTENT;
+
+describe('reading back on a member that has not caught up', () => {
+  // The session moved to a member that had not applied the lost request's commit: without a sync
+  // first, the read back said "not applied", the re-send met the write itself (NODE_EXISTS, BAD_VERSION,
+  // NO_NODE), and the operator was told a write that was applied had failed.
+  it('syncs before reading a create back: applied, and not sent twice', async () => {
+    const zk = new FakeEnsemble();
+    zk.lagsAfterLoss = true;
+    zk.faults = ['applyThenLose'];
+    const outcome = await new ZkMutations(zk.gateway).create('/a', Buffer.from('x'), PERSISTENT);
+    expect(outcome).toMatchObject({ value: '/a', confirmedDirectly: false, note: 'reply lost; read back: created' });
+    expect(zk.sent).toBe(1);
+    expect(zk.log).toEqual(['sync', 'getData /a']);
+  });
+
+  it('syncs before reading a setData or a delete back', async () => {
+    const zk = new FakeEnsemble();
+    zk.put('/a', 'v0', 3);
+    zk.lagsAfterLoss = true;
+    zk.faults = ['applyThenLose'];
+    const mutations = new ZkMutations(zk.gateway);
+    expect(await mutations.setData('/a', Buffer.from('v1'), 3)).toMatchObject({ confirmedDirectly: false, note: 'reply lost; read back: applied' });
+    zk.faults = ['applyThenLose'];
+    expect(await mutations.remove('/a', 4)).toMatchObject({ confirmedDirectly: false, note: 'reply lost; read back: deleted' });
+    expect(zk.sent).toBe(2);
+    expect(zk.log).toEqual(['sync', 'getData /a', 'sync', 'exists /a']);
+  });
+});
 
 describe('create after a lost reply', () => {
   it('applied: reads it back and says so, without creating twice', async () => {
