@@ -19,6 +19,7 @@
 import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import { ZK_ERROR_NAMES } from './errors.js';
+import { disguisedRequest, type JuteRecord } from './disguisedRequest.js';
 
 interface ExceptionModule {
   create: (code: number, path?: string) => Error;
@@ -105,22 +106,9 @@ export const WATCHER_TYPE = { children: 1, data: 2, any: 3 } as const;
 export type WatcherType = (typeof WATCHER_TYPE)[keyof typeof WATCHER_TYPE];
 
 const OP_REMOVE_WATCHES = 18;
-/** Where the request type sits in a serialized request: after the 4-byte length and the 4-byte xid. */
-const TYPE_OFFSET = 8;
-
-interface JuteRecord {
-  byteLength(): number;
-  serialize(buffer: Buffer, offset: number): number;
-  setChrootPath(path: string | undefined): void;
-}
 
 interface JuteModule {
-  OP_CODES: { DELETE: number };
-  Request: new (header: JuteRecord, payload: JuteRecord | null) => { toBuffer(): Buffer };
-  protocol: {
-    RequestHeader: new () => JuteRecord & { type: number };
-    CheckVersionRequest: new () => JuteRecord & { path: string; version: number };
-  };
+  protocol: { CheckVersionRequest: new () => JuteRecord & { path: string; version: number } };
 }
 
 /** The parts of the library's client we reach into: its connection manager's queue and watcher table. */
@@ -138,9 +126,8 @@ const jute = require('node-zookeeper-client/lib/jute/index.js') as JuteModule;
  * `{path: ustring, type: int}`, which has exactly the layout of the library's
  * CheckVersionRequest `{path, version}` (chroot handling included), so that record carries it.
  * The reply is a bare header; the library only knows how to read a reply by the request's
- * type, and an op code it does not know makes it drop the connection. So the header keeps
- * DELETE's type (whose reply is also a bare header) for the library, and only the bytes on the
- * wire say 18. Errors come back as the library's exceptions: NO_WATCHER (-121) when nothing
+ * type, and an op code it does not know makes it drop the connection. So it is sent disguised
+ * (disguisedRequest.ts) as DELETE, whose reply is also a bare header. Errors come back as the library's exceptions: NO_WATCHER (-121) when nothing
  * was left to remove, UNIMPLEMENTED (-6) from a server older than 3.5.
  *
  * Whatever the answer, the library's own client-side registration for the path is dropped, or
@@ -148,19 +135,10 @@ const jute = require('node-zookeeper-client/lib/jute/index.js') as JuteModule;
  */
 export function removeWatches(client: unknown, path: string, type: WatcherType, callback: (error: unknown) => void): void {
   const internals = client as ClientInternals;
-  const header = new jute.protocol.RequestHeader();
-  header.type = jute.OP_CODES.DELETE;
   const payload = new jute.protocol.CheckVersionRequest();
   payload.path = path;
   payload.version = type;
-  const request = new jute.Request(header, payload);
-  const toBuffer = request.toBuffer.bind(request);
-  request.toBuffer = () => {
-    const bytes = toBuffer();
-    bytes.writeInt32BE(OP_REMOVE_WATCHES, TYPE_OFFSET);
-    return bytes;
-  };
-  internals.connectionManager.queue(request, (error: unknown) => {
+  internals.connectionManager.queue(disguisedRequest(OP_REMOVE_WATCHES, 'DELETE', payload), (error: unknown) => {
     // On a reply, and also when the connection drops with the request pending: the library
     // calls back before it reconnects, so SetWatches will not re-arm the path either.
     forgetClientWatchers(client, path, type);

@@ -7,33 +7,19 @@
  *   reply           ReplyHeader, then GetDataResponse { buffer data; Stat stat }
  *
  * A null ustring is written as length -1; curConfigId -1 means "whatever the version" (Keeper
- * always sends the version it read: docs/reconfig.md). As removeWatches and whoAmI do, the request
- * goes through the library's own queue (an xid, the session's order, the reply matched through its
- * pending queue). The library reads a reply by the request's type, so the header says GET_DATA to
- * it, whose reply is the same GetDataResponse: the callback gets the new configuration and its
- * stat. Only the bytes on the wire say 16.
+ * always sends the version it read: docs/reconfig.md). Sent disguised (disguisedRequest.ts) as
+ * GET_DATA, whose reply is the same GetDataResponse: the callback gets the new configuration and
+ * its stat.
  */
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
+import { disguisedRequest } from './disguisedRequest.js';
 
 export const OP_RECONFIG = 16;
-/** Where the request type sits in a serialized request: after the 4-byte length and the 4-byte xid. */
-const TYPE_OFFSET = 8;
-
-interface JuteModule {
-  OP_CODES: { GET_DATA: number };
-  Request: new (header: unknown, payload: unknown) => { toBuffer(): Buffer };
-  protocol: { RequestHeader: new () => { xid: number; type: number } };
-}
 
 interface ClientInternals {
   connectionManager: {
     queue(request: unknown, callback: (error: unknown, response?: { payload?: { data?: Buffer; stat?: unknown } }) => void): void;
   };
 }
-
-const jute = require('node-zookeeper-client/lib/jute/index.js') as JuteModule;
 
 export interface ReconfigArguments {
   /** Comma-separated `server.N=…` lines (incremental), or null. */
@@ -60,19 +46,6 @@ export function encodeReconfigRequest(args: ReconfigArguments): Buffer {
   return out;
 }
 
-/** The payload object the library's Request serializes (it asks its length, then writes it). */
-class RawRecord {
-  constructor(private readonly bytes: Buffer) {}
-  byteLength(): number {
-    return this.bytes.length;
-  }
-  serialize(buffer: Buffer, offset: number): number {
-    return this.bytes.copy(buffer, offset);
-  }
-  /** /zookeeper/config is never under a chroot: nothing to rewrite. */
-  setChrootPath(): void {}
-}
-
 export interface ReconfigReply {
   /** The new configuration's text (as /zookeeper/config holds it). */
   data: Buffer;
@@ -80,16 +53,7 @@ export interface ReconfigReply {
 
 /** Sends one reconfig through `client`'s queue; the callback gets the library's exception (by code) or the new configuration. */
 export function reconfig(client: unknown, args: ReconfigArguments, callback: (error: unknown, reply?: ReconfigReply) => void): void {
-  const header = new jute.protocol.RequestHeader();
-  header.type = jute.OP_CODES.GET_DATA;
-  const request = new jute.Request(header, new RawRecord(encodeReconfigRequest(args)));
-  const toBuffer = request.toBuffer.bind(request);
-  request.toBuffer = () => {
-    const bytes = toBuffer();
-    bytes.writeInt32BE(OP_RECONFIG, TYPE_OFFSET);
-    return bytes;
-  };
-  (client as ClientInternals).connectionManager.queue(request, (error, response) => {
+  (client as ClientInternals).connectionManager.queue(disguisedRequest(OP_RECONFIG, 'GET_DATA', encodeReconfigRequest(args)), (error, response) => {
     if (error) return callback(error);
     callback(null, { data: response?.payload?.data ?? Buffer.alloc(0) });
   });
