@@ -40,13 +40,16 @@ export default class VitestFileReporter implements Reporter {
       wallMs: Math.round(d.prepareDuration + d.environmentSetupDuration + d.collectDuration + d.setupDuration + d.duration),
       // A file that failed before any test ran (an import or a beforeAll) has no case to say so.
       error: module.errors().length > 0 ? (module.errors()[0]?.message ?? 'failed') : null,
-      cases: [...module.children.allTests()].map((test) => ({
-        title: test.fullName,
-        declaredAt: test.location ? `${file}:${test.location.line}:${test.location.column}` : `${file}:${test.fullName}`,
-        outcome: outcomeOf(test),
-        retries: test.diagnostic()?.retryCount ?? 0,
-        ...(outcomeOf(test) === 'failed' ? { error: test.result().errors?.[0]?.message ?? 'failed' } : {}),
-      })),
+      cases: [...module.children.allTests()].map((test) => {
+        const outcome = outcomeOf(test);
+        return {
+          title: test.fullName,
+          declaredAt: test.location ? `${file}:${test.location.line}:${test.location.column}` : `${file}:${test.fullName}`,
+          outcome,
+          retries: test.diagnostic()?.retryCount ?? 0,
+          ...(outcome === 'failed' ? { error: test.result().errors?.[0]?.message ?? 'failed' } : {}),
+        };
+      }),
     });
   }
 

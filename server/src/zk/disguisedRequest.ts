@@ -1,6 +1,6 @@
 /**
  * How Keeper sends the ZooKeeper ops node-zookeeper-client 1.1.3 does not have (reconfig, sync,
- * whoAmI): through the library's own queue, so each gets an xid, keeps the session's request order
+ * whoAmI, removeWatches): through the library's own queue, so each gets an xid, keeps the session's request order
  * and has its reply matched through the library's pending queue. The library reads a reply by the
  * request's type, so the request is typed for it as an op whose reply reads the same way
  * (`readAs`), and only the bytes on the wire carry the real op code.
