@@ -167,17 +167,18 @@ async function main(): Promise<void> {
   try {
     const restarter = sandbox;
     // The Upgrades view restarts the sandbox's members itself (no restartCommand needed).
-    keeper = await startKeeper(
-      options,
-      restarter
+    const hold = testDeleteHold(process.env.KEEPER_TEST_HOLD_DELETE);
+    keeper = await startKeeper(options, {
+      ...(restarter
         ? {
             restartMember: async (_ensemble, id) => {
               const outcome = await restarter.restartMember(id);
               return { message: outcome.message, processChanged: outcome.previousPid !== outcome.member.pid };
             },
           }
-        : {},
-    );
+        : {}),
+      ...(hold ? { recursiveDelete: { hold } } : {}),
+    });
   } catch (err) {
     await sandbox?.close();
     die((err as Error).message, 1);
@@ -217,3 +218,15 @@ async function main(): Promise<void> {
 }
 
 await main();
+
+/**
+ * KEEPER_TEST_HOLD_DELETE=<root>:<n>, for the e2e servers only (playwright.config.ts): the first
+ * recursive delete of <root> sends n deletes, then waits to be cancelled, so a spec cancels a job
+ * that is provably still running (server/src/ops/recursiveDelete.ts).
+ */
+function testDeleteHold(value: string | undefined): { root: string; afterDeletes: number } | null {
+  if (!value) return null;
+  const match = /^(\/.*):(\d{1,7})$/.exec(value);
+  if (!match) die(`KEEPER_TEST_HOLD_DELETE must be <absolute path>:<deletes>, not ${JSON.stringify(value)}`, 2);
+  return { root: match[1]!, afterDeletes: Number(match[2]) };
+}

@@ -34,6 +34,7 @@ import { AuditLog } from './audit/auditLog.js';
 import { JobRegistry } from './admin/jobs.js';
 import { Admin } from './admin/admin.js';
 import { ZnodeOps } from './ops/znodeOps.js';
+import type { RecursiveDeleteOptions } from './ops/recursiveDelete.js';
 import { pageSignIn } from './http/pageSignIn.js';
 import { requireIdentity } from './http/requestIdentity.js';
 import { shareScopeGuard } from './http/shareScopeGuard.js';
@@ -85,7 +86,7 @@ export interface StartExtras {
   ensembleDefaults?: MonitorSettings;
   /** Tests raise these so fuzzing is not throttled (and lower them to test throttling). */
   rateLimits?: Partial<RateLimits>;
-  recursiveDelete?: { concurrency?: number; stallMs?: number };
+  recursiveDelete?: Pick<RecursiveDeleteOptions, 'concurrency' | 'stallMs' | 'hold'>;
   /** The sandbox's own member restarter (npm start, tests): the Upgrades view's restart when no restartCommand is configured. */
   restartMember?: SandboxRestart;
   /** Upgrade timings for tests (a short settle time). */

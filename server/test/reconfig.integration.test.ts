@@ -379,6 +379,13 @@ describe('the resize workflow through the API', () => {
     // A viewer follows it live on the `reconfig` topic.
     const watching = await TestBrowser.open(first.url, { headers: { authorization: `Bearer ${VIEWER}` } });
     await watching.subscribed('reconfig', 'it', {});
+    const sendingSeen = () =>
+      watching.topicEvents('reconfig', 'it').some((e) => e.event.reconfig?.state === 'running' && e.event.reconfig.steps[0]?.state === 'sending');
+    // Step 1 is held on disk as `sending` (the runner's test seam) until the viewer has seen it so:
+    // the step takes well under a second, and a push or a poll that happened to land inside it was luck.
+    let releaseStep1!: () => void;
+    const step1Held = new Promise<void>((resolve) => (releaseStep1 = resolve));
+    first.ensembles.get('it').reconfig.beforeSend = (step) => (step.index === 1 ? step1Held : Promise.resolve());
     const created = await api('POST', '', admin, { add: [seven.line, six.line], start: true });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const wf = reconfigWorkflowSchema.parse(created.body);
@@ -398,13 +405,15 @@ describe('the resize workflow through the API', () => {
       [null, true],
     ]);
     expect(JSON.stringify((await api('GET', '', viewer)).body)).not.toContain('s3cret');
+    await waitFor(sendingSeen, { what: 'the viewer sees step 1 sending, live', timeoutMs: 30_000 });
+    releaseStep1();
     await waitFor(() => stoppedAt, { what: 'step 1 verified and Keeper stopped', timeoutMs: 60_000 });
     await first.close();
     const seen = watching.topicEvents('reconfig', 'it').map((e) => e.event.reconfig);
     watching.close();
     expect(JSON.stringify(seen)).not.toContain('s3cret');
-    // Live while it ran (Keeper stopped the instant step 1 was verified: that last push may not have left it).
-    expect(seen.some((r) => r?.id === wf.id && r.state === 'running' && r.steps[0]!.state === 'sending')).toBe(true);
+    // Live while it ran, every push of it the viewer's (Keeper stopped the instant step 1 was verified: that last push may not have left it).
+    expect(seen.filter((r) => r?.id === wf.id && r.state === 'running' && r.steps[0]!.state === 'sending').length).toBeGreaterThan(0);
     const onDisk = reconfigWorkflowSchema.parse(
       JSON.parse(readFileSync(join(reconfigsDir(stateDir, first.ensembles.get('it').identity.current()!), `${wf.id}.json`), 'utf8')),
     );
@@ -485,10 +494,25 @@ describe('the resize workflow through the API', () => {
     expect(before.members.map((m) => m.id)).toContain(7);
     // As an operator who has not stopped it yet: the sandbox leaves member 7 running once removed.
     ensemble.leaveRunningWhenRemoved(7);
+    // Step 1 is held in flight (the runner's test seam) until the pause is answered: a step takes
+    // well under a second, and a pause that happened to land inside it was luck.
+    const runner = keeper!.ensembles.get('it').reconfig;
+    let releaseStep1!: () => void;
+    const step1Held = new Promise<void>((resolve) => (releaseStep1 = resolve));
+    let step1Sending!: () => void;
+    const step1InFlight = new Promise<void>((resolve) => (step1Sending = resolve));
+    runner.beforeSend = (step) => {
+      if (step.index !== 1) return Promise.resolve();
+      step1Sending();
+      return step1Held;
+    };
     const created = await api('POST', '', admin, { remove: ['6', '7'], start: true });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const id = reconfigWorkflowSchema.parse(created.body).id;
+    await step1InFlight;
     const paused = await api('POST', `/${id}/pause`, admin, { reason: 'look first' });
+    releaseStep1();
+    runner.beforeSend = null;
     expect(paused.status, JSON.stringify(paused.body)).toBe(200);
     expect(paused.body.state).toBe('paused');
     // The step already sent finishes and is verified; nothing after it is sent while paused.

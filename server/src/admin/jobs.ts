@@ -16,6 +16,8 @@ export interface JobControl {
   readonly snapshot: JobSnapshot;
   /** True once cancellation was asked for: stop taking new work. */
   readonly cancelled: boolean;
+  /** Settles once cancellation was asked for. */
+  readonly whenCancelled: Promise<void>;
   progress(change: Partial<Pick<JobSnapshot, 'done' | 'total' | 'current' | 'summary'>>): void;
 }
 
@@ -28,6 +30,8 @@ interface JobEvents {
 class Job implements JobControl {
   snapshot: JobSnapshot;
   cancelled = false;
+  private cancel!: () => void;
+  readonly whenCancelled = new Promise<void>((resolve) => (this.cancel = resolve));
   private timer: NodeJS.Timeout | null = null;
   private lastEmit = 0;
   finished: Promise<void> = Promise.resolve();
@@ -53,6 +57,7 @@ class Job implements JobControl {
 
   requestCancel(): void {
     this.cancelled = true;
+    this.cancel();
     this.snapshot = { ...this.snapshot, cancelRequested: true };
     this.schedule();
   }

@@ -131,6 +131,8 @@ Tuning and development:
                                  names any herd of similar high rates)
   KEEPER_WEB_DIST                serve the web app from this directory instead of the
                                  built-in one (config "webDist")
+  KEEPER_TEST_HOLD_DELETE        tests only: <path>:<n> holds the first recursive delete
+                                 of <path> after n deletes until it is cancelled
 
 Config file (--config keeper.json):
   { "ensembles": [ {

@@ -36,6 +36,18 @@ const RETRYABLE = new Set([
   'OUTCOME_UNKNOWN',
 ]);
 
+/**
+ * A seam for tests that must act while a delete runs (Cancel, a screenshot): the first job on
+ * `root` sends `afterDeletes` deletes, then takes no new work until it is cancelled. Once per
+ * process (`spent`), so a second job on the same root runs to its end. Nothing sets it outside
+ * tests (scripts/start.ts reads KEEPER_TEST_HOLD_DELETE for the e2e servers).
+ */
+export interface RecursiveDeleteHold {
+  root: string;
+  afterDeletes: number;
+  spent?: boolean;
+}
+
 export interface RecursiveDeleteOptions {
   gateway: ZkGateway;
   mutations: ZkMutations;
@@ -45,6 +57,7 @@ export interface RecursiveDeleteOptions {
   concurrency?: number;
   /** Give up after this long without a single node deleted. */
   stallMs?: number;
+  hold?: RecursiveDeleteHold;
 }
 
 class Cancelled extends Error {}
@@ -86,8 +99,13 @@ export async function runRecursiveDelete(options: RecursiveDeleteOptions, job: J
     job.progress({ done: gone.size, current: path });
   };
 
+  const hold = options.hold && !options.hold.spent && options.hold.root === root ? options.hold : null;
+  if (hold) hold.spent = true;
+  let sent = 0;
+
   const deleteNode = async (path: string): Promise<void> => {
     const version = path === root ? options.rootVersion : -1;
+    if (hold && ++sent > hold.afterDeletes) await job.whenCancelled;
     for (let attempt = 0; ; attempt++) {
       if (job.cancelled) throw new Cancelled();
       try {

@@ -43,7 +43,7 @@ import type { Ensemble } from '../ensemble/ensemble.js';
 import { toAclEntries, toAclView } from './aclInput.js';
 import { decodeInputData } from './dataInput.js';
 import { OpError, toOpError } from '../admin/opError.js';
-import { runRecursiveDelete } from './recursiveDelete.js';
+import { runRecursiveDelete, type RecursiveDeleteOptions } from './recursiveDelete.js';
 import { walkSubtree } from './subtree.js';
 import { assertImportable, exportSubtree, planImportFor, runImport } from './exportImport.js';
 import { chrootOf, consoleIdentityOf } from './consoleIdentity.js';
@@ -61,7 +61,7 @@ export const MAX_COUNT_NODES = 200_000;
 export interface OpsContext {
   admin: Admin;
   /** Tests shorten the recursive delete's patience. */
-  recursiveDelete?: { concurrency?: number; stallMs?: number };
+  recursiveDelete?: Pick<RecursiveDeleteOptions, 'concurrency' | 'stallMs' | 'hold'>;
 }
 
 export class ZnodeOps {

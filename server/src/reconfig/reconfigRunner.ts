@@ -79,6 +79,12 @@ export class ReconfigRunner {
   private closed = false;
   /** What else holds the ensemble (its upgrade): a resize is refused while it is in progress. */
   private otherWorkflow: () => string | null = () => null;
+  /**
+   * A seam for tests that must see a step in flight: awaited once the step is on disk as
+   * `sending`, before its request goes out, so a test holds the step there instead of hoping a
+   * poll or a push lands inside it. Nothing sets it outside tests.
+   */
+  beforeSend: ((step: ReconfigStep) => Promise<void>) | null = null;
 
   constructor(
     private readonly config: EnsembleConfig,
@@ -385,6 +391,10 @@ export class ReconfigRunner {
         attempts: step.attempts + 1,
         reason: null,
       });
+      if (this.beforeSend) {
+        await this.beforeSend(step);
+        if (this.closed) return;
+      }
       const outcome = await executeReconfigStep(gateway, { joining: step.joining, leaving: step.leaving, fromConfig: step.fromConfig! });
       if (this.closed) return;
       switch (outcome.kind) {

@@ -3,7 +3,7 @@
  * parameters, caps and coalescing, with stand-in producers instead of ZooKeeper (the integration
  * tests cover the real producers against real members).
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import pino from 'pino';
 import { CLOSE_PROTOCOL_MISMATCH, PROTOCOL_VERSION } from '@keeper/shared';
 import { ClientConnection, type HubContext } from '../../src/hub/clientConnection.js';
@@ -153,8 +153,14 @@ describe('ClientConnection', () => {
     expect(pongs()).toHaveLength(0);
     socket.deliver({ type: 'ping', id: 'x' });
     expect(pongs()).toEqual([expect.objectContaining({ id: 'x' })]);
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    socket.deliver({ type: 'ping' });
+    // The clock moves on, not the test's time: 600 ms without a frame.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 600);
+      socket.deliver({ type: 'ping' });
+    } finally {
+      vi.useRealTimers();
+    }
     expect(pongs()).toHaveLength(2);
   });
 

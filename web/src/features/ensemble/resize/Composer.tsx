@@ -70,6 +70,8 @@ export function Composer({
   const [roles, setRoles] = useState<ReadonlyMap<number, Role>>(new Map());
   const nextKey = useRef(1);
   const addInputs = useRef(new Map<number, HTMLInputElement>());
+  /** The row just added, focused once its input mounts. */
+  const focusOnMount = useRef<number | null>(null);
   const { busy, error, submit } = useSubmit(resizeErrorText);
 
   const leaderId = health?.members.find((m) => m.state === 'leader')?.id ?? null;
@@ -95,8 +97,9 @@ export function Composer({
     });
     const key = nextKey.current++;
     setAdds((rows) => [...rows, { key, line: suggestJoinerLine(parsed.members, nextFreeId(parsed.members, taken)) }]);
-    // Focus the new line once it is rendered, so the suggestion can be edited at once.
-    requestAnimationFrame(() => addInputs.current.get(key)?.focus());
+    // Focused as it is rendered (its ref, below), so the suggestion can be edited at once: at
+    // commit, not on a later frame that a slow machine or a test may not have reached.
+    focusOnMount.current = key;
   };
   const setRole = (id: number, current: Role, wanted: Role) =>
     setRoles((map) => {
@@ -222,6 +225,10 @@ export function Composer({
                 ref={(el) => {
                   if (el) addInputs.current.set(row.key, el);
                   else addInputs.current.delete(row.key);
+                  if (el && focusOnMount.current === row.key) {
+                    focusOnMount.current = null;
+                    el.focus();
+                  }
                 }}
                 className="input mono"
                 spellCheck="false"
