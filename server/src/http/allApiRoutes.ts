@@ -46,7 +46,7 @@ export function allApiRoutes(deps: ApiDependencies): ApiRoutes {
   const { access, audit, ops, admin } = deps;
   const api = new ApiRoutes({ refuse: (who, record, refusal) => admin.refuse(who, record, refusal) });
   authRoutes(api, { access, audit, guard: deps.guard, devices: deps.devices });
-  shareLinkRoutes(api, { access, audit, socketsFor: deps.socketsFor });
+  shareLinkRoutes(api, { access, audit, ensembles: deps.ensembles, socketsFor: deps.socketsFor });
   auditRoutes(api, audit);
   opsRoutes(api, ops, admin, deps.walks);
   ensembleRoutes(api);

@@ -5,12 +5,15 @@ import { TooManyShareLinksError, type ShareLinkStore } from '../auth/shareLinks.
 import type { AuditLog } from '../audit/auditLog.js';
 import { actorOf } from '../auth/identity.js';
 import { OpError } from '../admin/opError.js';
+import { UnknownEnsembleError, type Ensembles } from '../ensemble/ensembles.js';
 import type { ApiRoutes } from './apiRoute.js';
 import { identityOf } from './requestIdentity.js';
 
 export interface ShareLinkRouteContext {
   access: AccessControl;
   audit: AuditLog;
+  /** The configured ensembles: a link opens a page of one of them. */
+  ensembles: Pick<Ensembles, 'has'>;
   /** Open sockets bound to a link, for the list. */
   socketsFor: (linkId: string) => number;
 }
@@ -21,6 +24,11 @@ export function shareLinkRoutes(api: ApiRoutes, ctx: ShareLinkRouteContext): voi
   api.handle(ROUTES.shareLinkCreate, { bodyLimit: '16kb' }, async ({ body, req, res }) => {
     const scoped = scopeForNewLink(body.path, body.scope);
     if (!scoped.ok) throw new OpError('INVALID_SCOPE', scoped.message);
+    // A link to an ensemble Keeper does not have would open nothing: refused as every route refuses that name, before anything is stored.
+    if (!ctx.ensembles.has(scoped.scope.ensemble)) {
+      const unknown = new UnknownEnsembleError(scoped.scope.ensemble);
+      throw new OpError(unknown.code, unknown.message);
+    }
     const identity = identityOf(res);
     const { scope: _choice, ...spec } = body;
     let created: ReturnType<ShareLinkStore['create']>;

@@ -23,6 +23,7 @@ import {
   parseSrvr,
   planReconfig,
   reconfigConfirmationMatches,
+  StartCommandError,
   summarizeQuorum,
   type DynamicConfig,
   type EnsembleHealth,
@@ -626,7 +627,13 @@ export class ReconfigRunner {
     const adds = steps.filter((s) => s.kind === 'add' && s.joining !== null).map((s) => parseDynamicConfig(s.joining!).members[0]!);
     if (adds.length === 0) return [];
     const timings = await this.timings(health);
-    return adds.map((m) => joinerStart(config.members, m, timings, this.config.startCommand ?? null));
+    try {
+      return adds.map((m) => joinerStart(config.members, m, timings, this.config.startCommand ?? null));
+    } catch (error) {
+      // The planner refuses such a host first; should one still come, the resize is refused rather than planned with a line unsafe to paste.
+      if (error instanceof StartCommandError) throw new OpError('RECONFIG_REFUSED', `the resize is refused: ${error.message}`);
+      throw error;
+    }
   }
 
   /** tickTime, initLimit and syncLimit from a serving member's `conf` (one word), which a joiner must share. */

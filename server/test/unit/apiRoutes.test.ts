@@ -3,7 +3,8 @@
  * table's entries, each at the path the table gives it; and on a Keeper whose ensemble is not
  * even reachable, identity, origin and role are judged before anything of a request is parsed
  * (a viewer's malformed body to an admin route is 403, not 400; no identity is 401; another
- * site's page is refused), while an admin's same request reaches the parsers.
+ * site's page is refused), while an admin's same request reaches the parsers; and a share link
+ * is refused for an ensemble Keeper does not have.
  */
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -135,6 +136,19 @@ describe('who before what, on every route with a body', () => {
     expect([notFound.status, notFound.body.error.code]).toEqual([404, 'NOT_FOUND']);
     const badQuery = await api('DELETE', urlOf(ROUTES.znodeDelete, { name: 'it', path: '/x' }, { version: '0x0' }), admin);
     expect([badQuery.status, badQuery.body.error.code]).toEqual([400, 'INVALID_QUERY']);
+  });
+
+  it('refuses a share link to an ensemble that does not exist 404 UNKNOWN_ENSEMBLE, storing nothing (issue 34 item 11)', async () => {
+    const create = urlOf(ROUTES.shareLinkCreate, {});
+    const refused = await api('POST', create, admin, { path: '/ensembles/nope/znodes/app', expiresInMinutes: 60 });
+    expect([refused.status, refused.body.error]).toEqual([404, { code: 'UNKNOWN_ENSEMBLE', message: 'no ensemble named "nope"' }]);
+    // The same answer an ensemble route gives that name.
+    const route = await api('GET', urlOf(ROUTES.ensemble, { name: 'nope' }), admin);
+    expect([route.status, route.body.error]).toEqual([404, refused.body.error]);
+    const made = await api('POST', create, admin, { path: '/ensembles/it/znodes/app', expiresInMinutes: 60 });
+    expect(made.status).toBe(201);
+    const list = await api('GET', urlOf(ROUTES.shareLinks, {}), admin);
+    expect(list.body.links.map((l: { scope: { ensemble: string } }) => l.scope.ensemble)).toEqual(['it']);
   });
 
   it('answers a path under /api that is no route 404, and the public routes without identity', async () => {

@@ -6,6 +6,7 @@
  * only the role word and leaves multi-address and client parts as they were.
  */
 import { parseServerLine, type ConfiguredRole, type ServerSpec } from '../ensemble/parse/serverLine.js';
+import { isServerLineHost, MEMBER_HOST_FORMS, memberPort } from './address.js';
 
 export interface ConfigMember extends ServerSpec {
   /** The value after `server.N=`, as configured. */
@@ -47,11 +48,49 @@ export function configVersionNumber(version: string): bigint | null {
 
 export type ParsedAddLine = { ok: true; member: ConfigMember; line: string } | { ok: false; reason: string };
 
+/** "host:p1:p2" or "[v6]:p1" -> the host as written (brackets kept) and the ports' text; null when a bracket is not closed. */
+function splitAddress(text: string): { host: string; ports: string[] } | null {
+  if (!text.startsWith('[')) {
+    const [host = '', ...ports] = text.split(':');
+    return { host, ports };
+  }
+  const close = text.indexOf(']');
+  if (close === -1) return null;
+  const rest = text.slice(close + 1);
+  return { host: text.slice(0, close + 1), ports: rest === '' ? [] : rest.startsWith(':') ? rest.slice(1).split(':') : [rest] };
+}
+
+const quoted = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+
+/** Why `host` (the part named `what`) is no host, or null. */
+function hostProblem(what: string, host: string): string | null {
+  return isServerLineHost(host) ? null : `the ${what} ${quoted(host)} is not a host name or an IP address (use ${MEMBER_HOST_FORMS})`;
+}
+
+/** Why `text` (the port named `what`) is no port, or null. */
+function portProblem(what: string, text: string): string | null {
+  if (memberPort(text) !== null) return null;
+  return /^\d+$/.test(text) ? `the ${what} ${quoted(text)} is out of range (1..65535)` : `the ${what} ${quoted(text)} is not a port number (1..65535)`;
+}
+
+/** Said when an unbracketed host may be an IPv6 address: more colons than `ports` ports need. */
+const ipv6Hint = (address: { host: string; ports: string[] } | null, ports: number) =>
+  address !== null && !address.host.startsWith('[') && address.ports.length > ports ? ' (an IPv6 address is written in brackets: [2001:db8::4])' : '';
+
+/** The client part: a port alone (every interface), or clientHost:clientPort. */
+function clientProblem(text: string): string | null {
+  if (/^\d+$/.test(text)) return portProblem('client port', text);
+  const address = splitAddress(text);
+  if (!address || address.ports.length !== 1) return `the client part must be clientPort or clientHost:clientPort${ipv6Hint(address, 1)}`;
+  return hostProblem('client host', address.host) ?? portProblem('client port', address.ports[0]!);
+}
+
 /**
  * One `server.N=host:quorumPort:electionPort[:participant|observer];[clientHost:]clientPort` line to
- * add. Stricter than the display parser: every port present and in range, one address (no `|`
- * multi-address: say it rather than take the first), a known role word, no spaces or commas (a
- * comma separates servers in ZooKeeper's joining list).
+ * add. Stricter than the display parser: every port present and a number in range, each host a
+ * host name or an address (address.ts: what reaches a startCommand must be safe to paste), one
+ * address (no `|` multi-address: say it rather than take the first), a known role word, no spaces
+ * or commas (a comma separates servers in ZooKeeper's joining list). A refusal names the bad part.
  */
 export function parseAddLine(text: string): ParsedAddLine {
   const line = text.trim();
@@ -76,10 +115,16 @@ export function parseAddLine(text: string): ParsedAddLine {
   const roleWord = /:(participant|observer)$/i.exec(quorum)?.[1];
   const hostPorts = roleWord ? quorum.slice(0, -roleWord.length - 1) : quorum;
   if (!roleWord && /:[a-z]+$/i.test(quorum)) return bad('the role must be participant or observer');
-  if (!/^(\[[0-9a-f:.]+\]|[A-Za-z0-9.-]+):\d{1,5}:\d{1,5}$/i.test(hostPorts)) return bad('the quorum part must be host:quorumPort:electionPort');
+  const address = splitAddress(hostPorts);
+  if (!address || address.ports.length !== 2) return bad(`the quorum part must be host:quorumPort:electionPort${ipv6Hint(address, 2)}`);
+  const problem =
+    hostProblem('host', address.host) ??
+    portProblem('quorum port', address.ports[0]!) ??
+    portProblem('election port', address.ports[1]!) ??
+    clientProblem(parts[1]!);
+  if (problem !== null) return bad(problem);
   const spec = parseServerLine(key, value);
-  if (!spec || spec.peerPort === null || spec.electionPort === null) return bad('a port is out of range (1..65535)');
-  if (spec.clientPort === null) return bad('the client port is missing or out of range');
+  if (!spec || spec.peerPort === null || spec.electionPort === null || spec.clientPort === null) return bad('a port is out of range (1..65535)');
   if (spec.peerPort === spec.electionPort) return bad('the quorum and election ports must differ');
   return { ok: true, member: { ...spec, value }, line: `server.${sid}=${value}` };
 }

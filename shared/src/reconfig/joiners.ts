@@ -7,6 +7,7 @@
  * fills the ensemble's `startCommand` template when one is configured.
  */
 import { z } from 'zod/mini';
+import { isMemberHost, isMemberPort } from './address.js';
 import type { ConfigMember } from './dynamicConfig.js';
 
 export const START_PLACEHOLDERS = ['id', 'host', 'quorumPort', 'electionPort', 'clientHost', 'clientPort', 'role'] as const;
@@ -53,18 +54,57 @@ export function startCommandErrors(template: string): string[] {
   return errors;
 }
 
-/** The template with the member's values (each checked by parseAddLine: host names and port numbers only). */
-export function fillStartCommand(template: string, member: ConfigMember): string {
-  const values: Record<StartPlaceholder, string> = {
-    id: String(member.id),
-    host: member.host,
-    quorumPort: String(member.peerPort ?? ''),
-    electionPort: String(member.electionPort ?? ''),
-    clientHost: member.clientHost ?? member.host,
-    clientPort: String(member.clientPort ?? ''),
-    role: member.role,
+export class StartCommandError extends Error {
+  override readonly name = 'StartCommandError';
+}
+
+/**
+ * One placeholder's value, checked again here although parseAddLine refuses such lines: the filled
+ * line is pasted into a shell, so a value that is not a host name, an address or a number (`$(id)`,
+ * `-oProxyCommand=…`, an empty port) is never written into it, whatever the member came from.
+ */
+function startValue(name: StartPlaceholder, member: ConfigMember): string {
+  const who = `member ${member.id}`;
+  const host = (what: string, value: string) => {
+    if (!isMemberHost(value))
+      throw new StartCommandError(`startCommand was not filled: the ${what} of ${who}, ${JSON.stringify(value.slice(0, 80))}, is not a host name or address`);
+    return value;
   };
-  return template.replace(TOKEN, (token, name: string | undefined) => (name === undefined ? token[0]! : (values[name as StartPlaceholder] ?? token)));
+  const port = (what: string, value: number | null) => {
+    if (!isMemberPort(value)) throw new StartCommandError(`startCommand was not filled: ${who} has no ${what} from 1 to 65535`);
+    return String(value);
+  };
+  switch (name) {
+    case 'id':
+      if (!Number.isSafeInteger(member.id) || member.id < 1) throw new StartCommandError(`startCommand was not filled: ${who}'s id is not a server id`);
+      return String(member.id);
+    case 'host':
+      return host('host', member.host);
+    case 'quorumPort':
+      return port('quorum port', member.peerPort);
+    case 'electionPort':
+      return port('election port', member.electionPort);
+    case 'clientHost':
+      return host('client host', member.clientHost ?? member.host);
+    case 'clientPort':
+      return port('client port', member.clientPort);
+    case 'role':
+      if (member.role !== 'participant' && member.role !== 'observer')
+        throw new StartCommandError(`startCommand was not filled: ${who}'s role is not participant or observer`);
+      return member.role;
+    default: {
+      const never: never = name;
+      throw new StartCommandError(`unknown placeholder ${String(never)}`);
+    }
+  }
+}
+
+/** The template with the member's values; throws StartCommandError on a value that is not what its placeholder must be. */
+export function fillStartCommand(template: string, member: ConfigMember): string {
+  const known = new Set<string>(START_PLACEHOLDERS);
+  return template.replace(TOKEN, (token, name: string | undefined) =>
+    name === undefined ? token[0]! : known.has(name) ? startValue(name as StartPlaceholder, member) : token,
+  );
 }
 
 /** What the joiner `member` needs, given the configuration it will join (`current`: /zookeeper/config's members). */

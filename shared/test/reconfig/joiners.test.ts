@@ -13,6 +13,7 @@ import {
   planReconfig,
   reconfigForReader,
   startCommandErrors,
+  StartCommandError,
   suggestJoinerLine,
   type ReconfigWorkflow,
 } from '../../src/index.js';
@@ -66,6 +67,29 @@ describe('startCommand', () => {
     expect(startCommandErrors('ssh {hots} start')).toEqual([expect.stringMatching(/unknown placeholder \{hots\}: use \{id\}, \{host\}/)]);
     expect(startCommandErrors('ssh {host start')).toEqual([expect.stringMatching(/unmatched brace/)]);
     expect(startCommandErrors('  ')).toEqual(['startCommand is empty']);
+  });
+
+  // A member that did not come through parseAddLine (the display parser is lax): the filled line is pasted into a shell.
+  it.each([
+    [
+      'server.4=127.0.0.1:2888:3888:participant;$(id):2494',
+      'ssh {clientHost} start-zk --id {id}',
+      'the client host of member 4, "$(id)", is not a host name or address',
+    ],
+    ['server.4=-oProxyCommand=sh:2888:3888;2181', 'ssh {host} start-zk --id {id}', 'the host of member 4, "-oProxyCommand=sh", is not a host name or address'],
+    ['server.4=`id`:2888:3888;2181', 'ssh {clientHost} start-zk', 'the client host of member 4, "`id`", is not a host name or address'],
+    ['server.4=zk4:2888:3888', 'start-zk --port {clientPort}', 'member 4 has no client port from 1 to 65535'],
+  ])('refuses to fill %s', (line, template, why) => {
+    const [m] = parseDynamicConfig(line).members;
+    expect(() => fillStartCommand(template, m!)).toThrow(StartCommandError);
+    expect(() => fillStartCommand(template, m!)).toThrow(`startCommand was not filled: ${why}`);
+    expect(() => joinerStart(sandbox(), m!, { tickTime: null, initLimit: null, syncLimit: null }, template)).toThrow(StartCommandError);
+  });
+
+  it('fills an IPv6 member with its address as parsed (no brackets)', () => {
+    expect(fillStartCommand('ssh {host} start --client {clientHost}', member('server.7=[2001:db8::7]:2888:3888;[2001:db8::7]:2181'))).toBe(
+      'ssh 2001:db8::7 start --client 2001:db8::7',
+    );
   });
 });
 

@@ -81,6 +81,52 @@ describe('parseAddLine', () => {
   });
 });
 
+describe('parseAddLine: hosts and ports (issue 34 item 12)', () => {
+  // What was planned (201) before: each would reach the zkCli line, the joiner's files and the admin's startCommand.
+  it.each([
+    ['server.4=127.0.0.1:2888:3888:participant;$(id):2494', 'the client host "$(id)" is not a host name or an IP address'],
+    ['server.4=127.0.0.1:2888:3888:participant;`id`:2494', 'the client host "`id`" is not a host name or an IP address'],
+    ['server.4=127.0.0.1:2888:3888:participant;-oProxyCommand=sh:2494', 'the client host "-oProxyCommand=sh" is not a host name or an IP address'],
+    ['server.4=-oProxyCommand=sh:2888:3888:participant;2494', 'the host "-oProxyCommand=sh" is not a host name or an IP address'],
+    ['server.4=-oProxyCommand:2888:3888:participant;2494', 'the host "-oProxyCommand" is not a host name or an IP address'],
+    ['server.4=`id`:2888:3888;2181', 'the host "`id`" is not'],
+    ['server.4=$(id):2888:3888;2181', 'the host "$(id)" is not'],
+    ['server.4=zk4-:2888:3888;2181', 'the host "zk4-" is not'],
+    ['server.4=zk_4:2888:3888;2181', 'the host "zk_4" is not'],
+    ['server.4=zk..4:2888:3888;2181', 'the host "zk..4" is not'],
+    ['server.4=300.1.1.1:2888:3888;2181', 'the host "300.1.1.1" is not'],
+    ['server.4=[2001:db8::g]:2888:3888;2181', 'the host "[2001:db8::g]" is not'],
+    ['server.4=[127.0.0.1]:2888:3888;2181', 'the host "[127.0.0.1]" is not'],
+    ['server.4=zk4:2888:3888;::1:2181', 'the client part must be clientPort or clientHost:clientPort (an IPv6 address is written in brackets'],
+    ['server.4=2001:db8::4:2888:3888;2181', 'the quorum part must be host:quorumPort:electionPort (an IPv6 address is written in brackets'],
+    ['server.4=zk4:2888:3888;zk4:', 'the client port "" is not a port number'],
+    ['server.4=zk4:28a8:3888;2181', 'the quorum port "28a8" is not a port number'],
+    ['server.4=zk4:+2888:3888;2181', 'the quorum port "+2888" is not a port number'],
+    ['server.4=zk4:2888:65536;2181', 'the election port "65536" is out of range (1..65535)'],
+    ['server.4=zk4:2888:3888;0', 'the client port "0" is out of range'],
+    ['server.4=zk4:2888:3888;zk4:0x89', 'the client port "0x89" is not a port number'],
+  ])('refuses %s, naming the bad part', (text, why) => {
+    const parsed = parseAddLine(text);
+    expect(parsed).toMatchObject({ ok: false, reason: expect.stringContaining(why) });
+  });
+
+  it('the plan is refused with the same sentence, so nothing downstream sees the host', () => {
+    const text = 'server.4=127.0.0.1:2884:3884:participant;$(id):2494';
+    expect(refused(plan(config([1, 2, 3]), { add: [text] }))).toEqual([expect.stringContaining('the client host "$(id)" is not a host name or an IP address')]);
+  });
+
+  it.each([
+    'server.4=zk4:2888:3888;2181',
+    'server.4=zk-4.prod.example.com:2888:3888:observer;zk-4.prod.example.com:2181',
+    'server.4=10.0.0.4:2888:3888:participant;0.0.0.0:2181',
+    'server.4=[2001:db8::4]:2888:3888:participant;[::]:2181',
+    'server.4=[::ffff:10.0.0.4]:2888:3888;[::ffff:10.0.0.4]:2181',
+    'server.4=4zk.example:1:65535;65534',
+  ])('accepts %s', (text) => {
+    expect(parseAddLine(text)).toMatchObject({ ok: true });
+  });
+});
+
 describe('withRole', () => {
   it('changes only the role word, appending one when there was none', () => {
     const [m] = parseDynamicConfig(line(2)).members;

@@ -206,7 +206,7 @@ export const ROUTE_DOCS: { readonly [K in RouteKey]: RouteDoc } = {
   },
   shareLinkCreate: {
     summary: 'Create a read-only share link (its URL is shown once, in this answer)',
-    errors: [...WRITE_ERRORS, 'INVALID_SCOPE', 'TOO_MANY_SHARE_LINKS'],
+    errors: [...WRITE_ERRORS, 'INVALID_SCOPE', 'UNKNOWN_ENSEMBLE', 'TOO_MANY_SHARE_LINKS'],
   },
   shareLinks: {
     summary: 'Every share link, with its reach and open sockets',
