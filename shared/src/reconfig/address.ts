@@ -8,12 +8,13 @@
 import { ipBytes } from '../consoleAclAccess.js';
 
 /** Said after a refused host, so the operator knows what would do. */
-export const MEMBER_HOST_FORMS = 'a host name of letters, digits, "-" and ".", an IPv4 address or an IPv6 address in brackets';
+export const MEMBER_HOST_FORMS = 'a host name of letters, digits, "-", "_" and ".", an IPv4 address or an IPv6 address in brackets';
 
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 const IPV4 = new RegExp(`^${OCTET}(?:\\.${OCTET}){3}$`);
-// RFC 1123 2.1: letters, digits and hyphens, 1 to 63 of them, neither first nor last a hyphen.
-const LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+// RFC 1123 2.1: letters, digits and hyphens, 1 to 63 of them, neither first nor last a hyphen. Plus
+// "_", which RFC 1123 lacks but real hosts have (Docker Compose's project_zk_1) and no shell reads.
+const LABEL = /^[A-Za-z0-9_](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?$/;
 
 export function isIPv4Address(text: string): boolean {
   return IPV4.test(text);

@@ -92,7 +92,7 @@ describe('parseAddLine: hosts and ports (issue 34 item 12)', () => {
     ['server.4=`id`:2888:3888;2181', 'the host "`id`" is not'],
     ['server.4=$(id):2888:3888;2181', 'the host "$(id)" is not'],
     ['server.4=zk4-:2888:3888;2181', 'the host "zk4-" is not'],
-    ['server.4=zk_4:2888:3888;2181', 'the host "zk_4" is not'],
+    ['server.4=zk_4-:2888:3888;2181', 'the host "zk_4-" is not'],
     ['server.4=zk..4:2888:3888;2181', 'the host "zk..4" is not'],
     ['server.4=300.1.1.1:2888:3888;2181', 'the host "300.1.1.1" is not'],
     ['server.4=[2001:db8::g]:2888:3888;2181', 'the host "[2001:db8::g]" is not'],
@@ -122,6 +122,8 @@ describe('parseAddLine: hosts and ports (issue 34 item 12)', () => {
     'server.4=[2001:db8::4]:2888:3888:participant;[::]:2181',
     'server.4=[::ffff:10.0.0.4]:2888:3888;[::ffff:10.0.0.4]:2181',
     'server.4=4zk.example:1:65535;65534',
+    // Not RFC 1123, but real (Docker Compose's names) and nothing a shell reads.
+    'server.4=project_zk_4:2888:3888;project_zk_4:2181',
   ])('accepts %s', (text) => {
     expect(parseAddLine(text)).toMatchObject({ ok: true });
   });
