@@ -1,7 +1,8 @@
 /**
  * Three projects. A plain `vitest run` runs them one after the other; npm test (scripts/test.sh)
  * runs `unit` and `integration` beside tsc, ESLint and e2e, then `integration-alone` on its own:
- *  - `unit`: fast, parallel, no ZooKeeper;
+ *  - `unit`: fast, parallel, no ZooKeeper, the files of a worker sharing their modules; the few
+ *    that mock modules in `unit-isolated`, each with its own (npm test runs both as "unit");
  *  - `integration`: real ZooKeeper JVMs from scripts/sandbox, two files at a time. Files that do
  *    not break their ensemble borrow one from a pool of shared ensembles (sharedEnsemble.ts); the
  *    others start their own on their own ports (startTestEnsemble), so two files never meet;
@@ -10,7 +11,7 @@
  *    everything but the timed e2e specs): a busy neighbour (the other integration files, e2e)
  *    would stretch the times they check. Two of them keep the 2-core machine under half busy.
  *   npx vitest run                      all three
- *   npx vitest run --project unit       (npm run test:unit)
+ *   npx vitest run --project unit --project unit-isolated   (npm run test:unit)
  *   npx vitest run --project 'integration*'
  */
 import { availableParallelism } from 'node:os';
@@ -32,6 +33,12 @@ const ALONE = [
   'server/test/replicasBehindNginx.integration.test.ts',
   'scripts/sandbox/drills.integration.test.ts',
   'scripts/sandbox/ensemble.integration.test.ts',
+];
+/** Unit files that replace modules (vi.mock): each needs a module registry of its own. */
+const UNIT_ISOLATED = [
+  'server/test/unit/childrenPageCache.test.ts',
+  'web/src/features/sessions/SessionsView.test.tsx',
+  'web/src/features/tree/readOnlyWrites.test.tsx',
 ];
 /** Unit files are CPU-bound: one per core (KEEPER_UNIT_WORKERS overrides, for measuring). */
 const UNIT_WORKERS = Number(process.env.KEEPER_UNIT_WORKERS ?? availableParallelism());
@@ -61,14 +68,30 @@ export default defineConfig({
             'web/src/**/*.test.{ts,tsx}',
             'web/test/**/*.test.{ts,tsx}',
           ],
-          exclude: [...IGNORED, INTEGRATION],
-          // Files rendered with Preact end after its last after-paint timer (see the file).
-          setupFiles: ['web/test/afterPaintSettled.ts'],
+          exclude: [...IGNORED, INTEGRATION, ...UNIT_ISOLATED],
+          // One module registry per worker, not one per file: importing each file's graph anew
+          // was three quarters of the unit run's CPU (249 s of CPU, 132 s on 2 cores; 76 s and 45 s
+          // shared). A file that mocks modules needs its own: UNIT_ISOLATED.
+          isolate: false,
+          // Files rendered with Preact end after its last after-paint timer; each test's DOM is
+          // removed after it (see the files).
+          setupFiles: ['web/test/afterPaintSettled.ts', 'web/test/cleanupEachTest.ts'],
           // A guard against hangs, not a budget: at load 20 on 2 cores, 24 sound tests (100,000-name
           // sorts, jsdom renders) outran vitest's default 5 s. Speed is measured in bench/.
           testTimeout: 30_000,
           // vitest's default is one worker fewer than the cores: one on the 2-core machine npm test
           // targets, leaving a core idle through ~170 files of imports and pure logic.
+          maxWorkers: UNIT_WORKERS,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        test: {
+          name: 'unit-isolated',
+          include: UNIT_ISOLATED,
+          exclude: IGNORED,
+          setupFiles: ['web/test/afterPaintSettled.ts'],
+          testTimeout: 30_000,
           maxWorkers: UNIT_WORKERS,
           sequence: { groupOrder: 0 },
         },

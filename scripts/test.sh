@@ -116,8 +116,10 @@ test_step build-web npm run build -w web
 e2e_specs() { [[ -f playwright.config.ts && -n "$(find e2e -name '*.spec.ts' -print -quit 2>/dev/null)" ]]; }
 # A vitest project's files, its report (scripts/lib/testResults) into $results_dir.
 vitest_files() {
-  local project=$1
-  KEEPER_VITEST_FILES="$results_dir/vitest-$project.json" npx vitest run --project "$project" \
+  local project=$1 projects=(--project "$1")
+  # The few unit files that mock modules run in a project of their own (vitest.config.ts).
+  [[ $project == unit ]] && projects+=(--project unit-isolated)
+  KEEPER_VITEST_FILES="$results_dir/vitest-$project.json" npx vitest run "${projects[@]}" \
     --reporter=default --reporter=./scripts/lib/testResults/vitestFileReporter.ts
 }
 # A Playwright project's specs, its report into $results_dir: `e2e` on its two lanes, the others
