@@ -31,6 +31,12 @@ const ALONE = [
   'server/test/upgradesLoad.integration.test.ts',
   'server/test/replicas.integration.test.ts',
   'server/test/replicasBehindNginx.integration.test.ts',
+  // Failed side by side at a load of 17 (2026-12-07): a leader removing itself outlasted the
+  // lost-reply read-back, and the tests after it share the resized ensemble (reconfig); an upgrade's
+  // first restart did not begin within a minute (replicasFaults). Their windows are elections and
+  // session timeouts, which a neighbour's load stretches.
+  'server/test/reconfig.integration.test.ts',
+  'server/test/replicasFaults.integration.test.ts',
   'scripts/sandbox/drills.integration.test.ts',
   'scripts/sandbox/ensemble.integration.test.ts',
 ];

@@ -20,6 +20,10 @@
  * production the home ensemble is a small ensemble of its own, or a production one that is
  * upgraded on another day; here it loses its leader while the ensemble being upgraded loses its
  * members one by one.
+ *
+ * Runs in the phase with nothing else beside it (vitest.config.ts, ALONE): side by side with the e2e
+ * specs at a load of 17, the upgrade's first restart once did not begin within its minute; what it
+ * waits on (the upgrade's gates, the home's election, the dead replica's session timeout) is time.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
