@@ -25,6 +25,7 @@ import {
 import { loadOrCreateAdminToken } from '../server/src/auth/generatedToken.js';
 import { isLoopbackHost } from '../server/src/auth/origin.js';
 import { signInLines } from './lib/signInHelp.js';
+import { servingLine } from './lib/servingLine.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, '..');
@@ -201,10 +202,9 @@ async function main(): Promise<void> {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, (s) => void shutdown(s));
   onOrphaned(() => void shutdown('parent process gone'));
 
-  const described = sandbox
-    ? `ensemble sandbox: ${sandbox.connectionString}`
-    : options.ensembles.map((e) => `ensemble ${e.name}: ${e.connectionString}`).join('; ');
-  console.log(`Keeper is serving ${keeper.url} (${described})`);
+  // The sandbox's ensemble is the first (and only) one; its members are where the sandbox runs them.
+  const served = sandbox ? [{ name: options.ensembles[0]?.name ?? 'default', connectionString: sandbox.connectionString }] : options.ensembles;
+  console.log(servingLine(keeper.url, served, sandbox !== null));
   if (sandbox?.security && options.ensembles[0]) printSecureFacts(options.ensembles[0]);
   if (startOn) await printUpgradeTarget(startOn);
   const signIn = signInLines({
