@@ -44,6 +44,8 @@ export class EnsemblePool {
   private readonly waiting: { who: string; take: (slot: Slot) => void }[] = [];
   private nextId = 1;
   private closed = false;
+  /** Resets under way (release), which close() lets finish. */
+  private readonly resetting = new Set<Promise<void>>();
   /** Figures for the end of the run: leases, resets, retirements, starts. */
   readonly stats = { leases: 0, resets: 0, retired: 0, started: 0, waitedMs: 0 };
 
@@ -78,11 +80,15 @@ export class EnsemblePool {
     const slot = this.slots.find((s) => s.id === id);
     if (!slot || slot.state !== 'lent') return;
     slot.state = 'resetting';
-    void this.reset(slot);
+    const resetting = this.reset(slot).finally(() => this.resetting.delete(resetting));
+    this.resetting.add(resetting);
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    // A reset still cleaning an ensemble gets to finish first (a second or so): stopped under it,
+    // its client would retry the gone members and keep vitest's main process from exiting (60 s).
+    await Promise.allSettled([...this.resetting]);
     const all = this.slots.splice(0);
     await Promise.all(all.map((s) => this.stop(s)));
   }

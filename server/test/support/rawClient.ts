@@ -26,7 +26,11 @@ type RawOptions = Partial<zookeeper.Option> & { sessionId?: Buffer; sessionPassw
 export async function connectRaw(connectionString: string, options: RawOptions = {}): Promise<RawClient> {
   const client = zookeeper.createClient(connectionString, { sessionTimeout: 10_000, ...options } as Partial<zookeeper.Option>);
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`raw client could not connect to ${connectionString}`)), 15_000);
+    const timer = setTimeout(() => {
+      // Closed, or it would go on retrying the members for as long as the process lives.
+      client.close();
+      reject(new Error(`raw client could not connect to ${connectionString}`));
+    }, 15_000);
     client.once('connected', () => {
       clearTimeout(timer);
       resolve();
