@@ -18,6 +18,7 @@ import {
   backoffDelay,
   checkPath,
   initialSessionSnapshot,
+  isLive,
   type Backoff,
   type ConsoleConnectionFacts,
   type ConsoleSessionSnapshot,
@@ -93,9 +94,18 @@ export interface CallOptions {
 
 interface GatewayEvents {
   session: [snapshot: ConsoleSessionSnapshot];
+  /**
+   * The session answered again, with no change of state: at most one per CONFIRMED_PUSH_MS, so a
+   * view's "last answer" is never older than that while the session is live. Apart from `session`,
+   * whose listeners act on changes (replica identities, polling hand-over), not on heartbeats.
+   */
+  confirmed: [snapshot: ConsoleSessionSnapshot];
   /** One request answered, refused or timed out: its op, `ok` or the error code, and how long it took (metrics). */
   call: [op: string, outcome: string, seconds: number];
 }
+
+/** How stale a live session's "last answer" may be in what browsers were sent. */
+export const CONFIRMED_PUSH_MS = 5_000;
 
 type Invoke<T> = (client: zookeeper.Client, watcher: ((event: ZkWatchEvent) => void) | undefined, done: (error: unknown, value?: T) => void) => void;
 
@@ -114,6 +124,8 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
   private confirmationTimer: NodeJS.Timeout | null = null;
   /** The last answer from the ensemble on any of this gateway's connections (epoch ms; 0: none yet). */
   private confirmedAt = 0;
+  /** The confirmedAt that `session` or `confirmed` last carried. */
+  private confirmedPushed = 0;
   /** What the last `connected` event said, to restore it when an unconfirmed member answers again. */
   private lastConnected: Extract<SessionEvent, { kind: 'connected' }> | null = null;
   private calls = 0;
@@ -423,6 +435,9 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
     const { verdict, lastAnswerAt } = this.confirmation.check(connection, now, (error) => this.log.debug({ err: error }, 'liveness probe failed'));
     if (lastAnswerAt > this.confirmedAt) this.confirmedAt = lastAnswerAt;
     const state = this.snapshot.state;
+    if (verdict === 'confirmed' && isLive(state) && this.confirmedAt - this.confirmedPushed >= CONFIRMED_PUSH_MS) {
+      this.publish('confirmed');
+    }
     if (state === 'connected' && verdict === 'confirmed') this.lastReadWriteAt = Math.max(this.lastReadWriteAt ?? 0, lastAnswerAt);
     if (verdict === 'unconfirmed' && (state === 'connected' || state === 'readOnly')) {
       const silentFor = ((now - lastAnswerAt) / 1000).toFixed(1);
@@ -543,9 +558,16 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
     }
   }
 
+  /** Sends the snapshot to the listeners of `event`, noting the last answer it carried. */
+  private publish(event: 'session' | 'confirmed'): void {
+    const snapshot = this.session;
+    this.confirmedPushed = snapshot.confirmedAt ?? 0;
+    this.emit(event, snapshot);
+  }
+
   private setFacts(change: Partial<ConsoleConnectionFacts>): void {
     this.facts = { ...this.facts, ...change };
-    this.emit('session', this.session);
+    this.publish('session');
   }
 
   private replaceSession(delayMs: number): void {
@@ -561,6 +583,6 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
     if (next === this.snapshot) return;
     this.snapshot = next;
     this.log.info({ state: next.state, sessionId: next.sessionId, member: next.member, note: 'note' in event ? event.note : undefined }, 'session state');
-    this.emit('session', this.session);
+    this.publish('session');
   }
 }
