@@ -9,11 +9,14 @@
 import type { ConfiguredRole } from '../ensemble/parse/serverLine.js';
 import type { ConfigMember } from './dynamicConfig.js';
 
+/**
+ * The id after the highest one in use (or being added). A gap is a removed member's id, never
+ * offered again: its old data directory (its myid, its snapshots) may still exist and come back
+ * with a stale view, and the learners an operator starts for a resize (the sandbox's `add <id>`)
+ * take ids above the members, so the suggestion is the learner already running.
+ */
 export function nextFreeId(members: readonly Pick<ConfigMember, 'id'>[], taken: readonly number[] = []): number {
-  const used = new Set([...members.map((m) => m.id), ...taken]);
-  let id = 1;
-  while (used.has(id)) id++;
-  return id;
+  return Math.max(0, ...members.map((m) => m.id), ...taken) + 1;
 }
 
 const hostText = (host: string) => (host.includes(':') ? `[${host}]` : host);

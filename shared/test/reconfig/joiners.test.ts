@@ -113,10 +113,16 @@ describe('suggestJoinerLine', () => {
     expect(plan.ok ? [] : plan.refusals).toContain('members 2 and 3 would both use beta:2888');
   });
 
-  it('takes the lowest free id, skipping ids already being added', () => {
+  it('takes the id after the highest in use, skipping ids already being added', () => {
     expect(nextFreeId(sandbox())).toBe(4);
     expect(nextFreeId(sandbox(), [4])).toBe(5);
-    expect(nextFreeId([{ id: 2 }, { id: 3 }])).toBe(1);
+  });
+
+  it('never offers the id of a removed member: after 1 and 3 left a 5-member ensemble, the learners started next are 6 and 7 (issue 34, item 14)', () => {
+    const left = [{ id: 2 }, { id: 4 }, { id: 5 }];
+    expect(nextFreeId(left)).toBe(6);
+    expect(nextFreeId(left, [6])).toBe(7);
+    expect(nextFreeId([])).toBe(1);
   });
 });
 
