@@ -4,7 +4,7 @@ import { resizeUrl } from '../../../app/urls/ensembleUrls';
 import { errorText } from '../../../lib/api';
 import { formatAbsolute, formatClock } from '../../../lib/time';
 import { useReconfigHistory } from './resizeApi';
-import { RESIZE_TONE, shortId, stepsDone } from './resizeWords';
+import { RESIZE_TONE, shortId, stateWord, stepsDone } from './resizeWords';
 
 export function ResizeHistory({ ensemble, shownId }: { ensemble: string; shownId: string | null }) {
   const query = useReconfigHistory(ensemble);
@@ -38,7 +38,7 @@ export function ResizeHistory({ ensemble, shownId }: { ensemble: string; shownId
               {query.data.reconfigs.map((wf) => (
                 <tr key={wf.id} aria-current={wf.id === shownId ? 'true' : undefined}>
                   <td>
-                    <span className={`status tone-${RESIZE_TONE[wf.state]}`}>{wf.state}</span>
+                    <span className={`status tone-${RESIZE_TONE[wf.state]}`}>{stateWord(wf)}</span>
                   </td>
                   <td className="mono">
                     <Link to={resizeUrl(ensemble, wf.id)}>{shortId(wf.id)}</Link>

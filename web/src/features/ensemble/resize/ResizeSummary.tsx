@@ -7,7 +7,7 @@ import { Link } from 'react-router-dom';
 import type { ReconfigWorkflow } from '@keeper/shared';
 import { resizeUrl } from '../../../app/urls/ensembleUrls';
 import type { ReconfigEntry } from './reconfigTopic';
-import { isActive, progressSentence, RESIZE_TONE, stepsDone } from './resizeWords';
+import { isActive, progressSentence, RESIZE_TONE, stateWord, stepsDone } from './resizeWords';
 
 export function ResizeSummary({ ensemble, entry, admin }: { ensemble: string; entry: ReconfigEntry | undefined; admin: boolean }) {
   const wf: ReconfigWorkflow | null = entry?.kind === 'reconfig' ? entry.reconfig : null;
@@ -24,7 +24,7 @@ export function ResizeSummary({ ensemble, entry, admin }: { ensemble: string; en
       ) : (
         <div className={`sizing__resize tone-${RESIZE_TONE[wf.state]}`}>
           <p className="sizing__resize-head">
-            <span className="status">{wf.state}</span> <span>{wf.sizeSentence}</span>
+            <span className="status">{stateWord(wf)}</span> <span>{wf.sizeSentence}</span>
           </p>
           {wf.state !== 'planned' && wf.steps.length > 0 && (
             <div

@@ -19,7 +19,7 @@ import { Checks } from './Checks';
 import { JoinerStarts } from './JoinerStarts';
 import { SizeChange } from './PlanPreview';
 import { reconfigAction, resizeErrorText } from './resizeApi';
-import { isActive, progressSentence, RESIZE_TONE, shortId, STEP_TONE, STEP_WORD, stepsDone } from './resizeWords';
+import { isActive, progressSentence, RESIZE_TONE, shortId, stateWord, STEP_TONE, STEP_WORD, stepsDone } from './resizeWords';
 
 export function Workflow({
   ensemble,
@@ -56,7 +56,7 @@ export function Workflow({
       }}
     >
       <h2 className="section-title resize-workflow__title">
-        <span className="status">{wf.state}</span> Resize <Link to={url}>{shortId(wf.id)}</Link>
+        <span className="status">{stateWord(wf)}</span> Resize <Link to={url}>{shortId(wf.id)}</Link>
         <CopyButton text={`${window.location.origin}${url}`} label="Copy a link to this resize" />
       </h2>
       <p className="resize-workflow__meta muted">

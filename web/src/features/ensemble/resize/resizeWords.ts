@@ -52,6 +52,12 @@ const CHECK_LABEL: Record<string, string> = {
 
 export const isActive = (wf: Pick<ReconfigWorkflow, 'state'>): boolean => wf.state === 'planned' || wf.state === 'running' || wf.state === 'paused';
 
+/** A plan set aside before any step was sent: the server records it as aborted, the operator discarded it. */
+export const wasDiscarded = (wf: Pick<ReconfigWorkflow, 'state' | 'steps'>): boolean => wf.state === 'aborted' && wf.steps.every((s) => s.state === 'pending');
+
+/** The state in the operator's words: "discarded" for a plan never started, else the state itself. */
+export const stateWord = (wf: Pick<ReconfigWorkflow, 'state' | 'steps'>): string => (wasDiscarded(wf) ? 'discarded' : wf.state);
+
 /** Steps verified, of all. */
 export function stepsDone(wf: ReconfigWorkflow): number {
   return wf.steps.filter((s) => s.state === 'done').length;
@@ -67,6 +73,7 @@ export function progressSentence(wf: ReconfigWorkflow): string {
     case 'done':
       return `done: all ${total} ${total === 1 ? 'step' : 'steps'} verified`;
     case 'aborted':
+      if (wasDiscarded(wf)) return `discarded: ${total} ${total === 1 ? 'step' : 'steps'}, none sent`;
       return `aborted after ${done} of ${total} ${total === 1 ? 'step' : 'steps'}`;
     case 'failed':
       return `failed after ${done} of ${total} ${total === 1 ? 'step' : 'steps'}`;
