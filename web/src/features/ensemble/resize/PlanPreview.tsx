@@ -3,7 +3,7 @@
  * its steps as ZooKeeper's reconfig commands in the order they run, and its risks. The composer
  * shows it as the change is typed; a stored workflow shows its own steps (Workflow.tsx).
  */
-import type { EnsembleSize, ReconfigRisk } from '@keeper/shared';
+import type { EnsembleSize, ReconfigRisk, ReconfigState } from '@keeper/shared';
 import { Callout } from '../../../ui/Callout';
 import { plural } from '../../../ui/format';
 
@@ -14,14 +14,25 @@ export interface PreviewStep {
   leader: boolean;
 }
 
-export function SizeChange({ before, after }: { before: EnsembleSize; after: EnsembleSize }) {
+/** What the two sizes are, by where the resize stands: a finished one's "now" is its new size. */
+export const SIZE_LABELS: Record<ReconfigState, readonly [string, string]> = {
+  planned: ['now', 'after'],
+  running: ['now', 'after'],
+  paused: ['now', 'after'],
+  done: ['before', 'now'],
+  failed: ['before', 'planned'],
+  aborted: ['before', 'planned'],
+};
+
+export function SizeChange({ before, after, state = 'planned' }: { before: EnsembleSize; after: EnsembleSize; state?: ReconfigState }) {
+  const [beforeLabel, afterLabel] = SIZE_LABELS[state];
   return (
     <div className="resize-sizes" aria-label="Size before and after">
-      <SizeFigure label="now" size={before} />
+      <SizeFigure label={beforeLabel} size={before} />
       <span className="resize-sizes__arrow" aria-hidden="true">
         →
       </span>
-      <SizeFigure label="after" size={after} />
+      <SizeFigure label={afterLabel} size={after} />
     </div>
   );
 }

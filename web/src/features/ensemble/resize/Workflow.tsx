@@ -72,7 +72,7 @@ export function Workflow({
         )}
         {wf.confirmedBy && <>; risk accepted by {wf.confirmedBy}</>}
       </p>
-      {wf.before && wf.after && <SizeChange before={wf.before} after={wf.after} />}
+      {wf.before && wf.after && <SizeChange before={wf.before} after={wf.after} state={wf.state} />}
       <p className="resize-sentence">{wf.sizeSentence}</p>
       {wf.state !== 'planned' && <Progress wf={wf} serverNow={serverNow} />}
       {wf.reason && wf.state !== 'done' && (
