@@ -5,13 +5,21 @@
  */
 import type { ReconfigWorkflow } from '@keeper/shared';
 import { CopyButton } from '../../../ui/CopyButton';
+import { formatAbsolute, formatClock } from '../../../lib/time';
 
 export function JoinerStarts({ wf, admin }: { wf: ReconfigWorkflow; admin: boolean }) {
   const waiting = wf.joiners.filter((j) => wf.steps.some((s) => s.kind === 'add' && s.memberId === j.memberId && s.state !== 'done'));
   if (waiting.length === 0) return null;
+  // The preflight's own sighting of each (running, a learner of the leader, caught up), as of its check.
+  const sighting = (id: number) => wf.preflight.find((c) => c.id === `joiner-${id}` && c.ok) ?? null;
+  const toStart = waiting.filter((j) => sighting(j.memberId) === null).length;
   return (
     <section className="resize-joiners" aria-label="Members to start">
-      <h3 className="section-title">Start {waiting.length === 1 ? 'the member' : 'the members'} to add first</h3>
+      <h3 className="section-title">
+        {toStart === 0
+          ? `${waiting.length === 1 ? 'The member' : 'The members'} to add ${waiting.length === 1 ? 'was' : 'were'} seen ready`
+          : `Start ${toStart === 1 ? 'the member' : 'the members'} to add first`}
+      </h3>
       <p className="note">
         ZooKeeper adds only a member that is running and connected to the leader as a learner, caught up: start it with the current configuration plus itself.
         The preflight checks it before the resize starts.
@@ -22,6 +30,7 @@ export function JoinerStarts({ wf, admin }: { wf: ReconfigWorkflow; admin: boole
             <strong>
               Member {j.memberId}, as {j.role === 'participant' ? 'a voter' : 'an observer'}
             </strong>
+            <Sighting check={sighting(j.memberId)} />
           </p>
           {j.startCommand !== null ? (
             <Snippet label={`Start command for member ${j.memberId}`} text={j.startCommand} />
@@ -36,6 +45,21 @@ export function JoinerStarts({ wf, admin }: { wf: ReconfigWorkflow; admin: boole
         </div>
       ))}
     </section>
+  );
+}
+
+/** What the preflight saw of a member to add: ready as of its check, or not seen ready. */
+function Sighting({ check }: { check: ReconfigWorkflow['preflight'][number] | null }) {
+  if (!check) return <span className="muted"> · not seen ready yet: start it</span>;
+  return (
+    <span className="muted">
+      {' '}
+      · <span className="status tone-live">ready</span> as of{' '}
+      <time dateTime={new Date(check.at).toISOString()} title={formatAbsolute(check.at)}>
+        {formatClock(check.at)}
+      </time>
+      : {check.saw}
+    </span>
   );
 }
 
