@@ -55,7 +55,7 @@ export function SessionBadge({ ensemble }: { ensemble: string }) {
       >
         <span className="status session-badge__headline">{d.headline}</span>
         {d.details.map((detail, i) => (
-          <span key={i} className={`session-badge__detail mono${i > 0 ? ' session-badge__detail--extra' : ''}`}>
+          <span key={i} className={`session-badge__detail mono ${i > 0 ? 'session-badge__detail--extra' : 'session-badge__detail--lead'}`}>
             {detail}
           </span>
         ))}
