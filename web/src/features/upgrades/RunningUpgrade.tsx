@@ -30,7 +30,7 @@ import { UpgradeProgressBar } from './UpgradeProgressBar';
 import { upgradeAction, upgradeStepAction, useAdminCommands } from './upgradesApi';
 import { upgradeErrorText } from './upgradeErrors';
 import { RestartNote } from './RestartNote';
-import { isActive, UPGRADE_TONE, UPGRADE_WORD } from './upgradeWords';
+import { isActive, UPGRADE_TONE, upgradeWord } from './upgradeWords';
 
 /** Waiting on the operator: a manual restart asked for and not yet seen. */
 const awaitsManualRestart = (s: UpgradeStep) => s.restartMethod === 'manual' && s.restartRequestedAt !== null && phaseOf(s) === 'restarting';
@@ -101,7 +101,7 @@ export function RunningUpgrade({
   return (
     <section className="upgrade-panel" aria-label="The upgrade">
       <h2 className="section-title">
-        <span className={`status tone-${UPGRADE_TONE[upgrade.state]}`}>{UPGRADE_WORD[upgrade.state]}</span>{' '}
+        <span className={`status tone-${UPGRADE_TONE[upgrade.state]}`}>{upgradeWord(upgrade)}</span>{' '}
         {upgrade.mode === 'full' ? 'Full restart' : 'Rolling restart'}
         {upgrade.startedAt !== null && (
           <span className="muted upgrade-panel__when">

@@ -3,7 +3,7 @@ import type { UpgradeSummary } from '@keeper/shared';
 import { formatAbsolute, formatClock, formatDuration } from '../../lib/time';
 import { errorText } from '../../lib/api';
 import { useUpgradeHistory } from './upgradesApi';
-import { UPGRADE_TONE, UPGRADE_WORD } from './upgradeWords';
+import { UPGRADE_TONE, upgradeWord } from './upgradeWords';
 
 function When({ at }: { at: number }) {
   const d = new Date(at);
@@ -63,7 +63,7 @@ function HistoryRow({ upgrade: u }: { upgrade: UpgradeSummary }) {
   return (
     <tr>
       <td>
-        <span className={`status tone-${UPGRADE_TONE[u.state]}`}>{UPGRADE_WORD[u.state]}</span>
+        <span className={`status tone-${UPGRADE_TONE[u.state]}`}>{upgradeWord(u)}</span>
       </td>
       <td className="mono">
         <When at={u.createdAt} />

@@ -17,7 +17,7 @@ import { pickShown, progressAt } from './shownUpgrade';
 import { UpgradeHistory } from './UpgradeHistory';
 import { upgradesQueryKey } from './upgradesApi';
 import type { UpgradeEntry } from './upgradeTopic';
-import { isActive, UPGRADE_WORD } from './upgradeWords';
+import { isActive, upgradeWord } from './upgradeWords';
 import '../../ui/sectionTitle.css';
 import '../../ui/table.css';
 import '../../ui/alerts.css';
@@ -58,7 +58,7 @@ export function Upgrades({
     <div className={`view upgrades${freshness.live ? '' : ' is-stale'}`}>
       <ViewHeader title="Upgrades" freshness={freshness} liveHint="Every browser sees the same upgrade as it happens">
         {shown
-          ? `${shown.mode === 'full' ? 'full restart' : 'rolling restart'} ${UPGRADE_WORD[shown.state]}`
+          ? `${shown.mode === 'full' ? 'full restart' : 'rolling restart'} ${upgradeWord(shown)}`
           : entry?.kind === 'upgrade'
             ? 'no upgrade running'
             : null}

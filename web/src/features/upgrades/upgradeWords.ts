@@ -27,6 +27,11 @@ export const UPGRADE_WORD: Record<UpgradeState, string> = {
   aborted: 'aborted',
 };
 
+/** The state in the operator's words: an upgrade set aside before it started was discarded, not aborted. */
+export function upgradeWord(u: Pick<UpgradeWorkflow, 'state' | 'startedAt'>): string {
+  return u.state === 'aborted' && u.startedAt === null ? 'discarded' : UPGRADE_WORD[u.state];
+}
+
 export const STEP_WORD: Record<StepState, string> = {
   pending: 'waiting',
   gatesChecked: 'gates passed',
