@@ -19,6 +19,8 @@ import { waitFor } from './support/waitFor.js';
 import { testLogger } from './support/logger.js';
 import { kazoo, kazooGet, kazooSnapshot } from '../../scripts/lib/kazoo/index.js';
 import { call, type ApiResponse } from './support/http.js';
+import { z } from 'zod';
+import { ReplicaStore } from '../src/replicas/replicaStore.js';
 
 const ADMIN = 'lost-reply-admin-token-0123456789';
 const ROOT = '/lost';
@@ -116,6 +118,33 @@ describe('setData', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.note).toBe('reply lost; read back: not applied; re-sent once');
     expect(await kazooGet(ensemble.connectionString, path)).toMatchObject({ data: 'v1', version: 1 });
+  });
+});
+
+describe("the replicas' compare-and-set update", () => {
+  // Two replicas read n = 0 and both write n = 1: the same bytes. The loser's reply is lost; read
+  // back, the znode holds its bytes at the next version. Without a mark of its own in each write it
+  // would call the winner's write its own, and one increment would be lost (seen at a load of 4).
+  it("never takes another writer's identical change for its own when its reply is lost", async () => {
+    await kazoo(ensemble.connectionString, [{ op: 'create', path: `${ROOT}/store`, data: '' }]);
+    const { gateway, mutations } = keeper.ensembles.get('it');
+    const store = new ReplicaStore({ gateway, mutations, root: `${ROOT}/store`, acl: [{ scheme: 'world', id: 'anyone', permissions: 31 }], log: testLogger });
+    const path = store.path('counter');
+    const counter = z.object({ n: z.number() });
+    await store.create(path, { n: 0 });
+    let lost: Promise<void> | null = null;
+    const stored = await store.update(path, counter, async (current) => {
+      if (!lost) {
+        // Between this replica's read and its write, another writer makes the same change; this
+        // replica's write then reaches the member (refused: the version moved) and its reply is lost.
+        await kazoo(ensemble.connectionString, [{ op: 'set', path, data: JSON.stringify({ n: 1 }) }]);
+        lost = proxy.loseNext('setData', 'reply');
+      }
+      return { n: (current?.n ?? 0) + 1 };
+    });
+    await lost;
+    expect(stored.value).toEqual({ n: 2 });
+    expect(await store.read(path, counter)).toMatchObject({ value: { n: 2 }, stat: { version: 2 } });
   });
 });
 

@@ -9,6 +9,7 @@
  * (not connected, the request queue full) is retried here with jittered backoff, within one
  * deadline for the whole operation; every single call also has the gateway's own deadline.
  */
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import zookeeper from 'node-zookeeper-client';
@@ -29,6 +30,14 @@ const RETRY: Backoff = { baseMs: 100, capMs: 2_000, jitter: [0.5, 1] };
 const MAX_ACL_WALK = 100_000;
 /** Znodes handled at once by that walk (the gateway caps what is in flight anyway). */
 const ACL_WALK_BATCH = 16;
+/**
+ * The key of the mark `update` writes into an object value: which write this is. A write whose reply
+ * was lost is read back and called applied when the znode holds its bytes at the next version; two
+ * replicas that read the same value and change it alike (a counter: n + 1) write the same bytes,
+ * so without the mark the loser would take the winner's write for its own and the change would be
+ * lost. `decode` drops it before the schema sees the value.
+ */
+const WRITE_MARK = '~write';
 /** Failures that prove the request was never sent: safe to send again. */
 const NEVER_SENT = new Set(['NOT_CONNECTED', 'OVERLOADED']);
 
@@ -161,7 +170,10 @@ export class ReplicaStore {
 
   /** Creates the znode with the replicas' ACL; NODE_EXISTS when it is there (a lost reply is read back by mutations). */
   async create(path: string, value: unknown, mode: number = zookeeper.CreateMode.PERSISTENT): Promise<string> {
-    const data = this.encode(path, value);
+    return this.createBytes(path, this.encode(path, value), mode);
+  }
+
+  private async createBytes(path: string, data: Buffer, mode: number = zookeeper.CreateMode.PERSISTENT): Promise<string> {
     return (await this.retrying('create', () => this.mutations.create(path, data, mode, this.acl))).value;
   }
 
@@ -175,7 +187,10 @@ export class ReplicaStore {
 
   /** Sets the value if the znode is still at `version`; otherwise what is there now (null: gone). */
   async compareAndSet<T>(path: string, value: T, version: number, schema: z.core.$ZodType<T>): Promise<CasResult<T>> {
-    const data = this.encode(path, value);
+    return this.compareAndSetBytes(path, this.encode(path, value), version, schema);
+  }
+
+  private async compareAndSetBytes<T>(path: string, data: Buffer, version: number, schema: z.core.$ZodType<T>): Promise<CasResult<T>> {
     try {
       const outcome = await this.retrying('setData', () => this.mutations.setData(path, data, version));
       return { ok: true, stat: outcome.value };
@@ -190,23 +205,26 @@ export class ReplicaStore {
   /**
    * Read, change, compare-and-set, again from what is there while another replica wins the race
    * (with jittered backoff), until the deadline. `change` gets null when the znode is missing and
-   * returns the new value (created then). Returns what was written.
+   * returns the new value (created then). Returns what was written. Each write of an object value
+   * carries a mark of its own (WRITE_MARK), so a lost reply is never confused with another
+   * replica's identical change.
    */
-  async update<T>(path: string, schema: z.core.$ZodType<T>, change: (current: T | null) => T): Promise<Stored<T>> {
+  async update<T>(path: string, schema: z.core.$ZodType<T>, change: (current: T | null) => T | Promise<T>): Promise<Stored<T>> {
     const deadlineAt = Date.now() + this.deadlineMs;
     for (let attempt = 0; ; attempt++) {
       const current = await this.read(path, schema);
-      const next = change(current?.value ?? null);
+      const next = await change(current?.value ?? null);
+      const data = this.encode(path, next, true);
       if (current === null) {
         try {
-          await this.create(path, next);
+          await this.createBytes(path, data);
           const stat = await this.stat(path);
           if (stat) return { value: next, stat };
         } catch (error) {
           if (toZkError(error).code !== 'NODE_EXISTS') throw error;
         }
       } else {
-        const result = await this.compareAndSet(path, next, current.stat.version, schema);
+        const result = await this.compareAndSetBytes(path, data, current.stat.version, schema);
         if (result.ok) return { value: next, stat: result.stat };
       }
       const delay = backoffDelay(attempt, RETRY);
@@ -311,8 +329,11 @@ export class ReplicaStore {
     }
   }
 
-  private encode(path: string, value: unknown): Buffer {
-    const data = Buffer.from(JSON.stringify(value), 'utf8');
+  /** JSON; `marked`: an object value with this write's own WRITE_MARK (see `update`). */
+  private encode(path: string, value: unknown, marked = false): Buffer {
+    const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+    const written = marked && isObject ? { ...value, [WRITE_MARK]: randomBytes(6).toString('base64url') } : value;
+    const data = Buffer.from(JSON.stringify(written), 'utf8');
     if (data.length > MAX_VALUE_BYTES)
       throw new ZkError('DATA_TOO_LARGE', `${path}: ${data.length} bytes, over the replicas' ${MAX_VALUE_BYTES}-byte cap per value`, path);
     return data;
@@ -325,6 +346,7 @@ export class ReplicaStore {
     } catch {
       throw new ZkError('BAD_VALUE', `${path} does not hold JSON`, path);
     }
+    if (typeof json === 'object' && json !== null && WRITE_MARK in json) delete (json as Record<string, unknown>)[WRITE_MARK];
     const parsed = z.safeParse(schema, json);
     if (!parsed.success) throw new ZkError('BAD_VALUE', `${path} does not hold what Keeper wrote there: ${parsed.error.issues[0]?.message ?? 'invalid'}`, path);
     return parsed.data;
