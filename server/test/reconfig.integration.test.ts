@@ -12,6 +12,8 @@
  *   - a session without the super user is refused NO_AUTH, with the right that is missing;
  *   - the preflight on what is left: the super user's right, the members agreeing on the version,
  *     every voter serving and synced, and a member to add that was never started, said as such.
+ *   - a Keeper started then from the original members' list (a restart from the same config file)
+ *     shows the ensemble's voters, all serving, within 10 s, and follows its connection string;
  * One ensemble for the file: the tests run in order on what the first one leaves.
  *
  * Runs in the phase with nothing else beside it (vitest.config.ts, ALONE): side by side with the e2e
@@ -196,6 +198,54 @@ describe('resizing under a kazoo write load', () => {
     }
     console.log(`${report.acks.length} writes acknowledged, members ${report.peers.map((p) => p.peer).join(' -> ')}`);
   }, 180_000);
+
+  it("a Keeper started afterwards from the original members' list shows the ensemble's voters within 10 s, all serving, none down; its connection string the ensemble's, the disagreement said", async () => {
+    // As a restart after the resize: the config file still names members 1, 2 and 3 (two of them
+    // removed and stopped). The membership is what /zookeeper/config says, not what Keeper was told.
+    const config = await readConfig();
+    const voters = config.members.filter((m) => m.role === 'participant').map((m) => m.id);
+    const token = 'restart-after-resize-admin-0123456789';
+    const stateDir = mkdtempSync(join(tmpdir(), 'keeper-restart-after-resize-'));
+    const started = await startKeeper(
+      {
+        host: '127.0.0.1',
+        port: 0,
+        ensembles: [
+          {
+            name: 'it',
+            connectionString: hostsOf([1, 2, 3]),
+            members: [1, 2, 3].map((id) => ({ host: '127.0.0.1', clientPort: ensemble.member(id).clientPort, adminPort: ensemble.member(id).adminPort })),
+          },
+        ],
+        auth: { stateDir, adminToken: token },
+      },
+      { logger: testLogger, ensembleDefaults: { pollIntervalMs: 1_000 } },
+    );
+    try {
+      const seen: string[] = [];
+      const view = await waitFor(
+        async () => {
+          const res = await call(started.url, 'GET', '/api/ensembles/it/members', { token });
+          if (res.status !== 200) return null;
+          const body = res.body as { members: { id: number | null; state: string }[]; quorum: { voters: number; votersServing: number } };
+          seen.push(`${body.quorum.votersServing} of ${body.quorum.voters}: ${body.members.map((m) => `${m.id}:${m.state}`).join(' ')}`);
+          return body.quorum.voters === voters.length && body.quorum.votersServing === voters.length ? body : null;
+        },
+        { timeoutMs: 10_000, intervalMs: 250, what: `the ensemble's ${voters.length} voters, all serving` },
+      );
+      console.log(`restart after the resize, as polled: ${[...new Set(seen)].join(' | ')}`);
+      // Never a false word on the way: no round counted a removed member as a voter, or down.
+      for (const round of seen) expect(round).not.toMatch(/:down|:unreachable|of [4-9]/);
+      expect(view.members.map((m) => m.id).sort()).toEqual(voters);
+      const it = started.ensembles.get('it');
+      await waitFor(() => it.gateway.connectionString === hostsOf(voters), { timeoutMs: 10_000, what: "the connection string the ensemble's" });
+      const said = it.timeline.list().find((e) => e.kind === 'configuration' && e.text.startsWith("Keeper's configuration names"));
+      expect(said?.text).toContain(`names ${hostsOf(voters)}`);
+    } finally {
+      await started.close();
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('stops on a version changed by another client (kazoo reconfig): BAD_VERSION, said in words, nothing changed', async () => {
     const before = await readConfig();

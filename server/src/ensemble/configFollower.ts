@@ -7,6 +7,11 @@
  *     removed member and show an added one;
  *   - when the members' client addresses changed, Keeper's connection string becomes the new
  *     configuration's, as the ZooKeeper client's updateServerList does, and the timeline says so.
+ * At the first read (Keeper just started, from a config file that may be older than a resize), a
+ * connection string that names members the configuration does not is said in the timeline and
+ * follows the configuration: the membership is what the ensemble says, not what Keeper was told.
+ * Only where the two name members alike (one address at least in both): a config file that names
+ * hosts the ensemble knows by other names (NAT, DNS) keeps its own, which is how Keeper reaches them.
  */
 import type { Logger } from 'pino';
 import { clientAddresses, configEvents, parseDynamicConfig, type DynamicConfig, type NewEnsembleEvent, type ZnodeState } from '@keeper/shared';
@@ -64,8 +69,9 @@ export class ConfigFollower {
     const prev = this.last;
     this.last = next;
     const now = (this.options.now ?? Date.now)();
+    if (prev === null) return this.followAtStart(next, now);
     const events = configEvents(prev, next, now);
-    if (events.length === 0 || prev === null) return;
+    if (events.length === 0) return;
     this.options.refreshMembership();
     const before = clientAddresses(prev);
     const after = clientAddresses(next);
@@ -87,4 +93,35 @@ export class ConfigFollower {
     this.options.log.info({ version: next.version, moved }, 'the ensemble configuration changed');
     this.options.timeline(events);
   }
+
+  private followAtStart(config: DynamicConfig, now: number): void {
+    const ensembles = clientAddresses(config);
+    if (ensembles === null) return;
+    const from = this.options.gateway.connectionString;
+    const ours = serversOf(from);
+    const same = ours.length === ensembles.length && ensembles.every((a) => ours.includes(a));
+    if (same || !ensembles.some((a) => ours.includes(a))) return;
+    const to = this.options.gateway.updateServers(ensembles);
+    this.options.refreshMembership();
+    const left = ours.filter((a) => !ensembles.includes(a));
+    this.options.log.warn({ version: config.version, from, to }, "Keeper's configuration names other members than the ensemble's: following the ensemble");
+    this.options.timeline([
+      {
+        at: now,
+        kind: 'configuration',
+        text:
+          `Keeper's configuration names ${from}; the ensemble's configuration version ${config.version} names ${ensembles.join(',')}` +
+          `${left.length > 0 ? ` (not ${left.join(', ')})` : ''}: the connection string is now ${to}, and only the ensemble's members are counted`,
+        severity: 'warning',
+        member: null,
+        ...(config.version === null ? {} : { configVersion: config.version }),
+      },
+    ]);
+  }
+}
+
+/** host:port of each server in a connection string (its chroot left out). */
+function serversOf(connectionString: string): string[] {
+  const slash = connectionString.indexOf('/');
+  return (slash === -1 ? connectionString : connectionString.slice(0, slash)).split(',').filter((s) => s !== '');
 }

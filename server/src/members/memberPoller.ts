@@ -559,6 +559,8 @@ export class MemberPoller implements HealthFeed {
       read++;
     }
     this.applyOwnIds();
+    // An id just learned may be one the membership does not name (a member only Keeper's configuration names).
+    this.markRemoved(this.servers);
     return read;
   }
 
@@ -600,26 +602,43 @@ export class MemberPoller implements HealthFeed {
   }
 
   /**
-   * A member the membership named before and names no more was removed by a reconfig: it leaves
-   * the members (the quorum, the alerts, an upgrade's plan) at once. While it still answers it is
-   * listed apart ("removed from the ensemble, still running: stop it"); once it stops answering it
-   * is forgotten. One named again (added back) is a member again.
+   * The membership is what the ensemble says (/zookeeper/config, else `conf`) once a member has
+   * answered; Keeper's own list is only where it starts. A member not named is out of the members
+   * (the quorum, the alerts, an upgrade's plan) at once:
+   *  - one the membership named before: a reconfig removed it;
+   *  - one only Keeper's configuration names (a config file older than a resize, read again at a
+   *    restart): its own id (`conf`) is not in the membership, or, id unknown, it does not answer
+   *    at an address no server line has (every line names its client address, so the match was
+   *    conclusive; a member that answers under another name keeps its place until its id is known).
+   * While it still answers it is listed apart ("removed from the ensemble, still running: stop
+   * it"); once it stops answering it is forgotten. One named again (added back) is a member again.
    */
   private markRemoved(servers: readonly ServerSpec[]): void {
+    if (servers.length === 0) return;
     const ids = new Set(servers.map((s) => s.id));
+    const addressesConclusive = servers.every((s) => s.clientPort !== null);
     for (const slot of this.slots.values()) {
       const id = slot.target.id;
-      if (id === null) continue;
-      if (ids.has(id)) {
+      if (id !== null && ids.has(id)) {
         slot.inMembership = true;
         slot.removed = false;
-      } else if (slot.inMembership && !slot.removed) {
-        slot.removed = true;
-        slot.target = { ...slot.target, configuredRole: null };
-        // Asked again at once: whether it still runs is what the view says of it.
-        slot.nextPollAt = 0;
-        this.options.log.info({ ensemble: this.ensemble, member: slot.target.address, id }, 'a member left the membership (a reconfig removed it)');
+        continue;
       }
+      if (slot.removed) continue;
+      const silent = slot.status !== null && (slot.status.state === 'down' || slot.status.state === 'unreachable');
+      const notNamed = slot.inMembership ? id !== null : id !== null || (addressesConclusive && silent);
+      if (!notNamed) continue;
+      slot.removed = true;
+      slot.target = { ...slot.target, configuredRole: null };
+      // Asked again at once: whether it still runs is what the view says of it.
+      slot.nextPollAt = 0;
+      if (slot.inMembership)
+        this.options.log.info({ ensemble: this.ensemble, member: slot.target.address, id }, 'a member left the membership (a reconfig removed it)');
+      else
+        this.options.log.warn(
+          { ensemble: this.ensemble, member: slot.target.address, id },
+          "Keeper's configuration names a member the ensemble's membership does not: not counted (the membership is what the ensemble says)",
+        );
     }
   }
 
