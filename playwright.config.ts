@@ -11,7 +11,7 @@
  *  - project `e2e-load`: the spec that loads the machine on purpose (a herd of 30 clients), on one
  *    lane after the others: its load would stretch what a spec beside it waits for;
  *  - project `e2e-alone`: the specs that time what the page shows (within 3 s), one at a time
- *    after the others (npm test runs them last, beside the timed integration files only).
+ *    after the others, with nothing else running (npm test runs them last).
  * KEEPER_E2E_LANES=1 runs one lane (npm test does, for `e2e-load` and `e2e-alone`).
  */
 import { defineConfig } from '@playwright/test';

@@ -1,15 +1,15 @@
 /**
  * Three projects. A plain `vitest run` runs them one after the other; npm test (scripts/test.sh)
- * runs `unit` and `integration` beside tsc, ESLint and e2e, then `integration-alone` beside the timed e2e specs only:
+ * runs `unit` and `integration` beside tsc, ESLint and e2e, then `integration-alone` on its own:
  *  - `unit`: fast, parallel, no ZooKeeper, the files of a worker sharing their modules; the few
  *    that mock modules in `unit-isolated`, each with its own (npm test runs both as "unit");
  *  - `integration`: real ZooKeeper JVMs from scripts/sandbox, two files at a time. Files that do
  *    not break their ensemble borrow one from a pool of shared ensembles (sharedEnsemble.ts); the
  *    others start their own on their own ports (startTestEnsemble), so two files never meet;
  *  - `integration-alone`: the files whose assertions time what Keeper shows (within 3 s, within
- *    the session timeout), two at a time, after everything else, beside the timed e2e specs only:
- *    a busy neighbour (the other integration files, e2e) would stretch the times they check. Two
- *    of them and the one timed e2e lane keep the 2-core machine about half busy.
+ *    the session timeout), two at a time and with nothing else running (npm test runs them after
+ *    everything but the timed e2e specs): a busy neighbour (the other integration files, e2e)
+ *    would stretch the times they check. Two of them keep the 2-core machine under half busy.
  *   npx vitest run                      all three
  *   npx vitest run --project unit --project unit-isolated   (npm run test:unit)
  *   npx vitest run --project 'integration*'
