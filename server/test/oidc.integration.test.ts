@@ -311,6 +311,18 @@ describe('a writer of /app/billing', () => {
     expect((await api(bob, 'POST', '/api/ensembles/it/import/app/billing/copy?dryRun=true', exported)).status).toBe(200);
   });
 
+  it("may not give imported nodes an ACL: setting ACLs is an admin's, and the import is refused with nothing written", async () => {
+    const exported = (await api(bob, 'GET', '/api/ensembles/it/export/app/billing/cfg')).body;
+    const doc = { ...exported, nodes: [{ ...exported.nodes[0], acl: [{ scheme: 'digest', id: 'carol:aGFzaGhhc2hoYXNoaGFzaGhhc2g=', permissions: 31 }] }] };
+    const dry = await api(bob, 'POST', '/api/ensembles/it/import/app/billing/acl-copy?dryRun=true', doc);
+    expect(dry.status).toBe(200);
+    expect(dry.body.plan.problems).toEqual([expect.objectContaining({ path: '/app/billing/acl-copy', reason: 'aclNotGranted' })]);
+    const run = await api(bob, 'POST', '/api/ensembles/it/import/app/billing/acl-copy', doc);
+    expect(run.status).toBe(400);
+    expect(run.body.error.code).toBe('IMPORT_REFUSED');
+    expect(await kazooGet(ensemble.connectionString, '/app/billing/acl-copy')).toBeNull();
+  });
+
   it('is refused everywhere else, before its body is read, audited, with nothing changed', async () => {
     const before = await kazooSnapshot(ensemble.connectionString, '/');
     const auditBefore = audit().length;

@@ -227,7 +227,45 @@ describe('the size limit is exact, and refused before sending', () => {
     const dry = await api('POST', `${url('import', '/limits/checked')}?dryRun=true`, doc);
     expect(dry.status).toBe(200);
     const found = (dry.body.plan.problems as { path: string; reason: string }[]).map((p) => `${p.path} ${p.reason}`).sort();
-    expect(found).toEqual(['/limits/checked/auth invalidAcl', '/limits/checked/fenced aclDeniesChildren', '/limits/checked/twice duplicatePath']);
+    expect(found).toEqual([
+      '/limits/checked/auth invalidAcl',
+      '/limits/checked/fenced aclDeniesChildren',
+      '/limits/checked/fenced aclLocksOut',
+      '/limits/checked/twice duplicatePath',
+    ]);
+  });
+
+  it('refuses an import whose ACLs would lock the console out, as PUT …/acl does, and writes nothing', async () => {
+    watchFrom = Date.now();
+    sessionAtStart = consoleSession().sessionId;
+    const stat = { version: 0, aversion: 0, cversion: 0, ctime: 0, mtime: 0, dataLength: 0, numChildren: 0, ephemeral: false };
+    const doc: ExportDocument = {
+      format: 'keeper-export',
+      version: 1,
+      ensemble: 'elsewhere',
+      root: '/x',
+      exportedAt: Date.now(),
+      nodes: [
+        { rel: '', data: '', encoding: 'utf8', acl: [{ scheme: 'world', id: 'anyone', permissions: 31 }], stat },
+        // Another's digest only: the console could not read it back, nor change its ACL.
+        { rel: 'carol', data: '', encoding: 'utf8', acl: [{ scheme: 'digest', id: 'carol:aGFzaGhhc2hoYXNoaGFzaGhhc2g=', permissions: 31 }], stat },
+        // Read for all: no one, the console included, may change its ACL back.
+        { rel: 'read-only', data: '', encoding: 'utf8', acl: [{ scheme: 'world', id: 'anyone', permissions: 1 }], stat },
+      ],
+    };
+    const dry = await api('POST', `${url('import', '/limits/locking')}?dryRun=true`, doc);
+    expect(dry.status).toBe(200);
+    const found = (dry.body.plan.problems as { path: string; reason: string; detail: string }[]).map((p) => `${p.path} ${p.reason}`).sort();
+    expect(found).toEqual(['/limits/locking/carol aclLocksOut', '/limits/locking/read-only aclLocksOut']);
+    const carol = (dry.body.plan.problems as { path: string; detail: string }[]).find((p) => p.path.endsWith('/carol'))!;
+    // The digest's hash stays out of the words.
+    expect(carol.detail).toContain('digest:carol:…:cdrwa');
+    expect(carol.detail).not.toContain('aGFzaGhh');
+    const run = await api('POST', url('import', '/limits/locking'), doc);
+    expect(run.status).toBe(400);
+    expect(run.body.error.code).toBe('IMPORT_REFUSED');
+    const [absent] = await kazoo(ensemble.connectionString, [{ op: 'get', path: '/limits/locking' }]);
+    expect(absent).toBeNull();
   });
 });
 

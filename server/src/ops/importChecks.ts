@@ -6,6 +6,11 @@
  *    (which would drop the console's shared connection);
  *  - duplicatePath: the file lists a node twice;
  *  - invalidAcl: an entry ZooKeeper refuses (a malformed id; `auth` with no console credentials);
+ *  - aclLocksOut: a node's ACL would take read or admin from the console (or may: only ip entries
+ *    grant them), the check PUT …/acl makes. An import has no typed confirmation: set such an ACL
+ *    with PUT …/acl after the import, where the path is typed back;
+ *  - aclNotGranted: a writer's file gives a node an ACL other than the default; a writer's grant
+ *    changes data in its subtrees, and setting ACLs is an admin's (PUT …/acl is admin-only);
  *  - aclDeniesChildren: a node's ACL would not let the console create the children the file
  *    puts under it;
  *  - underZookeeper: ZooKeeper's own subtree (shared/src/protectedPaths.ts).
@@ -14,10 +19,12 @@
 import {
   checkAclId,
   checkRequestSize,
+  consoleAccessUnder,
   consolePermissionsUnder,
   isUnderZookeeper,
   MAX_REPORTED_PROBLEMS,
   PERMISSION_BITS,
+  permissionsToLetters,
   type AclScheme,
   type ConsoleIdentity,
   type ExportNode,
@@ -36,6 +43,8 @@ export interface ImportCheckContext {
   juteMaxBuffer: number;
   chroot: string | null;
   console: ConsoleIdentity;
+  /** Whether the caller may give nodes their ACLs (an admin); a writer's nodes get the default. */
+  maySetAcl: boolean;
 }
 
 /** What a node is created with when the file gives no ACL (ZkMutations' default). */
@@ -74,6 +83,21 @@ export function importProblems(
     if (!size.ok) problems.push({ path, reason: 'tooLarge', detail: withoutLead(size.reason, `create ${path}: `) });
     const aclProblem = invalidAcl(acl, ctx.console);
     if (aclProblem) problems.push({ path, reason: 'invalidAcl', detail: aclProblem });
+    else if (!ctx.maySetAcl && !isDefaultAcl(acl))
+      problems.push({
+        path,
+        reason: 'aclNotGranted',
+        detail: `the file gives it the ACL ${describeAcl(acl)}: a writer's nodes are created with the default (world:anyone:cdrwa); remove "acl" from the file, or ask an admin to set it`,
+      });
+    else {
+      const access = consoleAccessUnder(acl, ctx.console);
+      if (access.verdict !== 'keeps')
+        problems.push({
+          path,
+          reason: 'aclLocksOut',
+          detail: `its ACL ${describeAcl(acl)} ${access.verdict === 'unknown' ? 'may lock' : 'locks'} the console out: ${access.reason} Import it without that ACL, then set it with PUT …/acl, which asks for the path typed back`,
+        });
+    }
   }
   for (const { path } of plan.update) {
     const node = byPath.get(path);
@@ -113,6 +137,22 @@ function invalidAcl(acl: readonly { scheme: AclScheme; id: string }[], console: 
     if (problem) return `acl[${i}] ${entry.scheme}:${entry.id}: ${problem}`;
   }
   return null;
+}
+
+function isDefaultAcl(acl: readonly { scheme: string; id: string; permissions: number }[]): boolean {
+  const [only, ...rest] = acl;
+  return (
+    rest.length === 0 &&
+    only !== undefined &&
+    only.scheme === DEFAULT_ACL[0]!.scheme &&
+    only.id === DEFAULT_ACL[0]!.id &&
+    only.permissions === DEFAULT_ACL[0]!.permissions
+  );
+}
+
+/** scheme:id:perms, the id of a digest cut to its user (the hash stays out of the words). */
+function describeAcl(acl: readonly { scheme: string; id: string; permissions: number }[]): string {
+  return acl.map((a) => `${a.scheme}:${a.scheme === 'digest' ? `${a.id.split(':')[0]}:…` : a.id}:${permissionsToLetters(a.permissions)}`).join(', ');
 }
 
 /** The size reason names the request and path; a problem row already has the path. */

@@ -270,7 +270,7 @@ export class ZnodeOps {
     assertImportable(doc);
     if (isProtectedFromCreate(path) && path !== '/') throw new OpError('PROTECTED_PATH', `${path} ${CREATE_UNDER_ZOOKEEPER_REFUSED}`);
     try {
-      return await planImportFor(gateway, path, doc, overwrite, this.importChecks(ensemble));
+      return await planImportFor(gateway, path, doc, overwrite, this.importChecks(ensemble, caller));
     } catch (error) {
       throw toOpError(error, path);
     }
@@ -285,7 +285,7 @@ export class ZnodeOps {
         validPath(path);
         assertImportable(doc);
         if (isProtectedFromCreate(path) && path !== '/') throw new OpError('PROTECTED_PATH', `${path} ${CREATE_UNDER_ZOOKEEPER_REFUSED}`);
-        const checks = this.importChecks(ensemble);
+        const checks = this.importChecks(ensemble, caller);
         // What the dry run would show as problems refuses the import now, before a job starts (the job checks its fresh plan again).
         const plan = await planImportFor(gateway, path, doc, overwrite, checks);
         if ((plan.problemsTotal ?? 0) > 0) throw new OpError('IMPORT_REFUSED', refusalMessage(plan.problems ?? [], plan.problemsTotal));
@@ -308,9 +308,14 @@ export class ZnodeOps {
     return consoleIdentityOf(gateway.connectionString, ensemble.config.auth ?? [], gateway.session.connection?.identity ?? null);
   }
 
-  private importChecks(ensemble: Ensemble): ImportCheckContext {
+  private importChecks(ensemble: Ensemble, caller: Caller): ImportCheckContext {
     const { gateway, mutations } = ensemble;
-    return { juteMaxBuffer: mutations.juteMaxBuffer, chroot: chrootOf(gateway.connectionString), console: this.consoleIdentity(ensemble) };
+    return {
+      juteMaxBuffer: mutations.juteMaxBuffer,
+      chroot: chrootOf(gateway.connectionString),
+      console: this.consoleIdentity(ensemble),
+      maySetAcl: canMutate(caller.identity),
+    };
   }
 
   /**

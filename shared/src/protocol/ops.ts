@@ -147,7 +147,15 @@ export const exportDocumentSchema = z.object({
 });
 export type ExportDocument = z.infer<typeof exportDocumentSchema>;
 
-export const IMPORT_PROBLEM_REASONS = ['tooLarge', 'duplicatePath', 'invalidAcl', 'aclDeniesChildren', 'underZookeeper'] as const;
+export const IMPORT_PROBLEM_REASONS = [
+  'tooLarge',
+  'duplicatePath',
+  'invalidAcl',
+  'aclLocksOut',
+  'aclNotGranted',
+  'aclDeniesChildren',
+  'underZookeeper',
+] as const;
 export type ImportProblemReason = (typeof IMPORT_PROBLEM_REASONS)[number];
 export const MAX_REPORTED_PROBLEMS = 200;
 

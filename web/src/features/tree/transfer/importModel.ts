@@ -47,6 +47,8 @@ export const PROBLEM_WORDS: Record<NonNullable<ImportPlan['problems']>[number]['
   tooLarge: 'too large: over the ensemble’s jute.maxbuffer',
   duplicatePath: 'listed twice in the file',
   invalidAcl: 'ACL ZooKeeper would refuse',
+  aclLocksOut: 'its ACL would lock the console out (set it afterwards, typing the path back)',
+  aclNotGranted: 'an ACL a writer may not give (only admins set ACLs)',
   aclDeniesChildren: 'its ACL would not let the console create its children',
   underZookeeper: 'under /zookeeper, ZooKeeper’s own',
 };
