@@ -18,6 +18,7 @@ import { kazoo } from '../../scripts/lib/kazoo/index.js';
 import { call, type Who } from './support/http.js';
 
 const ADMIN = 'admin-token-for-share-scope-0123456789';
+const VIEWER = 'viewer-token-for-share-scope-0123456789';
 const admin: Who = { token: ADMIN };
 
 let ensemble: SharedEnsemble;
@@ -63,7 +64,7 @@ beforeAll(async () => {
         { name: 'it', connectionString: ensemble.connectionString },
         { name: 'twin', connectionString: ensemble.connectionString },
       ],
-      auth: { stateDir, adminToken: ADMIN },
+      auth: { stateDir, adminToken: ADMIN, viewerToken: VIEWER },
     },
     { logger: testLogger, rateLimits: { api: 100_000, loginFailures: 1_000 } },
   );
@@ -179,6 +180,56 @@ describe('a link scoped to /s/a', () => {
     // The socket still works after the refusals.
     b.send({ type: 'ping', id: 'still' });
     await b.next((m) => m.type === 'pong' && m.id === 'still');
+  });
+});
+
+describe("what each audience sees of the console's own session (sessionView.ts)", () => {
+  it('a link without the ensemble views: no member address, session id or identity, over HTTP, in the welcome and on consoleSession; a viewer: no identity', async () => {
+    const live = keeper.ensembles.get('it').gateway.session;
+    // What the admin sees, so the absences below are the masks' doing.
+    const adminView = (await api('GET', '/api/ensembles/it', admin)).body;
+    expect(adminView.session.sessionId).toBe(live.sessionId);
+    expect(adminView.session.connection.identity).not.toBeNull();
+    const memberAddresses = ensemble.members.map((m) => `${m.host}:${m.clientPort}`);
+    const secrets = [...memberAddresses, live.sessionId!, ...adminView.session.connection.identity.map((i: { id: string }) => i.id)];
+    const leaks = (payload: unknown) => secrets.filter((s) => JSON.stringify(payload).includes(s));
+
+    const { who } = await holderOf('/ensembles/it/znodes/s/a', { root: '/s/a' });
+    const list = await api('GET', '/api/ensembles', who);
+    const one = await api('GET', '/api/ensembles/it', who);
+    expect(list.status).toBe(200);
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ name: 'it', connectionString: '', session: { state: live.state, sessionId: null, member: null } });
+    const b = await open(who);
+    const welcome = b.messages.find((m) => m.type === 'welcome');
+    await b.subscribed('consoleSession', 'it', {});
+    await waitFor(() => b.topicEvents('consoleSession', 'it').length > 0, { what: 'the console session on the socket' });
+    for (const [what, payload] of [
+      ['GET /api/ensembles', list.body],
+      ['GET /api/ensembles/it', one.body],
+      ['welcome', welcome],
+      ['consoleSession', b.topicEvents('consoleSession', 'it')],
+    ] as const) {
+      expect(leaks(payload), what).toEqual([]);
+    }
+
+    // A viewer reads the members anyway (the ensemble views), but not who Keeper is to ZooKeeper.
+    const viewerView = (await api('GET', '/api/ensembles/it', { token: VIEWER })).body;
+    expect(viewerView.connectionString).toBe(adminView.connectionString);
+    expect(viewerView.session.connection).toMatchObject({ identity: null, identityNote: null });
+  });
+
+  it('a link with the ensemble views reads the resizes as it may subscribe to them; one without is refused both', async () => {
+    const withViews = await holderOf('/ensembles/it/znodes/s/a', { root: '/s/a', ensembleViews: true });
+    // Answered as the admin is answered (this ensemble's resizes may be unreadable yet: 503 for both), never OUT_OF_SCOPE.
+    const asAdmin = await api('GET', '/api/ensembles/it/reconfig', admin);
+    const asHolder = await api('GET', '/api/ensembles/it/reconfig', withViews.who);
+    expect(asHolder.status, JSON.stringify(asHolder.body)).toBe(asAdmin.status);
+    expect(asHolder.body.error?.code).not.toBe('OUT_OF_SCOPE');
+    const b = await open(withViews.who);
+    await b.subscribed('reconfig', 'it', {});
+    const without = await holderOf('/ensembles/it/znodes/s/a', { root: '/s/a' });
+    expectOutOfScope(await api('GET', '/api/ensembles/it/reconfig', without.who), 'the resize view');
   });
 });
 

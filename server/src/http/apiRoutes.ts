@@ -7,6 +7,7 @@ import { ChildrenPageCache } from './childrenPageCache.js';
 import { readZnodePage } from './znodePage.js';
 import type { ApiRoutes } from './apiRoute.js';
 import { validPathOr400 } from './validPath.js';
+import { sessionAudience, summaryFor } from '../auth/sessionView.js';
 
 export interface ApiContext {
   ensembles: Ensembles;
@@ -27,13 +28,20 @@ export function apiRoutes(api: ApiRoutes, ctx: ApiContext): void {
     };
   });
 
+  /** Who asks, for what they may see of the console's session (sessionView.ts). */
+  const audienceOf = (locals: Record<string, unknown>) => {
+    const identity = (locals.identified as Identified | undefined)?.identity;
+    return sessionAudience(identity?.role ?? 'viewer', identity?.shareScope);
+  };
+
   api.handle(ROUTES.ensembles, {}, ({ res }) => {
     // A share-link holder sees its link's ensemble only (shareScopeGuard.ts refuses the others).
     const scope = (res.locals.identified as Identified | undefined)?.identity.shareScope;
-    return { ensembles: [...ctx.ensembles].filter((e) => !scope || e.name === scope.ensemble).map((e) => e.summary()) };
+    const audience = audienceOf(res.locals);
+    return { ensembles: [...ctx.ensembles].filter((e) => !scope || e.name === scope.ensemble).map((e) => summaryFor(e.summary(), audience)) };
   });
 
-  api.handle(ROUTES.ensemble, {}, ({ res }) => ensembleOf(res).summary());
+  api.handle(ROUTES.ensemble, {}, ({ res }) => summaryFor(ensembleOf(res).summary(), audienceOf(res.locals)));
 
   api.handle(ROUTES.znode, {}, ({ params, query, res }) => {
     validPathOr400(params.path);

@@ -52,10 +52,12 @@ export function shareRouteVerdict(scope: ShareScope, apiPath: string, method = '
     if (path === null) return refuse('a malformed path');
     return pathWithin(scope.root, path) ? { ok: true } : refuse(path);
   }
-  // The Upgrades view: its list and one upgrade are ensemble views, as the `upgrade` topic is; its writes are refused by role (and audited).
-  if (kind === 'upgrades') {
+  // The Upgrades and Resize views: their lists and one workflow are ensemble views, as the `upgrade` and
+  // `reconfig` topics are (a holder subscribed to one was refused the other, issue 34 item 11); their
+  // writes are refused by role (and audited).
+  if (kind === 'upgrades' || kind === 'reconfig') {
     if (method !== 'GET' && method !== 'HEAD') return { ok: true };
-    return scope.ensembleViews ? { ok: true } : refuse('the upgrades view');
+    return scope.ensembleViews ? { ok: true } : refuse(kind === 'upgrades' ? 'the upgrades view' : 'the resize view');
   }
   if (ENSEMBLE_VIEW_ROUTES.has(kind) && (rest.length === 0 || (rest.length === 1 && rest[0] === ''))) {
     return scope.ensembleViews ? { ok: true } : refuse(`the ${kind} view`);

@@ -32,6 +32,7 @@ import type { Ensembles } from '../ensemble/ensembles.js';
 import { UnknownEnsembleError } from '../ensemble/ensembles.js';
 import type { TopicProducer, TopicProducers } from '../topics/topicProducer.js';
 import type { SocketLike } from './socketLike.js';
+import { sessionAudience, summaryFor } from '../auth/sessionView.js';
 import { TopicChannels, type ChannelMember, type Membership } from './topicChannels.js';
 import { BATCH_OVERHEAD, type SharedEvent } from './sharedEvent.js';
 import { TokenBucket, subscribeUnits, type PersonBuckets } from './subscribeRate.js';
@@ -244,7 +245,8 @@ export class ClientConnection {
     clearTimeout(this.helloTimer);
     this.ready = true;
     const scope = this.identity.shareScope;
-    const ensembles = [...this.ctx.ensembles].filter((e) => !scope || e.name === scope.ensemble).map((e) => e.summary());
+    const audience = sessionAudience(this.identity.role, scope);
+    const ensembles = [...this.ctx.ensembles].filter((e) => !scope || e.name === scope.ensemble).map((e) => summaryFor(e.summary(), audience));
     this.send({ type: 'welcome', protocolVersion: PROTOCOL_VERSION, serverVersion: this.ctx.serverVersion, ensembles });
   }
 

@@ -48,8 +48,13 @@ describe('shareRouteVerdict', () => {
 
 describe('shareRouteVerdict: the Locks and Upgrades views', () => {
   const withViews: ShareScope = { ...scope, ensembleViews: true };
-  it('reads upgrades like the other ensemble views, HEAD like GET, and leaves writes to the role check', () => {
-    for (const path of ['/ensembles/local/upgrades', '/ensembles/local/upgrades/00000000-0000-0000-0000-000000000000']) {
+  it('reads upgrades and resizes like the other ensemble views, HEAD like GET, and leaves writes to the role check', () => {
+    for (const path of [
+      '/ensembles/local/upgrades',
+      '/ensembles/local/upgrades/00000000-0000-0000-0000-000000000000',
+      '/ensembles/local/reconfig',
+      '/ensembles/local/reconfig/00000000-0000-0000-0000-000000000000',
+    ]) {
       for (const method of ['GET', 'HEAD']) {
         expect(shareRouteVerdict(scope, path, method).ok, `${method} ${path}`).toBe(false);
         expect(shareRouteVerdict(withViews, path, method).ok, `${method} ${path}`).toBe(true);
@@ -58,6 +63,7 @@ describe('shareRouteVerdict: the Locks and Upgrades views', () => {
       expect(shareRouteVerdict(scope, path, 'POST').ok).toBe(true);
     }
     expect(shareRouteVerdict(scope, '/ensembles/local/upgrades', 'GET')).toEqual({ ok: false, message: expect.stringContaining('the upgrades view') });
+    expect(shareRouteVerdict(scope, '/ensembles/local/reconfig', 'GET')).toEqual({ ok: false, message: expect.stringContaining('the resize view') });
   });
 
   it('judges HEAD of the locks list like GET: its size is not told to a subtree link', () => {
