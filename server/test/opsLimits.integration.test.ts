@@ -269,6 +269,23 @@ describe('the size limit is exact, and refused before sending', () => {
   });
 });
 
+describe('a body nested deeper than any request', () => {
+  it('is refused before it is parsed: 10 MB of nested arrays to the import, 400, the ensemble unchanged and Keeper answering', async () => {
+    const depth = 5_000_000;
+    const res = await fetch(`${keeper.url}${url('import', '/limits/deep')}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: '['.repeat(depth) + ']'.repeat(depth),
+    });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { code: string; message: string } };
+    expect(body.error).toMatchObject({ code: 'INVALID_BODY', message: expect.stringContaining('nests deeper than 32 levels') });
+    const [absent] = await kazoo(ensemble.connectionString, [{ op: 'get', path: '/limits/deep' }]);
+    expect(absent).toBeNull();
+    expect((await api('GET', '/api/me')).status).toBe(200);
+  });
+});
+
 describe('an ACL that locks the console out', () => {
   it('ip:10.9.9.9 is refused without confirmation, applied with it, and the node is still deletable', async () => {
     watchFrom = Date.now();

@@ -6,9 +6,21 @@ import express, { type ErrorRequestHandler, type RequestHandler } from 'express'
 import { z } from 'zod';
 import { pathFromSegments, type ApiErrorCode } from '@keeper/shared';
 import { sendError } from './apiErrors.js';
+import { depthPast, MAX_JSON_DEPTH } from './jsonDepth.js';
+
+/** Thrown by the depth check; body-parser passes it on with this type (jsonErrors answers 400). */
+class TooDeep extends Error {
+  readonly status = 400;
+  readonly type = 'entity.too.deep';
+}
 
 export function jsonBody(limit: string): RequestHandler[] {
-  return [express.json({ limit, strict: false }) as RequestHandler, sentAsJson];
+  // The size is bounded while the body streams in (limit); its depth before it is parsed (verify runs first).
+  const verify = (_req: unknown, _res: unknown, buf: Buffer) => {
+    if (depthPast(buf, MAX_JSON_DEPTH) !== null)
+      throw new TooDeep(`the body nests deeper than ${MAX_JSON_DEPTH} levels, more than any request Keeper takes: refused before it was parsed`);
+  };
+  return [express.json({ limit, strict: false, verify }) as RequestHandler, sentAsJson];
 }
 
 /**
@@ -26,6 +38,7 @@ const sentAsJson: RequestHandler = (req, res, next) => {
 /** Maps body-parser errors; anything else goes on to the next error handler. */
 export const jsonErrors: ErrorRequestHandler = (error, _req, res, next) => {
   const type = (error as { type?: unknown }).type;
+  if (type === 'entity.too.deep') return sendError(res, 'INVALID_BODY', (error as Error).message);
   if (type === 'entity.parse.failed') return sendError(res, 'MALFORMED_JSON', `the body is not valid JSON: ${(error as Error).message}`);
   if (type === 'entity.too.large')
     return sendError(

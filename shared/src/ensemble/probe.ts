@@ -45,6 +45,13 @@ export function whitelistAdvice(blocked: readonly string[]): string {
   );
 }
 
+/** The detail of a member in read-only mode (readonlymode.enabled): it lost its quorum and serves reads only. */
+export const READ_ONLY_MODE_DETAIL = 'read-only mode: it has no quorum and serves reads only, possibly stale';
+
+export function isReadOnlyMode(member: { state: string; detail: string | null }): boolean {
+  return member.state === 'not-serving' && member.detail === READ_ONLY_MODE_DETAIL;
+}
+
 function modeState(mode: string | null): Classified | null {
   switch (mode) {
     case 'leader':
@@ -54,7 +61,7 @@ function modeState(mode: string | null): Classified | null {
       return { state: mode, detail: null };
     case 'read-only':
       // A read-only member lost its quorum and serves stale reads only (readonlymode.enabled).
-      return { state: 'not-serving', detail: 'read-only mode: it has no quorum and serves reads only, possibly stale' };
+      return { state: 'not-serving', detail: READ_ONLY_MODE_DETAIL };
     default:
       return null;
   }

@@ -1,6 +1,6 @@
 /** Alerts: each condition alone, each says why and what to do, and a healthy ensemble has none. */
 import { describe, expect, it } from 'vitest';
-import { assessLag, computeAlerts, EMPTY_LAG_MEMORY, summarizeQuorum, type LagFinding } from '../../src/ensemble/index.js';
+import { assessLag, computeAlerts, EMPTY_LAG_MEMORY, READ_ONLY_MODE_DETAIL, summarizeQuorum, type LagFinding } from '../../src/ensemble/index.js';
 import { alertSchema, type Alert, type MemberStatus } from '../../src/ensemble/types.js';
 import { healthy, member } from './support.js';
 
@@ -76,6 +76,20 @@ describe('computeAlerts', () => {
     expect(list[0]).toMatchObject({ id: 'no-quorum', severity: 'critical', title: 'No quorum: 0 of 3 voters serving, 2 needed' });
     expect(list[0]!.members).toEqual(['127.0.0.1:2191', '127.0.0.1:2192', '127.0.0.1:2193']);
     expect(ids(list)).not.toContain('not-serving:127.0.0.1:2193');
+  });
+
+  it('without quorum, says which member still serves reads in read-only mode, and what to do by what each member is shown as', () => {
+    const members = [
+      member(1, 'not-serving', {}, { detail: READ_ONLY_MODE_DETAIL }),
+      member(2, 'down'),
+      member(3, 'unreachable', {}, { detail: 'no answer within 2 s: a hung process' }),
+    ];
+    const noQuorum = alerts(members).find((a) => a.id === 'no-quorum')!;
+    expect(noQuorum.why).toMatch(/^Without a quorum no member serves writes\. member 1 \(127\.0\.0\.1:2191\) serves reads only, in read-only mode/);
+    expect(noQuorum.why).not.toContain('serves reads or writes');
+    expect(noQuorum.action).toContain('start the member shown down (member 2 (127.0.0.1:2192))');
+    expect(noQuorum.action).toContain('find why member 3 (127.0.0.1:2193) does not answer');
+    expect(noQuorum.action).not.toMatch(/member 1/);
   });
 
   it('names a running member that has not joined the quorum', () => {

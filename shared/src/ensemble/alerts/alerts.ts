@@ -5,7 +5,7 @@
  */
 import type { Alert, MemberStatus, QuorumSummary } from '../types.js';
 import { isObserver, isServing } from '../quorum.js';
-import { RECOMMENDED_WORDS, WHITELIST_SETTING } from '../probe.js';
+import { isReadOnlyMode, RECOMMENDED_WORDS, WHITELIST_SETTING } from '../probe.js';
 import type { LagFinding } from './zxidLag.js';
 import { connectionLimitAlerts, type ConnectionLimitAlertInput } from '../connectionLimit.js';
 import { absentFromSyncNote, assessSync, syncAlert, type SyncFinding } from './sync.js';
@@ -27,16 +27,42 @@ function name(m: MemberStatus): string {
   return m.id === null ? m.address : `member ${m.id} (${m.address})`;
 }
 
+/** What to do about the voters missing from a quorum, by what each is shown as. */
+function bringBack(missing: readonly MemberStatus[]): string {
+  const down = missing.filter((m) => m.state === 'down');
+  const silent = missing.filter((m) => m.state === 'unreachable' || m.state === 'not-whitelisted');
+  const stuck = missing.filter((m) => m.state === 'not-serving' && !isReadOnlyMode(m));
+  const steps = [
+    down.length > 0
+      ? `start ${down.length === 1 ? 'the member' : 'the members'} shown down (${down.map(name).join(', ')}) and check ${down.length === 1 ? 'its log' : 'their logs'}`
+      : null,
+    silent.length > 0
+      ? `find why ${silent.map(name).join(', ')} ${silent.length === 1 ? 'does' : 'do'} not answer (a hung or frozen process, a full disk, a network partition)`
+      : null,
+    stuck.length > 0 ? `check the logs of ${stuck.map(name).join(', ')}, running but not in the quorum` : null,
+  ].filter((s): s is string => s !== null);
+  // Read-only members rejoin by themselves once enough voters are back.
+  return steps.length > 0 ? steps.join('; ') : 'start the members that are not serving and check their logs';
+}
+
 function quorumAlerts({ quorum, members }: AlertInput): Alert[] {
   const out: Alert[] = [];
   if (quorum.voters > 0 && !quorum.hasQuorum) {
     const missing = members.filter((m) => !isObserver(m) && !isServing(m));
+    // Members in read-only mode still serve reads: the banner must not say nothing is served while
+    // the header says "read-only · member 1" (issue 34 item 3).
+    const readOnly = members.filter(isReadOnlyMode);
+    const why =
+      readOnly.length === 0
+        ? 'Without a quorum no member serves reads or writes: clients stay disconnected until enough voters are back (their sessions do not expire meanwhile).'
+        : `Without a quorum no member serves writes. ${readOnly.map(name).join(', ')} ${readOnly.length === 1 ? 'serves' : 'serve'} reads only, in read-only mode, possibly stale: ` +
+          'clients that allow read-only sessions (Keeper does) read there; the others stay disconnected until enough voters are back (their sessions do not expire meanwhile).';
     out.push({
       id: 'no-quorum',
       severity: 'critical',
       title: `No quorum: ${quorum.votersServing} of ${quorum.voters} voters serving, ${quorum.quorumSize} needed`,
-      why: 'Without a quorum no member serves reads or writes: clients stay disconnected until enough voters are back (their sessions do not expire meanwhile).',
-      action: `Bring back ${plural(quorum.quorumSize - quorum.votersServing, 'voter')}: start the members shown down and check their logs; do not wipe their data directories.`,
+      why,
+      action: `Bring back ${plural(quorum.quorumSize - quorum.votersServing, 'voter')}: ${bringBack(missing)}; do not wipe their data directories.`,
       members: missing.map((m) => m.address),
     });
   } else if (quorum.hasQuorum && quorum.votersServing < quorum.voters && quorum.canLoseNow === 0 && quorum.voters > 2) {

@@ -23,7 +23,7 @@ export function QuorumBanner({
   members: readonly MemberStatus[];
   stale: boolean;
 }) {
-  const look = describeQuorum(quorum, alerts, stale);
+  const look = describeQuorum(quorum, alerts, stale, members);
   // At the edge or without quorum, the poller's alert says why and what to do: here, where the eye is.
   const alert = quorumAlert(alerts);
   const leader = members.find((m) => m.state === 'leader' || m.state === 'standalone');

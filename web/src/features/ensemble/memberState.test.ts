@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { READ_ONLY_MODE_DETAIL } from '@keeper/shared';
 import { checkedAge, describeMember, describeQuorum, outageText } from './memberState';
 import { downMember, healthOf, healthy, leader, member, oneDown, oneSyncing, T0 } from '../../testSupport/ensembleFixtures';
 
@@ -92,6 +93,15 @@ describe('describeQuorum', () => {
     const none = healthOf([downMember(1), downMember(2), member(3, { state: 'not-serving' })]);
     expect(describeQuorum(none.quorum, none.alerts, false)).toMatchObject({ tone: 'lost', word: 'no quorum' });
     expect(describeQuorum(h.quorum, h.alerts, true).tone).toBe('stale');
+  });
+  it('without quorum, names the member that still serves reads in read-only mode, as the header does', () => {
+    const members = [member(1, { state: 'not-serving', detail: READ_ONLY_MODE_DETAIL }), downMember(2), downMember(3)];
+    const none = healthOf(members);
+    expect(describeQuorum(none.quorum, none.alerts, false, members)).toEqual({
+      tone: 'lost',
+      word: 'no quorum',
+      reason: 'no member serves writes; member 1 serves reads only (read-only mode)',
+    });
   });
   it('is degraded with five voters and one down, and when followers are not synced', () => {
     const five = healthOf([member(1), leader(2), member(3), member(4), downMember(5)]);

@@ -5,6 +5,7 @@
  * serving, grey unknown or stale.
  */
 import type { Alert, MemberState, MemberStatus, QuorumSummary } from '@keeper/shared';
+import { isReadOnlyMode } from '@keeper/shared';
 import { formatDuration } from '../../lib/time';
 
 import type { Tone } from '../../ui/tone';
@@ -94,14 +95,23 @@ export function outageText(m: Pick<MemberStatus, 'state' | 'lastServingAt'>, now
   return `${word} for ${formatDuration(now - m.lastServingAt)}`;
 }
 
-export function describeQuorum(q: QuorumSummary, alerts: readonly Alert[], stale: boolean): Look {
-  const look = quorumLook(q, alerts);
+/** `members`: to say which still serve reads in read-only mode, as the header does. */
+export function describeQuorum(q: QuorumSummary, alerts: readonly Alert[], stale: boolean, members: readonly MemberStatus[] = []): Look {
+  const look = quorumLook(q, alerts, members);
   return stale ? { ...look, tone: 'stale' } : look;
 }
 
-function quorumLook(q: QuorumSummary, alerts: readonly Alert[]): Look {
+function quorumLook(q: QuorumSummary, alerts: readonly Alert[], members: readonly MemberStatus[]): Look {
   if (q.voters === 0) return { tone: 'stale', word: 'unknown', reason: 'no voting member answered yet' };
-  if (!q.hasQuorum) return { tone: 'lost', word: 'no quorum', reason: 'no member serves reads or writes' };
+  if (!q.hasQuorum) {
+    const readOnly = members.filter(isReadOnlyMode).map((m) => (m.id === null ? m.address : `member ${m.id}`));
+    if (readOnly.length === 0) return { tone: 'lost', word: 'no quorum', reason: 'no member serves reads or writes' };
+    return {
+      tone: 'lost',
+      word: 'no quorum',
+      reason: `no member serves writes; ${readOnly.join(', ')} ${readOnly.length === 1 ? 'serves' : 'serve'} reads only (read-only mode)`,
+    };
+  }
   if (q.votersServing < q.voters) {
     return q.canLoseNow === 0
       ? { tone: 'degraded', word: 'at the edge', reason: 'one more voter failure loses the quorum' }
