@@ -49,6 +49,7 @@ async function plainAsk(host: string, port: number, word: string): Promise<strin
 export async function gatherReconfigPreflight(
   src: PreflightSources,
   joiners: readonly { id: number; host: string; clientPort: number }[],
+  leaving: readonly number[] = [],
 ): Promise<PreflightResult> {
   const ask = src.ask ?? plainAsk;
   const at = Date.now();
@@ -93,6 +94,7 @@ export async function gatherReconfigPreflight(
     lockHolder: await src.lockHolder(),
     leaderZxidBefore,
     joiners: joinerFacts,
+    leaving,
   });
   return { checks, configText, rights };
 }

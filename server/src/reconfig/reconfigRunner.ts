@@ -683,6 +683,7 @@ export class ReconfigRunner {
           },
         },
         joiners,
+        wf.steps.filter((s) => s.kind === 'remove' && s.state === 'pending').map((s) => s.memberId),
       );
       return result.checks;
     } finally {

@@ -40,6 +40,17 @@ function pick(mntr: ReadonlyMap<string, string>, ...keys: string[]): number | nu
   return null;
 }
 
+/**
+ * The voting followers in sync: the leader's synced_followers counts every forwarding follower,
+ * a learner waiting to be added by a reconfig among them (non-voting until then), so a resize's
+ * preflight said "4 of 2 followers synced" (issue 34 item 8). Its synced_non_voting_followers
+ * (3.5+) are those: taken off.
+ */
+function votingSynced(synced: number | null, nonVoting: number | null): number | null {
+  if (synced === null) return null;
+  return nonVoting === null ? synced : Math.max(0, synced - nonVoting);
+}
+
 export function metricsFrom(srvr: SrvrInfo | null, mntr: ReadonlyMap<string, string> | null): MemberMetrics {
   const m = mntr ?? new Map<string, string>();
   const zxid = srvr?.zxid ?? null;
@@ -61,7 +72,7 @@ export function metricsFrom(srvr: SrvrInfo | null, mntr: ReadonlyMap<string, str
     maxFds: pick(m, 'max_file_descriptor_count'),
     // Learners connected to the leader (3.4 says zk_followers; both count observers too).
     followers: pick(m, 'followers', 'learners'),
-    syncedFollowers: pick(m, 'synced_followers'),
+    syncedFollowers: votingSynced(pick(m, 'synced_followers'), pick(m, 'synced_non_voting_followers')),
     pendingSyncs: pick(m, 'pending_syncs'),
     uptimeSeconds: uptimeMs === null ? null : Math.floor(uptimeMs / 1000),
     packetsReceived: pick(m, 'packets_received') ?? srvr?.received ?? null,

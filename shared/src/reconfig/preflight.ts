@@ -14,6 +14,7 @@
  */
 import type { EnsembleHealth } from '../ensemble/types.js';
 import { zxidParts } from '../ensemble/zxid.js';
+import { isObserver, isServing } from '../ensemble/quorum.js';
 import { syncedFollowersCheck, votersServingCheck } from '../upgrades/gates.js';
 import type { ReconfigRights } from './rights.js';
 
@@ -48,6 +49,8 @@ export interface ReconfigPreflightFacts {
   /** The leader's zxid read before the joiners were asked: a joiner has caught up when it has at least this. */
   leaderZxidBefore: string | null;
   joiners: JoinerFacts[];
+  /** The ids of the members this resize removes (still to go): they need not serve, nor be synced. */
+  leaving?: readonly number[];
 }
 
 export function reconfigPreflight(f: ReconfigPreflightFacts): ReconfigCheck[] {
@@ -64,8 +67,20 @@ export function reconfigPreflight(f: ReconfigPreflightFacts): ReconfigCheck[] {
     at,
   });
   checks.push({ id: 'reconfig-right', ok: f.rights.basis !== 'none', saw: f.rights.sentence, at });
-  checks.push({ ...votersServingCheck(f.health, at) });
-  checks.push({ ...syncedFollowersCheck(f.health, at) });
+  // A voter this resize removes need not serve: removing a frozen or dead voter is how it is fixed (refused
+  // before with no way out, though the quorum held without it). The members that stay must all serve, and sync.
+  const leaving = new Set(f.leaving ?? []);
+  const staying: EnsembleHealth = { ...f.health, members: f.health.members.filter((m) => m.id === null || !leaving.has(m.id)) };
+  const goneAnyway = f.health.members.filter((m) => m.id !== null && leaving.has(m.id) && !isObserver(m) && !isServing(m));
+  const excused =
+    goneAnyway.length === 0
+      ? ''
+      : `; ${goneAnyway.map((m) => `member ${m.id} (${m.address}, ${m.state})`).join(', ')} leaves in this resize and need not serve`;
+  const serving = votersServingCheck(staying, at);
+  const down = staying.members.filter((m) => !isObserver(m) && !isServing(m)).length;
+  const them = down === 1 ? 'it' : 'them';
+  checks.push({ ...serving, saw: `${serving.saw}${excused}${serving.ok ? '' : `: start ${them}, or remove ${them} in this resize`}` });
+  checks.push({ ...syncedFollowersCheck(staying, at) });
   checks.push({
     id: 'no-workflow',
     ok: f.lockHolder === null,

@@ -37,8 +37,8 @@ export function votersServingCheck(health: EnsembleHealth, at: number): Check {
 }
 
 /**
- * zk_synced_followers counts the voting followers in sync with the leader (observers are
- * counted apart, in zk_synced_observers), so full means voters - 1.
+ * The voting followers in sync with the leader (metrics.ts: zk_synced_followers less the
+ * non-voting ones; observers are counted apart, in zk_synced_observers), so full means voters - 1.
  */
 export function syncedFollowersCheck(health: EnsembleHealth, at: number): Check {
   const expected = Math.max(0, voters(health).length - 1);

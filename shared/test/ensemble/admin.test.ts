@@ -90,6 +90,17 @@ describe('server_stats and monitor as srvr and mntr', () => {
     expect(metrics).toMatchObject({ syncedFollowers: 2, followers: 3, znodeCount: 17, maxFds: 20000 });
   });
 
+  it('counts voting followers only: learners waiting to be added (non-voting) are not synced voters', () => {
+    const mntr = new Map([
+      ['server_state', 'leader'],
+      ['synced_followers', '4'],
+      ['synced_non_voting_followers', '2'],
+    ]);
+    expect(metricsFrom(null, mntr).syncedFollowers).toBe(2);
+    // 3.4 has no synced_non_voting_followers: as reported.
+    expect(metricsFrom(null, new Map([['synced_followers', '2']])).syncedFollowers).toBe(2);
+  });
+
   it('connections reads like cons, with exact session ids', () => {
     const body = readAdminBody(fx.adminConnectionsLeader);
     if (body.kind !== 'ok') throw new Error('expected ok');

@@ -76,7 +76,20 @@ describe('reconfigPreflight', () => {
       ok: false,
       saw: expect.stringContaining('an upgrade and a reconfig never run together'),
     });
-    expect(check(facts({ health: threeVoters(T, { 3: { state: 'down' } }) }), 'voters-serving').ok).toBe(false);
+    expect(check(facts({ health: threeVoters(T, { 3: { state: 'down' } }) }), 'voters-serving')).toMatchObject({
+      ok: false,
+      saw: expect.stringMatching(/: start it, or remove it in this resize$/),
+    });
+  });
+  it('lets a resize remove the voter that does not serve (the fix for a frozen one): the members that stay must serve', () => {
+    const frozen = threeVoters(T, { 3: { state: 'unreachable', detail: 'no answer within 2 s' }, 1: { syncedFollowers: 1 } });
+    expect(check(facts({ health: frozen, leaving: [3] }), 'voters-serving')).toMatchObject({
+      ok: true,
+      saw: expect.stringContaining('member 3 (zk3:2181, unreachable) leaves in this resize and need not serve'),
+    });
+    expect(check(facts({ health: frozen, leaving: [3] }), 'synced-followers').ok).toBe(true);
+    // Removing another member does not excuse the frozen one.
+    expect(check(facts({ health: frozen, leaving: [2] }), 'voters-serving').ok).toBe(false);
   });
   it('fails a member to add that is not there, not a learner, or behind the leader', () => {
     const j = (mode: string | null, zxid: string | null) =>
