@@ -120,13 +120,14 @@ describe('an upgrade restarted by a command, and one restarted by hand', () => {
     const go = join(dataDir, 'go');
     const line = `echo {id} >> ${restartsLog} && while [ ! -e ${go} ]; do sleep 0.2; done && ${TSX} ${join(REPO, 'scripts', 'sandbox-cli.ts')} restart {id} --state-dir ${ensemble.stateDir} --timeout 45`;
     const configFile = join(dataDir, 'keeper.json');
-    // A 20 s session (not the default 30 s): the killed process's session, and its upgrade lock, end sooner, and still
-    // outlive the start of the next process (tsx compiles it: 6-11 s at load 7), which must see it hold the lock to
-    // count its expiry apart. A 1 s settle: what is tested is the resume, not the default timings.
+    // A 40 s session: the killed process's session, and its upgrade lock, must outlive the start of the next process,
+    // which must see it hold the lock to count its expiry apart (a session already gone may have been closed, and is
+    // not counted). tsx compiles the server as it starts: 6-11 s at load 7, and over 20 s at load 19, where a 20 s
+    // session was gone first (2026-12-07). A 1 s settle: what is tested is the resume, not the default timings.
     writeFileSync(
       configFile,
       JSON.stringify({
-        ensembles: [ensembleConfigOf(ensemble, { restartCommand: { shell: true, line }, sessionTimeoutMs: 20_000, upgradeSettleSeconds: 1 })],
+        ensembles: [ensembleConfigOf(ensemble, { restartCommand: { shell: true, line }, sessionTimeoutMs: 40_000, upgradeSettleSeconds: 1 })],
       }),
     );
     const children: ChildProcess[] = [];
@@ -199,7 +200,7 @@ describe('an upgrade restarted by a command, and one restarted by hand', () => {
           if (wf.state === 'paused' || wf.state === 'failed') throw new Error(`upgrade stopped: ${wf.reason}`);
           return wf.state === 'done' ? wf : null;
         },
-        // The killed process's session lives on for up to its timeout (20 s).
+        // The killed process's session lives on for up to its timeout (40 s).
         { what: 'the resumed upgrade done', timeoutMs: 200_000, intervalMs: 1_000 },
       );
       const first = done.steps[0]!;
