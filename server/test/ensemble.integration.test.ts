@@ -310,9 +310,12 @@ describe('a healthy 3-member ensemble, then broken on purpose', () => {
       async () => {
         const b = await members(keeper, 'it');
         const r = roles(b);
-        return r[oldLeader] === 'down' && Object.values(r).filter((x) => x === 'leader').length === 1 ? b : null;
+        // The other follower too: right after the election it may still be syncing with the new leader
+        // ("not serving" for a round; seen in a fresh clone), which is not the state this test shows.
+        const settled = r[oldLeader] === 'down' && Object.values(r).filter((x) => x === 'leader').length === 1 && b.quorum.votersServing === 2;
+        return settled ? b : null;
       },
-      { what: 'down + new leader', timeoutMs: 15_000, intervalMs: 200 },
+      { what: 'down + new leader + the other follower serving', timeoutMs: 15_000, intervalMs: 200 },
     );
     expect(Date.now() - killedAt).toBeLessThan(10_000);
     const down = body.members.find((m) => m.id === oldLeader)!;
