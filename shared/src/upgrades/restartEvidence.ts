@@ -2,7 +2,7 @@
  * Did the member restart since its baseline? A fast restart (a few seconds, between two polls)
  * may never look down, so beside "seen down" this reads the traces a new process leaves: its
  * uptime started again, its packet counters started again, or its version string changed (a
- * new build says "built on" another date). Never Keeper's clock alone (see uptimeReset).
+ * new build says "built on" another date).
  */
 import type { MemberStatus } from '../ensemble/types.js';
 import { isServing } from '../ensemble/quorum.js';
@@ -14,15 +14,11 @@ export interface RestartFinding {
   saw: string;
 }
 
-/** Uptime is whole seconds: two readings of one process may differ by one the wrong way. */
-const UPTIME_ROUNDING_SECONDS = 1;
 /**
  * Uptime is whole seconds (±1) and each reading is stamped when its probe answered (within the
- * 2 s call deadline): more than this below what the old process would show is a new one, by
- * Keeper's clock. Only one sign of two (countersReset): Keeper's stamps are taken on its event loop,
- * which a stall (SIGSTOP, a flood, a loaded machine) makes late by any amount, so the same process
- * read after a 4 s stall looked "restarted" (1269 s, where 1280 s were expected), and a failed
- * restart turned done.
+ * 2 s call deadline): more than this below what the old process would show is a new one. No
+ * larger: a member restarted in about a second a few seconds after its own start (a young
+ * ensemble, or one just rolled) is only told apart by a few seconds, and with 5 it never was.
  */
 const UPTIME_SLACK_SECONDS = 3;
 
@@ -37,25 +33,16 @@ export function baselineOf(m: MemberStatus): MemberBaseline {
   };
 }
 
-/**
- * A new process by its uptime. On its own only when the uptime itself went back (below the
- * baseline's, by more than rounding), which no clock of Keeper's enters. A young member (up a few
- * seconds at the baseline) restarted fast may already show more than the baseline: then the time
- * since the baseline, on Keeper's clock, says so only with a second, clock-free sign beside it,
- * its packet counters started again.
- */
+/** Uptime lower than the baseline's plus the time since, by more than the slack: a new process. */
 function uptimeReset(baseline: MemberBaseline, now: MemberStatus): RestartFinding | null {
   const before = baseline.uptimeSeconds;
   const after = now.metrics.uptimeSeconds;
   if (before === null || after === null) return null;
-  if (after + UPTIME_ROUNDING_SECONDS < before) return { evidence: 'uptime-reset', saw: `uptime went back to ${after} s (it was ${before} s)` };
   const expected = before + Math.max(0, now.polledAt - baseline.polledAt) / 1000;
   if (after + UPTIME_SLACK_SECONDS >= expected) return null;
-  const counters = countersReset(baseline, now);
-  if (!counters) return null;
   return {
     evidence: 'uptime-reset',
-    saw: `uptime ${after} s where about ${Math.round(expected)} s were expected without a restart (it was ${before} s), and ${counters.saw}`,
+    saw: `uptime went back to ${after} s (it was ${before} s, and would be about ${Math.round(expected)} s without a restart)`,
   };
 }
 
@@ -79,21 +66,4 @@ export function detectRestart(baseline: MemberBaseline, now: MemberStatus): Rest
   // `srst` also zeroes the packet counters, so they count only where uptime is not reported.
   const uptimeKnown = baseline.uptimeSeconds !== null && now.metrics.uptimeSeconds !== null;
   return (uptimeKnown ? uptimeReset(baseline, now) : countersReset(baseline, now)) ?? versionChanged(baseline, now);
-}
-
-/**
- * A member seen down (or unreachable) and serving again: did it restart? The down sign is one; the
- * second is a new process's trace, or its uptime short of the time since the baseline by more than
- * the slack. Null when it did; else the words for the same process (it stopped answering a while,
- * as a flood or a stalled Keeper makes it look, and its uptime kept counting). Where neither side
- * reports an uptime, the down sign stands alone, as it must (null).
- */
-export function notRestartedAfterDown(baseline: MemberBaseline, now: MemberStatus): string | null {
-  const before = baseline.uptimeSeconds;
-  const after = now.metrics.uptimeSeconds;
-  if (before === null || after === null) return null;
-  if (uptimeReset(baseline, now) || countersReset(baseline, now) || versionChanged(baseline, now)) return null;
-  const expected = before + Math.max(0, now.polledAt - baseline.polledAt) / 1000;
-  if (after + UPTIME_SLACK_SECONDS < expected) return null;
-  return `serving again with its uptime still counting (${after} s, it was ${before} s): the same process, it did not restart`;
 }

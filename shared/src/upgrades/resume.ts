@@ -11,7 +11,7 @@
 import type { EnsembleHealth } from '../ensemble/types.js';
 import { isServing } from '../ensemble/quorum.js';
 import { memberIn, servesInRightRole } from './members.js';
-import { detectRestart, notRestartedAfterDown } from './restartEvidence.js';
+import { detectRestart } from './restartEvidence.js';
 import type { UpgradeStep, UpgradeWorkflow } from './schemas.js';
 import { freshDeadline } from './stepActions.js';
 import { membersMismatch, recheckOnResume } from './recheck.js';
@@ -85,9 +85,7 @@ function decide(
     };
   }
   const finding = step.baseline ? detectRestart(step.baseline, member) : null;
-  // Seen down before Keeper stopped, and serving now as the same process: that was no restart.
-  const sameProcess = step.evidence === 'seen-down' && finding === null && step.baseline ? notRestartedAfterDown(step.baseline, member) : null;
-  const restarted = (step.evidence !== null && sameProcess === null) || finding !== null;
+  const restarted = step.evidence !== null || finding !== null;
   if (restarted && servesInRightRole(step.role, member.state)) {
     const why = finding ? finding.saw : `the restart was seen before Keeper stopped (${step.evidence})`;
     return {

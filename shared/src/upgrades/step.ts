@@ -9,7 +9,7 @@ import { isServing } from '../ensemble/quorum.js';
 import { failedGatesSentence, gatesPass, stepGates, syncedFollowersCheck, zxidCheck } from './gates.js';
 import { offTargetWords, versionMatches } from './builds.js';
 import { memberIn, memberName, servesInRightRole } from './members.js';
-import { baselineOf, detectRestart, notRestartedAfterDown } from './restartEvidence.js';
+import { baselineOf, detectRestart } from './restartEvidence.js';
 import type { Check, CheckId, CommandProcess, RestartMethod, UpgradeMode, UpgradeStep, UpgradeTimings } from './schemas.js';
 import { TERMINAL_STEP_STATES } from './schemas.js';
 import { latestChecks, pauseStep, record, stepTitle } from './stepRecord.js';
@@ -129,19 +129,6 @@ function onPoll(step: UpgradeStep, health: EnsembleHealth, at: number, ctx: Step
     const finding = detectRestart(s.baseline, member);
     if (finding) s = toWentDown(s, at, finding.saw, finding.evidence, ctx);
   }
-  // Seen down, then serving as the same process: it stopped answering a while (a flood, a stalled
-  // Keeper), it did not restart. Back to waiting for the restart, within the time a restart has.
-  const sameProcess =
-    s.state === 'wentDown' && s.evidence === 'seen-down' && s.baseline && isServing(member) ? notRestartedAfterDown(s.baseline, member) : null;
-  if (sameProcess) {
-    s = {
-      ...record(s, { id: 'went-down', ok: false, saw: sameProcess, at }),
-      state: 'restarting',
-      evidence: null,
-      phases: { ...s.phases, wentDown: null },
-      deadlineAt: (s.restartRequestedAt ?? at) + ctx.timings.wentDownWithinMs,
-    };
-  }
   if (s.state === 'wentDown' && isServing(member)) {
     if (servesInRightRole(s.role, member.state)) {
       s = {
@@ -248,10 +235,8 @@ function watchWhilePaused(step: UpgradeStep, health: EnsembleHealth, at: number,
   const lastPause = [...step.checks].reverse().find((c) => !c.ok);
   if (step.pausedFrom !== 'restarting' || step.restartRequestedAt === null || !step.baseline || lastPause?.id === 'operator') return step;
   const member = memberIn(health, step.address);
-  // Only a new process's trace: seen down alone (a flood or a stalled Keeper makes a member look so)
-  // never turns a failed restart into one; a restart by hand shows its new process once it serves.
   const finding = member ? detectRestart(step.baseline, member) : null;
-  if (!finding || finding.evidence === 'seen-down') return step;
+  if (!finding) return step;
   const unpaused: UpgradeStep = { ...step, state: 'restarting', pausedFrom: null, reason: null };
   return toWentDown(unpaused, at, `${finding.saw}: the restart happened after the pause, so the step goes on`, finding.evidence, ctx);
 }
