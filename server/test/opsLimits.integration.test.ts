@@ -36,6 +36,17 @@ let watchFrom = 0;
 let sessionAtStart: string | null = null;
 
 const api = (method: string, path: string, body?: unknown) => call(keeper.url, method, path, admin, body);
+/** A node's stat as an export carries it (the import does not use it). */
+const stat = { version: 0, aversion: 0, cversion: 0, ctime: 0, mtime: 0, dataLength: 0, numChildren: 0, ephemeral: false };
+/** An export from another ensemble, with these nodes under its root. */
+const exportOf = (nodes: ExportDocument['nodes']): ExportDocument => ({
+  format: 'keeper-export',
+  version: 1,
+  ensemble: 'elsewhere',
+  root: '/x',
+  exportedAt: Date.now(),
+  nodes,
+});
 const url = (kind: string, path: string) => `/api/ensembles/it/${kind}${path}`;
 
 function consoleSession() {
@@ -207,23 +218,15 @@ describe('the size limit is exact, and refused before sending', () => {
   it('the dry run also finds duplicate paths and ACLs ZooKeeper would refuse or that block the children', async () => {
     watchFrom = Date.now();
     sessionAtStart = consoleSession().sessionId;
-    const stat = { version: 0, aversion: 0, cversion: 0, ctime: 0, mtime: 0, dataLength: 0, numChildren: 0, ephemeral: false };
     const world = [{ scheme: 'world' as const, id: 'anyone', permissions: 31 }];
-    const doc: ExportDocument = {
-      format: 'keeper-export',
-      version: 1,
-      ensemble: 'elsewhere',
-      root: '/x',
-      exportedAt: Date.now(),
-      nodes: [
-        { rel: '', data: '', encoding: 'utf8', acl: world, stat },
-        { rel: 'twice', data: 'YQ==', encoding: 'utf8', acl: world, stat },
-        { rel: 'twice', data: 'Yg==', encoding: 'utf8', acl: world, stat },
-        { rel: 'auth', data: '', encoding: 'utf8', acl: [{ scheme: 'auth', id: '', permissions: 31 }], stat },
-        { rel: 'fenced', data: '', encoding: 'utf8', acl: [{ scheme: 'ip', id: '10.9.9.9', permissions: 31 }], stat },
-        { rel: 'fenced/child', data: '', encoding: 'utf8', acl: world, stat },
-      ],
-    };
+    const doc = exportOf([
+      { rel: '', data: '', encoding: 'utf8', acl: world, stat },
+      { rel: 'twice', data: 'YQ==', encoding: 'utf8', acl: world, stat },
+      { rel: 'twice', data: 'Yg==', encoding: 'utf8', acl: world, stat },
+      { rel: 'auth', data: '', encoding: 'utf8', acl: [{ scheme: 'auth', id: '', permissions: 31 }], stat },
+      { rel: 'fenced', data: '', encoding: 'utf8', acl: [{ scheme: 'ip', id: '10.9.9.9', permissions: 31 }], stat },
+      { rel: 'fenced/child', data: '', encoding: 'utf8', acl: world, stat },
+    ]);
     const dry = await api('POST', `${url('import', '/limits/checked')}?dryRun=true`, doc);
     expect(dry.status).toBe(200);
     const found = (dry.body.plan.problems as { path: string; reason: string }[]).map((p) => `${p.path} ${p.reason}`).sort();
@@ -238,21 +241,13 @@ describe('the size limit is exact, and refused before sending', () => {
   it('refuses an import whose ACLs would lock the console out, as PUT …/acl does, and writes nothing', async () => {
     watchFrom = Date.now();
     sessionAtStart = consoleSession().sessionId;
-    const stat = { version: 0, aversion: 0, cversion: 0, ctime: 0, mtime: 0, dataLength: 0, numChildren: 0, ephemeral: false };
-    const doc: ExportDocument = {
-      format: 'keeper-export',
-      version: 1,
-      ensemble: 'elsewhere',
-      root: '/x',
-      exportedAt: Date.now(),
-      nodes: [
-        { rel: '', data: '', encoding: 'utf8', acl: [{ scheme: 'world', id: 'anyone', permissions: 31 }], stat },
-        // Another's digest only: the console could not read it back, nor change its ACL.
-        { rel: 'carol', data: '', encoding: 'utf8', acl: [{ scheme: 'digest', id: 'carol:aGFzaGhhc2hoYXNoaGFzaGhhc2g=', permissions: 31 }], stat },
-        // Read for all: no one, the console included, may change its ACL back.
-        { rel: 'read-only', data: '', encoding: 'utf8', acl: [{ scheme: 'world', id: 'anyone', permissions: 1 }], stat },
-      ],
-    };
+    const doc = exportOf([
+      { rel: '', data: '', encoding: 'utf8', acl: [{ scheme: 'world', id: 'anyone', permissions: 31 }], stat },
+      // Another's digest only: the console could not read it back, nor change its ACL.
+      { rel: 'carol', data: '', encoding: 'utf8', acl: [{ scheme: 'digest', id: 'carol:aGFzaGhhc2hoYXNoaGFzaGhhc2g=', permissions: 31 }], stat },
+      // Read for all: no one, the console included, may change its ACL back.
+      { rel: 'read-only', data: '', encoding: 'utf8', acl: [{ scheme: 'world', id: 'anyone', permissions: 1 }], stat },
+    ]);
     const dry = await api('POST', `${url('import', '/limits/locking')}?dryRun=true`, doc);
     expect(dry.status).toBe(200);
     const found = (dry.body.plan.problems as { path: string; reason: string; detail: string }[]).map((p) => `${p.path} ${p.reason}`).sort();
