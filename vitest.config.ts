@@ -79,9 +79,8 @@ export default defineConfig({
           // was three quarters of the unit run's CPU (249 s of CPU, 132 s on 2 cores; 76 s and 45 s
           // shared). A file that mocks modules needs its own: UNIT_ISOLATED.
           isolate: false,
-          // Files rendered with Preact end after its last after-paint timer; each test's DOM is
-          // removed after it (see the files).
-          setupFiles: ['web/test/afterPaintSettled.ts', 'web/test/cleanupEachTest.ts'],
+          // Each test's DOM is removed after it (see the file).
+          setupFiles: ['web/test/cleanupEachTest.ts'],
           // A guard against hangs, not a budget: at load 20 on 2 cores, 24 sound tests (100,000-name
           // sorts, jsdom renders) outran vitest's default 5 s. Speed is measured in bench/.
           testTimeout: 30_000,
@@ -96,7 +95,6 @@ export default defineConfig({
           name: 'unit-isolated',
           include: UNIT_ISOLATED,
           exclude: IGNORED,
-          setupFiles: ['web/test/afterPaintSettled.ts'],
           testTimeout: 30_000,
           maxWorkers: UNIT_WORKERS,
           sequence: { groupOrder: 0 },

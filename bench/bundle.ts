@@ -11,41 +11,20 @@
  *
  *   npx tsx bench/bundle.ts
  */
-import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { get, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { decode } from '@jridgewell/sourcemap-codec';
 import express from 'express';
 import { staticWeb } from '../server/src/http/staticWeb.js';
+import { buildWithManifest, FIRST_ROUTE_GOAL_BYTES, firstRouteFiles } from '../scripts/lib/bundle/firstRoute.js';
 import { runBench } from './support/lifecycle.js';
 
-/** Issue 23: the first route's JavaScript, gzipped. */
-const GOAL_BYTES = 120 * 1024;
-const FIRST_ROUTE = 'src/features/tree/TreeExplorer.tsx';
-const webDir = join(dirname(dirname(fileURLToPath(import.meta.url))), 'web');
-
-interface ManifestChunk {
-  file: string;
-  imports?: string[];
-  dynamicImports?: string[];
-  isEntry?: boolean;
-}
-
-/** Every chunk `from` needs before it runs: itself and its static imports, transitively. */
-function staticClosure(manifest: Record<string, ManifestChunk>, from: string, into = new Set<string>()): Set<string> {
-  if (into.has(from)) return into;
-  const chunk = manifest[from];
-  if (!chunk) throw new Error(`the manifest has no ${from}`);
-  into.add(from);
-  for (const dep of chunk.imports ?? []) staticClosure(manifest, dep, into);
-  return into;
-}
+const GOAL_BYTES = FIRST_ROUTE_GOAL_BYTES;
 
 /** Files a browser may fetch from the build: everything but the manifest, the maps and the precompressed copies. */
 function servedFiles(dir: string, root = dir): string[] {
@@ -124,14 +103,8 @@ await runBench('bundle', { timeoutMs: 180_000 }, async ({ defer, log }) => {
   const out = mkdtempSync(join(tmpdir(), 'keeper-bundle-'));
   defer('remove the build', () => rmSync(out, { recursive: true, force: true }));
   log('vite build --manifest ...');
-  execFileSync(join(webDir, '..', 'node_modules', '.bin', 'vite'), ['build', '--outDir', out, '--emptyOutDir', '--manifest', '--logLevel', 'warn'], {
-    cwd: webDir,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const manifest = JSON.parse(readFileSync(join(out, '.vite', 'manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
-  const entry = Object.keys(manifest).find((k) => manifest[k]?.isEntry);
-  if (!entry) throw new Error('no entry in the manifest');
-  const keys = staticClosure(manifest, FIRST_ROUTE, staticClosure(manifest, entry));
+  const { manifest } = buildWithManifest(out);
+  const firstFiles = firstRouteFiles(manifest);
 
   const sized = (file: string) => {
     const code = readFileSync(join(out, file));
@@ -142,7 +115,7 @@ await runBench('bundle', { timeoutMs: 180_000 }, async ({ defer, log }) => {
       brotli: brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
     };
   };
-  const first = [...keys].map((k) => sized(manifest[k]!.file)).sort((a, b) => b.gzip - a.gzip);
+  const first = firstFiles.map(sized).sort((a, b) => b.gzip - a.gzip);
   const all = [...new Set(Object.values(manifest).map((c) => c.file))].filter((f) => f.endsWith('.js')).map(sized);
   const sum = (list: readonly { raw: number; gzip: number; brotli: number }[], key: 'raw' | 'gzip' | 'brotli') => list.reduce((s, x) => s + x[key], 0);
   const gzip = sum(first, 'gzip');

@@ -1,6 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { precompress } from './build/precompress';
+import { precompress } from './build/precompress.js';
 
 // The API server (`npm start`: scripts/start.ts) listens here in development; vite proxies to it so the
 // browser sees one origin, exactly as in production where the server serves web/dist.

@@ -8,6 +8,6 @@ import { afterEach } from 'vitest';
 
 afterEach(async () => {
   if (typeof document === 'undefined') return;
-  const { cleanup } = await import('@testing-library/preact');
+  const { cleanup } = await import('@testing-library/react');
   cleanup();
 });

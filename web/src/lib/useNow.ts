@@ -2,8 +2,8 @@
  * One shared clock for every relative time on screen ("4 s ago"), ticking once a second only while
  * something shows one, so a hundred timestamps cost one interval and re-render together.
  *
- * The clock starts on the first read, not on the first subscription: Preact reads the snapshot
- * while rendering and subscribes only after the frame, so a clock started on subscription would
+ * The clock starts on the first read, not on the first subscription: React reads the snapshot
+ * while rendering and subscribes only after the commit, so a clock started on subscription would
  * first show the time it last ticked, minutes ago. Between ticks the snapshot stays the same, as
  * useSyncExternalStore requires. It stops when the last listener leaves, or at the next tick when
  * it was read by a render that never subscribed.

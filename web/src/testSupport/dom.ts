@@ -4,7 +4,7 @@
  * after each test, which Testing Library only does by itself when the runner has global hooks.
  */
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/preact';
+import { cleanup } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
 afterEach(cleanup);

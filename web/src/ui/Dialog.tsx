@@ -20,7 +20,7 @@ export function Dialog({
   className?: string;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
-  // Opened in the same commit that renders it (Preact runs useEffect after the next frame): the
+  // Opened in the same commit that renders it (useEffect may run after the browser paints): the
   // first key press after a click that opens it already lands inside.
   useLayoutEffect(() => {
     const d = ref.current;

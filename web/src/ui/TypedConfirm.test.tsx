@@ -6,7 +6,7 @@
  */
 import '../testSupport/dom';
 import { useState } from 'react';
-import { fireEvent, render, screen } from '@testing-library/preact';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { TypedConfirm, typedMatches } from './TypedConfirm';
 

@@ -5,7 +5,7 @@
  * whoAmI's answer, the warning, the last TLS or SASL problem).
  */
 import '../../testSupport/dom';
-import { render, screen, within } from '@testing-library/preact';
+import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import type { ConsoleConnectionFacts } from '@keeper/shared';
 import { ConnectionChip } from './ConnectionChip';

@@ -5,7 +5,7 @@
  * card's state word, figures and outage, the alerts, and the "as of" note once the data is not live.
  */
 import '../../testSupport/dom';
-import { render, screen, within } from '@testing-library/preact';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -7,7 +7,7 @@
  * a holder, and the API's refusals in words.
  */
 import '../../testSupport/dom';
-import { render, screen, within } from '@testing-library/preact';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router-dom';

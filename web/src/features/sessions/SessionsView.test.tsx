@@ -5,7 +5,7 @@
  * screen: row order, the sort arrows, the console's own session, the filter's count.
  */
 import '../../testSupport/dom';
-import { render, screen, within } from '@testing-library/preact';
+import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';

@@ -6,7 +6,7 @@
  */
 import '../../testSupport/dom';
 import type { ReactNode } from 'react';
-import { render, screen } from '@testing-library/preact';
+import { render, screen } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ZnodeStat } from '@keeper/shared';

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import '../../../testSupport/dom';
-import { render, screen } from '@testing-library/preact';
+import { render, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { SizeChange } from './PlanPreview';
 

@@ -5,7 +5,7 @@
  * BAD_VERSION with the current value), and assertions on what the dialog then says and sends.
  */
 import '../../../testSupport/dom';
-import { fireEvent, render, screen, within } from '@testing-library/preact';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { encodeZnodeData, MAX_ZNODE_DATA_BYTES, type EncodedData, type ZnodeStat, type ZnodeState } from '@keeper/shared';
