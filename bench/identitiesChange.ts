@@ -1,5 +1,5 @@
 /**
- * A `replicas.identities` change (docs/replicas.md, "Identity and ACL"): the first replica with
+ * A `replicas.identities` change (docs/operating/replicas.md, "Identity and ACL"): the first replica with
  * the new list sets the new ACL on every znode under the root. How long that walk takes over
  * 10,000 sign-in records (the default `maxSessions`), against a raw node-zookeeper-client doing
  * the same walk (getChildren, getACL, setACL at the read aversion, 16 at a time) over the same

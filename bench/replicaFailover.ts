@@ -1,5 +1,5 @@
 /**
- * How long a browser is not live when its Keeper goes away (docs/replicas.md, issue 21 item 7):
+ * How long a browser is not live when its Keeper goes away (docs/operating/replicas.md, issue 21 item 7):
  *  - replicas: two replica processes behind nginx (docs/nginx/keeper.conf, round robin) on one
  *    home ensemble; the replica holding the client's socket is killed (SIGKILL) and started again
  *    (so the next round has two again); the client comes back through nginx to the other one;

@@ -1,6 +1,6 @@
 /**
  * Runs the benches one after another, each in its own process (its own ensemble,
- * Keeper, heap and JIT), then prints one markdown summary table for the README.
+ * Keeper, heap and JIT), then prints one markdown summary table for docs/benchmarks.md.
  * A bench that fails is reported as such; the others still run.
  *
  *   npx tsx bench/run-all.ts        (or: npm run bench)

@@ -1,6 +1,6 @@
 /**
  * The members' 4lw load with 1 and with 3 Keeper replicas, with and without
- * `"replicas": {"sharedPolling": true}` (docs/replicas.md), over the same window in one run:
+ * `"replicas": {"sharedPolling": true}` (docs/operating/replicas.md), over the same window in one run:
  *  - A: 1 replica, sharedPolling on (it leads: it polls and publishes);
  *  - B: 3 replicas, sharedPolling on (one polls for all);
  *  - C: 3 replicas, sharedPolling off (each polls: today's cost of N replicas).

@@ -3,7 +3,7 @@
  * edits, creates and deletes through the UI and kazoo (another client) confirms every change; a
  * stale edit is refused and shown as a conflict, nothing overwritten; a recursive delete shows
  * progress and can be cancelled; a share link gives a second browser a live, read-only view until
- * it is revoked; viewers sign in on /login; the audit trail lists it all. Screenshots go to docs/
+ * it is revoked; viewers sign in on /login; the audit trail lists it all. Screenshots go to docs/screenshots/
  * with KEEPER_DOCS_SCREENSHOTS=1.
  */
 import { createServer } from 'node:http';
@@ -17,7 +17,7 @@ import { TreePage } from './support/treePage.js';
 import { AccessPage, anonymousContext, useTheme } from './support/accessPage.js';
 import { checkedVariants, docsShot, settle } from './support/screenshots.js';
 
-// The size the docs' screenshots are taken at (like docs/tree-*.png).
+// The size the docs' screenshots are taken at (like docs/screenshots/tree-*.png).
 test.use({ viewport: { width: 1440, height: 900 } });
 
 const get = (path: string) => kazooGet(E2E_HOSTS, path, { subtree: true });

@@ -2,7 +2,7 @@
  * The ensemble, sessions and watches views against the real 3-member sandbox: the quorum in one
  * sentence and the members live from the poller; client sessions from cons and dump with the
  * flags an operator needs (a dead client still holding ephemerals, a silent one about to expire);
- * wchp on confirmation finding a herd. Screenshots go to docs/ with KEEPER_DOCS_SCREENSHOTS=1.
+ * wchp on confirmation finding a herd. Screenshots go to docs/screenshots/ with KEEPER_DOCS_SCREENSHOTS=1.
  */
 import { expect, test } from '@playwright/test';
 import { holdSessions, kazoo, type HeldSessions } from '../scripts/lib/kazoo/index.js';
@@ -18,7 +18,7 @@ const ADDRESSES = E2E_HOSTS.split(',');
 // The held clients read now and then, like real workers, rather than only pinging.
 const BUSY = { busy: true };
 
-// The size the docs' screenshots are taken at (like docs/tree-*.png).
+// The size the docs' screenshots are taken at (like docs/screenshots/tree-*.png).
 test.use({ viewport: { width: 1440, height: 900 } });
 
 async function leaderAddress(view: EnsemblePage): Promise<string> {

@@ -3,7 +3,7 @@
  * of each level offered as they type, and lands there, from the keyboard or on a phone. A share
  * link's holder is offered only the way into its scope and what lies below: the page never asks
  * the server for a list above it. Screenshots (dark, light, phone) go to the test's output folder,
- * or docs/ with KEEPER_DOCS_SCREENSHOTS=1.
+ * or docs/screenshots/ with KEEPER_DOCS_SCREENSHOTS=1.
  */
 import { expect, test, type Page, type WebSocket } from '@playwright/test';
 import { kazoo, type KazooOp } from '../scripts/lib/kazoo/index.js';

@@ -3,7 +3,7 @@
  * on a list of 3,000 tasks, idle clients beside them. The sessions view sorts the busiest first,
  * sums them by client host, names the herd with what to do (and the task list, which a second tab
  * has open in the tree), and drops the herd once the loop stops. Screenshots in both themes go
- * to docs/ with KEEPER_DOCS_SCREENSHOTS=1. The ensemble view names the herd among its alerts, with a
+ * to docs/screenshots/ with KEEPER_DOCS_SCREENSHOTS=1. The ensemble view names the herd among its alerts, with a
  * link to the sessions, and its timeline says when it was raised (issue 22 item 15).
  */
 import { expect, test, type Page } from '@playwright/test';

@@ -7,7 +7,7 @@
  * last response as of its gathering, a leaked waiter tagged at the head of its own chain, the
  * Delete column covering nothing at 1,400 px, and a share link without the ensemble views
  * shown the lock with owners and addresses hidden. Screenshots of the list and the detail in both
- * themes, at 1,400 px and at a phone's width go to the test's output (or docs/ with
+ * themes, at 1,400 px and at a phone's width go to the test's output (or docs/screenshots/ with
  * KEEPER_DOCS_SCREENSHOTS=1).
  */
 import { expect, test } from '@playwright/test';

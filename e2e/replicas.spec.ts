@@ -1,7 +1,7 @@
 /**
  * Issue 21 items 5 and 6 in Chromium: two Keeper replicas, each a process of its own (`npm start`
  * with a config holding "replicas"), on one real home ensemble (this lane's 3-member sandbox),
- * behind a real nginx running the README's docs/nginx/keeper.conf (round robin, nothing sticky,
+ * behind a real nginx running the shipped docs/nginx/keeper.conf (round robin, nothing sticky,
  * WebSocket proxying, TLS ending at nginx). The browser only ever talks to nginx.
  *
  * - The Replicas panel lists both, serving, with the elected poller (sharedPolling).

@@ -7,7 +7,7 @@
  * control (and is refused by the API). Then the admin removes member 4 again: the sandbox stops
  * it, and the ensemble view shows 3 members and the timeline says where Keeper now connects.
  * With KEEPER_DOCS_SCREENSHOTS=1 it grows to 5 (two steps, for a picture of a run under way) and
- * saves docs/resize-*.png in both themes and at a phone's width.
+ * saves docs/screenshots/resize-*.png in both themes and at a phone's width.
  *
  * Its own sandbox and Keeper (PORT_OFFSETS.resizeE2e, KEEPER_PORTS.e2eResize): a resize changes
  * the ensemble every other spec of a lane relies on.

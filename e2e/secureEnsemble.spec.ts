@@ -101,7 +101,7 @@ test.afterAll(async () => {
 
 const chip = (page: Page) => page.getByRole('note', { name: /^Connection: TLS/ });
 
-/** To docs/ with KEEPER_DOCS_SCREENSHOTS=1 (the README shows them), else the test's output folder. */
+/** To docs/screenshots/ with KEEPER_DOCS_SCREENSHOTS=1 (docs/operating/secured-ensembles.md shows them), else the test's output folder. */
 async function shot(page: Page, name: string, outputPath: (name: string) => string): Promise<void> {
   await settle(page);
   await page.screenshot({ path: docsShot(name, outputPath) });

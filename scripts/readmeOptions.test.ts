@@ -1,7 +1,8 @@
 /**
- * The README's options table says what `npm start` accepts: every option of its --help text and
- * every variable server/src/config/cli.ts reads (but the XDG and HOME ones behind the defaults) is
- * listed, so an option added without a line in the table fails here.
+ * The options table of docs/operating/configuration.md (the manual's Configuration page, linked
+ * from the README) says what `npm start` accepts: every option of its --help text and every
+ * variable server/src/config/cli.ts reads (but the XDG and HOME ones behind the defaults) is
+ * listed on that page, so an option added without a line in the table fails here.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -9,9 +10,9 @@ import { expect, it } from 'vitest';
 import { START_USAGE } from '../server/src/config/cli.js';
 
 const REPO = resolve(import.meta.dirname, '..');
-const readme = readFileSync(resolve(REPO, 'README.md'), 'utf8');
-/** The table under "## Configuration", up to the first blank line after it. */
-const table = /## Configuration[\s\S]*?(\| Option \|[\s\S]*?)\n\n/.exec(readme)?.[1] ?? '';
+const page = readFileSync(resolve(REPO, 'docs/operating/configuration.md'), 'utf8');
+/** The table whose header starts "| Option |", up to the first blank line after it. */
+const table = /(\| Option \|[\s\S]*?)\n\n/.exec(page)?.[1] ?? '';
 
 it('lists every option of npm start --help', () => {
   const options = [...new Set(START_USAGE.match(/^\s{2}--[a-z-]+/gm)?.map((o) => o.trim()))].filter((o) => o !== '--help');
@@ -23,5 +24,5 @@ it('lists every environment variable the options are read from', () => {
   const source = readFileSync(resolve(REPO, 'server/src/config/cli.ts'), 'utf8');
   const variables = [...new Set([...source.matchAll(/env\.([A-Z_]+)/g)].map((m) => m[1]!))].filter((v) => v !== 'XDG_STATE_HOME' && v !== 'HOME');
   expect(variables).toContain('KEEPER_STATE_DIR');
-  expect(variables.filter((v) => !readme.includes(`\`${v}\``))).toEqual([]);
+  expect(variables.filter((v) => !page.includes(`\`${v}\``))).toEqual([]);
 });

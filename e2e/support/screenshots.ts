@@ -2,12 +2,12 @@
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 
-/** KEEPER_DOCS_SCREENSHOTS=1: taking the pictures (docs/, and the variants below). */
+/** KEEPER_DOCS_SCREENSHOTS=1: taking the pictures (docs/screenshots/, and the variants below). */
 export const DOCS_SCREENSHOTS = process.env.KEEPER_DOCS_SCREENSHOTS === '1';
 
-/** docs/<name> with KEEPER_DOCS_SCREENSHOTS=1 (the screenshots the docs show), else the test's output folder. */
+/** docs/screenshots/<name> with KEEPER_DOCS_SCREENSHOTS=1 (the screenshots the docs show), else the test's output folder. */
 export function docsShot(name: string, outputPath: (name: string) => string): string {
-  return DOCS_SCREENSHOTS ? join('docs', name) : outputPath(name);
+  return DOCS_SCREENSHOTS ? join('docs', 'screenshots', name) : outputPath(name);
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * A real nginx (Debian's nginx-light) on loopback in front of Keeper, run with the README's own
+ * A real nginx (Debian's nginx-light) on loopback in front of Keeper, run with the shipped
  * site file, docs/nginx/keeper.conf. Only what differs on this machine is rewritten: the listen
  * address, the upstream servers (one Keeper, or several replicas: round robin, nothing sticky)
  * and the certificate files. Each rewrite must hit, so the shipped file cannot drift from what the

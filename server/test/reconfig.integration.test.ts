@@ -1,5 +1,5 @@
 /**
- * Resizing a real reconfig-enabled ensemble (issue 24, docs/reconfig.md) with the planner and
+ * Resizing a real reconfig-enabled ensemble (issue 24, docs/design/reconfig.md) with the planner and
  * Keeper's own reconfig request (server/src/zk/reconfig.ts, op code 16), one verified step at a
  * time, while a kazoo writer records every acknowledged write:
  *   - 3 → 5 voters (members 4 and 5 started by the sandbox as learners), then 5 → 3 by removing two

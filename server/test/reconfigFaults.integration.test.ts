@@ -1,5 +1,5 @@
 /**
- * The resize workflow (issue 24 item 6, docs/reconfig.md) on a real reconfig-enabled ensemble, where
+ * The resize workflow (issue 24 item 6, docs/design/reconfig.md) on a real reconfig-enabled ensemble, where
  * it can go wrong, each through Keeper's API under kazoo writers recording every acknowledged write:
  *   - a member to add that runs without reconfigEnabled: up but never serving (it restarts its
  *     election on the ensemble's newer configuration version); the preflight names it and says

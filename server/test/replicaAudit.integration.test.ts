@@ -1,5 +1,5 @@
 /**
- * One audit trail across replicas (issue 21, item 4; docs/replicas.md): every replica writes its
+ * One audit trail across replicas (issue 21, item 4; docs/operating/replicas.md): every replica writes its
  * own file and the home ensemble's bounded recent window; GET /api/audit on any replica shows
  * every replica's entries, each marked with its replica. And sign-in guesses counted across
  * replicas: two replicas allow about what one allows. A is a process of its own (killed with

@@ -1,5 +1,5 @@
 /**
- * Workflows survive their replica (issue 21, item 3; docs/replicas.md): two Keeper replicas, each
+ * Workflows survive their replica (issue 21, item 3; docs/operating/replicas.md): two Keeper replicas, each
  * its own process, share one real 3-member ensemble as their home ensemble and as the ensemble
  * they upgrade. The upgrade starts on A; a browser follows it on B (B mirrors what A stores).
  * A is killed (SIGKILL) while its first restart command runs. B takes the upgrade over once A's

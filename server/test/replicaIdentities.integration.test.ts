@@ -1,6 +1,6 @@
 /**
  * `replicas.identities` on a real secured home ensemble (TLS with client certificates, SASL
- * DIGEST-MD5 required of every session; docs/replicas.md "Identity and ACL"): the root and every
+ * DIGEST-MD5 required of every session; docs/operating/replicas.md "Identity and ACL"): the root and every
  * znode under it carry the secret's digest entry and one cdrwa entry per identity; each identity
  * lets its holder in on its own; a client with another certificate and another SASL user is
  * refused (NO_AUTH); Keeper's console session, which carries the very identities the ACL names,

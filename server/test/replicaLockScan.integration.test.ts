@@ -1,5 +1,5 @@
 /**
- * Lock scans survive their replica (issue 21, items 1 to 4; docs/replicas.md): two Keeper
+ * Lock scans survive their replica (issue 21, items 1 to 4; docs/operating/replicas.md): two Keeper
  * replicas, each its own process, share one real 3-member ensemble as their home ensemble and as
  * the ensemble they scan. A scan started on A is listed by B (GET .../lock-scans and the Locks
  * view's topic) as A stores its progress; a viewer may not start one.

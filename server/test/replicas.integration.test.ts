@@ -1,5 +1,5 @@
 /**
- * Two Keeper replicas in one process sharing one real home ensemble (docs/replicas.md): each
+ * Two Keeper replicas in one process sharing one real home ensemble (docs/operating/replicas.md): each
  * registers an ephemeral znode of its own state session and lists the other; a forced expiry of
  * one's state session removes it and it registers again; the root carries an ACL no other client
  * passes (not even Keeper's own console session); writes are compare-and-set; GET /api/replicas

@@ -1,7 +1,7 @@
 /**
- * Two Keeper replicas behind a real nginx (Debian's nginx-light on loopback) with the README's own
+ * Two Keeper replicas behind a real nginx (Debian's nginx-light on loopback) with the shipped
  * site file, docs/nginx/keeper.conf, its upstream rewritten to list both replicas: round robin, no
- * sticky sessions (docs/replicas.md). A client that signs in once through nginx is served by
+ * sticky sessions (docs/operating/replicas.md). A client that signs in once through nginx is served by
  * whichever replica answers, and when the replica holding its live socket goes away, it opens the
  * socket again through nginx with the same cookie and the updates keep coming.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 21, item 6, all at once (docs/replicas.md): two Keeper replicas, each a process of its own,
+ * Issue 21, item 6, all at once (docs/operating/replicas.md): two Keeper replicas, each a process of its own,
  * behind a real nginx (docs/nginx/keeper.conf, round robin); a home ensemble holding their shared
  * state and a second real ensemble, "prod", that they upgrade while a kazoo writer records every
  * acknowledged write on it. The upgrade is started through nginx; the replica that runs it is

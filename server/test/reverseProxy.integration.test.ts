@@ -1,6 +1,6 @@
 /**
  * Keeper behind a real nginx (Debian's nginx-light, started here on loopback) terminating TLS,
- * with the README's own site file, docs/nginx/keeper.conf: only its listen address, certificate
+ * with the shipped site file, docs/nginx/keeper.conf (docs/operating/nginx.md): only its listen address, certificate
  * and upstream are rewritten for this machine. Through it:
  *  - a sign-in gets a Secure cookie, and a share link an https URL (trustProxy reads
  *    X-Forwarded-Proto), where the same Keeper reached directly gives neither;

@@ -1,5 +1,5 @@
 /**
- * `"replicas": {"sharedPolling": true}` on one real 3-member home ensemble (docs/replicas.md),
+ * `"replicas": {"sharedPolling": true}` on one real 3-member home ensemble (docs/operating/replicas.md),
  * with three Keeper replicas in this process: L (started first, so elected; its connection to
  * the home ensemble goes through a proxy this file can partition), B and C. L polls the members
  * and publishes; B and C show what it publishes and send the members no 4lw at all; their

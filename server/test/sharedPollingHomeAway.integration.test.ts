@@ -1,5 +1,5 @@
 /**
- * sharedPolling when the home ensemble goes away (docs/replicas.md): two replicas watch a
+ * sharedPolling when the home ensemble goes away (docs/operating/replicas.md): two replicas watch a
  * production ensemble (a shared pool ensemble, named "prod") and keep their state in a
  * one-member home ensemble of their own. A polls both for both; the home ensemble stopped, B's
  * browsers get the late mark within 3 s of the missed refresh, and once the state session has

@@ -2,7 +2,7 @@
  * ZooKeeper's sync through node-zookeeper-client's queue (server/src/zk/sync.ts), on a real
  * ensemble: the member answers it, the library reads the reply without losing the session or its
  * order, and a read after it on one member sees what another member acknowledged just before.
- * (The resize executor relies on it: docs/reconfig.md, a lost reply.)
+ * (The resize executor relies on it: docs/design/reconfig.md, a lost reply.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ZkGateway } from '../src/zk/gateway.js';

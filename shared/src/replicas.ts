@@ -1,5 +1,5 @@
 /**
- * Several Keeper replicas on one home ensemble (docs/replicas.md): what a replica says of itself
+ * Several Keeper replicas on one home ensemble (docs/operating/replicas.md): what a replica says of itself
  * in its registry znode, and GET /api/replicas.
  */
 import { z } from 'zod/mini';

@@ -94,7 +94,7 @@ Behind a proxy, and bounds:
                                  ({"kind":"audit",...}; config "audit": { "stdout": true })
   config "rateLimits": { "apiPerMinute": 1200, "signInFailuresPerName": 10,
                          "signInFailuresPerAddress": 100 }
-  config "limits" (every field optional; defaults in the README's Limits table):
+  config "limits" (every field optional; defaults in docs/operating/limits.md):
     "socketsPerPerson", "socketsPerIdentity", "socketsForShareLinks",
     "socketsReservedForAdmins", "sockets", "subscriptionsPerSocket", "subscriptionsPerPerson",
     "subscriptionsPerIdentity", "subscriptionsForShareLinks", "subscriptionsReservedForAdmins",
@@ -109,7 +109,7 @@ Prometheus metrics (GET /metrics, text format):
                                  { "access": ..., "tokenEnv": "KEEPER_METRICS_TOKEN" })
   KEEPER_METRICS_TOKEN           the bearer token when access is token (16+ characters)
 
-Several replicas behind a load balancer (docs/replicas.md):
+Several replicas behind a load balancer (docs/operating/replicas.md):
   config "replicas": { "stateEnsemble": "<a configured ensemble>", "root": "/keeper/replicas",
                        "secretEnv": "KEEPER_CLUSTER_SECRET", "sharedPolling": false,
                        "maxSessions": 10000, "auditWindow": 10000,

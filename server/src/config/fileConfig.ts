@@ -252,7 +252,7 @@ export const fileConfigSchema = z.strictObject({
     .url()
     .regex(/^https?:\/\/[^/?#]+\/?$/, 'must be scheme://host[:port], no path')
     .optional(),
-  /** Several Keepers sharing their state in a home ensemble (docs/replicas.md). */
+  /** Several Keepers sharing their state in a home ensemble (docs/operating/replicas.md). */
   replicas: z
     .strictObject({
       stateEnsemble: z.string().regex(ENSEMBLE_NAME, `must be ${ENSEMBLE_NAME_RULE}`),

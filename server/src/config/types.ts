@@ -41,7 +41,7 @@ export interface EnsembleConfig {
   /** How long restartCommand may run before the step is called failed and the upgrade pauses (default 120). */
   restartCommandTimeoutSeconds?: number;
   /**
-   * Resizing (docs/reconfig.md): the digest credential ("super:<password>") of ZooKeeper's super
+   * Resizing (docs/design/reconfig.md): the digest credential ("super:<password>") of ZooKeeper's super
    * user, or of an identity with write on /zookeeper/config. Used only by the session a resize
    * opens while it runs; Keeper's everyday session never holds it. Absent: that session uses `auth`.
    */
@@ -134,7 +134,7 @@ export interface KeeperOptions {
   rateLimits?: { api?: number; loginFailures?: number; loginFailuresPerAddress?: number };
   /** Who may scrape GET /metrics (Prometheus text format). Default: loopback only. */
   metrics?: MetricsAccess;
-  /** Several Keepers sharing their state in a home ensemble (docs/replicas.md); absent: this Keeper alone, state in its data dir. */
+  /** Several Keepers sharing their state in a home ensemble (docs/operating/replicas.md); absent: this Keeper alone, state in its data dir. */
   replicas?: ReplicasOptions;
 }
 

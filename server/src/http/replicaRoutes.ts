@@ -1,4 +1,4 @@
-/** ROUTES.replicas (admins): the Keeper replicas registered in the home ensemble (docs/replicas.md). */
+/** ROUTES.replicas (admins): the Keeper replicas registered in the home ensemble (docs/operating/replicas.md). */
 import { ROUTES } from '@keeper/shared';
 import { REPLICAS_NOTE, type Replicas } from '../replicas/replicas.js';
 import { OpError } from '../admin/opError.js';

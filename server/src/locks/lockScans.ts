@@ -5,7 +5,7 @@
  * tracker's bound; the last scan's summary is shown in the Locks list, and the last
  * LOCK_SCANS_KEPT are listed by GET .../lock-scans.
  *
- * With replicas (docs/replicas.md) a scan's record lives in the home ensemble (sharedScans.ts):
+ * With replicas (docs/operating/replicas.md) a scan's record lives in the home ensemble (sharedScans.ts):
  * one scan at a time across replicas (an owner znode), its progress stored about once a second
  * by compare-and-set, every replica showing the newest scan and tracking what finished scans
  * found. When the running replica's session ends, another takes the scan over and scans again

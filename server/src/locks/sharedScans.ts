@@ -1,5 +1,5 @@
 /**
- * What lock scans need when several Keeper replicas share their state (docs/replicas.md): the
+ * What lock scans need when several Keeper replicas share their state (docs/operating/replicas.md): the
  * replicas' store implements it (replicas/sharedLockScans.ts); a single Keeper keeps its last
  * scans in memory instead and needs none of this.
  *

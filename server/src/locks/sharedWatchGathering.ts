@@ -1,7 +1,7 @@
 /**
  * A Locks view gathering (wchp + cons of every member) as JSON, so that under sharedPolling the
  * elected replica gathers once for every replica and shares it through the home ensemble
- * (docs/replicas.md). It travels whole, not cut to what one replica's Locks view reads: which
+ * (docs/operating/replicas.md). It travels whole, not cut to what one replica's Locks view reads: which
  * lock directories a replica tracks depends on what its own viewers opened, so each replica
  * keeps its own part on arrival (WatchGatherer's `keep`).
  */

@@ -1,5 +1,5 @@
 /**
- * One resize step (docs/reconfig.md): one incremental reconfig, conditioned on the configuration
+ * One resize step (docs/design/reconfig.md): one incremental reconfig, conditioned on the configuration
  * version Keeper last verified (fromConfig), sent once with a deadline. A lost reply is not a
  * failure: the outcome is read back from /zookeeper/config (the change there with a new version =
  * applied; the version unchanged = not applied, and safe to resend since the condition would

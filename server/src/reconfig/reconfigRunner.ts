@@ -1,5 +1,5 @@
 /**
- * One ensemble's resize (issue 24 item 2, docs/reconfig.md): plans with the shared planner, then
+ * One ensemble's resize (issue 24 item 2, docs/design/reconfig.md): plans with the shared planner, then
  * runs one incremental reconfig per step, each conditioned on the version verified after the step
  * before (`verifiedVersion`), and checks after each step /zookeeper/config, every member's role,
  * the leader's synced followers and the quorum sentence before the next. Written ahead to disk

@@ -1,5 +1,5 @@
 /**
- * One watched ensemble under sharedPolling (docs/replicas.md), on one replica. Its mode:
+ * One watched ensemble under sharedPolling (docs/operating/replicas.md), on one replica. Its mode:
  *  - `lead`: this replica won the election; its member poller runs and each round is published
  *    (health, and the kept history once a minute), with each sessions, watches and Locks view
  *    (wchp + cons) gathering, and

@@ -1,5 +1,5 @@
 /**
- * A replica that does not poll, for one published kind (sharedPolling, docs/replicas.md): one
+ * A replica that does not poll, for one published kind (sharedPolling, docs/operating/replicas.md): one
  * data watch on the head `polled/<kind>` (the state session's watch registry re-arms it after a
  * new session), the pages read when the head names new content, and asks for a new gathering
  * written to `asks/<kind>` (compare-and-set; the znode's version is the ask's number), answered

@@ -1,5 +1,5 @@
 /**
- * The polling replica's side of one published kind (sharedPolling, docs/replicas.md): writes
+ * The polling replica's side of one published kind (sharedPolling, docs/operating/replicas.md): writes
  * each new result as pages and then its head (polledValue.ts), and the answers to the other
  * replicas' asks. One write at a time; a result that comes while one is written replaces the
  * one waiting (only the latest is worth writing).

@@ -1,5 +1,5 @@
 /**
- * How a polled result travels through the home ensemble (sharedPolling, docs/replicas.md): its
+ * How a polled result travels through the home ensemble (sharedPolling, docs/operating/replicas.md): its
  * JSON deflated, cut into pages of at most PAGE_BYTES, the first page inline in the head znode
  * `polled/<kind>` and the rest in `polled/<kind>/<n>`. Every znode stays under the replicas'
  * 64 KiB cap (base64 adds a third), and a result is at most MAX_POLLED_PAGES pages: past that it

@@ -1,5 +1,5 @@
 /**
- * Which replica polls the members (sharedPolling, docs/replicas.md): ZooKeeper's leader election
+ * Which replica polls the members (sharedPolling, docs/operating/replicas.md): ZooKeeper's leader election
  * recipe. Each replica creates `<root>/polling/candidate-<replica id>-<seq>`, ephemeral and
  * sequential, on its state session; the lowest sequence leads; every other candidate watches only
  * the one just below it, so a leader's end wakes one replica, not all (no herd).

@@ -1,5 +1,5 @@
 /**
- * The `"replicas"` config (docs/replicas.md): which configured ensemble holds the shared state,
+ * The `"replicas"` config (docs/operating/replicas.md): which configured ensemble holds the shared state,
  * under which root, and the secret every replica proves itself with. Pure: checked at config
  * parse time and again by startKeeper (tests call it without the CLI).
  */

@@ -17,7 +17,7 @@ import { backoffDelay, normalizeSessionId, replicaRegistrationSchema, type Backo
 import { toZkError } from '../zk/errors.js';
 import type { ReplicaStore } from './replicaStore.js';
 
-/** The registry's bound: more replicas than this are refused a registration (docs/replicas.md). */
+/** The registry's bound: more replicas than this are refused a registration (docs/operating/replicas.md). */
 export const MAX_REPLICAS = 64;
 
 /** A registry entry as ZooKeeper holds it; the answer adds health, poller and upgrades (replicas.ts). */

@@ -1,5 +1,5 @@
 /**
- * The replicas' shared state in the home ensemble (docs/replicas.md): the only code that writes
+ * The replicas' shared state in the home ensemble (docs/operating/replicas.md): the only code that writes
  * under the root. JSON values, each at most 64 KiB (well under jute.maxbuffer), every znode
  * created with the replicas' ACL (ACLs are per znode, not inherited).
  *

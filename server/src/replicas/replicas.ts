@@ -1,5 +1,5 @@
 /**
- * This Keeper as one of several replicas (docs/replicas.md): its own ZooKeeper session to the
+ * This Keeper as one of several replicas (docs/operating/replicas.md): its own ZooKeeper session to the
  * home ensemble (the state session: it alone carries the replicas' identity, so browsing the home
  * ensemble through the console session never reaches Keeper's state), the store that writes under
  * the root, and the registry of replicas. Absent without `"replicas"` in the config.
@@ -78,7 +78,7 @@ export class Replicas {
       name: `${home.name} (replica state)`,
       connectionString: home.connectionString,
       auth: [...(home.auth ?? []), replicaCredential(options.secret)],
-      // The home ensemble's TLS and SASL as configured: x509 and SASL identities then join the ACL (docs/replicas.md).
+      // The home ensemble's TLS and SASL as configured: x509 and SASL identities then join the ACL (docs/operating/replicas.md).
       ...(home.tls ? { tls: new TlsMaterial(home.tls) } : {}),
       ...(home.sasl ? { sasl: { settings: home.sasl, factory: saslFactory(home.sasl) } } : {}),
       // Shared state is written and read on a member with quorum, never a read-only one.

@@ -1,5 +1,5 @@
 /**
- * The root's ACL as found against the one this replica's config makes (docs/replicas.md,
+ * The root's ACL as found against the one this replica's config makes (docs/operating/replicas.md,
  * "Identity and ACL"), and how both are said in a sentence. Pure.
  */
 import type { AclEntry } from '../zk/mutations.js';

@@ -1,5 +1,5 @@
 /**
- * One audit trail across the replicas (docs/replicas.md): a bounded recent window in the home
+ * One audit trail across the replicas (docs/operating/replicas.md): a bounded recent window in the home
  * ensemble, written by every replica, read by any. Each replica still writes its own file (and
  * stdout if asked): that file is the whole record, the window is what the Audit page and
  * `GET /api/audit` show, each entry marked with its replica.

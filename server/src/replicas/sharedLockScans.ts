@@ -1,5 +1,5 @@
 /**
- * Lock scans kept in the home ensemble (docs/replicas.md), for one watched ensemble:
+ * Lock scans kept in the home ensemble (docs/operating/replicas.md), for one watched ensemble:
  *   <root>/ensembles/<ensemble id>/lock-scans/<scan id>   persistent: the scan's state and result (≤ 64 KiB)
  *   <root>/ensembles/<ensemble id>/lock-scans/owner       ephemeral: {replica, name, scanId}, who runs the current one
  * keyed by the ensemble's identity, never its name. At most LOCK_SCANS_KEPT records: the oldest

@@ -1,5 +1,5 @@
 /**
- * `"replicas": {"sharedPolling": true}` (docs/replicas.md): one elected replica polls every
+ * `"replicas": {"sharedPolling": true}` (docs/operating/replicas.md): one elected replica polls every
  * watched ensemble's members (4lw/AdminServer rounds, sessions and watches gatherings) and
  * publishes what it finds in the home ensemble; the others show it. N replicas then cost each
  * ensemble the 4lw load of one.

@@ -1,5 +1,5 @@
 /**
- * One directory of records in the home ensemble that one replica at a time runs (docs/replicas.md),
+ * One directory of records in the home ensemble that one replica at a time runs (docs/operating/replicas.md),
  * for one watched ensemble:
  *   <root>/ensembles/<ensemble id>/<directory>/<record id>   persistent: the record (≤ 64 KiB)
  *   <root>/ensembles/<ensemble id>/<directory>/owner         ephemeral: {replica, name, <owner id key>}, who runs the current one
@@ -50,7 +50,7 @@ export interface RecordKind<T extends { id: string }, S extends { version: numbe
   schema: z.core.$ZodType<T>;
   /** A record's znode name (the owner's never is one). */
   idPattern: RegExp;
-  /** The owner znode's field naming the record it runs (stored as is: docs/replicas.md shows it). */
+  /** The owner znode's field naming the record it runs (stored as is: docs/operating/replicas.md shows it). */
   ownerIdKey: K;
   stored(record: T, version: number): S;
   recordOf(stored: S): T;

@@ -1,5 +1,5 @@
 /**
- * Sign-in sessions shared by the replicas (docs/replicas.md): each session's record is
+ * Sign-in sessions shared by the replicas (docs/operating/replicas.md): each session's record is
  * `<root>/sessions/<first 2 hex of its id>/<id>` (the id is the SHA-256 of the cookie, never the
  * cookie), written before the sign-in is answered. Each replica's SessionStore is a cache of those
  * records: a cookie it does not hold is read once, then served from memory.

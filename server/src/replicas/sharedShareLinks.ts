@@ -1,5 +1,5 @@
 /**
- * Share links shared by the replicas (docs/replicas.md): each link is `<root>/share-links/<id>`,
+ * Share links shared by the replicas (docs/operating/replicas.md): each link is `<root>/share-links/<id>`,
  * its stored form (the token's hash, never the token). A link made or revoked on one replica is
  * written there before that replica answers; every replica watches the directory's children (new
  * links) and each link's data (revocations) through its state session's watch registry, which
@@ -15,7 +15,7 @@ import { backoffDelay, type Backoff, type ZnodeState } from '@keeper/shared';
 import { MAX_SHARE_LINKS, storedLinkSchema, type ShareLinkStore, type StoredLink } from '../auth/shareLinks.js';
 import type { ReplicaStore } from './replicaStore.js';
 
-/** Links watched at most (docs/replicas.md): each is one data watch on the state session. */
+/** Links watched at most (docs/operating/replicas.md): each is one data watch on the state session. */
 export const MAX_SHARED_LINKS = MAX_SHARE_LINKS;
 const RETRY: Backoff = { baseMs: 200, capMs: 5_000, jitter: [0.5, 1] };
 /** How long a write of a link may take, retries included, before the replica answers without it. */

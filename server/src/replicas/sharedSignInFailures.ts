@@ -1,5 +1,5 @@
 /**
- * Sign-in failures counted across the replicas (docs/replicas.md), so that N replicas behind a
+ * Sign-in failures counted across the replicas (docs/operating/replicas.md), so that N replicas behind a
  * load balancer allow about the guesses one allows, not N times as many:
  *   <root>/sign-in-failures/w<window start>/<key hash>   {failures}
  * one directory per aligned window of the limiter's length (a minute), the current and the

@@ -1,5 +1,5 @@
 /**
- * Upgrade workflows kept in the home ensemble (docs/replicas.md), for one watched ensemble:
+ * Upgrade workflows kept in the home ensemble (docs/operating/replicas.md), for one watched ensemble:
  *   <root>/ensembles/<ensemble id>/upgrades/<upgrade id>   persistent: the workflow (≤ 64 KiB, workflowFit.ts)
  *   <root>/ensembles/<ensemble id>/upgrades/owner          ephemeral: {replica, name, upgradeId}, who runs it
  * keyed by the ensemble's identity (`/keeper/ensemble-id`), never its name. At most HISTORY_KEPT

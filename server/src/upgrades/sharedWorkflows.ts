@@ -1,6 +1,6 @@
 /**
  * What an upgrade runner needs when its workflows are shared by several Keeper replicas
- * (docs/replicas.md): the replicas' store implements it (replicas/sharedUpgrades.ts); a single
+ * (docs/operating/replicas.md): the replicas' store implements it (replicas/sharedUpgrades.ts); a single
  * Keeper keeps its workflows on disk instead (upgradeStore.ts) and needs none of this.
  *
  * Exactly one replica runs an ensemble's current upgrade: the one whose state session holds the

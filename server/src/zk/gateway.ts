@@ -301,7 +301,7 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
    * Refuses every call at or under `root` with NO_AUTH before it is sent, whatever this session's
    * identity. The home ensemble's console session gets the replicas' root sealed: with
    * `replicas.identities` it may present the very x509/sasl identity the root's ACL names, and no
-   * browser may reach Keeper's shared state through the tree (docs/replicas.md).
+   * browser may reach Keeper's shared state through the tree (docs/operating/replicas.md).
    */
   seal(root: string): void {
     if (root !== '/' && !this.sealed.includes(root)) this.sealed.push(root);

@@ -7,7 +7,7 @@
  *   reply           ReplyHeader, then GetDataResponse { buffer data; Stat stat }
  *
  * A null ustring is written as length -1; curConfigId -1 means "whatever the version" (Keeper
- * always sends the version it read: docs/reconfig.md). Sent disguised (disguisedRequest.ts) as
+ * always sends the version it read: docs/design/reconfig.md). Sent disguised (disguisedRequest.ts) as
  * GET_DATA, whose reply is the same GetDataResponse: the callback gets the new configuration and
  * its stat.
  */

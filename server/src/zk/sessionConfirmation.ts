@@ -55,7 +55,7 @@ export class SessionConfirmation {
   private lastCheckAt: number | null = null;
   /** Silence is counted from here at the earliest: when Keeper last resumed from a stall of its own. */
   private judgeFrom = 0;
-  /** Probes sent in all; for tests and the README's cost figure. */
+  /** Probes sent in all; for tests and the cost figure in docs/benchmarks.md. */
   probesSent = 0;
   /** Stalls of Keeper's own event loop seen so far (each one longer than the slack); for tests and logs. */
   stallsSeen = 0;

@@ -1,5 +1,5 @@
 /**
- * The "replicas" config (docs/replicas.md): parsed and refused with the field's path; the secret
+ * The "replicas" config (docs/operating/replicas.md): parsed and refused with the field's path; the secret
  * comes from the environment only; without it nothing changes.
  */
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * A lock scan as kept when several Keeper replicas share their state (docs/replicas.md): one
+ * A lock scan as kept when several Keeper replicas share their state (docs/operating/replicas.md): one
  * record per scan under `<root>/ensembles/<ensemble id>/lock-scans/<id>`, written by the replica
  * running it (its progress about once a second, then its result) and read by every replica, so
  * a scan started on one is listed and shown by all. When the running replica's ZooKeeper session

@@ -238,7 +238,7 @@ export const lastScanSchema = z.object({
   skipped: z.array(scanSkipSchema),
   /** How many were skipped in all (the list is capped). */
   skippedTotal: z.int(),
-  /** With replicas (docs/replicas.md): the replica running it, since ZooKeeper's time of its owner znode. */
+  /** With replicas (docs/operating/replicas.md): the replica running it, since ZooKeeper's time of its owner znode. */
   runBy: z.optional(z.object({ replica: z.string(), name: z.string(), since: z.number() })),
   /** With replicas: when the running replica last stored its progress (its clock), about once a second while it runs. */
   updatedAt: z.optional(z.number()),

@@ -137,7 +137,7 @@ export const auditEntrySchema = z.object({
   /** Fields cut to their bound before recording (e.g. a refused request's 15 KB path). */
   truncated: z.optional(z.array(z.string())),
   /**
-   * With replicas (docs/replicas.md), in the shared window: the replica that recorded it, and its
+   * With replicas (docs/operating/replicas.md), in the shared window: the replica that recorded it, and its
    * `seq` in that replica's own file (`seq` above is then its place in the shared window).
    */
   replica: z.optional(z.object({ id: z.string(), name: z.string(), seq: z.number() })),

@@ -1,5 +1,5 @@
 /**
- * Resizing an ensemble (issue 24, docs/reconfig.md): pure, ZooKeeper-free logic.
+ * Resizing an ensemble (issue 24, docs/design/reconfig.md): pure, ZooKeeper-free logic.
  *   parseDynamicConfig  /zookeeper/config's server lines and version
  *   parseAddLine        a server.N= line to add, checked as ZooKeeper checks it
  *   isServerLineHost    a member's host: a host name or an IP address, nothing a shell would read (address.ts)

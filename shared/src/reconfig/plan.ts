@@ -1,5 +1,5 @@
 /**
- * The resize plan (issue 24, docs/reconfig.md): from the configuration `/zookeeper/config` gave
+ * The resize plan (issue 24, docs/design/reconfig.md): from the configuration `/zookeeper/config` gave
  * and the change asked for, either the refusals or the ordered steps, one ZooKeeper incremental
  * reconfig each, in the safe order:
  *

@@ -1,5 +1,5 @@
 /**
- * The resize preflight (issue 24 item 1, docs/reconfig.md): each check with what it saw. The
+ * The resize preflight (issue 24 item 1, docs/design/reconfig.md): each check with what it saw. The
  * member checks are the Upgrades view's own gates (every voter serving, the leader's followers
  * in sync); the rest are the reconfig's: the members agree on the dynamic configuration, Keeper
  * may reconfig, no upgrade or other reconfig holds the ensemble's lock, and each member to add

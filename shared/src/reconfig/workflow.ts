@@ -1,5 +1,5 @@
 /**
- * The resize workflow (issue 24 items 2 and 4, docs/reconfig.md): its durable form, the API's
+ * The resize workflow (issue 24 items 2 and 4, docs/design/reconfig.md): its durable form, the API's
  * bodies and answers, for the routes table, the `reconfig` topic and the state files.
  *   POST /api/ensembles/<name>/reconfig                         reconfigCreateBodySchema -> reconfigWorkflowSchema (201)
  *   GET  /api/ensembles/<name>/reconfig                         reconfigListAnswerSchema

@@ -1,5 +1,5 @@
 /**
- * With several Keeper replicas (docs/replicas.md), an upgrade is run by one of them; when that
+ * With several Keeper replicas (docs/operating/replicas.md), an upgrade is run by one of them; when that
  * replica's ZooKeeper session ends (it was killed, its host went away), another takes it over. The
  * hand-over goes into the workflow (`handovers`, `runBy`) and into the timeline of each step being
  * worked on, so every browser following the upgrade, on whichever replica, reads who took over,

@@ -249,7 +249,7 @@ export const recheckSchema = z.object({
 });
 export type Recheck = z.infer<typeof recheckSchema>;
 
-/** A Keeper replica as an upgrade names it (docs/replicas.md): its registry id and `<host>:<port>`. */
+/** A Keeper replica as an upgrade names it (docs/operating/replicas.md): its registry id and `<host>:<port>`. */
 export const upgradeReplicaSchema = z.object({ replica: z.string().check(z.maxLength(64)), name: z.string().check(z.maxLength(300)) });
 export type UpgradeReplica = z.infer<typeof upgradeReplicaSchema>;
 

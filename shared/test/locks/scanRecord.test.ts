@@ -1,4 +1,4 @@
-/** A lock scan's shared record (docs/replicas.md): its 64 KiB cap and the hand-over to another replica. */
+/** A lock scan's shared record (docs/operating/replicas.md): its 64 KiB cap and the hand-over to another replica. */
 import { describe, expect, it } from 'vitest';
 import {
   fitScanRecord,

@@ -1,5 +1,5 @@
 /**
- * The home ensemble's console session never reaches the replicas' root (docs/replicas.md): with
+ * The home ensemble's console session never reaches the replicas' root (docs/operating/replicas.md): with
  * `replicas.identities` it may carry the very identity the root's ACL names, so the gateway itself
  * refuses every call there with NO_AUTH before anything is sent. No ensemble here: a refused call
  * must not even wait for a connection.

@@ -3,7 +3,7 @@
  * address, version, start time and health, which one polls the members for all (sharedPolling)
  * and which runs an upgrade. Refreshed every 2 s while open; when a refresh is refused, or not
  * answered within 3 s of the reading shown, the list says "as of" the server's reading instead of
- * passing for live (docs/replicas.md).
+ * passing for live (docs/operating/replicas.md).
  */
 import { useEffect, useState } from 'react';
 import type { Replica } from '@keeper/shared';
@@ -79,7 +79,7 @@ export function ReplicasPage() {
           <strong>No replicas configured</strong>
           <p>
             This Keeper keeps its sign-ins, share links and upgrades in its own data directory. To run several behind a load balancer, add{' '}
-            <code>&quot;replicas&quot;</code> to the config (docs/replicas.md).
+            <code>&quot;replicas&quot;</code> to the config (docs/operating/replicas.md).
           </p>
         </Callout>
       )}

@@ -96,9 +96,9 @@ export function UnreadableNode({
           {needs.length === 0 && (
             <p className="muted unreadable__config">
               Keeper presents the credentials listed in the ensemble’s <span className="mono">"auth"</span> entries of its config file, e.g.{' '}
-              <span className="mono">{'"auth": [{ "scheme": "digest", "credential": "user:password" }]'}</span> (README, Configuration), and its{' '}
-              <span className="mono">"sasl"</span> identity and <span className="mono">"tls"</span> client certificate (README, Secured ensembles); restart
-              Keeper after adding one.
+              <span className="mono">{'"auth": [{ "scheme": "digest", "credential": "user:password" }]'}</span> (docs/operating/configuration.md), and its{' '}
+              <span className="mono">"sasl"</span> identity and <span className="mono">"tls"</span> client certificate (docs/operating/secured-ensembles.md);
+              restart Keeper after adding one.
             </p>
           )}
         </section>

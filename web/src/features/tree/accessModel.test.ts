@@ -17,7 +17,7 @@ describe('readersOf', () => {
 
   it('says how Keeper presents a sasl or x509 identity, and what it cannot present', () => {
     expect(describeNeed({ scheme: 'sasl', id: 'billing', perms: 'r', permissions: 1 }).how).toBe(
-      'authenticate Keeper as billing: "sasl" with that DIGEST-MD5 username or Kerberos principal in the ensemble’s entry of Keeper’s config file (README, Secured ensembles)',
+      'authenticate Keeper as billing: "sasl" with that DIGEST-MD5 username or Kerberos principal in the ensemble’s entry of Keeper’s config file (docs/operating/secured-ensembles.md)',
     );
     expect(describeNeed({ scheme: 'x509', id: 'CN=billing', perms: 'r', permissions: 1 }).how).toMatch(
       /^present a client certificate whose subject is CN=billing: "tls"/,

@@ -15,8 +15,8 @@ export interface AccessNeed {
   how: string;
 }
 
-const CONFIG_HINT = 'in the ensemble’s "auth" list of Keeper’s config file (README, Configuration), then restart Keeper';
-const SECURED_HINT = 'in the ensemble’s entry of Keeper’s config file (README, Secured ensembles)';
+const CONFIG_HINT = 'in the ensemble’s "auth" list of Keeper’s config file (docs/operating/configuration.md), then restart Keeper';
+const SECURED_HINT = 'in the ensemble’s entry of Keeper’s config file (docs/operating/secured-ensembles.md)';
 
 export function describeNeed(entry: AclEntryView): AccessNeed {
   switch (entry.scheme) {
