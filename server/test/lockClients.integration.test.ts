@@ -482,6 +482,8 @@ describe('the Locks API on locks made by real kazoo and Curator clients', () => 
       );
       expect(behind!.consequence).toMatch(new RegExp(`^It waits behind leaked node ${escapeRegExp(short(leaked.name))}`));
       expect(stuck.worstStatus).toBe('leaked');
+      // Said on its own row too, not only in its consequence: a flag (issue 34 item 6).
+      expect(front!.flags.map((f) => f.kind)).toContain('leaked-holder');
       // The real deadlock: nobody's client holds the lock, the waiter still blocks in acquire().
       await new Promise((r) => setTimeout(r, 1_000));
       expect(waiter.process.events.filter((e) => e.event === 'holding')).toEqual([]);
@@ -489,6 +491,9 @@ describe('the Locks API on locks made by real kazoo and Curator clients', () => 
       // A bulk clean never deletes a holder.
       const dryRun = await post('clean', { path: DIRS.deadlock, dryRun: true });
       expect(dryRun.status).toBe(200);
+      // It names the leaked holder instead of "nothing to clean" beside a lock the list calls leaked (issue 34 item 6).
+      expect(dryRun.body.candidates).toEqual([]);
+      expect(dryRun.body.leakedHolders).toEqual([{ path: leaked.path, lock: DIRS.deadlock, owner: front!.owner!.sessionId, version: front!.version }]);
       const clean = await post('clean', { path: DIRS.deadlock, dryRun: false, pinned: dryRun.body.candidates });
       expect(clean.status).toBe(200);
       expect(clean.body.deleted).toEqual([]);

@@ -143,6 +143,14 @@ export class LockActions {
             .filter((c) => c.status === 'leaked' && c.owner?.sessionId && c.version !== null)
             .map((c) => ({ path: c.path, lock: r.path, owner: c.owner!.sessionId!, version: c.version! })),
         );
+      const leakedHolders: LockCleanCandidate[] = ensemble.locks
+        .reportsUnder(body.path)
+        .flatMap((r) =>
+          r.contenders
+            .filter((c) => c.holding && c.flags.some((f) => f.kind === 'leaked-holder') && c.owner?.sessionId && c.version !== null)
+            .map((c) => ({ path: c.path, lock: r.path, owner: c.owner!.sessionId!, version: c.version! })),
+        )
+        .slice(0, LOCK_CLEAN_MAX);
       // A real run acts only on what its dry run listed, under the path it names.
       const candidates = body.dryRun ? leakedNow.slice(0, LOCK_CLEAN_MAX) : (body.pinned ?? []).filter((p) => pathWithin(body.path, p.path));
       const answer: LockCleanAnswer = {
@@ -152,6 +160,7 @@ export class LockActions {
         candidatesTotal: body.dryRun ? leakedNow.length : candidates.length,
         deleted: [],
         skipped: [],
+        leakedHolders,
         leakCheck: { ready: leakCheck.ready, sentence: leakCheck.sentence },
       };
       if (!body.dryRun && candidates.length > 0) {

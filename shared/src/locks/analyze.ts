@@ -218,7 +218,7 @@ export function analyzeLockWithEvidence(input: AnalyzeLockInput): { report: Lock
       role: c.role,
       holding,
       status,
-      flags: contenderFlags({ owner: session ?? null, holding, kind: recipe.kind, heldForMs, heldLongMs, now }),
+      flags: contenderFlags({ owner: session ?? null, holding, kind: recipe.kind, heldForMs, heldLongMs, now, provenLeaked: holding && provenLeaked(i) }),
       owner: id === null ? null : ownerView(id, session, input.sessionsAsOf ?? null),
       data: decodeContenderData(recipe.library, c.role, f.data),
       createdAt: f.ctime,

@@ -7,7 +7,9 @@
  *    third of the timeout plus an allowance, never later than two thirds); a lower bound of
  *    the silence, so a live owner is never flagged;
  *  - `no-connection`: on no member's connection list (not flagged when a member could not be asked);
- *  - `held-long`: held past a threshold (config `locks.heldLongMs`).
+ *  - `held-long`: held past a threshold (config `locks.heldLongMs`);
+ *  - `leaked-holder`: it holds, and was proven leaked while it waited: its status stays `holder`
+ *    (it holds by the recipe's rule), so the flag is what says on its row that nobody uses the hold.
  */
 import { formatDuration } from '../ensemble/sessions/flags.js';
 import type { EnsembleSession } from '../ensemble/types.js';
@@ -27,6 +29,8 @@ export interface ContenderFlagInput {
   heldForMs: number | null;
   heldLongMs: number;
   now: number;
+  /** It holds, and Keeper proved it leaked while it waited (its owner watched nothing it waited for). */
+  provenLeaked?: boolean;
 }
 
 /** "this hold" / "this leadership" / "this node": what stays if the owner is gone. */
@@ -38,6 +42,15 @@ function what(input: ContenderFlagInput): string {
 export function contenderFlags(input: ContenderFlagInput): ContenderFlag[] {
   const flags: ContenderFlag[] = [];
   const { owner } = input;
+  if (input.holding && input.provenLeaked) {
+    const nobody = input.kind === 'election' ? 'nobody leads' : input.kind === 'semaphore' ? 'the lease is used by nobody' : 'every waiter behind it waits';
+    flags.push({
+      kind: 'leaked-holder',
+      message:
+        `Proven leaked while it waited (its owner watched nothing it waited for): its owner does not know it holds, so ${nobody} ` +
+        `until its session ends or someone deletes it (Delete on its row, with typed confirmation; Clean never deletes a holder).`,
+    });
+  }
   const timeout = owner?.timeoutMs ?? null;
   if (timeout !== null && timeout >= LOCK_LONG_TIMEOUT_MS) {
     flags.push({

@@ -87,6 +87,12 @@ export const lockCleanAnswerSchema = z.object({
   deleted: z.array(z.string()),
   /** Not deleted, with why ("changed since the dry run", "now the holder"). */
   skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
+  /**
+   * Leaked nodes that hold their lock now (proven leaked while they waited): Clean never deletes a
+   * holder, as its delete hands the lock on; each is deleted on its own, with typed confirmation.
+   * Listed so a dry run never says "nothing to clean" beside a lock deadlocked by one.
+   */
+  leakedHolders: z.array(lockCleanCandidateSchema),
   leakCheck: z.object({ ready: z.boolean(), sentence: z.string() }),
 });
 export type LockCleanAnswer = z.infer<typeof lockCleanAnswerSchema>;

@@ -18,7 +18,7 @@ export const CONTENDER_STATUSES = ['holder', 'waiting', 'leaked', 'persistent'] 
 export const contenderStatusSchema = z.enum(CONTENDER_STATUSES);
 export type ContenderStatus = z.infer<typeof contenderStatusSchema>;
 
-export const CONTENDER_FLAGS = ['long-timeout', 'silent', 'no-connection', 'held-long'] as const;
+export const CONTENDER_FLAGS = ['leaked-holder', 'long-timeout', 'silent', 'no-connection', 'held-long'] as const;
 export const contenderFlagKindSchema = z.enum(CONTENDER_FLAGS);
 export type ContenderFlagKind = z.infer<typeof contenderFlagKindSchema>;
 

@@ -303,6 +303,9 @@ describe('a holder proven leaked while it waited (seed 002: held by nobody who k
     const report = analyzeLock(input);
     const [front, behind] = report.contenders;
     expect(front!.status).toBe('holder');
+    // Flagged on its own row, not only in its consequence (issue 34 item 6: "holder, held 3 min", no flag).
+    expect(front!.flags.map((f) => f.kind)).toContain('leaked-holder');
+    expect(behind!.flags.map((f) => f.kind)).not.toContain('leaked-holder');
     expect(front!.consequence).toBe(
       'It was proven leaked before it reached the front: it holds the lock for nobody who knows it, and the lock is deadlocked until session 0xa ends (timeout 15 min) or someone deletes it.',
     );
@@ -312,5 +315,6 @@ describe('a holder proven leaked while it waited (seed 002: held by nobody who k
     // The same lock without the memory: a plain holder, nothing to say.
     const plain = analyzeLock({ ...input, facts: new Map([...input.facts].map(([n, f]) => [n, { ...f, provenLeakedAt: null }])) });
     expect([plain.contenders[0]!.consequence, plain.contenders[1]!.consequence, plain.worstStatus]).toEqual([null, null, 'waiting']);
+    expect(plain.contenders[0]!.flags.map((f) => f.kind)).not.toContain('leaked-holder');
   });
 });

@@ -44,6 +44,18 @@ describe('contenderFlags', () => {
     expect(kinds({ heldForMs: 1_000, heldLongMs: 1_000 })).toEqual(['held-long']);
   });
 
+  it('leaked-holder for a holder proven leaked while it waited, saying who waits and how it ends', () => {
+    expect(kinds({ provenLeaked: true, holding: false })).toEqual([]);
+    const [flag] = contenderFlags({ ...base, provenLeaked: true });
+    expect(flag).toEqual({
+      kind: 'leaked-holder',
+      message:
+        'Proven leaked while it waited (its owner watched nothing it waited for): its owner does not know it holds, so every waiter behind it waits ' +
+        'until its session ends or someone deletes it (Delete on its row, with typed confirmation; Clean never deletes a holder).',
+    });
+    expect(contenderFlags({ ...base, provenLeaked: true, kind: 'election' })[0]!.message).toContain('so nobody leads until');
+  });
+
   it('none from a persistent node or an unknown owner', () => {
     expect(contenderFlags({ ...base, owner: null })).toEqual([]);
   });

@@ -6,6 +6,7 @@
  * deleted and what was left alone, with why.
  */
 import { useState } from 'react';
+import { Link } from 'react-router-dom';
 import { isValidPath, type LockCleanAnswer } from '@keeper/shared';
 import { Callout } from '../../ui/Callout';
 import { useSubmit } from '../../ui/useSubmit';
@@ -13,6 +14,7 @@ import { Dialog } from '../../ui/Dialog';
 import { plural } from '../../ui/format';
 import { cleanLeaked } from './locksApi';
 import { lockCleanErrorText } from './lockErrors';
+import { lockUrl } from './urls';
 import '../../ui/forms.css';
 
 export function CleanLeakedDialog({ ensemble, root, open, onClose }: { ensemble: string; root: string; open: boolean; onClose: () => void }) {
@@ -53,12 +55,13 @@ function CleanFlow({ ensemble, root, onClose }: { ensemble: string; root: string
   if (step.kind === 'done') return <CleanOutcome answer={step.answer} onClose={onClose} />;
 
   if (step.kind === 'dryRun') {
-    const { candidates, candidatesTotal, leakCheck } = step.answer;
+    const { candidates, candidatesTotal, leakCheck, leakedHolders } = step.answer;
     return (
       <div className="lock-flow">
         {candidates.length === 0 ? (
           <p>
-            No leaked contender under <span className="mono">{step.answer.path}</span>: nothing to clean.
+            No leaked contender to clean under <span className="mono">{step.answer.path}</span>
+            {leakedHolders.length === 0 ? ': nothing to clean.' : '.'}
           </p>
         ) : (
           <>
@@ -76,6 +79,7 @@ function CleanFlow({ ensemble, root, onClose }: { ensemble: string; root: string
             </ul>
           </>
         )}
+        {leakedHolders.length > 0 && <LeakedHolders ensemble={ensemble} holders={leakedHolders} />}
         <p className="muted">{leakCheck.sentence}</p>
         {failure}
         <div className="form-actions">
@@ -149,5 +153,25 @@ function CleanOutcome({ answer, onClose }: { answer: LockCleanAnswer; onClose: (
         </button>
       </div>
     </div>
+  );
+}
+
+/** Leaked nodes that hold their lock: Clean leaves them (a holder's delete hands the lock on), so the dry run names them and where to delete each. */
+function LeakedHolders({ ensemble, holders }: { ensemble: string; holders: LockCleanAnswer['leakedHolders'] }) {
+  return (
+    <Callout tone="lost">
+      <strong>{holders.length === 1 ? 'A leaked node holds its lock' : `${holders.length} leaked nodes hold their locks`}</strong>
+      <p>
+        Proven leaked while it waited, a leaked holder holds for nobody who knows it, and every waiter behind it waits. Clean never deletes a holder (its delete
+        hands the lock on): delete each on its lock&apos;s page, with typed confirmation.
+      </p>
+      <ul className="lock-flow__list mono" aria-label="Leaked holders">
+        {holders.map((h) => (
+          <li key={h.path} title={`owner ${h.owner}, version ${h.version}`}>
+            <Link to={lockUrl(ensemble, h.lock)}>{h.path}</Link>
+          </li>
+        ))}
+      </ul>
+    </Callout>
   );
 }

@@ -259,6 +259,7 @@ describe('the Locks list', () => {
         candidatesTotal: 2,
         deleted: dryRun ? [] : [leaked],
         skipped: dryRun ? [] : [{ path: '/other/x-0000000001', reason: 'now the holder' }],
+        leakedHolders: [],
         leakCheck: { ready: true, sentence: 'Two gatherings 12 s apart.' },
       });
     };
@@ -280,6 +281,31 @@ describe('the Locks list', () => {
     ]);
     expect(await within(dialog).findByText('1 node deleted, 1 left alone')).toBeInTheDocument();
     expect(within(within(dialog).getByRole('list', { name: 'Left alone' })).getByRole('listitem')).toHaveTextContent('/other/x-0000000001 — now the holder');
+  });
+
+  it('never says "nothing to clean" beside a leaked node that holds: the dry run names it and where to delete it', async () => {
+    const user = userEvent.setup();
+    const holder = { path: `${JOB}/_c_x-lock-0000000007`, lock: JOB, owner: '0xa', version: 0 };
+    answer = () =>
+      Response.json({
+        path: '/',
+        dryRun: true,
+        candidates: [],
+        candidatesTotal: 0,
+        deleted: [],
+        skipped: [],
+        leakedHolders: [holder],
+        leakCheck: { ready: true, sentence: 'Two gatherings 12 s apart.' },
+      });
+    show({ admin: true });
+    await user.click(screen.getByRole('button', { name: 'Clean leaked…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Clean leaked contenders' });
+    await user.click(within(dialog).getByRole('button', { name: 'Dry run' }));
+    const list = await within(dialog).findByRole('list', { name: 'Leaked holders' });
+    expect(within(dialog).queryByText(/nothing to clean/)).toBeNull();
+    expect(within(dialog).getByText('A leaked node holds its lock')).toBeInTheDocument();
+    expect(within(list).getByRole('link', { name: holder.path })).toHaveAttribute('href', `/ensembles/default/locks${JOB}`);
+    expect(within(dialog).queryByRole('button', { name: /^Delete/ })).toBeNull();
   });
 
   it('says "as of" with the last confirmed time when the console session is unconfirmed, and greys the status words', () => {

@@ -19,6 +19,7 @@ export const STATUS_HINT: Record<ContenderStatus, string> = {
 };
 
 export const FLAG_LABEL: Record<ContenderFlagKind, string> = {
+  'leaked-holder': 'leaked, holds',
   'long-timeout': 'long timeout',
   silent: 'silent',
   'no-connection': 'no connection',
