@@ -3,8 +3,10 @@
  * readonlymode.enabled (and local sessions, which ZooKeeper 3.7+ needs for it). Two members of
  * three frozen: the console's member loses quorum; Keeper opens a read-only session there and
  * says so ("read-only: member N has lost quorum; data as of its last sync"), the tree can still
- * be browsed, writes are refused with that reason; when the others come back, Keeper moves to a
- * member serving with quorum by itself and writes work again.
+ * be browsed, writes are refused with that reason; when that member's connection drops, the
+ * read-only session is said to have ended with it, and Keeper gets a new one there when it serves
+ * again; when the others come back, Keeper moves to a member serving with quorum by itself and
+ * writes work again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
@@ -88,6 +90,36 @@ describe('a quorum loss with read-only members', () => {
       expect(write.status).toBe(503);
       expect(write.body.error.message).toBe(`read-only: member ${mine} has lost quorum; data as of its last sync: writes wait for a member with quorum`);
       console.log(`read-only ${(readOnlyAfterMs / 1000).toFixed(1)} s after two members froze`);
+
+      // A read-only session is local to its member: when its connection drops (here the member is
+      // killed; ZooKeeper drops it too each time the member's election tries again), Keeper says the
+      // session ended, never that it may still be saved, and keeps what read-only meant for the
+      // page (issue 34 item 2). Read from the timeline, which keeps the moment whatever came after.
+      const killedAt = Date.now();
+      await ensemble.killMember(mine);
+      const ended = await waitFor(
+        async () => {
+          const answer = (await call('GET', '/api/ensembles')).body.ensembles[0].session;
+          const entry = answer.timeline.find((t: { state: string; at: number }) => t.at >= killedAt && t.state === 'disconnected');
+          return entry && { answer, entry };
+        },
+        { what: 'the read-only connection dropped', timeoutMs: 20_000, intervalMs: 100 },
+      );
+      expect(ended.entry.note).toMatch(
+        new RegExp(`: the read-only session was local to member ${mine} \\(.*\\) and ends with its connection; reads come back with a new read-only session$`),
+      );
+      expect(ended.answer.connection.readOnly).toMatchObject({ memberId: mine });
+      // Back: the member serves read-only again (the others still frozen), and Keeper with a new session there.
+      await ensemble.startMember(mine, { waitServing: false });
+      const again = await waitFor(
+        async () => {
+          const answer = (await call('GET', '/api/ensembles')).body.ensembles[0].session;
+          return answer.state === 'readOnly' && answer;
+        },
+        { what: 'read-only again on the restarted member', timeoutMs: 60_000, intervalMs: 100 },
+      );
+      expect(again.connection.readOnly).toMatchObject({ memberId: mine });
+      expect(again.sessionId).not.toBe(session.sessionId);
     } finally {
       for (const id of others) ensemble.resumeMember(id);
     }

@@ -516,7 +516,20 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
       }
     });
     connection.on('disconnected', ({ note }) => {
-      if (current()) this.transition({ kind: 'disconnected', at: Date.now(), note });
+      if (!current()) return;
+      const readOnlyMember = this.snapshot.state === 'readOnly' || (this.snapshot.state === 'unconfirmed' && this.facts.readOnly) ? connection.member : null;
+      if (readOnlyMember === null) {
+        this.transition({ kind: 'disconnected', at: Date.now(), note });
+        return;
+      }
+      // A read-only session is local to the member that opened it: no other member resumes it, and
+      // the member itself drops it when it stops its read-only service (it does each time its
+      // election tries again: every ~10 s with two of three members frozen). Said so, never as a
+      // session that may still be saved; and the next attempt asks that member for a new session
+      // first, not members that did not answer (a frozen one costs a whole handshake timeout).
+      const why = `${note}: the read-only session was local to ${this.memberName(readOnlyMember)} and ends with its connection; reads come back with a new read-only session`;
+      this.transition({ kind: 'disconnected', at: Date.now(), note: why });
+      connection.openReadOnlySession(readOnlyMember, why);
     });
     connection.on('expired', ({ note }) => {
       if (!current()) return;

@@ -36,6 +36,22 @@ describe('describeSession', () => {
     expect(d.headline).toBe('disconnected 4 s');
     expect(d.details[0]).toBe('session 0x1000a3b… expires in ≤ 26 s');
   });
+  it('a read-only session that lost its connection ended: never "expires in", never red for the timeout', () => {
+    const connection = {
+      identity: null,
+      identityNote: null,
+      tls: null,
+      sasl: null,
+      warning: null,
+      problem: null,
+      readOnly: { member: '127.0.0.1:2192', memberId: 2, lastReadWriteAt: 0 },
+    };
+    for (const at of [4_000, 31_000]) {
+      const d = describeSession({ ...base, state: 'disconnected', since: 0, connection }, at, true);
+      expect(d.tone).toBe('degraded');
+      expect(d.details).toEqual(['the read-only session on member 2 ended with its connection', 'reads wait for a new read-only session']);
+    }
+  });
   it('disconnected past the timeout turns red', () => {
     expect(describeSession({ ...base, state: 'disconnected', since: 0 }, 31_000, true).tone).toBe('lost');
   });

@@ -68,6 +68,17 @@ function describeLive(snap: ConsoleSessionSnapshot, now: number): SessionDescrip
     case 'connecting':
       return { tone: 'degraded', headline: `connecting ${formatDuration(elapsed)}`, details: problem(snap) };
     case 'disconnected': {
+      // A read-only session is local to the member that opened it and ends with its connection:
+      // no timeout to wait out, nothing to save (the server says so in the timeline too).
+      const readOnly = snap.connection?.readOnly ?? null;
+      if (readOnly) {
+        const who = readOnly.memberId !== null ? `member ${readOnly.memberId}` : (readOnly.member ?? 'its member');
+        return {
+          tone: 'degraded',
+          headline: `disconnected ${formatDuration(elapsed)}`,
+          details: [`the read-only session on ${who} ended with its connection`, 'reads wait for a new read-only session'],
+        };
+      }
       // Within the session timeout the session (and its ephemerals and watches) can still be saved.
       const left = snap.timeoutMs - elapsed;
       return left > 0
