@@ -19,7 +19,7 @@ import { gzipSync } from 'node:zlib';
  * to it: lower the limit with every cut, never raise it.
  */
 export const FIRST_ROUTE_GOAL_BYTES = 135 * 1024;
-export const FIRST_ROUTE_LIMIT_BYTES = 150 * 1024;
+export const FIRST_ROUTE_LIMIT_BYTES = 147 * 1024;
 /** The view a deep link to a znode opens. */
 export const FIRST_ROUTE = 'src/features/tree/TreeExplorer.tsx';
 export const WEB_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'web');
