@@ -30,6 +30,11 @@ const adminIsTheKernel = layer(
   '^(\\.\\./)+(ops|locks|upgrades|ensemble|members)(/|$)',
   'server/src/admin is the kernel below ops, locks and upgrades (audited, the admin check, the caller, OpError, jobs); it imports none of them.',
 );
+const lowerFoldersKnowNoEnsemble = layer(
+  'lower-folders-know-no-ensemble',
+  '^(\\.\\./)+ensemble(/|$)',
+  'locks, ops, upgrades, reconfig and replicas take the small interfaces they need (LockScansEnsemble, ZnodeOpsEnsemble, config/ensembleState.ts), never the Ensemble: ensemble/ assembles them, not the reverse.',
+);
 const noOpsBelowOps = layer(
   'locks-and-upgrades-import-no-ops',
   '^(\\.\\./)+ops(/|$)',
@@ -124,10 +129,14 @@ export default tseslint.config(
   },
   { files: ['server/src/zk/**'], rules: restrictImports(zkImportsOnlyItself) },
   {
-    files: ['server/src/{ensemble,members,ops,audit,replicas}/**'],
+    files: ['server/src/{ensemble,members,audit}/**'],
     rules: restrictImports(domainKnowsNoAdapters),
   },
-  { files: ['server/src/{locks,upgrades,reconfig}/**'], rules: restrictImports(domainKnowsNoAdapters, noOpsBelowOps) },
+  {
+    files: ['server/src/{ops,replicas}/**'],
+    rules: restrictImports(domainKnowsNoAdapters, lowerFoldersKnowNoEnsemble),
+  },
+  { files: ['server/src/{locks,upgrades,reconfig}/**'], rules: restrictImports(domainKnowsNoAdapters, noOpsBelowOps, lowerFoldersKnowNoEnsemble) },
   { files: ['server/src/admin/**'], rules: restrictImports(domainKnowsNoAdapters, adminIsTheKernel) },
   { files: ['web/**'], rules: restrictImports(webNeverImportsServer) },
   { files: ['web/src/socket/**'], rules: restrictImports(webNeverImportsServer, socketImportsNoFeature) },

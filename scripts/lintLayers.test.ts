@@ -40,6 +40,16 @@ const violations: { rule: string; file: string; code: string }[] = [
   { rule: 'locks-and-upgrades-import-no-ops', file: 'server/src/upgrades/probe.ts', code: "import '../ops/walkBudget.js';\n" },
   { rule: 'admin-is-the-kernel', file: 'server/src/admin/probe.ts', code: "import '../ops/znodeOps.js';\n" },
   { rule: 'admin-is-the-kernel', file: 'server/src/admin/probe.ts', code: "import '../ensemble/ensemble.js';\n" },
+  // Issue 35 part 3: the lower folders take small interfaces, never the Ensemble (a planted import from locks/ fails).
+  {
+    rule: 'lower-folders-know-no-ensemble',
+    file: 'server/src/locks/probe.ts',
+    code: "import type { Ensemble } from '../ensemble/ensemble.js';\nexport type E = Ensemble;\n",
+  },
+  { rule: 'lower-folders-know-no-ensemble', file: 'server/src/ops/probe.ts', code: "import '../ensemble/ensembleIdentity.js';\n" },
+  { rule: 'lower-folders-know-no-ensemble', file: 'server/src/upgrades/probe.ts', code: "import '../ensemble/ensemble.js';\n" },
+  { rule: 'lower-folders-know-no-ensemble', file: 'server/src/reconfig/probe.ts', code: "import '../ensemble/configFollower.js';\n" },
+  { rule: 'lower-folders-know-no-ensemble', file: 'server/src/replicas/probe.ts', code: "import '../ensemble/ensembles.js';\n" },
   { rule: 'shared-imports-no-node', file: 'shared/src/probe.ts', code: "import 'node:fs';\n" },
   { rule: 'socket-imports-no-feature', file: 'web/src/socket/probe.ts', code: "import '../features/tree/treeModel';\n" },
   { rule: 'web-never-imports-server', file: 'web/src/features/tree/probe.ts', code: "import '../../../../server/src/zk/stat.js';\n" },
@@ -83,7 +93,7 @@ describe('layer rules', () => {
     },
     { file: 'web/src/socket/probe.ts', code: "import './socketContext';\nimport '../lib/store';\n" },
     { file: 'server/src/hub/probe.ts', code: "import '../http/apiErrors.js';\n" },
-    { file: 'server/src/locks/probe.ts', code: "import '../admin/admin.js';\nimport '../ensemble/ensemble.js';\nimport '../lib/pool.js';\n" },
+    { file: 'server/src/locks/probe.ts', code: "import '../admin/admin.js';\nimport '../config/ensembleState.js';\nimport '../lib/pool.js';\n" },
     { file: 'server/src/ops/probe.ts', code: "import '../admin/opError.js';\nimport '../zk/gateway.js';\nimport '../audit/fingerprint.js';\n" },
     // The named exception: shared's tests run under Node only.
     { file: 'shared/test/probe.test.ts', code: "import 'node:child_process';\n" },

@@ -13,7 +13,7 @@ import { ensembleLookup } from './http/ensembleLookup.js';
 import type { SandboxRestart } from './upgrades/restarter.js';
 import type { UpgradeTimings } from '@keeper/shared';
 import { LockMemory } from './locks/lockMemory.js';
-import { ensembleStateDir } from './ensemble/ensembleIdentity.js';
+import { ensembleStateDir } from './config/ensembleState.js';
 import { SocketHub } from './hub/socketHub.js';
 import { hubLimitsFromConfig } from './hub/hubLimits.js';
 import { WalkBudget, walkLimitsFromConfig } from './ops/walkBudget.js';

@@ -26,15 +26,9 @@ import { ReconfigRunner } from '../reconfig/reconfigRunner.js';
 import { EnsembleTimeline } from './eventTimeline.js';
 import { ConfigFollower } from './configFollower.js';
 import { EnsembleIdentity } from './ensembleIdentity.js';
+import type { GatewayDefaults } from '../config/ensembleState.js';
 
 const READ_WRITE_MODES: ReadonlySet<string> = new Set(['leader', 'follower', 'observer', 'standalone']);
-
-/** Test and bench overrides for the gateway (short deadlines, small caps). */
-export interface GatewayDefaults {
-  requestDeadlineMs?: number;
-  sessionTimeoutMs?: number;
-  maxInFlight?: number;
-}
 
 export class Ensemble {
   readonly name: string;

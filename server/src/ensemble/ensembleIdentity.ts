@@ -13,7 +13,6 @@
  * Callers still compare members where acting on the wrong hosts would hurt (recheck.ts).
  */
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import zookeeper from 'node-zookeeper-client';
@@ -21,6 +20,7 @@ import { backoffDelay } from '@keeper/shared';
 import type { ZkGateway } from '../zk/gateway.js';
 import { toZkError } from '../zk/errors.js';
 import type { ZkMutations } from '../zk/mutations.js';
+import type { EnsembleIdentityReader } from '../config/ensembleState.js';
 
 export const ENSEMBLE_ID_PARENT = '/keeper';
 export const ENSEMBLE_ID_PATH = '/keeper/ensemble-id';
@@ -28,12 +28,7 @@ export const ENSEMBLE_ID_PATH = '/keeper/ensemble-id';
 const SAFE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]{7,63}$/;
 const RETRY = { baseMs: 500, capMs: 10_000, jitter: [0.5, 1.5] } as const;
 
-/** Where an ensemble's durable state lives: one directory per identity, shared by every view that keeps some. */
-export function ensembleStateDir(stateDir: string, id: string): string {
-  return path.join(stateDir, 'ensembles', id);
-}
-
-export class EnsembleIdentity {
+export class EnsembleIdentity implements EnsembleIdentityReader {
   private id: string | null = null;
   private problem: string | null = null;
   private pending: Promise<string> | null = null;

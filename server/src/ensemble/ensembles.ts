@@ -6,7 +6,8 @@
 import type { Logger } from 'pino';
 import type { EnsembleConfig } from '../config/types.js';
 import type { Admin } from '../admin/admin.js';
-import { Ensemble, type GatewayDefaults } from './ensemble.js';
+import { Ensemble } from './ensemble.js';
+import type { GatewayDefaults } from '../config/ensembleState.js';
 import type { MonitorSettings } from '../members/memberMonitor.js';
 
 export class UnknownEnsembleError extends Error {

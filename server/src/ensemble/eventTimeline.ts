@@ -17,7 +17,8 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { deriveEvents, ensembleEventSchema, type EnsembleEvent, type EnsembleHealth, type NewEnsembleEvent, type TimelineMemory } from '@keeper/shared';
 import { ensureStateDir, readFileIfExists, writeFileAtomic } from '../config/stateFiles.js';
-import { ensembleStateDir, type EnsembleIdentity } from './ensembleIdentity.js';
+import type { EnsembleIdentity } from './ensembleIdentity.js';
+import { ensembleStateDir } from '../config/ensembleState.js';
 
 export const EVENTS_KEPT_MS = 24 * 3600_000;
 export const MAX_EVENTS = 2_000;

@@ -32,7 +32,17 @@ import {
 } from '@keeper/shared';
 import type { Admin, Caller } from '../admin/admin.js';
 import { OpError, toOpError } from '../admin/opError.js';
-import type { Ensemble } from '../ensemble/ensemble.js';
+import type { ZkGateway } from '../zk/gateway.js';
+import type { ZkMutations } from '../zk/mutations.js';
+import type { LockTracker } from './lockTracker.js';
+
+/** What the lock actions use of an ensemble (ensemble/ensemble.ts is one), not the whole of it. */
+export interface LockActionsEnsemble {
+  readonly name: string;
+  readonly gateway: ZkGateway;
+  readonly mutations: ZkMutations;
+  readonly locks: LockTracker;
+}
 
 const HOLDER_CONSEQUENCE = 'the next waiter enters while the old owner still believes it holds the lock';
 
@@ -62,7 +72,7 @@ function sameOwner(a: string, b: string): boolean {
 export class LockActions {
   constructor(
     private readonly admin: Admin,
-    private readonly ensemble: Ensemble,
+    private readonly ensemble: LockActionsEnsemble,
   ) {}
 
   /** Reads the contender and its directory now; throws what the admin must hear. */

@@ -39,12 +39,24 @@ import {
 import type { Admin, Caller } from '../admin/admin.js';
 import { OpError } from '../admin/opError.js';
 import { randomToken } from '../auth/secrets.js';
-import type { Ensemble } from '../ensemble/ensemble.js';
+import type { ZkGateway } from '../zk/gateway.js';
+import type { EnsembleConfig } from '../config/types.js';
+import type { EnsembleIdentityReader } from '../config/ensembleState.js';
+import type { LockTracker } from './lockTracker.js';
 import { WorkflowWriter } from '../upgrades/workflowWriter.js';
 import { TooManyLocksError } from './lockTracker.js';
 import { scanForLocks, type ScanResult } from './scan.js';
 import { scanCancelledEntry, scanHandoverEntry } from './scanAudit.js';
 import type { ScanWriteOutcome, SharedScans, StoredScan } from './sharedScans.js';
+
+/** What the lock scans use of an ensemble (ensemble/ensemble.ts is one), not the whole of it. */
+export interface LockScansEnsemble {
+  readonly name: string;
+  readonly gateway: ZkGateway;
+  readonly locks: LockTracker;
+  readonly config: Pick<EnsembleConfig, 'locks'>;
+  readonly identity: EnsembleIdentityReader;
+}
 
 /** A running shared scan's progress is stored at most this often (its start and end always). */
 const PROGRESS_WRITE_MS = 1_000;
@@ -87,7 +99,7 @@ export class LockScans {
 
   constructor(
     private readonly admin: Admin,
-    private readonly ensemble: Ensemble,
+    private readonly ensemble: LockScansEnsemble,
     private readonly log: Logger,
   ) {}
 

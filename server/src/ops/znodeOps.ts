@@ -39,7 +39,8 @@ import { adminRefusal, canMutate, changeRefusal, type Identity } from '../auth/i
 import type { Admin, AuditRecord, Caller } from '../admin/admin.js';
 import type { ZkGateway } from '../zk/gateway.js';
 import { toZkError } from '../zk/errors.js';
-import type { Ensemble } from '../ensemble/ensemble.js';
+import type { ZkMutations } from '../zk/mutations.js';
+import type { EnsembleConfig } from '../config/types.js';
 import { toAclEntries, toAclView } from './aclInput.js';
 import { decodeInputData } from './dataInput.js';
 import { OpError, toOpError } from '../admin/opError.js';
@@ -48,6 +49,14 @@ import { walkSubtree } from './subtree.js';
 import { assertImportable, exportSubtree, planImportFor, runImport } from './exportImport.js';
 import { chrootOf, consoleIdentityOf } from './consoleIdentity.js';
 import { refusalMessage, type ImportCheckContext } from './importChecks.js';
+
+/** What the znode operations use of the ensemble they act on (ensemble/ensemble.ts is one). */
+export interface ZnodeOpsEnsemble {
+  readonly name: string;
+  readonly gateway: ZkGateway;
+  readonly mutations: ZkMutations;
+  readonly config: Pick<EnsembleConfig, 'auth'>;
+}
 
 const CREATE_MODE: Record<CreateModeName, number> = {
   persistent: zookeeper.CreateMode.PERSISTENT,
@@ -67,7 +76,7 @@ export interface OpsContext {
 export class ZnodeOps {
   constructor(private readonly ctx: OpsContext) {}
 
-  async create(caller: Caller, ensemble: Ensemble, path: string, body: CreateBody): Promise<WriteAnswer> {
+  async create(caller: Caller, ensemble: ZnodeOpsEnsemble, path: string, body: CreateBody): Promise<WriteAnswer> {
     const { gateway, mutations } = ensemble;
     const mode = body.mode ?? 'persistent';
     return this.ctx.admin.audited(
@@ -91,7 +100,7 @@ export class ZnodeOps {
     );
   }
 
-  async setData(caller: Caller, ensemble: Ensemble, path: string, body: SetDataBody): Promise<WriteAnswer> {
+  async setData(caller: Caller, ensemble: ZnodeOpsEnsemble, path: string, body: SetDataBody): Promise<WriteAnswer> {
     const { gateway, mutations } = ensemble;
     return this.ctx.admin.audited(
       caller,
@@ -118,7 +127,7 @@ export class ZnodeOps {
     );
   }
 
-  async delete(caller: Caller, ensemble: Ensemble, path: string, version: number): Promise<DeleteAnswer> {
+  async delete(caller: Caller, ensemble: ZnodeOpsEnsemble, path: string, version: number): Promise<DeleteAnswer> {
     const { gateway, mutations } = ensemble;
     return this.ctx.admin.audited(
       caller,
@@ -149,7 +158,7 @@ export class ZnodeOps {
   }
 
   /** Checks the root's version now, then deletes in a job; the job's end is audited too. */
-  async startRecursiveDelete(caller: Caller, ensemble: Ensemble, path: string, version: number): Promise<JobSnapshot> {
+  async startRecursiveDelete(caller: Caller, ensemble: ZnodeOpsEnsemble, path: string, version: number): Promise<JobSnapshot> {
     const { gateway, mutations } = ensemble;
     return this.ctx.admin.audited(
       caller,
@@ -187,7 +196,7 @@ export class ZnodeOps {
     return identity.role === 'writer' && identity.shareLinkId === undefined && this.ctx.admin.jobs.get(jobId)?.startedBy === identity.name;
   }
 
-  async getAcl(ensemble: Ensemble, path: string): Promise<AclAnswer> {
+  async getAcl(ensemble: ZnodeOpsEnsemble, path: string): Promise<AclAnswer> {
     const { mutations } = ensemble;
     validPath(path);
     try {
@@ -198,7 +207,7 @@ export class ZnodeOps {
     }
   }
 
-  async setAcl(caller: Caller, ensemble: Ensemble, path: string, body: SetAclBody): Promise<SetAclAnswer> {
+  async setAcl(caller: Caller, ensemble: ZnodeOpsEnsemble, path: string, body: SetAclBody): Promise<SetAclAnswer> {
     const { gateway, mutations } = ensemble;
     return this.ctx.admin.audited(
       caller,
@@ -233,7 +242,7 @@ export class ZnodeOps {
   }
 
   /** How many nodes a recursive delete (or an export) would touch, the root included. */
-  async countSubtree(ensemble: Ensemble, path: string): Promise<SubtreeCount> {
+  async countSubtree(ensemble: ZnodeOpsEnsemble, path: string): Promise<SubtreeCount> {
     const { gateway } = ensemble;
     validPath(path);
     try {
@@ -248,7 +257,7 @@ export class ZnodeOps {
   }
 
   /** A read: any identity may export what it can see. */
-  async exportSubtree(ensemble: Ensemble, path: string): Promise<ExportDocument> {
+  async exportSubtree(ensemble: ZnodeOpsEnsemble, path: string): Promise<ExportDocument> {
     const { gateway, mutations } = ensemble;
     validPath(path);
     try {
@@ -259,7 +268,7 @@ export class ZnodeOps {
   }
 
   /** The dry run: what an import would do, changing nothing (admins only, like the import itself). */
-  async planImport(caller: Caller, ensemble: Ensemble, path: string, doc: ExportDocument, overwrite: boolean): Promise<ImportPlan> {
+  async planImport(caller: Caller, ensemble: ZnodeOpsEnsemble, path: string, doc: ExportDocument, overwrite: boolean): Promise<ImportPlan> {
     const { gateway } = ensemble;
     const refusal = changeRefusal(caller.identity, ensemble.name, path);
     if (refusal !== null) {
@@ -276,7 +285,7 @@ export class ZnodeOps {
     }
   }
 
-  async startImport(caller: Caller, ensemble: Ensemble, path: string, doc: ExportDocument, overwrite: boolean): Promise<JobSnapshot> {
+  async startImport(caller: Caller, ensemble: ZnodeOpsEnsemble, path: string, doc: ExportDocument, overwrite: boolean): Promise<JobSnapshot> {
     const { gateway, mutations } = ensemble;
     return this.ctx.admin.audited(
       caller,
@@ -303,12 +312,12 @@ export class ZnodeOps {
   }
 
   /** Who the console is to ZooKeeper's ACL checks on this ensemble. */
-  consoleIdentity(ensemble: Ensemble): ConsoleIdentity {
+  consoleIdentity(ensemble: ZnodeOpsEnsemble): ConsoleIdentity {
     const { gateway } = ensemble;
     return consoleIdentityOf(gateway.connectionString, ensemble.config.auth ?? [], gateway.session.connection?.identity ?? null);
   }
 
-  private importChecks(ensemble: Ensemble, caller: Caller): ImportCheckContext {
+  private importChecks(ensemble: ZnodeOpsEnsemble, caller: Caller): ImportCheckContext {
     const { gateway, mutations } = ensemble;
     return {
       juteMaxBuffer: mutations.juteMaxBuffer,

@@ -37,7 +37,7 @@ import {
 import type { AuditInput } from '../audit/auditLog.js';
 import type { EnsembleConfig } from '../config/types.js';
 import { OpError, toOpError } from '../admin/opError.js';
-import type { EnsembleIdentity } from '../ensemble/ensembleIdentity.js';
+import type { EnsembleIdentityReader } from '../config/ensembleState.js';
 import { fourLetterWord } from '../members/wire.js';
 import { ZkGateway } from '../zk/gateway.js';
 import { ZkMutations } from '../zk/mutations.js';
@@ -92,7 +92,7 @@ export class ReconfigRunner {
     private readonly health: HealthSource,
     private readonly gateway: ZkGateway,
     mutations: ZkMutations,
-    private readonly identity: EnsembleIdentity,
+    private readonly identity: EnsembleIdentityReader,
     private readonly log: Logger,
   ) {
     this.lock = new UpgradeLock(gateway, mutations, config.name);

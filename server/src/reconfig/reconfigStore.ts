@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { reconfigWorkflowSchema, type ReconfigWorkflow } from '@keeper/shared';
 import { ensureStateDir, readFileIfExists, writeFileAtomic } from '../config/stateFiles.js';
-import { ensembleStateDir } from '../ensemble/ensembleIdentity.js';
+import { ensembleStateDir } from '../config/ensembleState.js';
 
 export const RECONFIG_HISTORY_KEPT = 50;
 /** Ids are made here (randomUUID); anything else in a URL never reaches the file system. */

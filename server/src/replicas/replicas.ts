@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { ReplicasAnswer } from '@keeper/shared';
 import type { EnsembleConfig } from '../config/types.js';
 import { parseConnectionString } from '../config/connectionString.js';
-import type { GatewayDefaults } from '../ensemble/ensemble.js';
+import type { GatewayDefaults } from '../config/ensembleState.js';
 import { ZkGateway } from '../zk/gateway.js';
 import { ZkMutations } from '../zk/mutations.js';
 import { saslFactory } from '../zk/sasl.js';

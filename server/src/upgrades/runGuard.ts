@@ -7,7 +7,7 @@
  */
 import type { EnsembleHealth } from '@keeper/shared';
 import { OpError, toOpError } from '../admin/opError.js';
-import type { EnsembleIdentity } from '../ensemble/ensembleIdentity.js';
+import type { EnsembleIdentityReader } from '../config/ensembleState.js';
 import type { UpgradeLock } from './upgradeLock.js';
 
 export interface RunGuardOptions {
@@ -17,7 +17,7 @@ export interface RunGuardOptions {
   kept: string;
   /** True once the runner has read its stored workflows. */
   isLoaded: () => boolean;
-  identity: Pick<EnsembleIdentity, 'whyUnknown'>;
+  identity: Pick<EnsembleIdentityReader, 'whyUnknown'>;
   health: { current(): EnsembleHealth | null };
   lock: Pick<UpgradeLock, 'acquire'>;
   /** The refusal when another session holds the lock, given who holds it. */

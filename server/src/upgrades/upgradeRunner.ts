@@ -45,7 +45,7 @@ import {
 import type { AuditInput } from '../audit/auditLog.js';
 import type { EnsembleConfig } from '../config/types.js';
 import { OpError, toOpError } from '../admin/opError.js';
-import type { EnsembleIdentity } from '../ensemble/ensembleIdentity.js';
+import type { EnsembleIdentityReader } from '../config/ensembleState.js';
 import type { ZkGateway } from '../zk/gateway.js';
 import type { ZkMutations } from '../zk/mutations.js';
 import { isStillRunning, killProcessGroup } from './commandProcess.js';
@@ -206,7 +206,7 @@ export class UpgradeRunner {
     private readonly health: HealthSource,
     private readonly gateway: ZkGateway,
     mutations: ZkMutations,
-    private readonly identity: EnsembleIdentity,
+    private readonly identity: EnsembleIdentityReader,
     private readonly log: Logger,
   ) {
     this.lock = new UpgradeLock(gateway, mutations, config.name);

@@ -15,7 +15,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { upgradeWorkflowSchema, type UpgradeWorkflow } from '@keeper/shared';
 import { ensureStateDir, readFileIfExists, writeFileAtomic } from '../config/stateFiles.js';
-import { ensembleStateDir } from '../ensemble/ensembleIdentity.js';
+import { ensembleStateDir } from '../config/ensembleState.js';
 
 export const HISTORY_KEPT = 50;
 /** Ids are made here (randomUUID); anything else in a URL never reaches the file system. */

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, existsSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ensembleStateDir } from '../../src/ensemble/ensembleIdentity.js';
+import { ensembleStateDir } from '../../src/config/ensembleState.js';
 import { LockMemory, MAX_HOLDS_PER_DIRECTORY } from '../../src/locks/lockMemory.js';
 import { testLogger } from '../support/logger.js';
 

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { computeAlerts, EMPTY_METRICS, summarizeQuorum, type EnsembleHealth, type MemberStatus } from '@keeper/shared';
 import { EnsembleTimeline, EVENTS_FILE } from '../../../src/ensemble/eventTimeline.js';
-import { ensembleStateDir } from '../../../src/ensemble/ensembleIdentity.js';
+import { ensembleStateDir } from '../../../src/config/ensembleState.js';
 
 const log = pino({ level: 'silent' });
 const known = (id: string) => ({ whenKnown: () => Promise.resolve(id) });
