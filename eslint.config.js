@@ -33,7 +33,12 @@ const adminIsTheKernel = layer(
 const lowerFoldersKnowNoEnsemble = layer(
   'lower-folders-know-no-ensemble',
   '^(\\.\\./)+ensemble(/|$)',
-  'locks, ops, upgrades, reconfig and replicas take the small interfaces they need (LockScansEnsemble, ZnodeOpsEnsemble, config/ensembleState.ts), never the Ensemble: ensemble/ assembles them, not the reverse.',
+  'locks, ops, upgrades, reconfig, replicas and workflows take the small interfaces they need (LockScansEnsemble, ZnodeOpsEnsemble, config/ensembleState.ts), never the Ensemble: ensemble/ assembles them, not the reverse.',
+);
+const workflowsAreTheCore = layer(
+  'workflows-are-the-core',
+  '^(\\.\\./)+upgrades(/|$)',
+  'what upgrades, resizes and lock scans share (the run guard, the lock, the writer, the takeover wait) lives in server/src/workflows/; reconfig, locks and workflows never import upgrades.',
 );
 const noOpsBelowOps = layer(
   'locks-and-upgrades-import-no-ops',
@@ -136,7 +141,11 @@ export default tseslint.config(
     files: ['server/src/{ops,replicas}/**'],
     rules: restrictImports(domainKnowsNoAdapters, lowerFoldersKnowNoEnsemble),
   },
-  { files: ['server/src/{locks,upgrades,reconfig}/**'], rules: restrictImports(domainKnowsNoAdapters, noOpsBelowOps, lowerFoldersKnowNoEnsemble) },
+  { files: ['server/src/upgrades/**'], rules: restrictImports(domainKnowsNoAdapters, noOpsBelowOps, lowerFoldersKnowNoEnsemble) },
+  {
+    files: ['server/src/{locks,reconfig,workflows}/**'],
+    rules: restrictImports(domainKnowsNoAdapters, noOpsBelowOps, lowerFoldersKnowNoEnsemble, workflowsAreTheCore),
+  },
   { files: ['server/src/admin/**'], rules: restrictImports(domainKnowsNoAdapters, adminIsTheKernel) },
   { files: ['web/**'], rules: restrictImports(webNeverImportsServer) },
   { files: ['web/src/socket/**'], rules: restrictImports(webNeverImportsServer, socketImportsNoFeature) },

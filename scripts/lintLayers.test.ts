@@ -50,6 +50,11 @@ const violations: { rule: string; file: string; code: string }[] = [
   { rule: 'lower-folders-know-no-ensemble', file: 'server/src/upgrades/probe.ts', code: "import '../ensemble/ensemble.js';\n" },
   { rule: 'lower-folders-know-no-ensemble', file: 'server/src/reconfig/probe.ts', code: "import '../ensemble/configFollower.js';\n" },
   { rule: 'lower-folders-know-no-ensemble', file: 'server/src/replicas/probe.ts', code: "import '../ensemble/ensembles.js';\n" },
+  { rule: 'lower-folders-know-no-ensemble', file: 'server/src/workflows/probe.ts', code: "import '../ensemble/ensemble.js';\n" },
+  // Issue 35 part 2: no import runs from reconfig/ or locks/ into upgrades/; both take what they share from workflows/.
+  { rule: 'workflows-are-the-core', file: 'server/src/reconfig/probe.ts', code: "import '../upgrades/upgradeRunner.js';\n" },
+  { rule: 'workflows-are-the-core', file: 'server/src/locks/probe.ts', code: "import '../upgrades/upgradeStore.js';\n" },
+  { rule: 'workflows-are-the-core', file: 'server/src/workflows/probe.ts', code: "import '../upgrades/restarter.js';\n" },
   { rule: 'shared-imports-no-node', file: 'shared/src/probe.ts', code: "import 'node:fs';\n" },
   { rule: 'socket-imports-no-feature', file: 'web/src/socket/probe.ts', code: "import '../features/tree/treeModel';\n" },
   { rule: 'web-never-imports-server', file: 'web/src/features/tree/probe.ts', code: "import '../../../../server/src/zk/stat.js';\n" },
@@ -95,6 +100,7 @@ describe('layer rules', () => {
     { file: 'server/src/hub/probe.ts', code: "import '../http/apiErrors.js';\n" },
     { file: 'server/src/locks/probe.ts', code: "import '../admin/admin.js';\nimport '../config/ensembleState.js';\nimport '../lib/pool.js';\n" },
     { file: 'server/src/ops/probe.ts', code: "import '../admin/opError.js';\nimport '../zk/gateway.js';\nimport '../audit/fingerprint.js';\n" },
+    { file: 'server/src/reconfig/probe.ts', code: "import '../workflows/runGuard.js';\nimport '../workflows/ownership.js';\n" },
     // The named exception: shared's tests run under Node only.
     { file: 'shared/test/probe.test.ts', code: "import 'node:child_process';\n" },
   ])('lets $file import what its layer may', async ({ file, code }) => {

@@ -31,7 +31,7 @@ import {
 } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import type { KeeperOptions } from '../src/config/types.js';
-import { UPGRADE_LOCK_PATH } from '../src/upgrades/upgradeLock.js';
+import { UPGRADE_LOCK_PATH } from '../src/workflows/workflowLock.js';
 import { ZkGateway } from '../src/zk/gateway.js';
 import { fourLetterWord, sandboxServerLine, type SandboxEnsemble } from '../../scripts/sandbox/index.js';
 import { longestGapAcross, missingWrites, startingOn, startLoadWriter, type LoadReport, type RunningLoadWriter } from '../../scripts/lib/kazoo/index.js';

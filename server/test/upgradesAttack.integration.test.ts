@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { upgradeAnswerSchema, upgradeListAnswerSchema, type AuditEntry, type UpgradeAnswer } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
-import { UPGRADE_LOCK_PATH } from '../src/upgrades/upgradeLock.js';
+import { UPGRADE_LOCK_PATH } from '../src/workflows/workflowLock.js';
 import { PORT_OFFSETS, startTestEnsemble } from './support/testEnsemble.js';
 import { TestBrowser } from './support/wsClient.js';
 import { waitFor } from './support/waitFor.js';

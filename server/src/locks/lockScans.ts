@@ -43,7 +43,7 @@ import type { ZkGateway } from '../zk/gateway.js';
 import type { EnsembleConfig } from '../config/types.js';
 import type { EnsembleIdentityReader } from '../config/ensembleState.js';
 import type { LockTracker } from './lockTracker.js';
-import { WorkflowWriter } from '../upgrades/workflowWriter.js';
+import { WorkflowWriter } from '../workflows/workflowWriter.js';
 import { TooManyLocksError } from './lockTracker.js';
 import { scanForLocks, type ScanResult } from './scan.js';
 import { scanCancelledEntry, scanHandoverEntry } from './scanAudit.js';

@@ -27,7 +27,7 @@ export interface PreflightSources {
   gateway: ZkGateway;
   mutations: Pick<ZkMutations, 'getACL'>;
   health: EnsembleHealth;
-  /** Who holds the ensemble's upgrade lock, or null (UpgradeLock.owner, described). */
+  /** Who holds the ensemble's upgrade lock, or null (WorkflowLock.owner, described). */
   lockHolder: () => Promise<string | null>;
   /** Asks a member a four-letter word (the member poller's transport in the app; plain TCP by default). */
   ask?: (host: string, port: number, word: string) => Promise<string>;

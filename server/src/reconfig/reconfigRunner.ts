@@ -41,9 +41,9 @@ import type { EnsembleIdentityReader } from '../config/ensembleState.js';
 import { fourLetterWord } from '../members/wire.js';
 import { ZkGateway } from '../zk/gateway.js';
 import { ZkMutations } from '../zk/mutations.js';
-import { RunGuard } from '../upgrades/runGuard.js';
-import { UpgradeLock } from '../upgrades/upgradeLock.js';
-import { lockTakeoverWaitMs, type HealthSource } from '../upgrades/upgradeRunner.js';
+import { RunGuard } from '../workflows/runGuard.js';
+import { WorkflowLock } from '../workflows/workflowLock.js';
+import { lockTakeoverWaitMs, type HealthSource } from '../workflows/ownership.js';
 import { CONFIG_PATH, executeReconfigStep, hasChange } from './executor.js';
 import { gatherReconfigPreflight } from './preflight.js';
 import { RECONFIG_ID, ReconfigStore, reconfigsDir } from './reconfigStore.js';
@@ -66,7 +66,7 @@ const MAX_ATTEMPTS = 3;
 export class ReconfigRunner {
   private settings: ReconfigSettings = { stateDir: null };
   private store: ReconfigStore | null = null;
-  private readonly lock: UpgradeLock;
+  private readonly lock: WorkflowLock;
   private readonly guard: RunGuard;
   private wf: ReconfigWorkflow | null = null;
   private loaded = false;
@@ -95,7 +95,7 @@ export class ReconfigRunner {
     private readonly identity: EnsembleIdentityReader,
     private readonly log: Logger,
   ) {
-    this.lock = new UpgradeLock(gateway, mutations, config.name);
+    this.lock = new WorkflowLock(gateway, mutations, config.name);
     this.guard = new RunGuard({
       ensemble: config.name,
       kept: 'resizes',

@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { isFinished, upgradeWorkflowSchema, type UpgradeReplica, type UpgradeWorkflow } from '@keeper/shared';
 import { ZkError } from '../zk/errors.js';
 import { HISTORY_KEPT, UPGRADE_ID } from '../upgrades/upgradeStore.js';
-import type { SharedWorkflows, StoredWorkflow } from '../upgrades/sharedWorkflows.js';
+import type { SharedWorkflows, StoredWorkflow } from '../workflows/sharedWorkflows.js';
 import { MAX_VALUE_BYTES, type ReplicaStore } from './replicaStore.js';
 import { SharedRecordDirectory, type RecordKind } from './sharedRecordDirectory.js';
 import { fitWorkflow } from './workflowFit.js';

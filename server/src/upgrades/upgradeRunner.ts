@@ -51,22 +51,15 @@ import type { ZkMutations } from '../zk/mutations.js';
 import { isStillRunning, killProcessGroup } from './commandProcess.js';
 import { commandRestarter, manualRestarter, sandboxRestarter, type Restarter, type SandboxRestart } from './restarter.js';
 import { handoverEntry, transitionEntries } from './upgradeAudit.js';
-import { RunGuard } from './runGuard.js';
-import { UpgradeLock, type LockAttempt } from './upgradeLock.js';
+import { RunGuard } from '../workflows/runGuard.js';
+import { lockTakeoverWaitMs, type HealthSource } from '../workflows/ownership.js';
+import { WorkflowLock, type LockAttempt } from '../workflows/workflowLock.js';
 import { migrateNameKeyed, UPGRADE_ID, UpgradeStore, upgradesDir } from './upgradeStore.js';
-import type { SharedWorkflows, StoredWorkflow } from './sharedWorkflows.js';
-import { storedWithin, WorkflowWriter } from './workflowWriter.js';
+import type { SharedWorkflows, StoredWorkflow } from '../workflows/sharedWorkflows.js';
+import { storedWithin, WorkflowWriter } from '../workflows/workflowWriter.js';
 
 /** How long an action's answer waits for its state to be stored in the home ensemble (the store's own deadline). */
 const STORED_ANSWER_WAIT_MS = 10_000;
-
-/** What the runner reads of the member poller. */
-export interface HealthSource {
-  current(): EnsembleHealth | null;
-  subscribe(listener: (health: EnsembleHealth) => void): () => void;
-  /** Polls at this cadence while an upgrade is under way (null: the configured one again). */
-  setBrisk?(intervalMs: number | null): void;
-}
 
 /** The members' cadence while a member is being restarted: each phase seen within about a second. */
 export const BRISK_POLL_MS = 1_000;
@@ -92,11 +85,6 @@ export interface UpgradeSettings {
   lockTakeoverMs?: number;
   /** With replicas: workflows kept in the home ensemble, run by one replica at a time (sharedWorkflows.ts). */
   shared?: SharedWorkflows;
-}
-
-/** A session that outlived its Keeper ends within its timeout; twice that allows for the members' own expiry tick. */
-export function lockTakeoverWaitMs(configured: number | undefined, sessionTimeoutMs: number): number {
-  return configured ?? Math.min(2 * sessionTimeoutMs + 5_000, 5 * 60_000);
 }
 
 /** Between looks at a predecessor's lock: about a second, jittered so two waiting processes do not align. */
@@ -158,7 +146,7 @@ export class UpgradeRunner {
   private settings: UpgradeSettings = { stateDir: null };
   private store: UpgradeStore | null = null;
   private restarter: Restarter = manualRestarter;
-  private readonly lock: UpgradeLock;
+  private readonly lock: WorkflowLock;
   private readonly guard: RunGuard;
   /** The ensemble's latest workflow: in progress, or the last one finished. */
   private wf: UpgradeWorkflow | null = null;
@@ -209,7 +197,7 @@ export class UpgradeRunner {
     private readonly identity: EnsembleIdentityReader,
     private readonly log: Logger,
   ) {
-    this.lock = new UpgradeLock(gateway, mutations, config.name);
+    this.lock = new WorkflowLock(gateway, mutations, config.name);
     this.guard = new RunGuard({
       ensemble: config.name,
       kept: 'upgrades',

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EnsembleHealth } from '@keeper/shared';
 import { OpError } from '../../src/admin/opError.js';
-import { RunGuard, type RunGuardOptions } from '../../src/upgrades/runGuard.js';
-import type { LockAttempt } from '../../src/upgrades/upgradeLock.js';
+import { RunGuard, type RunGuardOptions } from '../../src/workflows/runGuard.js';
+import type { LockAttempt } from '../../src/workflows/workflowLock.js';
 import { ZkError } from '../../src/zk/errors.js';
 
 /** The guard's answers only carry the health through: any object stands for one. */

@@ -7,8 +7,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createWorkflow, planUpgrade, type UpgradeWorkflow } from '@keeper/shared';
-import { storedWithin, WorkflowWriter } from '../../src/upgrades/workflowWriter.js';
-import type { WriteOutcome } from '../../src/upgrades/sharedWorkflows.js';
+import { storedWithin, WorkflowWriter } from '../../src/workflows/workflowWriter.js';
+import type { WriteOutcome } from '../../src/workflows/sharedWorkflows.js';
 import { fitWorkflow } from '../../src/replicas/workflowFit.js';
 import { testLogger } from '../support/logger.js';
 import { threeVoters } from '../../../shared/test/upgrades/support.js';

@@ -2,13 +2,13 @@
  * What an upgrade and a resize both check before they act on an ensemble, with the same errors:
  * that the ensemble's stored workflows are read (they are kept by its identity, which may not be
  * known yet), that its members have been polled, and that this session holds the ensemble's
- * upgrade lock (upgradeLock.ts), which upgrades and resizes share because they never run together.
+ * upgrade lock (workflowLock.ts), which upgrades and resizes share because they never run together.
  * Written once so the two runners cannot drift apart in what they let through.
  */
 import type { EnsembleHealth } from '@keeper/shared';
 import { OpError, toOpError } from '../admin/opError.js';
 import type { EnsembleIdentityReader } from '../config/ensembleState.js';
-import type { UpgradeLock } from './upgradeLock.js';
+import type { WorkflowLock } from './workflowLock.js';
 
 export interface RunGuardOptions {
   /** The ensemble's configured name, for the errors. */
@@ -19,7 +19,7 @@ export interface RunGuardOptions {
   isLoaded: () => boolean;
   identity: Pick<EnsembleIdentityReader, 'whyUnknown'>;
   health: { current(): EnsembleHealth | null };
-  lock: Pick<UpgradeLock, 'acquire'>;
+  lock: Pick<WorkflowLock, 'acquire'>;
   /** The refusal when another session holds the lock, given who holds it. */
   lockHeld: (holder: string) => string;
 }

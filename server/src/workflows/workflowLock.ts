@@ -1,5 +1,6 @@
 /**
- * One upgrade per ZooKeeper ensemble across Keeper processes: an ephemeral znode created by the
+ * One workflow (an upgrade or a resize) per ZooKeeper ensemble across Keeper processes: an
+ * ephemeral znode (still named upgrade-lock, as Keepers before resizes named it) created by the
  * console's own session, in the ensemble itself. It vanishes with the session that made it, so a
  * Keeper that died mid-upgrade does not block the next one longer than its session timeout.
  * The path does not depend on what Keeper calls the ensemble: two consoles that name it
@@ -46,7 +47,7 @@ function describeHolder(h: Partial<LockHolder> | null, owner: string): string {
   return `Keeper ${h.keeper ?? 'unknown'} (upgrade ${h.upgradeId ?? '?'}${h.by ? ` by ${h.by}` : ''}, session ${owner})`;
 }
 
-export class UpgradeLock {
+export class WorkflowLock {
   readonly keeperName = `${hostname()}:${process.pid}`;
 
   constructor(
