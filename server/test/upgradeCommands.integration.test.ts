@@ -38,6 +38,8 @@ const browsers: TestBrowser[] = [];
 const restarted: number[] = [];
 /** Set by a test: the next restart is only scheduled, and happens this many ms later (a detached command's way). */
 let delayNextRestartMs = 0;
+/** Set by a test: the next restart command runs and restarts nothing (it "succeeds"), as a wrong command would. */
+let skipNextRestart = false;
 const late: Promise<unknown>[] = [];
 
 const start = (extra: Parameters<typeof ensembleConfigOf>[1], timings: Record<string, number>) =>
@@ -50,6 +52,10 @@ const start = (extra: Parameters<typeof ensembleConfigOf>[1], timings: Record<st
       upgradeTimings: { settleMs: 1_000, ...timings },
       restartMember: async (_name, id) => {
         restarted.push(id);
+        if (skipNextRestart) {
+          skipNextRestart = false;
+          return { message: `member ${id}: the command ran and restarted nothing` };
+        }
         if (delayNextRestartMs > 0) {
           const delay = delayNextRestartMs;
           delayNextRestartMs = 0;
@@ -279,5 +285,56 @@ describe('a restart that happens after its step paused', () => {
     expect(restarted.filter((id) => id === first.memberId)).toEqual([first.memberId]);
     expect((await post(`/${started.id}/abort`, { reason: 'the first step was what this test is about' })).status).toBe(200);
     await Promise.allSettled(late);
+  }, 150_000);
+});
+
+describe('a member that never restarted, its answers read late by a stalled Keeper', () => {
+  it('is not counted restarted: its uptime is compared from when each probe was sent (issue 34 item 5)', async () => {
+    await closeKeeper();
+    keeper = await start(undefined, { wentDownWithinMs: 3_000 });
+    restarted.length = 0;
+    skipNextRestart = true;
+    const started = await startedUpgrade({});
+    const first = started.plan.order[0]!;
+    const paused = await until(started.id, 'paused: no restart seen within 3 s', (wf) => wf.state === 'paused', 30_000);
+    expect(paused.steps[0]).toMatchObject({ state: 'paused', pausedFrom: 'restarting' });
+    // Keeper's event loop stalls 5 s right after the member's next answers arrive, as a SIGSTOP of
+    // Keeper or a flood would: each answer is read 5 s after the member gave it. Counted from when
+    // the answer was read, its uptime looked 5 s short (past the 3 s slack): "uptime went back".
+    const ens = keeper.ensembles.get('it');
+    const address = ens.poller.current()!.members.find((m) => m.id === first.memberId)!.address;
+    const { transport } = ens.monitor;
+    let stalls = 0;
+    const stall = <T>(answer: T): T => {
+      if (stalls >= 4) return answer;
+      stalls++;
+      const until = Date.now() + 5_000;
+      while (Date.now() < until) {
+        // the event loop held, as a stopped process's is
+      }
+      return answer;
+    };
+    const admin = transport.admin.bind(transport);
+    transport.admin = async (member, command, purpose) => {
+      const answer = await admin(member, command, purpose);
+      return purpose === 'poll' && member.address === address ? stall(answer) : answer;
+    };
+    const word = transport.fourLetterWord.bind(transport);
+    transport.fourLetterWord = async (member, w, purpose) => {
+      const answer = await word(member, w, purpose);
+      return purpose === 'poll' && member.address === address ? stall(answer) : answer;
+    };
+    await waitFor(() => stalls === 4, { what: 'four answers read 5 s late', timeoutMs: 60_000, intervalMs: 100 });
+    // Two whole rounds after the last stall: every late reading has been judged.
+    const rounds = ens.poller.rounds;
+    await waitFor(() => ens.poller.rounds >= rounds + 2, { what: 'two more poll rounds', timeoutMs: 30_000, intervalMs: 100 });
+    const after = await get(started.id);
+    const saw = after.steps[0]!.checks.map((c) => c.saw);
+    expect(after.state, JSON.stringify(saw)).toBe('paused');
+    expect(after.steps[0]).toMatchObject({ state: 'paused', pausedFrom: 'restarting' });
+    expect(saw.filter((s) => s.includes('uptime went back'))).toEqual([]);
+    // Nothing else was restarted: the next member's command never ran.
+    expect(restarted).toEqual([first.memberId]);
+    expect((await post(`/${started.id}/abort`, { reason: 'what this test is about is done' })).status).toBe(200);
   }, 150_000);
 });

@@ -308,6 +308,7 @@ export class MemberPoller implements HealthFeed {
 
   private async pollSlot(slot: Slot, roundStart: number): Promise<void> {
     const { transport } = this.options;
+    const sentAt = Date.now();
     const { probe, adminWorked, closedAtOnce } = await probeMember(transport, slot.target, roundStart >= slot.adminRetryAt);
     const at = Date.now();
     if (adminWorked === false) slot.adminRetryAt = at + ADMIN_RECHECK_MS;
@@ -343,6 +344,7 @@ export class MemberPoller implements HealthFeed {
       // When this member was last checked: the card's "checked 4 s ago" (it keeps the time of
       // the last try while a backed-off member waits for its next one).
       polledAt: at,
+      probeSentAt: sentAt,
       lastServingAt: slot.lastServingAt,
       nextPollAt: slot.nextPollAt === 0 ? null : slot.nextPollAt,
     };

@@ -69,6 +69,12 @@ export const memberStatusSchema = z.object({
   metrics: memberMetricsSchema,
   /** When this member was last checked (epoch ms, server clock): what "checked 4 s ago" counts from. */
   polledAt: z.number(),
+  /**
+   * When that check's first request was sent (epoch ms, same clock): the member read its figures
+   * after this, whatever delayed Keeper's reading of the answer (a stall of its event loop), so
+   * arithmetic on the member's own clock (uptime) counts from here, never from polledAt.
+   */
+  probeSentAt: z.optional(z.number()),
   /** When it last answered as serving (epoch ms), for "down for 40 s". */
   lastServingAt: z.nullable(z.number()),
   /** Added: when the poller asks it next; later than the next poll while a down member is backed off. */

@@ -15,9 +15,8 @@ export interface RestartFinding {
 }
 
 /**
- * Uptime is whole seconds (±1) and each reading is stamped when its probe answered (within the
- * 2 s call deadline): more than this below what the old process would show is a new one. No
- * larger: a member restarted in about a second a few seconds after its own start (a young
+ * Uptime is whole seconds (±1): more than this below what the old process would show is a new
+ * one. No larger: a member restarted in about a second a few seconds after its own start (a young
  * ensemble, or one just rolled) is only told apart by a few seconds, and with 5 it never was.
  */
 const UPTIME_SLACK_SECONDS = 3;
@@ -33,12 +32,19 @@ export function baselineOf(m: MemberStatus): MemberBaseline {
   };
 }
 
-/** Uptime lower than the baseline's plus the time since, by more than the slack: a new process. */
+/**
+ * Uptime lower than the baseline's plus the time since, by more than the slack: a new process.
+ * "The time since" is a lower bound of what passed at the member between its two readings: from
+ * when the baseline's answer was read (the member read its uptime before) to when the new probe
+ * was sent (the member reads it after). Never the new answer's reading time: a Keeper whose event
+ * loop stalled reads an answer seconds late, and counting those seconds made the same process look
+ * new (issue 34 item 5: "uptime went back to 1269 s", a member that never restarted).
+ */
 function uptimeReset(baseline: MemberBaseline, now: MemberStatus): RestartFinding | null {
   const before = baseline.uptimeSeconds;
   const after = now.metrics.uptimeSeconds;
   if (before === null || after === null) return null;
-  const expected = before + Math.max(0, now.polledAt - baseline.polledAt) / 1000;
+  const expected = before + Math.max(0, (now.probeSentAt ?? now.polledAt) - baseline.polledAt) / 1000;
   if (after + UPTIME_SLACK_SECONDS >= expected) return null;
   return {
     evidence: 'uptime-reset',
