@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { findJava, findZooKeeperClasspath, MISSING_ZOOKEEPER, withNettyTls } from './classpath.js';
 import { prepareSecurity, type SandboxSecurity } from './security.js';
-import { launchMember, signalGroup, terminate, type MemberProcess } from './memberProcess.js';
+import { launchMember, signalGroup, terminate, waitUntilStopped, type MemberProcess } from './memberProcess.js';
 import { olderBuildClasspath, type OlderBuild } from './olderBuild.js';
 import { allPorts, assertPortsFree, MAX_SIZE, maxPortOffset, memberPorts, type MemberPorts } from './ports.js';
 import { memberMode, pollUntil } from './probe.js';
@@ -346,11 +346,12 @@ export class SandboxEnsemble implements MemberRestarter {
     return this.members.map((m) => ({ ...m }));
   }
 
-  /** SIGSTOP: the FAQ's hung server. Connections stay open and nothing is answered. */
+  /** SIGSTOP: the FAQ's hung server. Connections stay open and nothing is answered. Returns once every thread has stopped. */
   pauseMember(id: number): void {
     const slot = this.slot(id);
     if (slot.proc === null) throw new Error(`sandbox: member ${id} is not running`);
     signalGroup(slot.proc.pid, 'SIGSTOP');
+    waitUntilStopped(slot.proc.pid);
     slot.info.state = 'paused';
     slot.info.since = Date.now();
     this.cfg.log(`member ${id} paused (SIGSTOP pid ${slot.proc.pid})`);

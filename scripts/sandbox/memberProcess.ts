@@ -87,6 +87,45 @@ export function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/**
+ * Waits until every thread of `pid` is stopped (SIGSTOP is delivered asynchronously: kill() returns
+ * once it is queued), so a member said to be paused is one that can answer nothing. Reads
+ * /proc/<pid>/task/<tid>/stat (state T, or gone); 1 ms synchronous waits, at most `timeoutMs`. Where
+ * /proc is absent it returns at once.
+ */
+export function waitUntilStopped(pid: number, timeoutMs = 2_000): void {
+  const tasks = `/proc/${pid}/task`;
+  if (!fs.existsSync(tasks)) return;
+  const nap = new Int32Array(new SharedArrayBuffer(4));
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const running = threadsNotStopped(tasks);
+    if (running.length === 0) return;
+    if (Date.now() >= deadline)
+      throw new Error(`sandbox: pid ${pid} not stopped ${timeoutMs} ms after SIGSTOP (threads ${running.slice(0, 5).join(', ')} still run)`);
+    Atomics.wait(nap, 0, 0, 1);
+  }
+}
+
+function threadsNotStopped(tasksDir: string): string[] {
+  let tids: string[];
+  try {
+    tids = fs.readdirSync(tasksDir);
+  } catch {
+    return []; // the process is gone: nothing runs
+  }
+  return tids.filter((tid) => {
+    try {
+      const stat = fs.readFileSync(`${tasksDir}/${tid}/stat`, 'utf8');
+      // "tid (comm) S ...": the state follows the last ')' (comm may hold spaces and parentheses).
+      const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+      return !['T', 't', 'Z', 'X'].includes(state);
+    } catch {
+      return false; // the thread ended
+    }
+  });
+}
+
 /** SIGTERM (or SIGKILL), escalating to SIGKILL after graceMs. Resumes a paused JVM first. */
 export async function terminate(proc: MemberProcess, signal: 'SIGTERM' | 'SIGKILL', graceMs = 5000): Promise<void> {
   if (proc.hasExited()) return;
