@@ -527,7 +527,10 @@ export class ZkGateway extends EventEmitter<GatewayEvents> {
       // election tries again: every ~10 s with two of three members frozen). Said so, never as a
       // session that may still be saved; and the next attempt asks that member for a new session
       // first, not members that did not answer (a frozen one costs a whole handshake timeout).
-      const why = `${note}: the read-only session was local to ${this.memberName(readOnlyMember)} and ends with its connection; reads come back with a new read-only session`;
+      // Named by the id the read-only facts hold (the session id starts with its maker's server id), known even when the poller has no ids yet.
+      const id = this.facts.readOnly?.memberId ?? null;
+      const who = id !== null ? `member ${id} (${readOnlyMember})` : this.memberName(readOnlyMember);
+      const why = `${note}: the read-only session was local to ${who} and ends with its connection; reads come back with a new read-only session`;
       this.transition({ kind: 'disconnected', at: Date.now(), note: why });
       connection.openReadOnlySession(readOnlyMember, why);
     });
