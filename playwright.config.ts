@@ -42,8 +42,8 @@ export const E2E_VIEWER_TOKEN = process.env.KEEPER_E2E_VIEWER_TOKEN ?? 'e2e-view
 /** The first recursive delete of /app/archive stops after this many deletes until cancelled (access.spec.ts). */
 export const E2E_DELETE_HOLD_AFTER = 500;
 
-/** Time what the page shows: each alone, after the others. */
-const ALONE = ['freshness.spec.ts', 'viewsFreshness.spec.ts'];
+/** Time what the page shows: each alone, after the others (each says why in its header). */
+const ALONE = ['freshness.spec.ts', 'viewsFreshness.spec.ts', 'replicas.spec.ts'];
 /** Loads the machine on purpose: on one lane, after the others. */
 const LOAD = ['herd.spec.ts'];
 

@@ -13,6 +13,11 @@
  *   reloaded, and a znode written by a raw client (kazoo) appears. The panel then says the killed
  *   replica is not answering until ZooKeeper ends its session, and then no longer lists it.
  *
+ * It runs in `e2e-alone`, after everything else, with nothing beside it: it times what the page
+ * shows (a revocation on the other replica within 5 s: about 0.2 s on a quiet machine). Beside the
+ * integration files and the other specs, at a load of 16 on 2 cores, the revocation crossing two
+ * replicas and the home ensemble's watch took longer once (a fresh clone, 2026-12-07).
+ *
  * A Playwright spec rather than a vitest test driving playwright-core: the e2e set-up already runs
  * spec-owned Keeper processes on their lane's sandbox (signInRestart.spec.ts), has the page objects
  * and the docs screenshots, and Playwright's retrying expectations suit what a page shows.
