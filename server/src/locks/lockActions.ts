@@ -23,7 +23,9 @@ import {
   pathWithin,
   provesAbsence,
   watchesInDirectory,
+  type Contender,
   type LockCleanCandidate,
+  type LockReport,
   type WatchGathering,
   type LockCleanAnswer,
   type LockCleanBody,
@@ -69,6 +71,15 @@ function sameOwner(a: string, b: string): boolean {
 }
 
 /** What an admin may do to one ensemble's locks (`Ensemble.lockActions`). */
+/** The contenders of `reports` that `pick` chooses and that have an owner and a version, as clean candidates. */
+function candidatesIn(reports: readonly LockReport[], pick: (c: Contender) => boolean): LockCleanCandidate[] {
+  return reports.flatMap((r) =>
+    r.contenders
+      .filter((c) => pick(c) && c.owner?.sessionId && c.version !== null)
+      .map((c) => ({ path: c.path, lock: r.path, owner: c.owner!.sessionId!, version: c.version! })),
+  );
+}
+
 export class LockActions {
   constructor(
     private readonly admin: Admin,
@@ -146,21 +157,11 @@ export class LockActions {
     const { ensemble } = this;
     return this.admin.audited(caller, { action: 'lock.clean', ensemble: ensemble.name, path: body.path, details: { dryRun: body.dryRun } }, async (record) => {
       const leakCheck = leakCheckSummary(ensemble.locks.gatherer.gatherings);
-      const leakedNow: LockCleanCandidate[] = ensemble.locks
-        .reportsUnder(body.path)
-        .flatMap((r) =>
-          r.contenders
-            .filter((c) => c.status === 'leaked' && c.owner?.sessionId && c.version !== null)
-            .map((c) => ({ path: c.path, lock: r.path, owner: c.owner!.sessionId!, version: c.version! })),
-        );
-      const leakedHolders: LockCleanCandidate[] = ensemble.locks
-        .reportsUnder(body.path)
-        .flatMap((r) =>
-          r.contenders
-            .filter((c) => c.holding && c.flags.some((f) => f.kind === 'leaked-holder') && c.owner?.sessionId && c.version !== null)
-            .map((c) => ({ path: c.path, lock: r.path, owner: c.owner!.sessionId!, version: c.version! })),
-        )
-        .slice(0, LOCK_CLEAN_MAX);
+      // One reading of the reports for both lists: the leaked contenders a clean may delete, and the
+      // leaked holders it never deletes but names.
+      const reports = ensemble.locks.reportsUnder(body.path);
+      const leakedNow = candidatesIn(reports, (c) => c.status === 'leaked');
+      const leakedHolders = candidatesIn(reports, (c) => c.holding && c.flags.some((f) => f.kind === 'leaked-holder')).slice(0, LOCK_CLEAN_MAX);
       // A real run acts only on what its dry run listed, under the path it names.
       const candidates = body.dryRun ? leakedNow.slice(0, LOCK_CLEAN_MAX) : (body.pinned ?? []).filter((p) => pathWithin(body.path, p.path));
       const answer: LockCleanAnswer = {
