@@ -10,8 +10,9 @@
  *  - project `e2e`: the specs, two at a time;
  *  - project `e2e-load`: the spec that loads the machine on purpose (a herd of 30 clients), on one
  *    lane after the others: its load would stretch what a spec beside it waits for;
- *  - project `e2e-alone`: the specs that time what the page shows (within 3 s), one at a time
- *    after the others, with nothing else running (npm test runs them last).
+ *  - project `e2e-alone`: the specs that time what the page shows (within 3 s), one at a time,
+ *    on a Keeper and sandbox of their own (KEEPER_E2E_SLOT=alone); npm test runs them first for
+ *    the CPU beside the others, or after them where it cannot.
  * KEEPER_E2E_LANES=1 runs one lane (npm test does, for `e2e-load` and `e2e-alone`).
  */
 import { defineConfig } from '@playwright/test';
@@ -21,8 +22,13 @@ import { join } from 'node:path';
 import { KEEPER_PORTS, PORT_OFFSETS } from './scripts/sandbox/portOffsets.js';
 
 export const E2E_LANES = Number(process.env.KEEPER_E2E_LANES ?? 2);
-const BASE_PORT = Number(process.env.KEEPER_E2E_PORT ?? KEEPER_PORTS.e2e);
-const BASE_OFFSET = Number(process.env.KEEPER_E2E_PORT_OFFSET ?? PORT_OFFSETS.e2e);
+/**
+ * KEEPER_E2E_SLOT=alone: the timed specs' own Keeper and sandbox, so that npm test can run them
+ * beside the other specs (first for the CPU: scripts/test.sh).
+ */
+const ALONE_SLOT = process.env.KEEPER_E2E_SLOT === 'alone';
+const BASE_PORT = Number(process.env.KEEPER_E2E_PORT ?? (ALONE_SLOT ? KEEPER_PORTS.e2eAlone : KEEPER_PORTS.e2e));
+const BASE_OFFSET = Number(process.env.KEEPER_E2E_PORT_OFFSET ?? (ALONE_SLOT ? PORT_OFFSETS.e2eAlone : PORT_OFFSETS.e2e));
 const lanePort = (lane: number) => BASE_PORT + lane;
 const laneOffset = (lane: number) => BASE_OFFSET + 20 * lane;
 /** This worker's lane (0 in the main process). */

@@ -4,7 +4,7 @@
 # Ends by checking every part it promised, in one place (scripts/setup-verify.sh), and fails
 # with one sentence naming what is missing: a test never finds a missing part later.
 #
-#   scripts/setup.sh [--for-tests] [--external-zk] [--secure]
+#   scripts/setup.sh [--for-tests] [--external-zk] [--secure] [--npm-only]
 #
 #   --for-tests    also Chromium (Playwright uses Debian's, never a download), kazoo
 #                  (Python lock recipes that make real lock nodes in the tests), Curator
@@ -17,6 +17,11 @@
 #                  needed. Implied by KEEPER_ZK or KEEPER_CONFIG.
 #   --secure       `npm start -- --secure`: also openssl, which makes the sandbox's CA and
 #                  certificates (keytool comes with the JRE). Implied by --for-tests.
+#   --npm-only     only what the npm packages need (npm ci; with --for-tests first libkrb5-dev,
+#                  the kerberos addon's headers), and no check at the end: npm test runs this
+#                  first, then the full setup beside the web build, tsc and ESLint (apt's
+#                  downloads and unpacking wait on the network and the disk, the build on the
+#                  CPU), and no test starts before the full setup has checked every part.
 #
 # Order matters: Debian's packages come first, then the npm packages. The optional `kerberos`
 # addon compiles against libkrb5-dev's headers, and npm drops an optional package whose build
@@ -29,11 +34,13 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 for_tests=0
 external_zk=0
 secure=0
+npm_only=0
 for arg in "$@"; do
   case "$arg" in
     --for-tests) for_tests=1 ;;
     --external-zk) external_zk=1 ;;
     --secure) secure=1 ;;
+    --npm-only) npm_only=1 ;;
     -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "setup: unknown option $arg (see --help)" >&2; exit 2 ;;
   esac
@@ -68,12 +75,19 @@ if ((for_tests)); then
   have_nginx || missing+=(nginx-light)
 fi
 
+# The npm stage installs only the kerberos addon's headers; the full setup reports the rest.
+if ((npm_only)); then
+  if [[ " ${missing[*]} " == *" libkrb5-dev "* ]]; then missing=(libkrb5-dev); else missing=(); fi
+fi
+
 if ((${#missing[@]})); then
   can_apt=1
   why=""
   if [[ ! -f /etc/debian_version ]] || ! command -v apt-get >/dev/null; then can_apt=0; why="this is not Debian (no apt-get)"; fi
   if [[ "$(id -u)" != 0 ]]; then can_apt=0; why="${why:+$why and }not running as root"; fi
-  if ((!can_apt)); then
+  if ((!can_apt && npm_only)); then
+    missing=() # the full setup names what is missing, and why, with what to do
+  elif ((!can_apt)); then
     cat >&2 <<EOF
 setup: missing: ${missing[*]}
 setup: cannot install them here: ${why}. Do one of:
@@ -90,9 +104,14 @@ setup: cannot install them here: ${why}. Do one of:
 EOF
     exit 1
   fi
+fi
+if ((${#missing[@]})); then
   say "installing ${missing[*]} (apt-get; about a minute on a fresh machine)"
   apt_began=$SECONDS
-  apt-get update -q </dev/null
+  # Package lists fetched in the last half hour (by the npm stage, say) are fresh enough.
+  if [[ -z "$(find /var/lib/apt/lists -maxdepth 1 -name '*InRelease' -mmin -30 -print -quit 2>/dev/null)" ]]; then
+    apt-get update -q </dev/null
+  fi
   apt-get install -y -q -o DPkg::Lock::Timeout=300 "${missing[@]}" </dev/null
   say "installed ${missing[*]} in $((SECONDS - apt_began))s"
 else
@@ -108,12 +127,17 @@ if [[ ! -d node_modules || package-lock.json -nt node_modules/.package-lock.json
 else
   say "npm packages are up to date"
 fi
-if ((for_tests)) && ! have_kerberos_addon; then
+if ((for_tests)) && have_gssapi_headers && ! have_kerberos_addon; then
   version=$(node -p 'require("./package-lock.json").packages["node_modules/kerberos"].version')
   say "installing the kerberos addon again, now that libkrb5-dev is here (kerberos@${version}, built from source)"
   # The machine's Node headers (/usr/include/node) when present: node-gyp then downloads nothing.
   if [[ -f /usr/include/node/node_api.h ]]; then export npm_config_nodedir=/usr; fi
   npm install --no-save --no-audit --no-fund "kerberos@${version}" </dev/null
+fi
+
+if ((npm_only)); then
+  say "npm packages ready (the full setup installs and checks the rest)"
+  exit 0
 fi
 
 # --- Every part promised, checked in one place ------------------------------------------

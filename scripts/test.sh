@@ -2,16 +2,20 @@
 # npm test: setup for tests, the web build, then every check, and a summary at the end
 # (scripts/lib/testResults): tests as declared and as cases run, flaky and skipped tests by name,
 # the 10 slowest files, and one plain closing line.
-#  1. side by side, what a neighbour's load cannot fail: vitest's integration files in one lane;
-#     tsc beside ESLint, vitest's unit files, Playwright's e2e specs and then its herd spec in
-#     the other;
-#  2. then, with nothing else running, what times what Keeper or the page shows: the integration
-#     files (two at a time), then the e2e specs (one at a time).
+#  1. setup's npm stage (npm ci), then the rest of setup beside the web build, tsc and ESLint;
+#  2. every test, in three lanes side by side:
+#     - the timed files, what times what Keeper or the page shows (the integration files two at
+#       a time, then the e2e specs one at a time), in a cgroup that goes first for the CPU;
+#     - vitest's integration files;
+#     - vitest's unit files, Playwright's e2e specs and then its herd spec.
+#     Without a writable cgroup the timed files run after the others, with nothing beside them.
 # A failed step is recorded and the rest still runs (unless setup or the web build failed), so
 # one run shows every failure; the summary names the first.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export CI="${CI:-}" DEBIAN_FRONTEND=noninteractive
+load_at_start=$(cut -d' ' -f1-3 /proc/loadavg)
+results_dir=$(mktemp -d)
 
 results=()
 began=$SECONDS
@@ -69,20 +73,7 @@ skip() {
   results+=(" $1 skipped")
 }
 
-load_at_start=$(cut -d' ' -f1-3 /proc/loadavg)
-step setup bash scripts/setup.sh --for-tests
-# The real build-change upgrade test is required wherever Debian's archive answers (as in CI):
-# exit 0 required, 3 not reachable (the test may skip; the summary names the skip).
-older_build() {
-  npx tsx scripts/olderBuildForTests.ts
-  case $? in
-    0) export KEEPER_REQUIRE_OLDER_BUILD=1 ;;
-    3) ;;
-    *) return 1 ;;
-  esac
-}
-step older-build older_build
-# tsc and ESLint are one core each and need nothing from each other: on 2 cores, run together.
+# tsc and ESLint are one core each and need nothing from each other: run together.
 both() {
   local out rc_t rc_l
   out=$(mktemp -d)
@@ -99,18 +90,11 @@ both() {
   rm -rf "$out"
   ((rc_t == 0 && rc_l == 0))
 }
-results_dir=$(mktemp -d)
-trap 'rm -rf "$results_dir"' EXIT
-# The web app first: the package test (npm pack) and e2e both serve this build.
-test_step build-web npm run build -w web
 
-# Side by side: what a neighbour's load cannot fail. Measured on the 2-core machine, the
-# integration files keep the cores about half busy (they wait on JVMs, elections and session
-# timeouts) and e2e about three quarters, so one after the other left a core idle for minutes.
-#  - lane 1: vitest's `integration` files (two at a time), the longest part, from the start;
-#  - lane 2: tsc beside ESLint, vitest's `unit` files, Playwright's `e2e` specs (two lanes, a
-#    Keeper and a sandbox each), then the herd spec, which loads the machine on purpose, alone
-#    on one lane (beside the integration files only).
+# Lanes side by side. Measured on the 2-core machine, the integration files keep the cores about
+# half busy (they wait on JVMs, elections and session timeouts) and e2e about three quarters, so
+# one after the other left a core idle for minutes. The e2e specs run on two lanes of their own
+# (a Keeper and a sandbox each), then the herd spec, which loads the machine on purpose, on one.
 # Each step's output is kept in a file and printed whole when the phase ends, so the log reads in
 # order; a line a minute says what is still running.
 e2e_specs() { [[ -f playwright.config.ts && -n "$(find e2e -name '*.spec.ts' -print -quit 2>/dev/null)" ]]; }
@@ -130,13 +114,20 @@ playwright_files() {
   if [[ $project == e2e ]]; then
     PLAYWRIGHT_JSON_OUTPUT_NAME=$report npx playwright test --project e2e --reporter=list,json
   else
-    KEEPER_E2E_LANES=1 PLAYWRIGHT_JSON_OUTPUT_NAME=$report npx playwright test --project "$project" --no-deps --reporter=list,json
+    # The timed specs on a Keeper and sandbox of their own (KEEPER_E2E_SLOT): e2e may run beside them.
+    local slot=""
+    [[ $project == e2e-alone ]] && slot=alone
+    KEEPER_E2E_SLOT=$slot KEEPER_E2E_LANES=1 PLAYWRIGHT_JSON_OUTPUT_NAME=$report npx playwright test --project "$project" --no-deps --reporter=list,json
   fi
 }
 # Runs "name command args" entries one after the other in the background, each one's output into
 # $results_dir/<name>.log and "exit seconds" into <name>.rc; each runs whatever the one before found.
 lane() {
   (
+    # The timed lane's processes, and all they start (JVMs in sessions of their own included), go
+    # first for the CPU: see timed_cgroup.
+    if [[ $1 == timed ]]; then echo "$BASHPID" >"$timed_cg/cgroup.procs"; fi
+    shift
     for entry in "$@"; do
       local name=${entry%% *} t0=$SECONDS
       # shellcheck disable=SC2086 # the entry is "name command args", split on purpose
@@ -165,14 +156,17 @@ lane_pids=()
 stop_lanes() { for p in "${lane_pids[@]}"; do kill -TERM -- "-$p" 2>/dev/null; done; }
 trap 'stop_lanes; exit 130' INT
 trap 'stop_lanes; exit 143' TERM
-# Runs each argument as a lane (its steps separated by ";", one after the other), all lanes at
-# once; a line a minute says what is still running; then prints and records every step in order.
+# Runs each argument as a lane (its steps separated by ";", one after the other; "timed!" before
+# the first puts the lane in the timed cgroup), all lanes at once; a line a minute says what is
+# still running; then prints and records every step in order.
 phase() {
-  local t0=$SECONDS pids=() steps=() entries
+  local t0=$SECONDS pids=() steps=() entries prio
   set -m
   for spec in "$@"; do
+    prio=-
+    if [[ $spec == timed!* ]]; then prio=timed spec=${spec#timed!}; fi
     IFS=';' read -r -a entries <<<"$spec"
-    lane "${entries[@]}"
+    lane "$prio" "${entries[@]}"
     pids+=($!)
     for e in "${entries[@]}"; do steps+=("${e%% *}"); done
   done
@@ -195,19 +189,69 @@ phase() {
   wait
   for n in "${steps[@]}"; do collect "$n"; done
 }
-if [[ -n "$failed_at" ]]; then
-  for n in typecheck+lint unit integration e2e e2e-load integration-alone e2e-alone; do skip "$n" "after ${failed_at} failed"; done
-elif e2e_specs; then
-  phase "integration vitest_files integration" "typecheck+lint both;unit vitest_files unit;e2e playwright_files e2e;e2e-load playwright_files e2e-load"
-  # Then what times what Keeper or the page shows (within 3 s), each with nothing else beside it:
-  # the timed integration files two at a time, then the timed e2e specs on one lane. Not together:
-  # beside the integration files a hung member was said after 2.2-3.2 s, not 1.1 s (2026-12-07).
-  phase "integration-alone vitest_files integration-alone"
-  phase "e2e-alone playwright_files e2e-alone"
-else
-  phase "integration vitest_files integration" "typecheck+lint both;unit vitest_files unit"
+# The timed files (what Keeper or the page shows within 3 s) once ran after everything else, alone:
+# 300 s of a machine mostly idle. Now they run beside the rest in a cgroup of their own whose CPU
+# share is 256 times the root's groups': whenever they want a core they get it, and the others
+# take what they leave. Where this machine gives no writable cgroup (a container, say), they
+# still run alone, after the others.
+timed_cg=""
+timed_cgroup() {
+  local v1=/sys/fs/cgroup/cpu v2=/sys/fs/cgroup name="keeper-timed-$$"
+  if [[ -f $v1/cpu.shares && -w $v1 ]] && mkdir "$v1/$name" 2>/dev/null; then
+    timed_cg="$v1/$name"
+    echo 262144 >"$timed_cg/cpu.shares" 2>/dev/null || { rmdir "$timed_cg"; timed_cg=""; }
+  elif [[ -f $v2/cgroup.controllers && -w $v2 ]] && grep -qw cpu "$v2/cgroup.controllers" &&
+    { grep -qw cpu "$v2/cgroup.subtree_control" || echo +cpu >"$v2/cgroup.subtree_control"; } 2>/dev/null &&
+    mkdir "$v2/$name" 2>/dev/null; then
+    timed_cg="$v2/$name"
+    echo 10000 >"$timed_cg/cpu.weight" 2>/dev/null || { rmdir "$timed_cg"; timed_cg=""; }
+  fi
+  [[ -n $timed_cg ]]
+}
+# Removed at the end; a process left in it (a JVM that outlived its test) keeps it, harmlessly.
+trap 'rm -rf "$results_dir"; [[ -z $timed_cg ]] || rmdir "$timed_cg" 2>/dev/null' EXIT
+
+# Setup in two stages (scripts/setup.sh --help says why): the npm packages first; then the rest
+# of Debian's packages, checked, beside the web build, tsc and ESLint, which need only npm's.
+step setup-npm bash scripts/setup.sh --for-tests --npm-only
+# The real build-change upgrade test is required wherever Debian's archive answers (as in CI):
+# exit 0 required, 3 not reachable (the test may skip; the summary names the skip).
+setup_for_tests() {
+  bash scripts/setup.sh --for-tests || return
+  npx tsx scripts/olderBuildForTests.ts
+  case $? in
+    0) : >"$results_dir/older-build-required" ;;
+    3) ;;
+    *) return 1 ;;
+  esac
+}
+phase "setup setup_for_tests" "build-web npm run build -w web;typecheck+lint both"
+[[ -f $results_dir/older-build-required ]] && export KEEPER_REQUIRE_OLDER_BUILD=1
+# Every test needs the parts setup checked, and the package test and e2e serve the web build.
+for gate in setup build-web; do
+  read -r rc _ <"$results_dir/$gate.rc" 2>/dev/null || rc=1
+  ((rc == 0)) || stop_at=$gate
+  [[ -z ${stop_at:-} ]] || break
+done
+
+if [[ -n "${stop_at:-}" ]]; then
+  for n in integration unit e2e e2e-load integration-alone e2e-alone; do skip "$n" "after ${stop_at} failed"; done
+elif ! e2e_specs; then
+  phase "integration vitest_files integration" "unit vitest_files unit"
   for n in e2e e2e-load e2e-alone; do skip "$n" "no playwright.config.ts or e2e/**/*.spec.ts yet"; done
   phase "integration-alone vitest_files integration-alone"
+elif timed_cgroup; then
+  echo
+  echo "==> the timed files run beside the others, first for the CPU (cgroup ${timed_cg})"
+  phase "timed!integration-alone vitest_files integration-alone;e2e-alone playwright_files e2e-alone" \
+    "integration vitest_files integration" "unit vitest_files unit;e2e playwright_files e2e;e2e-load playwright_files e2e-load"
+else
+  echo
+  echo "==> no writable cgroup to put the timed files first for the CPU: they run after the others, alone"
+  phase "integration vitest_files integration" "unit vitest_files unit;e2e playwright_files e2e;e2e-load playwright_files e2e-load"
+  # Not together: beside the integration files a hung member was said after 2.2-3.2 s, not 1.1 s (2026-12-07).
+  phase "integration-alone vitest_files integration-alone"
+  phase "e2e-alone playwright_files e2e-alone"
 fi
 
 # Every test counted by vitest and Playwright; a flaky freshness/truth spec fails the run here.

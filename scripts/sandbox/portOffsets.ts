@@ -19,6 +19,8 @@ export const PORT_OFFSETS = {
   /** Playwright's sandbox (playwright.config.ts; KEEPER_E2E_PORT_OFFSET overrides), and its second lane's. */
   e2e: 24_000,
   e2eLane2: 24_020,
+  /** The timed e2e specs' own sandbox (KEEPER_E2E_SLOT=alone): npm test runs them beside the two lanes. */
+  e2eAlone: 24_040,
   sandboxLauncherTest: 10_000,
   sandboxSigtermTest: 10_020,
   sandboxSigkillTest: 10_040,
@@ -152,6 +154,8 @@ export const KEEPER_PORTS = {
   /** The e2e lanes' Keepers: lane n listens on e2e + n (playwright.config.ts). */
   e2e: 18_181,
   e2eLane2: 18_182,
+  /** The timed e2e specs' own Keeper (KEEPER_E2E_SLOT=alone). */
+  e2eAlone: 18_183,
   prometheusTest: 17_390,
   /** nginx terminating TLS in front of Keeper (server/test/reverseProxy.integration.test.ts). */
   nginxTest: 17_391,
