@@ -3,12 +3,10 @@
 # (scripts/lib/testResults): tests as declared and as cases run, flaky and skipped tests by name,
 # the 10 slowest files, and one plain closing line.
 #  1. setup's npm stage (npm ci), then the rest of setup beside the web build, tsc and ESLint;
-#  2. every test, in three lanes side by side:
-#     - the timed files, what times what Keeper or the page shows (the integration files two at
-#       a time, then the e2e specs one at a time), in a cgroup that goes first for the CPU;
-#     - vitest's integration files;
-#     - vitest's unit files, Playwright's e2e specs and then its herd spec.
-#     Without a writable cgroup the timed files run after the others, with nothing beside them.
+#  2. side by side, what a neighbour's load cannot fail: vitest's integration files in one lane;
+#     vitest's unit files, Playwright's e2e specs and then its herd spec in the other;
+#  3. then, with nothing else running, what times what Keeper or the page shows: the integration
+#     files (two at a time), then the e2e specs (one at a time).
 # A failed step is recorded and the rest still runs (unless setup or the web build failed), so
 # one run shows every failure; the summary names the first.
 set -uo pipefail
@@ -124,10 +122,6 @@ playwright_files() {
 # $results_dir/<name>.log and "exit seconds" into <name>.rc; each runs whatever the one before found.
 lane() {
   (
-    # The timed lane's processes, and all they start (JVMs in sessions of their own included), go
-    # first for the CPU: see timed_cgroup.
-    if [[ $1 == timed ]]; then echo "$BASHPID" >"$timed_cg/cgroup.procs"; fi
-    shift
     for entry in "$@"; do
       local name=${entry%% *} t0=$SECONDS
       # shellcheck disable=SC2086 # the entry is "name command args", split on purpose
@@ -156,17 +150,14 @@ lane_pids=()
 stop_lanes() { for p in "${lane_pids[@]}"; do kill -TERM -- "-$p" 2>/dev/null; done; }
 trap 'stop_lanes; exit 130' INT
 trap 'stop_lanes; exit 143' TERM
-# Runs each argument as a lane (its steps separated by ";", one after the other; "timed!" before
-# the first puts the lane in the timed cgroup), all lanes at once; a line a minute says what is
-# still running; then prints and records every step in order.
+# Runs each argument as a lane (its steps separated by ";", one after the other), all lanes at
+# once; a line a minute says what is still running; then prints and records every step in order.
 phase() {
-  local t0=$SECONDS pids=() steps=() entries prio
+  local t0=$SECONDS pids=() steps=() entries
   set -m
   for spec in "$@"; do
-    prio=-
-    if [[ $spec == timed!* ]]; then prio=timed spec=${spec#timed!}; fi
     IFS=';' read -r -a entries <<<"$spec"
-    lane "$prio" "${entries[@]}"
+    lane "${entries[@]}"
     pids+=($!)
     for e in "${entries[@]}"; do steps+=("${e%% *}"); done
   done
@@ -189,27 +180,7 @@ phase() {
   wait
   for n in "${steps[@]}"; do collect "$n"; done
 }
-# The timed files (what Keeper or the page shows within 3 s) once ran after everything else, alone:
-# 300 s of a machine mostly idle. Now they run beside the rest in a cgroup of their own whose CPU
-# share is 256 times the root's groups': whenever they want a core they get it, and the others
-# take what they leave. Where this machine gives no writable cgroup (a container, say), they
-# still run alone, after the others.
-timed_cg=""
-timed_cgroup() {
-  local v1=/sys/fs/cgroup/cpu v2=/sys/fs/cgroup name="keeper-timed-$$"
-  if [[ -f $v1/cpu.shares && -w $v1 ]] && mkdir "$v1/$name" 2>/dev/null; then
-    timed_cg="$v1/$name"
-    echo 262144 >"$timed_cg/cpu.shares" 2>/dev/null || { rmdir "$timed_cg"; timed_cg=""; }
-  elif [[ -f $v2/cgroup.controllers && -w $v2 ]] && grep -qw cpu "$v2/cgroup.controllers" &&
-    { grep -qw cpu "$v2/cgroup.subtree_control" || echo +cpu >"$v2/cgroup.subtree_control"; } 2>/dev/null &&
-    mkdir "$v2/$name" 2>/dev/null; then
-    timed_cg="$v2/$name"
-    echo 10000 >"$timed_cg/cpu.weight" 2>/dev/null || { rmdir "$timed_cg"; timed_cg=""; }
-  fi
-  [[ -n $timed_cg ]]
-}
-# Removed at the end; a process left in it (a JVM that outlived its test) keeps it, harmlessly.
-trap 'rm -rf "$results_dir"; [[ -z $timed_cg ]] || rmdir "$timed_cg" 2>/dev/null' EXIT
+trap 'rm -rf "$results_dir"' EXIT
 
 # Setup in two stages (scripts/setup.sh --help says why): the npm packages first; then the rest
 # of Debian's packages, checked, beside the web build, tsc and ESLint, which need only npm's.
@@ -240,16 +211,14 @@ elif ! e2e_specs; then
   phase "integration vitest_files integration" "unit vitest_files unit"
   for n in e2e e2e-load e2e-alone; do skip "$n" "no playwright.config.ts or e2e/**/*.spec.ts yet"; done
   phase "integration-alone vitest_files integration-alone"
-elif timed_cgroup; then
-  echo
-  echo "==> the timed files run beside the others, first for the CPU (cgroup ${timed_cg})"
-  phase "timed!integration-alone vitest_files integration-alone;e2e-alone playwright_files e2e-alone" \
-    "integration vitest_files integration" "unit vitest_files unit;e2e playwright_files e2e;e2e-load playwright_files e2e-load"
 else
-  echo
-  echo "==> no writable cgroup to put the timed files first for the CPU: they run after the others, alone"
   phase "integration vitest_files integration" "unit vitest_files unit;e2e playwright_files e2e;e2e-load playwright_files e2e-load"
-  # Not together: beside the integration files a hung member was said after 2.2-3.2 s, not 1.1 s (2026-12-07).
+  # Then what times what Keeper or the page shows (within 3 s), each with nothing else beside it:
+  # the timed integration files two at a time, then the timed e2e specs on one lane. Not together:
+  # beside the integration files a hung member was said after 2.2-3.2 s, not 1.1 s (2026-12-07).
+  # Nor beside the others in a cgroup that gave them the CPU first (cpu.shares 262144): the other
+  # lanes then starved for seconds, and their own windows broke (a 90 s lock holder's session ran
+  # out mid-file, a fetch to a Keeper failed; docs/testing-time.md, 2026-12-07).
   phase "integration-alone vitest_files integration-alone"
   phase "e2e-alone playwright_files e2e-alone"
 fi
