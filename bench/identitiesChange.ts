@@ -15,7 +15,7 @@ import zookeeper from 'node-zookeeper-client';
 import { pino } from 'pino';
 import { SandboxEnsemble, fourLetterWord, keeperSecureSettings } from '../scripts/sandbox/index.js';
 import type { EnsembleConfig } from '../server/src/config/types.js';
-import { replicaAcl } from '../server/src/replicas/replicaConfig.js';
+import { replicaAcl } from '../server/src/replicas/replicaAcl.js';
 import { Replicas } from '../server/src/replicas/replicas.js';
 import type { AclEntry } from '../server/src/zk/mutations.js';
 import { connectSecure } from '../server/test/support/secureClient.js';

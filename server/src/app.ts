@@ -56,7 +56,7 @@ import { hostCheck, lastErrorHandler, malformedUrls } from './http/requestHygien
 import { KeeperMetrics } from './metrics/keeperMetrics.js';
 import { metricsRoute } from './http/metricsRoute.js';
 import { Replicas } from './replicas/replicas.js';
-import { checkReplicasOptions } from './replicas/replicaConfig.js';
+import { checkReplicasOptions } from './config/replicasConfig.js';
 
 export const SERVER_VERSION = '0.1.0';
 

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replicasAnswerSchema } from '@keeper/shared';
 import { startKeeper, type RunningKeeper } from '../src/app.js';
 import type { EnsembleConfig } from '../src/config/types.js';
-import { replicaAcl } from '../src/replicas/replicaConfig.js';
+import { replicaAcl } from '../src/replicas/replicaAcl.js';
 import { Replicas } from '../src/replicas/replicas.js';
 import type { AclEntry } from '../src/zk/mutations.js';
 import { makeCert, type CertFiles } from '../../scripts/sandbox/certificates.js';

@@ -9,7 +9,7 @@ import { parseConnectionString } from './connectionString.js';
 import { ConfigError } from './errors.js';
 import { ENSEMBLE_NAME, ENSEMBLE_NAME_RULE, loadFileConfig, REPLICAS_DEFAULTS, type FileConfig } from './fileConfig.js';
 import type { AuthOptions, KeeperOptions, MetricsAccess, TrustProxy } from './types.js';
-import { MIN_CLUSTER_SECRET_LENGTH, type ReplicasOptions } from '../replicas/replicaConfig.js';
+import { MIN_CLUSTER_SECRET_LENGTH, type ReplicasOptions } from './replicasConfig.js';
 
 export { ConfigError } from './errors.js';
 

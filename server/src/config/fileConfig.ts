@@ -16,7 +16,7 @@ import {
   MAX_REPLICA_IDENTITIES,
   replicaIdentityProblem,
   replicaRootProblem,
-} from '../replicas/replicaConfig.js';
+} from './replicasConfig.js';
 
 export const ENSEMBLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 export const ENSEMBLE_NAME_RULE = '1-63 letters, digits, ".", "_" or "-", starting with a letter or digit';

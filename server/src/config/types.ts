@@ -1,6 +1,6 @@
 /** What the server is started with (built by cli.ts, consumed by startKeeper in app.ts). */
 import type { Grant, LocksConfig, RestartCommandConfig } from '@keeper/shared';
-import type { ReplicasOptions } from '../replicas/replicaConfig.js';
+import type { ReplicasOptions } from './replicasConfig.js';
 import type { SaslSettings } from '../zk/sasl.js';
 import type { TlsSettings } from '../zk/tlsMaterial.js';
 

@@ -37,14 +37,16 @@ const RETRYABLE = new Set([
 ]);
 
 /**
- * A seam for tests that must act while a delete runs (Cancel, a screenshot): the first job on
- * `root` sends `afterDeletes` deletes, then takes no new work until it is cancelled. Once per
- * process (`spent`), so a second job on the same root runs to its end. Nothing sets it outside
- * tests (scripts/start.ts reads KEEPER_TEST_HOLD_DELETE for the e2e servers).
+ * A seam for tests that must act while a delete runs (Cancel, a screenshot, a member killed): the
+ * first job on `root` sends `afterDeletes` deletes, then takes no new work until it is cancelled
+ * or `until` settles. Once per process (`spent`), so a second job on the same root runs to its
+ * end. Nothing sets it outside tests (scripts/start.ts reads KEEPER_TEST_HOLD_DELETE for the e2e
+ * servers).
  */
 export interface RecursiveDeleteHold {
   root: string;
   afterDeletes: number;
+  until?: Promise<void>;
   spent?: boolean;
 }
 
@@ -105,7 +107,7 @@ export async function runRecursiveDelete(options: RecursiveDeleteOptions, job: J
 
   const deleteNode = async (path: string): Promise<void> => {
     const version = path === root ? options.rootVersion : -1;
-    if (hold && ++sent > hold.afterDeletes) await job.whenCancelled;
+    if (hold && ++sent > hold.afterDeletes) await (hold.until ? Promise.race([job.whenCancelled, hold.until]) : job.whenCancelled);
     for (let attempt = 0; ; attempt++) {
       if (job.cancelled) throw new Cancelled();
       try {

@@ -125,6 +125,12 @@ export interface ExecuteOptions {
   deadlineMs?: number;
   /** For NO_AUTH: what Keeper's session is and what the ACL says (the preflight read them). */
   rights?: { aclText?: string; identities?: { scheme: string; id: string }[] };
+  /**
+   * Tests: wraps the one reconfig request, to lose its reply (send, then throw CONNECTION_LOSS)
+   * or the request itself (throw without sending), so each branch of the read-back is taken on
+   * purpose (reconfig.integration). Unset in Keeper.
+   */
+  around?: (send: () => Promise<{ data: Buffer }>) => Promise<{ data: Buffer }>;
 }
 
 export async function executeReconfigStep(gateway: ZkGateway, step: ReconfigStepRequest, opts: ExecuteOptions = {}): Promise<ReconfigStepOutcome> {
@@ -134,12 +140,15 @@ export async function executeReconfigStep(gateway: ZkGateway, step: ReconfigStep
   const deadlineMs = opts.deadlineMs ?? RECONFIG_DEADLINE_MS;
   const deadlineAt = Date.now() + deadlineMs;
   try {
-    const reply = await gateway.callOnce<{ data: Buffer }>(
-      'reconfig',
-      CONFIG_PATH,
-      (client, done) => reconfig(client, { joining: step.joining, leaving: step.leaving, newMembers: null, fromConfig }, (error, value) => done(error, value)),
-      { deadlineMs },
-    );
+    const send = () =>
+      gateway.callOnce<{ data: Buffer }>(
+        'reconfig',
+        CONFIG_PATH,
+        (client, done) =>
+          reconfig(client, { joining: step.joining, leaving: step.leaving, newMembers: null, fromConfig }, (error, value) => done(error, value)),
+        { deadlineMs },
+      );
+    const reply = await (opts.around ? opts.around(send) : send());
     const config = parseDynamicConfig(reply.data.toString('utf8'));
     if (config.version !== null && hasChange(config, step)) return { kind: 'applied', version: config.version, config, afterLoss: false };
     // An OK whose configuration lacks the change should not happen; read it back rather than trust either.

@@ -25,7 +25,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { auditEntrySchema, backoffDelay, type AuditEntry, type AuditPage, type Backoff } from '@keeper/shared';
 import { toZkError } from '../zk/errors.js';
-import { DEFAULT_AUDIT_WINDOW } from './replicaConfig.js';
+import { DEFAULT_AUDIT_WINDOW } from '../config/replicasConfig.js';
 import { MAX_VALUE_BYTES, type ReplicaStore } from './replicaStore.js';
 
 /** The window's byte cap, whatever its entry count. */

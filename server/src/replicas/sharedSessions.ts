@@ -30,7 +30,7 @@ import { backoffDelay, type Backoff } from '@keeper/shared';
 import { endedSessionSchema, storedSessionSchema, type EndedSession } from '../auth/sessionJournal.js';
 import type { SignInSession, SessionShare, SessionStore } from '../auth/sessionStore.js';
 import { toZkError } from '../zk/errors.js';
-import { DEFAULT_SHARED_SESSIONS } from './replicaConfig.js';
+import { DEFAULT_SHARED_SESSIONS } from '../config/replicasConfig.js';
 import type { ReplicaStore } from './replicaStore.js';
 
 export const SESSION_BUCKETS = 256;

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, parseStartArgs } from '../../src/config/cli.js';
 import { parseFileConfig } from '../../src/config/fileConfig.js';
-import { checkReplicasOptions, MAX_REPLICA_IDENTITIES, replicaAcl, replicaIdentityProblem, replicaRootProblem } from '../../src/replicas/replicaConfig.js';
+import { checkReplicasOptions, MAX_REPLICA_IDENTITIES, replicaIdentityProblem, replicaRootProblem } from '../../src/config/replicasConfig.js';
+import { replicaAcl } from '../../src/replicas/replicaAcl.js';
 import { describeAcl, identitiesNotPresented, rootAclChange } from '../../src/replicas/rootAcl.js';
 
 const SECRET = 'x'.repeat(40);

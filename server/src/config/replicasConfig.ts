@@ -1,20 +1,14 @@
 /**
  * The `"replicas"` config (docs/operating/replicas.md): which configured ensemble holds the shared state,
  * under which root, and the secret every replica proves itself with. Pure: checked at config
- * parse time and again by startKeeper (tests call it without the CLI).
+ * parse time and again by startKeeper (tests call it without the CLI). The ACL the replicas put on
+ * that root is theirs (replicas/replicaAcl.ts): config/ is below every folder that reads it.
  */
 import { checkPath } from '@keeper/shared';
-import { digestIdOf } from '../ops/consoleIdentity.js';
-import type { AclEntry } from '../zk/mutations.js';
 
 export const DEFAULT_REPLICAS_ROOT = '/keeper/replicas';
 export const DEFAULT_REPLICAS_SECRET_ENV = 'KEEPER_CLUSTER_SECRET';
 export const MIN_CLUSTER_SECRET_LENGTH = 32;
-/** The digest user every replica authenticates as on its state session. */
-export const REPLICA_DIGEST_USER = 'keeper';
-/** ZooKeeper's Perms.ALL: create, delete, read, write, admin. */
-const ALL = 31;
-
 export interface ReplicasOptions {
   stateEnsemble: string;
   root: string;
@@ -55,14 +49,6 @@ export function replicaIdentityProblem(identity: string): string | null {
   return 'must be x509:<subject DN> or sasl:<principal> (the digest identity from the secret is always there)';
 }
 
-/** The identities' entries of the ACL, as ZooKeeper holds them (scheme, id). */
-function identityEntries(identities: readonly string[]): AclEntry[] {
-  return identities.map((identity) => {
-    const colon = identity.indexOf(':');
-    return { scheme: identity.slice(0, colon), id: identity.slice(colon + 1), permissions: ALL };
-  });
-}
-
 export const DEFAULT_AUDIT_WINDOW = 10_000;
 
 export const DEFAULT_SHARED_SESSIONS = 10_000;
@@ -75,16 +61,6 @@ export function replicaRootProblem(root: string): string | null {
   if (root === '/zookeeper' || root.startsWith('/zookeeper/')) return "must not be under /zookeeper (ZooKeeper's own)";
   if (root === '/keeper') return 'must not be /keeper: it holds the ensemble identity and the upgrade lock that every Keeper must reach; use /keeper/replicas';
   return null;
-}
-
-/** The ACL of the root and of every znode under it: the replicas' digest identity, then each configured x509/sasl identity, every permission. */
-export function replicaAcl(secret: string, identities: readonly string[] = []): AclEntry[] {
-  return [{ scheme: 'digest', id: digestIdOf(`${REPLICA_DIGEST_USER}:${secret}`), permissions: ALL }, ...identityEntries(identities)];
-}
-
-/** The credential the state session adds (addAuthInfo digest). */
-export function replicaCredential(secret: string): { scheme: 'digest'; credential: string } {
-  return { scheme: 'digest', credential: `${REPLICA_DIGEST_USER}:${secret}` };
 }
 
 /** Refuses what cannot run, in a sentence; names only configured ensembles. */
