@@ -138,6 +138,9 @@ describe('request-rate herd (seed 000)', () => {
     for (const s of idles) expect(s.requestsPerSecond).toBeLessThan(IDLE_RATE_CEILING);
 
     const found = during.herd!;
+    // Every session it names is flagged, so the Sessions header's count and the banner agree (issue 34 item 7).
+    const named = new Set(found.sessionIds);
+    for (const s of during.sessions) expect(s.flags.some((f) => f.kind === 'request-herd')).toBe(named.has(s.sessionId));
     expect(found.sessions).toBeGreaterThanOrEqual(WORKERS * 0.8);
     expect(found.maxRate).toBeLessThan(OLD_SESSION_FLOOR);
     expect(found.hosts.map((h) => h.host)).toEqual(['127.0.0.1']);

@@ -561,6 +561,59 @@ describe('the resize workflow through the API', () => {
     expect(after.members.map((m) => [m.id, m.role])).toEqual(before.members.map((m) => [m.id, m.role]));
   }, 90_000);
 
+  it('Pause and Abort are reachable while a start is under way: held after its preflight, a pause makes it start paused with nothing sent, and an abort stands', async () => {
+    const runner = keeper!.ensembles.get('it').reconfig;
+    const before = await readConfig();
+    const last = before.members.at(-1)!;
+    /** Plans the same change, starts it, holds the start after its preflight; the start's answer, once let go. */
+    const startHeld = async () => {
+      const planned = await api('POST', '', admin, { roles: { [String(last.id)]: last.role === 'observer' ? 'participant' : 'observer' } });
+      expect(planned.status, JSON.stringify(planned.body)).toBe(201);
+      const id = reconfigWorkflowSchema.parse(planned.body).id;
+      let letGo!: () => void;
+      const held = new Promise<void>((resolve) => (letGo = resolve));
+      let reached!: () => void;
+      const atLock = new Promise<void>((resolve) => (reached = resolve));
+      runner.beforeLock = () => {
+        reached();
+        return held;
+      };
+      const answer = api('POST', `/${id}/start`, admin, {});
+      await atLock;
+      return { id, answer, letGo };
+    };
+    try {
+      const first = await startHeld();
+      const paused = await api('POST', `/${first.id}/pause`, admin, { reason: 'wait for the change window' });
+      expect(paused.status, JSON.stringify(paused.body)).toBe(200);
+      first.letGo();
+      const started = await first.answer;
+      expect(started.status, JSON.stringify(started.body)).toBe(200);
+      expect(started.body).toMatchObject({
+        state: 'paused',
+        reason: 'paused by admin-token: wait for the change window as it started: nothing was sent; resume sends the first step',
+      });
+      expect(reconfigWorkflowSchema.parse(started.body).steps.every((step) => step.state === 'pending')).toBe(true);
+      expect((await readConfig()).version).toBe(before.version);
+      expect((await api('POST', `/${first.id}/abort`, admin, {})).body.state).toBe('aborted');
+
+      const second = await startHeld();
+      const aborted = await api('POST', `/${second.id}/abort`, admin, { reason: 'not today' });
+      expect(aborted.status, JSON.stringify(aborted.body)).toBe(200);
+      expect(aborted.body.state).toBe('aborted');
+      second.letGo();
+      const refused = await second.answer;
+      expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+      expect(JSON.stringify(refused.body)).toContain(`resize ${second.id} was aborted while it started: nothing was sent`);
+      expect((await getWorkflow(second.id)).state).toBe('aborted');
+      const after = await readConfig();
+      expect(after.version).toBe(before.version);
+      expect(after.members.map((m) => [m.id, m.role])).toEqual(before.members.map((m) => [m.id, m.role]));
+    } finally {
+      runner.beforeLock = null;
+    }
+  }, 90_000);
+
   it('pauses after the step in flight, and resumes to the end: 5 → 3 by removing the two members it added; Keeper moves its connection string and shows member 7, left running, as removed until it stops', async () => {
     const before = await readConfig();
     expect(before.members.map((m) => m.id)).toContain(7);

@@ -20,6 +20,7 @@ import {
   consFromConnections,
   herdAlert,
   NO_REQUEST_HERD,
+  operationName,
   trackRequestHerd,
   dumpFromAdmin,
   joinSessions,
@@ -29,6 +30,8 @@ import {
   type CounterReading,
   type DumpInfo,
   type Alert,
+  type EnsembleSession,
+  type RequestHerd,
   type RequestHerdMemory,
   type RequestHerdThresholds,
   type KnownList,
@@ -286,7 +289,8 @@ export class SessionsCollector {
       ensemble: this.options.ensemble,
       gatheredAt: now,
       gaps,
-      sessions: joined.sessions,
+      // The header's "flagged" count and the herd banner say the same thing (issue 34 item 7).
+      sessions: herd ? flagHerd(joined.sessions, herd) : joined.sessions,
       ratesOverSeconds,
       herd,
       alerts: herd ? [herdAlert(herd)] : [],
@@ -326,4 +330,11 @@ export class SessionsCollector {
     });
     return null;
   }
+}
+
+/** Each session the herd names carries a flag saying so. */
+function flagHerd(sessions: EnsembleSession[], herd: RequestHerd): EnsembleSession[] {
+  const ids = new Set(herd.sessionIds ?? []);
+  const message = `One of ${herd.sessions.toLocaleString('en-US')} sessions the request herd names: together they send ${herd.requestsPerSecond.toLocaleString('en-US')} req/s${herd.operation ? ` of ${operationName(herd.operation)}` : ''}.`;
+  return sessions.map((s) => (ids.has(s.sessionId) ? { ...s, flags: [...s.flags, { kind: 'request-herd' as const, message }] } : s));
 }

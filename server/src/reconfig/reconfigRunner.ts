@@ -86,6 +86,13 @@ export class ReconfigRunner {
    * poll or a push lands inside it. Nothing sets it outside tests.
    */
   beforeSend: ((step: ReconfigStep) => Promise<void>) | null = null;
+  /**
+   * The same for a start: awaited once its preflight passed, before the lock is taken, so a test
+   * can pause or abort a resize while it starts. Nothing sets it outside tests.
+   */
+  beforeLock: ((id: string) => Promise<void>) | null = null;
+  /** The resize whose start is under way (its preflight, the lock), and a pause asked meanwhile. */
+  private starting: { id: string; pausedBy: string | null } | null = null;
 
   constructor(
     private readonly config: EnsembleConfig,
@@ -251,16 +258,21 @@ export class ReconfigRunner {
         }
         const busy = this.otherWorkflow();
         if (busy !== null) throw new OpError('UPGRADE_IN_PROGRESS', busy);
-        const preflight = await this.preflight(wf, this.guard.requireHealth());
-        const failing = preflight.filter((c) => !c.ok);
-        this.commit({ ...this.wf!, preflight });
-        if (failing.length > 0) throw new OpError('RECONFIG_REFUSED', `the preflight does not pass: ${failing.map((c) => c.saw).join('; ')}`);
-        await this.guard.takeLock(id, by);
-        this.commit({ ...this.wf!, state: 'running', reason: null, confirmedBy: wf.confirmationPhrase !== null ? by : null });
-        this.run();
+        if (this.starting !== null) throw new OpError('RECONFIG_REFUSED', `resize ${id} is starting already`);
+        this.starting = { id, pausedBy: null };
+        try {
+          await this.startPlanned(wf, by);
+        } finally {
+          this.starting = null;
+        }
         break;
       }
       case 'pause':
+        // Pause is reachable while a start is under way (its preflight takes a few seconds): it starts paused.
+        if (wf.state === 'planned' && this.starting?.id === id) {
+          this.starting.pausedBy = `paused by ${by}${body.reason ? `: ${body.reason}` : ''} as it started: nothing was sent; resume sends the first step`;
+          break;
+        }
         if (wf.state !== 'running') throw new OpError('RECONFIG_REFUSED', `resize ${id} is ${wf.state}: only a running one pauses`);
         this.commit({
           ...wf,
@@ -291,6 +303,41 @@ export class ReconfigRunner {
       }
     }
     return this.wf!;
+  }
+
+  /**
+   * A planned resize's start: the preflight again, the lock, then running (or paused, when a pause
+   * came meanwhile). An abort that came meanwhile stands: the start never brings it back.
+   */
+  private async startPlanned(wf: ReconfigWorkflow, by: string): Promise<void> {
+    const id = wf.id;
+    const stillPlanned = () => {
+      const now = this.wf;
+      if (now?.id !== id || now.state !== 'planned')
+        throw new OpError('RECONFIG_REFUSED', `resize ${id} was ${now?.id === id ? now.state : 'replaced'} while it started: nothing was sent`);
+    };
+    const preflight = await this.preflight(wf, this.guard.requireHealth());
+    stillPlanned();
+    const failing = preflight.filter((c) => !c.ok);
+    this.commit({ ...this.wf!, preflight });
+    if (failing.length > 0) throw new OpError('RECONFIG_REFUSED', `the preflight does not pass: ${failing.map((c) => c.saw).join('; ')}`);
+    if (this.beforeLock) await this.beforeLock(id);
+    stillPlanned();
+    await this.guard.takeLock(id, by);
+    try {
+      stillPlanned();
+    } catch (error) {
+      await this.lock.release(id).catch(() => undefined);
+      throw error;
+    }
+    const confirmedBy = wf.confirmationPhrase !== null ? by : null;
+    const pausedBy = this.starting?.pausedBy ?? null;
+    if (pausedBy !== null) {
+      this.commit({ ...this.wf!, state: 'paused', reason: pausedBy, confirmedBy });
+      return;
+    }
+    this.commit({ ...this.wf!, state: 'running', reason: null, confirmedBy });
+    this.run();
   }
 
   // ---- the loop ----

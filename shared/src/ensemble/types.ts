@@ -252,8 +252,8 @@ export const ensembleSessionSchema = z.object({
   expiresAt: z.optional(z.nullable(z.number())),
   flags: z.array(
     z.object({
-      /** 'no-connection' added: see `connected`. */
-      kind: z.enum(['long-timeout', 'silent-near-timeout', 'no-connection']),
+      /** 'no-connection' added: see `connected`. 'request-herd' added: one of the sessions the request herd names. */
+      kind: z.enum(['long-timeout', 'silent-near-timeout', 'no-connection', 'request-herd']),
       message: z.string(),
     }),
   ),

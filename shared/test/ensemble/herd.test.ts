@@ -156,6 +156,45 @@ describe('the relative rule (issue 22 item 13)', () => {
   });
 });
 
+describe('every session sending the same request (issue 34 item 7)', () => {
+  // The issue's figures: 200 sessions of one host looping getChildren on 20,000 children; the fastest 103 near 1 req/s.
+  const fast = () => Array.from({ length: 103 }, () => worker(1.05));
+  const slow = () => Array.from({ length: 97 }, (_, i) => worker(0.2 + (i % 5) * 0.1));
+
+  it('counts the slow ones of the same loop too, not only those over the active rate', () => {
+    const others = [session({ client: '10.0.0.9:1', requestsPerSecond: 0.4, lastOperation: 'SETD' }), ...idle(10)];
+    const herd = detectRequestHerd({ sessions: [...fast(), ...slow(), ...others], memberOutstanding: [0] })!;
+    expect(herd).toMatchObject({ sessions: 200, operation: 'GETC', group: { kind: 'host', key: '10.0.0.5' }, minRate: 0.2, maxRate: 1.1 });
+    expect(herd.sessionIds).toHaveLength(200);
+    // Another host's session, another request, and the idle clients are not in it.
+    expect(herd.hosts).toEqual([{ host: '10.0.0.5', sessions: 200, requestsPerSecond: 147 }]);
+  });
+
+  it('stays named while the same request from its sessions stands out together, then fades once it does not', () => {
+    let memory: RequestHerdMemory = NO_REQUEST_HERD;
+    const step = (sessions: EnsembleSession[], now: number) => {
+      const out = trackRequestHerd(memory, { sessions, memberOutstanding: [0], now });
+      memory = out.memory;
+      return out.herd;
+    };
+    const workers = [...fast(), ...slow()];
+    expect(step(workers, 0)?.sessions).toBe(200);
+    // Slowed to 0.2 req/s each with calm latency: 40 req/s of identical getChildren, all of what the ensemble gets.
+    const slowed = workers.map((s) => ({ ...s, requestsPerSecond: 0.2, latencyAvg: 0.3, latencyMax: 2 }));
+    for (let i = 1; i <= 5; i++) {
+      const held = step([...slowed, ...idle(5)], i * 10_000)!;
+      expect(held).toMatchObject({ sessions: 200, requestsPerSecond: 40, heldByAggregate: true, gatheringsBelow: 0, namedSince: 0 });
+      expect(herdAlert(held).why).toContain('together its sessions still send 40 req/s of the same request');
+      expect(herdAlert(held).why).not.toContain('Latency climbs');
+    }
+    // 0.05 req/s each (10 req/s together): no longer standing out, it fades and clears after 3 gatherings.
+    const trickle = workers.map((s) => ({ ...s, requestsPerSecond: 0.05, latencyAvg: 0.3, latencyMax: 2 }));
+    expect(step(trickle, 60_000)).toMatchObject({ heldByAggregate: false, gatheringsBelow: 1 });
+    step(trickle, 70_000);
+    expect(step(trickle, 80_000)).toBeNull();
+  });
+});
+
 describe('trackRequestHerd (hysteresis)', () => {
   const input = (sessions: EnsembleSession[], now: number): RequestHerdInput & { now: number } => ({ sessions, memberOutstanding: [0], now });
 
@@ -168,9 +207,10 @@ describe('trackRequestHerd (hysteresis)', () => {
       return out.herd;
     };
     expect(step(workers, 1_000)).toMatchObject({ sessions: 30, namedSince: 1_000, gatheringsBelow: 0, clearsAfter: 3 });
-    // Their latency drops out of the gate: below the threshold, still named, with this gathering's figures.
-    const calmer = workers.map((s) => ({ ...s, requestsPerSecond: 2, latencyAvg: 0.4, latencyMax: 3 }));
-    expect(step(calmer, 11_000)).toMatchObject({ sessions: 30, requestsPerSecond: 60, gatheringsBelow: 1, namedSince: 1_000, measuredAt: 11_000 });
+    // Their latency drops out of the gate, and together they send 15 req/s (under holdRate): below the
+    // threshold, still named, with this gathering's figures.
+    const calmer = workers.map((s) => ({ ...s, requestsPerSecond: 0.5, latencyAvg: 0.4, latencyMax: 3 }));
+    expect(step(calmer, 11_000)).toMatchObject({ sessions: 30, requestsPerSecond: 15, gatheringsBelow: 1, namedSince: 1_000, measuredAt: 11_000 });
     expect(step(calmer, 21_000)?.gatheringsBelow).toBe(2);
     // Above again: counted from zero, named since the first time.
     expect(step(workers, 31_000)).toMatchObject({ gatheringsBelow: 0, namedSince: 1_000 });

@@ -64,6 +64,9 @@ export function herdAlert(herd: RequestHerd): Alert {
   const target = herd.target
     ? ` They most likely hammer ${herd.target.path} (${plural(herd.target.numChildren, 'child', 'children')}${herd.target.pzxidChanging ? ', its child list changing all the time' : ''}), which a browser has open: every getChildren of it returns the whole list.`
     : '';
+  const held = herd.heldByAggregate
+    ? ` Its latency no longer climbs, but together its sessions still send ${fmt(herd.requestsPerSecond)} req/s of the same request, most of what the ensemble gets: it stays named while that stands out.`
+    : '';
   const fading =
     (herd.gatheringsBelow ?? 0) > 0
       ? ` The last ${plural(herd.gatheringsBelow!, 'gathering')} measured it below the threshold; it stays named until ${plural(herd.clearsAfter ?? 0, 'gathering')} in a row do.`
@@ -74,7 +77,7 @@ export function herdAlert(herd: RequestHerd): Alert {
     title: `Request herd: ${plural(herd.sessions, 'session')} from ${plural(herd.hosts.length, 'host')} send ${fmt(herd.requestsPerSecond)} req/s together${herdOperationText(herd)}`,
     why:
       `${plural(herd.sessions, 'session')} send requests at similar rates (${each} req/s each, ${fmt(herd.requestsPerSecond)} req/s combined${share}) from ${hostList}${more}.${rule} ` +
-      `Latency climbs: ${latency || 'not reported'}${backlog ? `; ${backlog}` : ''}.${target} ${watchText(herd)}${fading} ` +
+      `${herd.heldByAggregate ? 'Latency' : 'Latency climbs'}: ${latency || 'not reported'}${backlog ? `; ${backlog}` : ''}.${target} ${watchText(herd)}${held}${fading} ` +
       'Workers polling for work all at once make each request cost every other client latency.',
     action:
       'Back off with deadlines (kazoo: KazooRetry(max_tries=..., deadline=...); Curator: a RetryPolicy with a time limit) so a slow ensemble makes workers wait rather than ask harder. ' +

@@ -8,7 +8,10 @@
  * req/s together, and a fixed per-session floor let go of them just as the ensemble suffered most.
  * So a group is a herd when its sessions' summed rate is high, or when their share of all the
  * requests the ensemble receives is high; any session sending more than an idle client's pings
- * counts. Pure: one gathering in, the herd of that gathering out (track.ts remembers across them).
+ * counts. Once a group is a herd, every session of it sending the same request is counted, however
+ * slowly it goes: 200 workers looping getChildren were called "103 sessions" when only the fastest
+ * counted (issue 34 item 7), and the rest were "the other sessions". Pure: one gathering in, the
+ * herd of that gathering out (track.ts remembers across them).
  */
 import { normalizeSessionId } from '../parse/sessionIds.js';
 import type { EnsembleSession } from '../types.js';
@@ -46,6 +49,12 @@ export interface RequestHerdThresholds {
   watchedShare: number;
   /** wchp older than this says nothing about the gathering. */
   watchesMaxAgeMs: number;
+  /**
+   * A named herd stays named, whatever its latency, while its sessions still send at least this
+   * many requests per second of the same request together, and `minShare` of all requests
+   * (track.ts): 200 workers at 0.2 req/s each are 40 req/s of identical getChildren.
+   */
+  holdRate: number;
 }
 
 export const DEFAULT_REQUEST_HERD_THRESHOLDS: RequestHerdThresholds = {
@@ -63,6 +72,7 @@ export const DEFAULT_REQUEST_HERD_THRESHOLDS: RequestHerdThresholds = {
   largeListChildren: 1_000,
   watchedShare: 0.5,
   watchesMaxAgeMs: 5 * 60_000,
+  holdRate: 20,
 };
 
 /** A znode Keeper holds already (a browser has it open), so naming it costs ZooKeeper nothing. */
@@ -184,15 +194,46 @@ function herdGroup(input: RequestHerdInput, t: RequestHerdThresholds): { group: 
   return best;
 }
 
+/** The operation more than half of them last sent (pings left out), or null. */
+function dominantOperation(sessions: readonly EnsembleSession[]): string | null {
+  const top = operationCounts(sessions)[0];
+  return top && top.sessions * 2 > sessions.length ? top.operation : null;
+}
+
+/**
+ * The herd and every other session of its group sending the same request (its last operation the
+ * herd's), at whatever rate it was measured: the slow ones are the same loop, slowed. Without one
+ * operation they share, the herd is what the rule found.
+ */
+function sameRequest(
+  input: RequestHerdInput,
+  group: Pick<Group, 'kind' | 'key'>,
+  found: readonly EnsembleSession[],
+  operation: string | null,
+): EnsembleSession[] {
+  if (operation === null) return [...found];
+  const ids = new Set(found.map((s) => s.sessionId));
+  const more = input.sessions.filter(
+    (s) =>
+      !ids.has(s.sessionId) &&
+      !s.isConsole &&
+      s.connected !== false &&
+      rate(s) > 0 &&
+      s.lastOperation === operation &&
+      (group.kind !== 'host' || clientHost(s.client) === group.key),
+  );
+  return [...found, ...more];
+}
+
 /** The herd in this gathering, or null. */
 export function detectRequestHerd(input: RequestHerdInput): RequestHerd | null {
   const t = { ...DEFAULT_REQUEST_HERD_THRESHOLDS, ...input.thresholds };
   const found = herdGroup(input, t);
   if (!found) return null;
-  const herd = found.group.sessions;
-  const effect = herdEffect(input, herd, t);
-  if (!effect.latencyClimbs && !effect.outstandingClimbs) return null;
-  return describeRequestHerd(input, herd, t, { rule: found.rule, group: found.group, total: found.total, effect });
+  const gate = herdEffect(input, found.group.sessions, t);
+  if (!gate.latencyClimbs && !gate.outstandingClimbs) return null;
+  const herd = sameRequest(input, found.group, found.group.sessions, dominantOperation(found.group.sessions));
+  return describeRequestHerd(input, herd, t, { rule: found.rule, group: found.group, total: found.total, effect: herdEffect(input, herd, t) });
 }
 
 /**
@@ -202,11 +243,21 @@ export function detectRequestHerd(input: RequestHerdInput): RequestHerd | null {
 export function remeasureRequestHerd(input: RequestHerdInput, previous: RequestHerd): RequestHerd | null {
   const t = { ...DEFAULT_REQUEST_HERD_THRESHOLDS, ...input.thresholds };
   const ids = new Set(previous.sessionIds ?? []);
-  const herd = input.sessions.filter((s) => ids.has(s.sessionId) && s.requestsPerSecond !== null && s.requestsPerSecond !== undefined);
-  if (herd.length === 0) return null;
+  const named = input.sessions.filter((s) => ids.has(s.sessionId) && s.requestsPerSecond !== null && s.requestsPerSecond !== undefined);
+  if (named.length === 0) return null;
   const total = sum(input.sessions.filter((s) => !s.isConsole));
-  const group: Group = { kind: previous.group?.kind ?? 'all', key: previous.group?.key ?? null, sessions: herd };
-  return describeRequestHerd(input, herd, t, { rule: previous.rule ?? 'rate', group, total, effect: herdEffect(input, herd, t) });
+  const scope = { kind: previous.group?.kind ?? 'all', key: previous.group?.key ?? null };
+  // Workers that joined the loop since it was named send the same request: they count too.
+  const herd = sameRequest(input, scope, named, previous.operation);
+  const described = describeRequestHerd(input, herd, t, {
+    rule: previous.rule ?? 'rate',
+    group: { ...scope, sessions: herd },
+    total,
+    effect: herdEffect(input, herd, t),
+  });
+  const combined = sum(herd);
+  const standsOut = combined >= t.holdRate && total > 0 && combined / total >= t.minShare;
+  return { ...described, heldByAggregate: standsOut };
 }
 
 interface Effect {
@@ -255,7 +306,7 @@ function describeRequestHerd(
     .map(([host, e]) => ({ host, sessions: e.sessions, requestsPerSecond: Math.round(e.rate) }))
     .sort((a, b) => b.requestsPerSecond - a.requestsPerSecond || a.host.localeCompare(b.host));
   const operations = operationCounts(herd);
-  const operation = operations[0] && operations[0].sessions * 2 > herd.length ? operations[0].operation : null;
+  const operation = dominantOperation(herd);
   const target = isChildrenRead(operation) ? likelyTarget(input.knownLists ?? [], t.largeListChildren) : null;
   return {
     sessions: herd.length,

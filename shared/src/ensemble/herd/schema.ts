@@ -54,6 +54,11 @@ export const requestHerdSchema = z.object({
   namedSince: z.optional(z.number()),
   gatheringsBelow: z.optional(z.number()),
   clearsAfter: z.optional(z.number()),
+  /**
+   * Added: below the threshold, but still named because its sessions send enough of the same request
+   * together, and most of all requests (holdRate): it does not fade while that stands out.
+   */
+  heldByAggregate: z.optional(z.boolean()),
   /** Added: the gathering these figures come from. */
   measuredAt: z.optional(z.number()),
 });

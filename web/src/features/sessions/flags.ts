@@ -7,4 +7,5 @@ export const FLAG_LABEL: Record<SessionFlag['kind'], string> = {
   'long-timeout': 'long timeout',
   'silent-near-timeout': 'silent',
   'no-connection': 'no connection',
+  'request-herd': 'herd',
 };

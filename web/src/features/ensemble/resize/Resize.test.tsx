@@ -25,7 +25,7 @@ const line = (id: number, role = 'participant') => `server.${id}=127.0.0.1:${288
 const CONFIG = `${[1, 2, 3].map((id) => line(id)).join('\n')}\nversion=100000000`;
 
 let requests: { method: string; url: string; body: unknown }[] = [];
-let reply: (method: string, url: string, body: unknown) => Response;
+let reply: (method: string, url: string, body: unknown) => Response | Promise<Response>;
 
 beforeEach(() => {
   requests = [];
@@ -183,6 +183,27 @@ describe('the resize page', () => {
       url: `/api/ensembles/${ENSEMBLE}/reconfig/${wf.id}/start`,
       body: { confirmation: 'leave 2 voters and remove member 2' },
     });
+  });
+
+  it('keeps Pause and Abort reachable while a start is answering, and a pause then goes out on its own', async () => {
+    const user = userEvent.setup();
+    const wf = workflow({ add: [line(4)] });
+    show(wf, { admin: true });
+    // The start answers only once the test lets it: its preflight takes seconds on a real ensemble.
+    let answerStart!: () => void;
+    const startAnswered = new Promise<void>((resolve) => (answerStart = resolve));
+    reply = (_method, url) => {
+      if (url.endsWith('/start')) return startAnswered.then(() => Response.json({ ...wf, state: 'paused', reason: 'paused by admin as it started' }));
+      return Response.json({ ...wf, updatedAt: wf.updatedAt + 1 });
+    };
+    await user.click(screen.getByRole('button', { name: 'Start' }));
+    const pause = await screen.findByRole('button', { name: 'Pause' });
+    expect(pause).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Abort…' })).toBeEnabled();
+    await user.click(pause);
+    await waitFor(() => expect(requests.map((r) => r.url)).toContain(`/api/ensembles/${ENSEMBLE}/reconfig/${wf.id}/pause`));
+    expect(requests.map((r) => r.url)).toEqual([`/api/ensembles/${ENSEMBLE}/reconfig/${wf.id}/start`, `/api/ensembles/${ENSEMBLE}/reconfig/${wf.id}/pause`]);
+    answerStart();
   });
 
   it('shows a run live to a viewer, with its bar and each step, and no control at all', () => {

@@ -40,11 +40,17 @@ export function Workflow({
   const [typed, setTyped] = useState('');
   const [aborting, setAborting] = useState(false);
   const { busy, error, submit } = useSubmit(resizeErrorText);
+  // Pause has a request of its own: it must be reachable while a start is still answering (its
+  // preflight takes seconds), and then it makes the resize start paused (issue 34 item 8).
+  const pauser = useSubmit(resizeErrorText);
   const act = (action: ReconfigAction) =>
     submit(() => reconfigAction(ensemble, wf.id, action, action === 'start' && wf.confirmationPhrase ? { confirmation: typed.trim() } : {}), onAnswer);
+  const pause = () => pauser.submit(() => reconfigAction(ensemble, wf.id, 'pause', {}), onAnswer);
   const confirmed = reconfigConfirmationMatches(wf.confirmationPhrase, typed);
   const url = resizeUrl(ensemble, wf.id);
   const canAct = admin && live && !busy;
+  const starting = wf.state === 'planned' && busy;
+  const canPause = admin && live && !pauser.busy && (wf.state === 'running' || starting);
 
   return (
     <form
@@ -108,10 +114,10 @@ export function Workflow({
           label={(p) => <>Type {p} to accept the risk</>}
         />
       )}
-      {error && (
+      {(error ?? pauser.error) && (
         <Callout tone="lost" role="alert">
           <strong>Refused</strong>
-          <p>{error}</p>
+          <p>{error ?? pauser.error}</p>
         </Callout>
       )}
       {admin && isActive(wf) ? (
@@ -123,17 +129,18 @@ export function Workflow({
                 ? 'Pause stops before the next step: a step already sent finishes and is verified.'
                 : 'Resume sends the next step under the version Keeper verified last.'}
           </span>
-          <button type="button" className="btn btn--outline" onClick={() => setAborting(true)} disabled={busy}>
-            {wf.state === 'planned' ? 'Discard…' : 'Abort…'}
+          {/* Never disabled by a request under way: an abort must be reachable at every moment. */}
+          <button type="button" className="btn btn--outline" onClick={() => setAborting(true)}>
+            {wf.state === 'planned' && !starting ? 'Discard…' : 'Abort…'}
           </button>
           {wf.state === 'planned' && (
             <button type="submit" className="btn btn--primary" disabled={!canAct || !confirmed} title={live ? undefined : 'Not while the data is not live'}>
               {busy ? 'Starting…' : 'Start'}
             </button>
           )}
-          {wf.state === 'running' && (
-            <button type="button" className="btn btn--primary" disabled={!canAct} onClick={() => act('pause')}>
-              {busy ? 'Pausing…' : 'Pause'}
+          {(wf.state === 'running' || starting) && (
+            <button type="button" className="btn btn--primary" disabled={!canPause} onClick={pause}>
+              {pauser.busy ? 'Pausing…' : 'Pause'}
             </button>
           )}
           {wf.state === 'paused' && (
