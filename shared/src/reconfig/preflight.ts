@@ -80,7 +80,11 @@ export function reconfigPreflight(f: ReconfigPreflightFacts): ReconfigCheck[] {
   const down = staying.members.filter((m) => !isObserver(m) && !isServing(m)).length;
   const them = down === 1 ? 'it' : 'them';
   checks.push({ ...serving, saw: `${serving.saw}${excused}${serving.ok ? '' : `: start ${them}, or remove ${them} in this resize`}` });
-  checks.push({ ...syncedFollowersCheck(staying, at) });
+  // The leader still counts every voter it syncs, the leaving ones too (they are in the configuration
+  // until their step): only those that cannot be synced, not serving, are left out of the expected count.
+  // Counted against the staying ones, removing 2 serving voters of 5 said "4 of 2 followers synced".
+  const syncable: EnsembleHealth = { ...f.health, members: f.health.members.filter((m) => !goneAnyway.includes(m)) };
+  checks.push({ ...syncedFollowersCheck(syncable, at) });
   checks.push({
     id: 'no-workflow',
     ok: f.lockHolder === null,

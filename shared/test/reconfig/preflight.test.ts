@@ -91,6 +91,21 @@ describe('reconfigPreflight', () => {
     // Removing another member does not excuse the frozen one.
     expect(check(facts({ health: frozen, leaving: [2] }), 'voters-serving').ok).toBe(false);
   });
+  it('counts the synced followers against every voter the leader still syncs, the serving ones leaving included (issue 34 item 8)', () => {
+    // Removing member 3 while it serves: the leader syncs 2 followers, and says so; not "2 of 1".
+    const whole = threeVoters(T, { 1: { syncedFollowers: 2 } });
+    expect(check(facts({ health: whole, leaving: [3] }), 'synced-followers')).toMatchObject({
+      ok: true,
+      saw: expect.stringMatching(/^2 of 2 followers synced/),
+    });
+    // One of them not synced: refused, leaving or not.
+    const behind = threeVoters(T, { 1: { syncedFollowers: 1 } });
+    expect(check(facts({ health: behind, leaving: [3] }), 'synced-followers')).toMatchObject({
+      ok: false,
+      saw: expect.stringMatching(/^1 of 2 followers synced/),
+    });
+  });
+
   it('fails a member to add that is not there, not a learner, or behind the leader', () => {
     const j = (mode: string | null, zxid: string | null) =>
       check(facts({ joiners: [{ id: 4, address: 'zk4:2181', mode, zxid, notServing: false }] }), 'joiner-4');
