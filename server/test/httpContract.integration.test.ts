@@ -181,7 +181,9 @@ describe('live answers match the document', () => {
         const res = await live('get', '/api/ensembles/{name}/lock-scans', '/api/ensembles/it/lock-scans', viewer);
         return res.body.scans[0]?.state === 'done' ? res.body : null;
       },
-      { what: 'the scan listed done' },
+      // Not a time bound: a scan paces itself by the members' latency (scanPacer.ts), and at a load of 20
+      // its calibration alone outlasted vitest's 10 s default twice (2026-12-07). Its end is what is checked.
+      { what: 'the scan listed done', timeoutMs: 100_000 },
     );
     expect(scans).toMatchObject({ ensemble: 'it', shared: false, scans: [{ path: '/hc', found: 1, foundPaths: [dir], runBy: null, handovers: [] }] });
     await live('post', '/api/ensembles/{name}/locks/clean', '/api/ensembles/it/locks/clean', admin, { path: '/hc', dryRun: true });

@@ -10,13 +10,7 @@ import { parseConnectionString } from './connectionString.js';
 import { ConfigError } from './errors.js';
 import type { AuthUserConfig, EnsembleConfig, LimitsConfig } from './types.js';
 import type { Grant } from '@keeper/shared';
-import {
-  DEFAULT_REPLICAS_ROOT,
-  DEFAULT_REPLICAS_SECRET_ENV,
-  MAX_REPLICA_IDENTITIES,
-  replicaIdentityProblem,
-  replicaRootProblem,
-} from './replicasConfig.js';
+import { DEFAULT_REPLICAS_ROOT, DEFAULT_REPLICAS_SECRET_ENV, MAX_REPLICA_IDENTITIES, replicaIdentityProblem, replicaRootProblem } from './replicasConfig.js';
 
 export const ENSEMBLE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
 export const ENSEMBLE_NAME_RULE = '1-63 letters, digits, ".", "_" or "-", starting with a letter or digit';
