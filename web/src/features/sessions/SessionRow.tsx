@@ -5,7 +5,7 @@ import { toHexId } from '../../lib/zxid';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { duration, ms, NONE } from '../../ui/format';
 import { rateText } from './rates';
-import { FLAG_LABEL } from './flags';
+import { EXPLAINED_BY_BANNER, FLAG_LABEL } from './flags';
 import { SessionDetail } from './SessionDetail';
 
 export const SessionRow = memo(function SessionRow({
@@ -32,6 +32,7 @@ export const SessionRow = memo(function SessionRow({
 }) {
   const id = toHexId(session.sessionId);
   const disconnected = session.connected === false;
+  const why = session.flags.filter((f) => !EXPLAINED_BY_BANNER.has(f.kind));
   return (
     <div
       ref={rowRef}
@@ -104,9 +105,9 @@ export const SessionRow = memo(function SessionRow({
         ))}
       </div>
       {/* What each flag means, under the row: the problem rows explain themselves without a click. */}
-      {session.flags.length > 0 && !expanded && (
+      {why.length > 0 && !expanded && (
         <div role="cell" className="scell scell--why">
-          {session.flags.map((f) => (
+          {why.map((f) => (
             <span key={f.kind} className="sflag__msg" title={f.message}>
               {f.message}
             </span>

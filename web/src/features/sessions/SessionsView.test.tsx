@@ -312,6 +312,27 @@ describe('rates and the request herd', () => {
     expect(within(bodyRows()[0]!).getAllByRole('cell')[6]).toHaveTextContent('120');
   });
 
+  it('counts the herd’s sessions as flagged, each with a "herd" badge and no sentence under it (the banner says it)', async () => {
+    const message = 'One of 2 sessions the request herd names: together they send 215 req/s of getChildren.';
+    const answer = herdAnswer();
+    const flagged = {
+      ...answer,
+      sessions: answer.sessions.map((s) =>
+        s.sessionId === '0x100000a3b52c401' || s.sessionId === '0x100000a3b52c402'
+          ? { ...s, flags: [...s.flags, { kind: 'request-herd' as const, message }] }
+          : s,
+      ),
+    };
+    vi.mocked(fetch).mockImplementation(async () => Response.json(flagged));
+    await openSessions();
+    const herdRows = bodyRows().filter((row) => within(row).queryByText('herd'));
+    expect(herdRows).toHaveLength(2);
+    for (const row of herdRows) expect(within(row).getByText('herd')).toHaveAttribute('title', message);
+    expect(screen.queryByText(message)).toBeNull();
+    const flaggedCount = flagged.sessions.filter((s) => s.flags.length > 0).length;
+    expect(screen.getByText(new RegExp(`${flaggedCount} flagged`))).toBeInTheDocument();
+  });
+
   it('sums sessions by client host, marks the herd’s hosts, and filters to a host from the keyboard', async () => {
     const user = userEvent.setup();
     await openSessions();
