@@ -330,7 +330,10 @@ describe('a lock scan whose replica is killed', () => {
         const [scan] = await scans(b.url);
         return scan?.state !== 'running' ? scan : null;
       },
-      { what: 'the scan finished on B', timeoutMs: 120_000, intervalMs: 250 },
+      // Not a time bound: a scan paces itself by the members' latency (scanPacer.ts), and beside the
+      // other integration files at a load of 15 B's 1,200-znode walk outlasted 120 s once (2026-12-07).
+      // What is checked is how it ends.
+      { what: 'the scan finished on B', timeoutMs: 240_000, intervalMs: 250 },
     );
     // The whole tree scanned by B from the start: every znode listed once, every lock found.
     expect(done).toMatchObject({ state: 'done', visited: ZNODES, found: Object.keys(LOCKS).length, error: null, skippedTotal: 0 });
@@ -374,5 +377,5 @@ describe('a lock scan whose replica is killed', () => {
       `killed at +${progressAtKill.visited} of ${ZNODES} znodes; taken over ${handover.at - killedAt} ms after the kill; ` +
         `B's scan took ${Math.round((done.finishedAt! - handover.at) / 100) / 10} s; "${handover.sentence}"`,
     );
-  }, 300_000);
+  }, 420_000);
 });
