@@ -37,6 +37,10 @@ const ALONE = [
   // session timeouts, which a neighbour's load stretches.
   'server/test/reconfig.integration.test.ts',
   'server/test/replicasFaults.integration.test.ts',
+  // A lock scan paces itself by the members' latency (scanPacer.ts): beside the other integration
+  // files at a load of 15 its walk crawled and the file's waits ran out, twice in fresh clones
+  // (2026-12-07). Alone it passes in about 40 s.
+  'server/test/replicaLockScan.integration.test.ts',
   'scripts/sandbox/drills.integration.test.ts',
   'scripts/sandbox/ensemble.integration.test.ts',
 ];

@@ -13,6 +13,8 @@
  * who took over and when (ZooKeeper's time of its owner znode) in the record and the audit trail,
  * scans again from the start rather than showing A's partial walk as the result, and finishes
  * with every lock directory of the tree found.
+ * Runs alone (vitest.config.ts ALONE): the scans pace themselves by the members' latency, and beside
+ * the other integration files at a load of 15 their walks crawled past the waits (2026-12-07).
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
