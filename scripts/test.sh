@@ -112,7 +112,7 @@ playwright_files() {
   if [[ $project == e2e ]]; then
     PLAYWRIGHT_JSON_OUTPUT_NAME=$report npx playwright test --project e2e --reporter=list,json
   else
-    # The timed specs on a Keeper and sandbox of their own (KEEPER_E2E_SLOT): e2e may run beside them.
+    # The timed specs on a Keeper and sandbox of their own (KEEPER_E2E_SLOT): no lane-0 state carried over.
     local slot=""
     [[ $project == e2e-alone ]] && slot=alone
     KEEPER_E2E_SLOT=$slot KEEPER_E2E_LANES=1 PLAYWRIGHT_JSON_OUTPUT_NAME=$report npx playwright test --project "$project" --no-deps --reporter=list,json
